@@ -1,0 +1,354 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { encodeCatalog, encodeEmbedding, encodeLexicon, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
+import { FORMAT_VERSION } from '../src/format/container';
+import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, Manifest, ShardInfo, StatementKind } from '../src/format/types';
+import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
+import { embedTokens, quantizeUnit } from '../src/text/embed';
+import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
+import { bm25Idf, bm25TermScore } from '../src/search/bm25';
+import { companyAliases } from './aliases';
+import { learnEmbeddings, type EmbeddingOptions } from './embeddings';
+import type { Filing } from './read-corpus';
+import { segmentFiling } from './segment';
+import { extractStatements } from './statements';
+
+export const DOMAIN = 'sp500';
+export const SCHEMA_VERSION = '2026-11-21.1';
+
+export interface BuildOptions {
+  outDir: string;
+  embedding?: Partial<EmbeddingOptions>;
+  onStage?: (stage: string, done: number, total: number) => void;
+}
+
+interface Statement {
+  text: string;
+  page: number;
+  kind: StatementKind;
+  status: EpistemicStatus;
+  source: number;
+  tokens: string[];
+}
+
+export interface BuildResult {
+  version: string;
+  dir: string;
+  manifest: Manifest;
+  summary: {
+    filings: number;
+    pages: number;
+    sources: number;
+    statements: number;
+    byStatus: Record<string, number>;
+    byKind: Record<string, number>;
+    shards: number;
+    bytes: number;
+  };
+}
+
+function sha256(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+function formCode(form: string): string {
+  return form === '10-K' ? '10K' : '10Q';
+}
+
+/** Stable readable id: MMM-10K-FY2018-I8, AAPL-10Q-FY2023Q3-P1I2. */
+function sourceId(f: Filing, itemCode: string): string {
+  const period = f.doc.form_type === '10-Q' ? `FY${f.doc.fiscal_year}${f.doc.fiscal_period}` : `FY${f.doc.fiscal_year}`;
+  return `${f.doc.ticker}-${formCode(f.doc.form_type)}-${period}-${itemCode}`;
+}
+
+/**
+ * The whole offline pipeline: filings -> items -> statements -> embeddings -> shards, lexicon, catalog ->
+ * a content-addressed version directory with a manifest of checksums. No clock or randomness beyond fixed seeds
+ * enters the output, so identical input gives byte-identical artifacts.
+ */
+export function buildIndex(filings: readonly Filing[], options: BuildOptions): BuildResult {
+  const stage = options.onStage ?? (() => {});
+  const sources: CatalogSource[] = [];
+  const statements: Statement[] = [];
+  const shardKeys: string[] = [];
+  const shardByKey = new Map<string, number>();
+
+  filings.forEach((filing, fi) => {
+    stage('segment', fi + 1, filings.length);
+    const d = filing.doc;
+    const shardKey = `${d.ticker}-FY${d.fiscal_year}`;
+    if (!shardByKey.has(shardKey)) {
+      shardByKey.set(shardKey, shardKeys.length);
+      shardKeys.push(shardKey);
+    }
+    const seenIds = new Map<string, number>();
+    for (const section of segmentFiling(d.form_type, filing.pages)) {
+      let id = sourceId(filing, section.itemCode);
+      // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
+      const dup = seenIds.get(id) ?? 0;
+      seenIds.set(id, dup + 1);
+      if (dup) id = `${id}-${dup + 1}`;
+      const raw = extractStatements(section);
+      if (!raw.length) continue;
+      const sourceIndex = sources.length;
+      sources.push({
+        id,
+        type: 'sec_filing_item',
+        date: d.filing_date,
+        doc_id: d.doc_id,
+        company: d.company,
+        period_of_report: d.period_of_report,
+        fiscal_period: d.fiscal_period,
+        item_title: section.title,
+        page_start: section.lines[0]!.page,
+        page_end: section.lines[section.lines.length - 1]!.page,
+        shard: shardByKey.get(shardKey)!,
+        meta: {
+          report_filing_date: d.filing_date,
+          sec_fiscal_year: `FY-${d.fiscal_year}`,
+          sec_fiscal_year_end: d.fiscal_year_end,
+          sec_form_type: d.form_type,
+          sec_gics_sector: d.gics_sector,
+          sec_gics_sub_industry: d.gics_sub_industry,
+          sec_item_tag: section.itemTag,
+          sec_ticker: d.ticker,
+        },
+      });
+      for (const s of raw) statements.push({ ...s, source: sourceIndex, tokens: tokenize(s.text) });
+    }
+  });
+
+  stage('embed', 0, 1);
+  const model = learnEmbeddings(statements.map((s) => s.tokens), options.embedding);
+  stage('embed', 1, 1);
+
+  // Global statistics: document frequency and average length over every statement.
+  const df = new Map<string, number>();
+  let totalLen = 0;
+  for (const s of statements) {
+    totalLen += s.tokens.length;
+    for (const t of new Set(s.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const N = statements.length;
+  const avgLen = N ? totalLen / N : 0;
+
+  // Shards: one per issuer and fiscal year, so company and period filters select shards from the catalog alone.
+  const members: number[][] = shardKeys.map(() => []);
+  statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
+  const shardFiles: { info: ShardInfo; bytes: Uint8Array }[] = [];
+  const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
+  members.forEach((ids, shardIndex) => {
+    stage('shards', shardIndex + 1, members.length);
+    const shardId = shardKeys[shardIndex]!;
+    const termPostings = new Map<string, { docs: number[]; tfs: number[] }>();
+    const docLen = new Uint16Array(ids.length);
+    const vectors = new Int8Array(ids.length * model.dim);
+    ids.forEach((statementIndex, local) => {
+      const s = statements[statementIndex]!;
+      docLen[local] = Math.min(65535, s.tokens.length);
+      const tf = new Map<string, number>();
+      for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, n] of tf) {
+        let p = termPostings.get(t);
+        if (!p) termPostings.set(t, (p = { docs: [], tfs: [] }));
+        p.docs.push(local);
+        p.tfs.push(Math.min(255, n));
+        const impact = bm25TermScore(bm25Idf(N, df.get(t)!), n, s.tokens.length, avgLen);
+        let perShard = impacts.get(t);
+        if (!perShard) impacts.set(t, (perShard = new Map()));
+        if (impact > (perShard.get(shardIndex) ?? 0)) perShard.set(shardIndex, impact);
+      }
+      quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
+    });
+    const terms = [...termPostings.keys()].sort();
+    const postOffsets = new Uint32Array(terms.length + 1);
+    let total = 0;
+    terms.forEach((t, i) => {
+      postOffsets[i] = total;
+      total += termPostings.get(t)!.docs.length;
+    });
+    postOffsets[terms.length] = total;
+    const postDocs = new Uint32Array(total);
+    const postTfs = new Uint8Array(total);
+    terms.forEach((t, i) => {
+      const p = termPostings.get(t)!;
+      postDocs.set(p.docs, postOffsets[i]);
+      postTfs.set(p.tfs, postOffsets[i]);
+    });
+    const file = `shards/${shardId}.bin`;
+    const shardStatements = ids.map((i) => statements[i]!);
+    const bytes = encodeShard({
+      id: shardId,
+      texts: shardStatements.map((s) => s.text),
+      source: shardStatements.map((s) => s.source),
+      page: shardStatements.map((s) => s.page),
+      kind: shardStatements.map((s) => s.kind),
+      status: shardStatements.map((s) => s.status),
+      terms,
+      postOffsets,
+      postDocs,
+      postTfs,
+      termDf: Uint32Array.from(terms.map((t) => df.get(t)!)),
+      totalStatements: N,
+      avgLen,
+      docLen,
+      dim: model.dim,
+      vectors,
+    });
+    const shardSources = sources.filter((s) => s.shard === shardIndex);
+    const distinct = (f: (s: CatalogSource) => string | null) =>
+      [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
+    shardFiles.push({
+      bytes,
+      info: {
+        id: shardId,
+        file,
+        statement_count: ids.length,
+        tickers: distinct((s) => s.meta.sec_ticker),
+        fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
+        form_types: distinct((s) => s.meta.sec_form_type),
+        graph_file: null,
+      },
+    });
+  });
+
+  stage('lexicon', 0, 1);
+  const lexTerms = [...impacts.keys()].sort();
+  let maxImpact = 0;
+  for (const m of impacts.values()) for (const v of m.values()) maxImpact = Math.max(maxImpact, v);
+  const impactScale = maxImpact / 255 || 1;
+  const shardOffsets = new Uint32Array(lexTerms.length + 1);
+  const shardIdsArr: number[] = [];
+  const shardImpactArr: number[] = [];
+  lexTerms.forEach((t, i) => {
+    shardOffsets[i] = shardIdsArr.length;
+    for (const [shard, impact] of [...impacts.get(t)!.entries()].sort((a, b) => a[0] - b[0])) {
+      shardIdsArr.push(shard);
+      shardImpactArr.push(Math.max(1, Math.min(255, Math.ceil(impact / impactScale))));
+    }
+  });
+  shardOffsets[lexTerms.length] = shardIdsArr.length;
+  const lexiconBytes = encodeLexicon({
+    terms: lexTerms,
+    df: Uint32Array.from(lexTerms.map((t) => df.get(t)!)),
+    shardOffsets,
+    shardIds: Uint16Array.from(shardIdsArr),
+    shardImpact: Uint8Array.from(shardImpactArr),
+    impactScale,
+    totalStatements: N,
+    avgLen,
+  });
+  stage('lexicon', 1, 1);
+
+  const embeddingBytes = encodeEmbedding(model);
+  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen));
+
+  // Content-addressed version: the hash of every artifact's hash, so a rebuild of the same input is a no-op.
+  const files = new Map<string, Uint8Array>([
+    ['catalog.bin', catalogBytes],
+    ['lexicon.bin', lexiconBytes],
+    ['embedding.bin', embeddingBytes],
+    ...shardFiles.map((s) => [s.info.file, s.bytes] as [string, Uint8Array]),
+  ]);
+  const refs = new Map<string, ArtifactRef>();
+  for (const [file, bytes] of files) refs.set(file, { file, bytes: bytes.byteLength, sha256: sha256(bytes) });
+  const version = sha256([...refs.values()].map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    format_version: FORMAT_VERSION,
+    analyzer_version: ANALYZER_VERSION,
+    domain: DOMAIN,
+    version,
+    created_by: 'index-builder',
+    catalog: refs.get('catalog.bin')!,
+    lexicon: refs.get('lexicon.bin')!,
+    embedding: refs.get('embedding.bin')!,
+    shards: shardFiles.map((s) => refs.get(s.info.file)!),
+    graphs: [],
+    totals: {
+      files: files.size,
+      bytes: [...files.values()].reduce((a, b) => a + b.byteLength, 0),
+      statements: N,
+    },
+  };
+  const dir = join(options.outDir, DOMAIN, version);
+  mkdirSync(join(dir, 'shards'), { recursive: true });
+  for (const [file, bytes] of files) writeFileSync(join(dir, file), bytes);
+  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  writeFileSync(join(options.outDir, DOMAIN, 'LATEST'), version + '\n');
+
+  const byStatus: Record<string, number> = {};
+  const byKind: Record<string, number> = {};
+  for (const s of statements) {
+    byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+    byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
+  }
+  return {
+    version,
+    dir,
+    manifest,
+    summary: {
+      filings: filings.length,
+      pages: filings.reduce((a, f) => a + f.pages.length, 0),
+      sources: sources.length,
+      statements: N,
+      byStatus,
+      byKind,
+      shards: shardFiles.length,
+      bytes: manifest.totals.bytes,
+    },
+  };
+}
+
+function buildCatalog(
+  filings: readonly Filing[],
+  sources: CatalogSource[],
+  statements: Statement[],
+  shards: ShardInfo[],
+  dim: number,
+  avgLen: number,
+): CatalogHeader {
+  const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
+  const perSource = new Uint32Array(sources.length);
+  for (const s of statements) perSource[s.source]!++;
+  sources.forEach((src, i) => {
+    for (const field of FILTER_FIELDS) {
+      if (field === 'report_filing_date') continue; // dates are bounded, not enumerated
+      const v = src.meta[field];
+      if (v) fieldValues[field][v] = (fieldValues[field][v] ?? 0) + perSource[i]!;
+    }
+  });
+  const years = sources.map((s) => Number(s.meta.sec_fiscal_year!.slice(3)));
+  const dates = sources.map((s) => s.date).filter((d): d is string => !!d).map((d) => Number(d.replace(/-/g, '')));
+  const companies = new Map<string, CatalogHeader['companies'][number]>();
+  for (const f of filings) {
+    const d = f.doc;
+    if (!companies.has(d.ticker)) {
+      companies.set(d.ticker, {
+        ticker: d.ticker,
+        company: d.company,
+        cik: d.cik,
+        sector: d.gics_sector,
+        sub_industry: d.gics_sub_industry,
+        aliases: companyAliases(d.company, d.ticker),
+      });
+    }
+  }
+  return {
+    domain: DOMAIN,
+    schema_version: SCHEMA_VERSION,
+    analyzer_version: ANALYZER_VERSION,
+    built_from: { filings: filings.length, pages: filings.reduce((a, f) => a + f.pages.length, 0) },
+    stats: { statements: statements.length, sources: sources.length, avg_statement_terms: avgLen },
+    sources,
+    companies: [...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)),
+    shards,
+    field_values: fieldValues,
+    numeric_bounds: {
+      ...(years.length ? { sec_fiscal_year: { min: Math.min(...years), max: Math.max(...years) } } : {}),
+      ...(dates.length ? { report_filing_date: { min: Math.min(...dates), max: Math.max(...dates) } } : {}),
+    },
+    embedding_dim: dim,
+  };
+}

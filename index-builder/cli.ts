@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+/**
+ * Index builder CLI.
+ *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/)
+ *   publish-local  the latest built version -> local R2/KV state (PERSIST_DIR, default .wrangler/state)
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import cliProgress from 'cli-progress';
+import { buildIndex, DOMAIN } from './build';
+import { openLocalStorage, DEFAULT_PERSIST_DIR } from './local-storage';
+import { publishVersion } from './publish';
+import { readCorpus } from './read-corpus';
+
+export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
+export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
+
+function progressBar(label: string) {
+  const quiet = !process.stderr.isTTY;
+  const bar = new cliProgress.SingleBar(
+    { format: `${label.padEnd(9)} [{bar}] {value}/{total}`, stream: process.stderr, noTTYOutput: false, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  let started = false;
+  return {
+    update(done: number, total: number) {
+      if (quiet) return;
+      if (!started) {
+        bar.start(total, 0);
+        started = true;
+      }
+      bar.setTotal(total);
+      bar.update(done);
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+export async function runBuild(filingsDir: string, artifactsDir: string) {
+  const t0 = performance.now();
+  let pages = 0;
+  const reading = progressBar('reading');
+  const corpus = await readCorpus(filingsDir, () => {
+    pages++;
+    if (pages % 500 === 0) reading.update(pages, Math.max(pages, 1));
+  });
+  reading.stop();
+  const bars = new Map<string, ReturnType<typeof progressBar>>();
+  const result = buildIndex(corpus, {
+    outDir: artifactsDir,
+    onStage(stage, done, total) {
+      let bar = bars.get(stage);
+      if (!bar) {
+        for (const b of bars.values()) b.stop();
+        bars.set(stage, (bar = progressBar(stage)));
+      }
+      bar.update(done, total);
+    },
+  });
+  for (const b of bars.values()) b.stop();
+  const seconds = (performance.now() - t0) / 1000;
+  const s = result.summary;
+  console.log(
+    [
+      `built ${DOMAIN} index ${result.version} in ${seconds.toFixed(1)} s -> ${result.dir}`,
+      `  filings ${s.filings}, pages ${s.pages}, sources (items) ${s.sources}, shards ${s.shards}`,
+      `  statements ${s.statements} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})`,
+      `  by status: ${Object.entries(s.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+    ].join('\n'),
+  );
+  return result;
+}
+
+export function latestVersionDir(artifactsDir: string): string | null {
+  const latest = join(artifactsDir, DOMAIN, 'LATEST');
+  if (!existsSync(latest)) return null;
+  const dir = join(artifactsDir, DOMAIN, readFileSync(latest, 'utf8').trim());
+  return existsSync(join(dir, 'manifest.json')) ? dir : null;
+}
+
+export async function runPublishLocal(artifactsDir: string, persistDir: string) {
+  const dir = latestVersionDir(artifactsDir);
+  if (!dir) throw new Error(`no built index in ${artifactsDir}: run npm run build:index first`);
+  const storage = await openLocalStorage(persistDir);
+  try {
+    const bar = progressBar('publish');
+    const report = await publishVersion(dir, storage.target, (d, t) => bar.update(d, t));
+    bar.stop();
+    console.log(`published ${DOMAIN} ${report.version} to local R2/KV (${persistDir}): ${report.uploaded} uploaded, ${report.skipped} already there, ${report.bytes} bytes`);
+    return report;
+  } finally {
+    await storage.dispose();
+  }
+}
+
+async function main() {
+  const [command] = process.argv.slice(2);
+  const filingsDir = resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
+  const artifactsDir = resolve(process.env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
+  const persistDir = resolve(process.env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR);
+  if (command === 'build') await runBuild(filingsDir, artifactsDir);
+  else if (command === 'publish-local') await runPublishLocal(artifactsDir, persistDir);
+  else {
+    console.error('usage: cli.ts build | publish-local   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR)');
+    process.exitCode = 2;
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  });
+}

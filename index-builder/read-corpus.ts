@@ -1,0 +1,134 @@
+import { createReadStream, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+import { htmlToPages } from './edgar-html';
+
+/** One row of documents.jsonl (the page-text corpus format of ../shared/corpus/filings). */
+export interface FilingDocument {
+  doc_id: string;
+  collection: string;
+  ticker: string;
+  cik: string | null;
+  company: string;
+  form_type: string;
+  fiscal_year: number;
+  fiscal_period: string;
+  period_of_report: string;
+  fiscal_year_end: string;
+  filing_date: string | null;
+  gics_sector: string | null;
+  gics_sub_industry: string | null;
+  num_pages: number;
+}
+
+export interface Filing {
+  doc: FilingDocument;
+  pages: string[];
+}
+
+async function* readJsonLines(path: string): AsyncGenerator<unknown> {
+  const input = path.endsWith('.gz') ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of lines) {
+    n++;
+    if (!line.trim()) continue;
+    try {
+      yield JSON.parse(line);
+    } catch {
+      throw new Error(`${path}:${n}: not valid JSON`);
+    }
+  }
+}
+
+function requireDocument(row: unknown, where: string): FilingDocument {
+  const d = row as FilingDocument;
+  for (const key of ['doc_id', 'ticker', 'company', 'form_type', 'period_of_report', 'fiscal_year_end'] as const) {
+    if (typeof d?.[key] !== 'string' || !d[key]) throw new Error(`${where}: document without ${key}`);
+  }
+  if (!Number.isInteger(d.fiscal_year)) throw new Error(`${where}: document ${d.doc_id} without an integer fiscal_year`);
+  if (d.form_type !== '10-K' && d.form_type !== '10-Q') throw new Error(`${where}: ${d.doc_id} has unsupported form ${d.form_type}`);
+  return d;
+}
+
+/**
+ * Reads a filings directory: documents.jsonl plus pages.jsonl.gz (or plain pages.jsonl), and optionally an
+ * `edgar/` folder of EDGAR primary-document HTML files with JSON metadata sidecars.
+ */
+export async function readCorpus(dir: string, onPage?: () => void): Promise<Filing[]> {
+  const docsPath = join(dir, 'documents.jsonl');
+  if (!existsSync(docsPath)) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl`);
+  const byId = new Map<string, Filing>();
+  for await (const row of readJsonLines(docsPath)) {
+    const doc = requireDocument(row, docsPath);
+    byId.set(doc.doc_id, { doc, pages: [] });
+  }
+  const pagesPath = [join(dir, 'pages.jsonl.gz'), join(dir, 'pages.jsonl')].find(existsSync);
+  if (!pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
+  for await (const row of readJsonLines(pagesPath)) {
+    const p = row as { doc_id: string; page: number; text: string };
+    const filing = byId.get(p.doc_id);
+    if (!filing) continue; // pages of documents without metadata are skipped, not guessed
+    filing.pages[p.page] = typeof p.text === 'string' ? p.text : '';
+    onPage?.();
+  }
+  const filings = [...byId.values()].filter((f) => f.pages.length > 0);
+  for (const f of filings) for (let i = 0; i < f.pages.length; i++) f.pages[i] ??= '';
+  // EDGAR HTML primary documents live beside the filings folder (e.g. fixtures/sample-corpus/edgar).
+  filings.push(...readEdgarFolder(join(dir, '..', 'edgar')));
+  return filings.sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
+}
+
+interface EdgarSidecar {
+  cik: string;
+  company: string;
+  form: string;
+  filing_date: string | null;
+  period_of_report: string;
+  fiscal_year_end: string;
+  ticker: string;
+  gics_sector?: string | null;
+  gics_sub_industry?: string | null;
+  display_company?: string;
+}
+
+/** EDGAR primary documents (HTML) with their metadata: converted to page text and labelled by our conventions. */
+export function readEdgarFolder(dir: string): Filing[] {
+  if (!existsSync(dir)) return [];
+  const out: Filing[] = [];
+  for (const name of readdirSync(dir).filter((n) => /\.html?$/i.test(n)).sort()) {
+    const sidecarPath = join(dir, name.replace(/\.html?$/i, '.json'));
+    if (!existsSync(sidecarPath)) throw new Error(`${name}: EDGAR document without metadata sidecar ${sidecarPath}`);
+    const meta = JSON.parse(readFileSync(sidecarPath, 'utf8')) as EdgarSidecar;
+    const pages = htmlToPages(readFileSync(join(dir, name), 'utf8'));
+    const form = meta.form.toUpperCase().replace(/^10K$/, '10-K').replace(/^10Q$/, '10-Q');
+    if (form !== '10-K' && form !== '10-Q') continue;
+    out.push({
+      doc: {
+        doc_id: `EDGAR_${meta.cik}_${form.replace('-', '')}_${meta.period_of_report}`,
+        collection: 'edgar',
+        ticker: meta.ticker,
+        cik: meta.cik,
+        company: meta.display_company ?? meta.company,
+        form_type: form,
+        fiscal_year: fiscalYearLabel(meta.period_of_report),
+        fiscal_period: form === '10-K' ? 'FY' : 'Q?',
+        period_of_report: meta.period_of_report,
+        fiscal_year_end: meta.period_of_report.slice(5),
+        filing_date: meta.filing_date,
+        gics_sector: meta.gics_sector ?? null,
+        gics_sub_industry: meta.gics_sub_industry ?? null,
+        num_pages: pages.length,
+      },
+      pages,
+    });
+  }
+  return out;
+}
+
+/** DESIGN.md section 5: the calendar year the fiscal year ends in, except years ending January 1-7. */
+export function fiscalYearLabel(periodEnd: string): number {
+  const [y, m, d] = periodEnd.split('-').map(Number) as [number, number, number];
+  return m === 1 && d <= 7 ? y - 1 : y;
+}

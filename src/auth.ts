@@ -1,0 +1,30 @@
+import { ApiError } from './errors';
+
+const HEX = /^[0-9a-f]{64}$/;
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Compares two equal-length strings without an early exit, so timing does not reveal a matching prefix. */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/**
+ * Checks `X-API-Key` against the configured SHA-256 hashes. Keys are never stored or logged in clear; every
+ * configured hash is compared (no short-circuit) and a missing or wrong key gets the same 401.
+ */
+export async function requireApiKey(request: Request, configuredHashes: string | undefined): Promise<void> {
+  const key = request.headers.get('x-api-key');
+  const hashes = (configuredHashes ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => HEX.test(h));
+  if (!key || !hashes.length) throw new ApiError('UNAUTHORIZED');
+  const presented = await sha256Hex(key);
+  let ok = false;
+  for (const h of hashes) ok = constantTimeEqual(presented, h) || ok;
+  if (!ok) throw new ApiError('UNAUTHORIZED');
+}

@@ -1,0 +1,129 @@
+/**
+ * Binary container for every index artifact: a magic number, a format version, an artifact kind, a JSON header
+ * and 8-byte-aligned typed sections. Decoding checks everything before anything is trusted (STYLE.md section 4);
+ * checksums live in the manifest and are verified by the loader before decode.
+ */
+export const MAGIC = 0x53524546; // "FERS" little-endian
+export const FORMAT_VERSION = 1;
+
+export type ArtifactKind = 'catalog' | 'shard' | 'lexicon' | 'embedding' | 'graph';
+const KIND_CODES: Record<ArtifactKind, number> = { catalog: 1, shard: 2, lexicon: 3, embedding: 4, graph: 5 };
+
+export type SectionData = Uint8Array | Int8Array | Uint16Array | Uint32Array | Float32Array;
+type SectionType = 'u8' | 'i8' | 'u16' | 'u32' | 'f32';
+
+interface SectionEntry {
+  name: string;
+  type: SectionType;
+  offset: number;
+  length: number; // elements
+}
+
+export class ArtifactFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArtifactFormatError';
+  }
+}
+
+function typeOf(data: SectionData): SectionType {
+  if (data instanceof Int8Array) return 'i8';
+  if (data instanceof Uint16Array) return 'u16';
+  if (data instanceof Uint32Array) return 'u32';
+  if (data instanceof Float32Array) return 'f32';
+  return 'u8';
+}
+
+const ALIGN = 8;
+const align = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
+const PREAMBLE_BYTES = 16; // magic u32, version u16, kind u16, header length u32, reserved u32
+
+export function encodeArtifact(
+  kind: ArtifactKind,
+  header: unknown,
+  sections: Record<string, SectionData> = {},
+): Uint8Array {
+  const names = Object.keys(sections).sort();
+  const table: SectionEntry[] = [];
+  let cursor = 0;
+  for (const name of names) {
+    const data = sections[name]!;
+    table.push({ name, type: typeOf(data), offset: cursor, length: data.length });
+    cursor = align(cursor + data.byteLength);
+  }
+  const headerBytes = new TextEncoder().encode(JSON.stringify({ header, sections: table }));
+  const dataStart = align(PREAMBLE_BYTES + headerBytes.length);
+  const out = new Uint8Array(dataStart + cursor);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint16(4, FORMAT_VERSION, true);
+  view.setUint16(6, KIND_CODES[kind], true);
+  view.setUint32(8, headerBytes.length, true);
+  out.set(headerBytes, PREAMBLE_BYTES);
+  names.forEach((name, i) => {
+    const data = sections[name]!;
+    out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), dataStart + table[i]!.offset);
+  });
+  return out;
+}
+
+export interface DecodedArtifact<H> {
+  header: H;
+  sections: Record<string, SectionData>;
+}
+
+const BYTES: Record<SectionType, number> = { u8: 1, i8: 1, u16: 2, u32: 4, f32: 4 };
+
+export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind): DecodedArtifact<H> {
+  if (bytes.byteLength < PREAMBLE_BYTES) throw new ArtifactFormatError('artifact truncated: no preamble');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw new ArtifactFormatError('not an index artifact (bad magic)');
+  const version = view.getUint16(4, true);
+  if (version !== FORMAT_VERSION) {
+    throw new ArtifactFormatError(`artifact format version ${version}, this code reads ${FORMAT_VERSION}`);
+  }
+  if (view.getUint16(6, true) !== KIND_CODES[expectedKind]) {
+    throw new ArtifactFormatError(`artifact is not a ${expectedKind}`);
+  }
+  const headerLength = view.getUint32(8, true);
+  if (PREAMBLE_BYTES + headerLength > bytes.byteLength) throw new ArtifactFormatError('artifact truncated: header');
+  let parsed: { header: H; sections: SectionEntry[] };
+  try {
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength)));
+  } catch {
+    throw new ArtifactFormatError('artifact header is not valid JSON');
+  }
+  if (!parsed || !Array.isArray(parsed.sections)) throw new ArtifactFormatError('artifact header has no section table');
+  const dataStart = align(PREAMBLE_BYTES + headerLength);
+  // Copy into an aligned buffer once so typed views are legal whatever the caller's byteOffset.
+  const body = bytes.slice(dataStart);
+  const sections: Record<string, SectionData> = {};
+  for (const s of parsed.sections) {
+    const size = BYTES[s.type];
+    if (!size || !Number.isInteger(s.offset) || !Number.isInteger(s.length) || s.offset % ALIGN !== 0) {
+      throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
+    }
+    if (s.offset + s.length * size > body.byteLength) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
+    const buf = body.buffer;
+    const at = body.byteOffset + s.offset;
+    sections[s.name] =
+      s.type === 'i8' ? new Int8Array(buf, at, s.length)
+      : s.type === 'u16' ? new Uint16Array(buf, at, s.length)
+      : s.type === 'u32' ? new Uint32Array(buf, at, s.length)
+      : s.type === 'f32' ? new Float32Array(buf, at, s.length)
+      : new Uint8Array(buf, at, s.length);
+  }
+  return { header: parsed.header, sections };
+}
+
+export function requireSection<T extends SectionData>(
+  decoded: DecodedArtifact<unknown>,
+  name: string,
+  ctor: { new (...args: never[]): T },
+  length?: number,
+): T {
+  const s = decoded.sections[name];
+  if (!(s instanceof ctor)) throw new ArtifactFormatError(`missing or mistyped section ${name}`);
+  if (length !== undefined && s.length !== length) throw new ArtifactFormatError(`section ${name} has ${s.length} elements, expected ${length}`);
+  return s as T;
+}

@@ -1,0 +1,31 @@
+import { ApiError } from '../errors';
+
+/**
+ * Reads a request body up to `limit` bytes, counting while streaming: a lying or absent Content-Length cannot
+ * make the Worker buffer more than the limit.
+ */
+export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw new ApiError('BODY_TOO_LARGE');
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => {});
+      throw new ApiError('BODY_TOO_LARGE');
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

@@ -1,0 +1,77 @@
+import { Router, type IRequest } from 'itty-router';
+import { ArtifactCache, DEFAULT_CACHE_BYTES } from './adapters/artifact-cache';
+import { openR2Index, type LoadStats } from './adapters/r2-index';
+import { requireApiKey } from './auth';
+import type { Env } from './env';
+import { ApiError, toErrorBody } from './errors';
+import { handleQuery } from './routes/query';
+import { listMetadataFilters } from './routes/metadata-filters';
+
+export const DOMAINS = new Set(['sp500']);
+
+/** Per-request context: the id, timings and load statistics that go into the one structured log line. */
+export interface RequestContext {
+  requestId: string;
+  started: number;
+  load: LoadStats;
+  log: Record<string, unknown>;
+}
+
+// The per-isolate artifact cache: created on first use (no work at module scope), shared across requests of this
+// isolate by design; it holds decoded index artifacts only, never request data.
+let isolateCache: ArtifactCache | undefined;
+export function getIsolateCache(env: Env): ArtifactCache {
+  const budget = Number(env.ARTIFACT_CACHE_BYTES) || DEFAULT_CACHE_BYTES;
+  if (!isolateCache || isolateCache.budget !== budget) isolateCache = new ArtifactCache(budget);
+  return isolateCache;
+}
+
+function json(body: unknown, status: number, requestId: string): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+  });
+}
+
+function domainOf(request: IRequest): string {
+  const domain = request.params.domain ?? '';
+  if (!DOMAINS.has(domain)) throw new ApiError('UNKNOWN_DOMAIN', { extra: { domain, known_domains: [...DOMAINS] } });
+  return domain;
+}
+
+const notAllowed = () => {
+  throw new ApiError('METHOD_NOT_ALLOWED');
+};
+
+export const router = Router<IRequest, [Env, ExecutionContext, RequestContext]>();
+
+router
+  .post('/v2/:domain/query', async (request, env, _ctx, rc) => {
+    const domain = domainOf(request);
+    await requireApiKey(request, env.API_KEY_HASHES);
+    const result = await handleQuery(request, () => openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load), rc.requestId);
+    Object.assign(rc.log, { mode: result.mode, effort: result.effort, searched_shards: result.trace.searchedShards.length, evidence_count: result.body.summary?.evidence_count });
+    return json(result.body, 200, rc.requestId);
+  })
+  .all('/v2/:domain/query', notAllowed)
+  .get('/v2/:domain/metadata-filters', async (request, env, _ctx, rc) => {
+    const domain = domainOf(request);
+    await requireApiKey(request, env.API_KEY_HASHES);
+    const reader = await openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load);
+    return json(listMetadataFilters(reader, new URL(request.url)), 200, rc.requestId);
+  })
+  .all('/v2/:domain/metadata-filters', notAllowed)
+  .all('*', () => {
+    throw new ApiError('NOT_FOUND');
+  });
+
+/** The one place that turns a thrown error into a response body. */
+export function errorResponse(err: unknown, rc: RequestContext): Response {
+  if (err instanceof ApiError) {
+    rc.log.error_code = err.code;
+    return json(toErrorBody(err, rc.requestId), err.status, rc.requestId);
+  }
+  rc.log.error_code = 'INTERNAL';
+  console.error(JSON.stringify({ level: 'error', request_id: rc.requestId, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+  return json(toErrorBody(new ApiError('INTERNAL'), rc.requestId), 500, rc.requestId);
+}

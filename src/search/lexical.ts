@@ -1,0 +1,32 @@
+import type { Shard } from '../format/types';
+import { bm25Idf, bm25TermScore } from './bm25';
+
+export interface ScoredStatement {
+  local: number;
+  score: number;
+}
+
+/** BM25 over one shard's postings, with corpus-wide statistics, restricted to allowed statements. */
+export function searchLexical(
+  shard: Shard,
+  queryTerms: readonly string[],
+  isAllowed: (local: number) => boolean,
+  depth: number,
+): ScoredStatement[] {
+  const scores = new Map<number, number>();
+  for (const term of new Set(queryTerms)) {
+    const t = shard.termIndex.get(term);
+    if (t === undefined) continue;
+    const idf = bm25Idf(shard.totalStatements, shard.termDf[t]!);
+    for (let p = shard.postOffsets[t]!; p < shard.postOffsets[t + 1]!; p++) {
+      const doc = shard.postDocs[p]!;
+      if (!isAllowed(doc)) continue;
+      scores.set(doc, (scores.get(doc) ?? 0) + bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[doc]!, shard.avgLen));
+    }
+  }
+  return topK([...scores.entries()].map(([local, score]) => ({ local, score })), depth);
+}
+
+export function topK(items: ScoredStatement[], k: number): ScoredStatement[] {
+  return items.sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
+}

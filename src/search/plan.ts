@@ -1,0 +1,22 @@
+import type { Effort } from '../schema/request';
+
+/** How much work each effort level buys; docs/PARAMETERS.md explains the numbers. */
+export interface EffortPlan {
+  /** Shards searched when the filters leave more than this many (ranked by the lexicon's impact bounds). */
+  maxShards: number;
+  /** Candidates kept per leg (lexical, vector) across the searched shards. */
+  depth: number;
+  /** Evidence chains built before the caller's caps. */
+  maxChains: number;
+  /** Entries per chain. */
+  entriesPerChain: number;
+}
+
+export const EFFORT_PLANS: Record<Effort, EffortPlan> = {
+  low: { maxShards: 3, depth: 40, maxChains: 5, entriesPerChain: 2 },
+  medium: { maxShards: 6, depth: 100, maxChains: 8, entriesPerChain: 3 },
+  high: { maxShards: 12, depth: 200, maxChains: 12, entriesPerChain: 4 },
+};
+
+/** Reciprocal-rank-fusion constant: 60 is the value of the original RRF paper and insensitive in practice. */
+export const RRF_K = 60;

@@ -1,0 +1,106 @@
+import type { IndexReader } from '../core/index-reader';
+import { matchesConditions } from '../filters/match';
+import type { Condition } from '../filters/parse';
+import type { EpistemicStatus, StatementKind } from '../format/types';
+import { embedTokens } from '../text/embed';
+import { tokenize } from '../text/tokenize';
+import { searchLexical } from './lexical';
+import { RRF_K, type EffortPlan } from './plan';
+import { candidateShards, rankShards } from './select-shards';
+import { searchVectorExact } from './vector';
+
+export interface Hit {
+  shard: number;
+  local: number;
+  text: string;
+  source: number;
+  page: number;
+  kind: StatementKind;
+  status: EpistemicStatus;
+  /** Fused rank score (reciprocal rank fusion of both legs). */
+  fused: number;
+  lexical: number;
+  cosine: number;
+}
+
+/** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
+export interface RetrievalTrace {
+  candidateShards: number;
+  searchedShards: string[];
+  allowedSources: number | null;
+  vectorStrategy: 'exact_scan';
+}
+
+export interface RetrievalResult {
+  hits: Hit[];
+  queryTerms: string[];
+  trace: RetrievalTrace;
+}
+
+/**
+ * One retrieval branch: filters -> allowed sources -> shards (all candidates when few, else the best by the
+ * lexicon's impact bounds) -> lexical BM25 and vector legs per shard -> reciprocal rank fusion.
+ */
+export async function retrieve(reader: IndexReader, query: string, conditions: readonly Condition[], plan: EffortPlan): Promise<RetrievalResult> {
+  const { catalog } = reader;
+  const queryTerms = tokenize(query);
+  let allowed: Uint8Array | null = null;
+  if (conditions.length) {
+    allowed = new Uint8Array(catalog.sources.length);
+    catalog.sources.forEach((s, i) => (allowed![i] = matchesConditions(s.meta, conditions) ? 1 : 0));
+  }
+  const candidates = candidateShards(catalog, allowed);
+  const shardIds = candidates.length <= plan.maxShards ? candidates : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards);
+  const model = await reader.embedding();
+  const queryVector = embedTokens(model, queryTerms);
+
+  const lexicalHits: { shard: number; local: number; score: number }[] = [];
+  const vectorHits: { shard: number; local: number; score: number }[] = [];
+  const shards = await Promise.all(shardIds.map((i) => reader.shard(i)));
+  shards.forEach((shard, k) => {
+    const shardIndex = shardIds[k]!;
+    const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
+    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth)) lexicalHits.push({ shard: shardIndex, ...h });
+    for (const h of searchVectorExact(shard, queryVector, isAllowed, plan.depth)) vectorHits.push({ shard: shardIndex, ...h });
+  });
+
+  const byKey = new Map<string, Hit>();
+  const fuse = (list: typeof lexicalHits, leg: 'lexical' | 'cosine') => {
+    list.sort((a, b) => b.score - a.score || a.shard - b.shard || a.local - b.local);
+    list.slice(0, plan.depth).forEach((h, rank) => {
+      const key = `${h.shard}:${h.local}`;
+      let hit = byKey.get(key);
+      if (!hit) {
+        const shard = shards[shardIds.indexOf(h.shard)]!;
+        hit = {
+          shard: h.shard,
+          local: h.local,
+          text: shard.texts[h.local]!,
+          source: shard.source[h.local]!,
+          page: shard.page[h.local]!,
+          kind: shard.kind[h.local]!,
+          status: shard.status[h.local]!,
+          fused: 0,
+          lexical: 0,
+          cosine: 0,
+        };
+        byKey.set(key, hit);
+      }
+      hit.fused += 1 / (RRF_K + rank + 1);
+      hit[leg] = h.score;
+    });
+  };
+  fuse(lexicalHits, 'lexical');
+  fuse(vectorHits, 'cosine');
+  const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
+  return {
+    hits,
+    queryTerms,
+    trace: {
+      candidateShards: candidates.length,
+      searchedShards: shardIds.map((i) => catalog.shards[i]!.id),
+      allowedSources: allowed ? allowed.reduce((a, b) => a + b, 0) : null,
+      vectorStrategy: 'exact_scan',
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { CatalogHeader, Lexicon } from '../format/types';
+
+/** Shards holding at least one allowed source (all shards when nothing is filtered). */
+export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {
+  if (!allowedSources) return catalog.shards.map((_, i) => i);
+  const set = new Set<number>();
+  catalog.sources.forEach((s, i) => {
+    if (allowedSources[i]) set.add(s.shard);
+  });
+  return [...set].sort((a, b) => a - b);
+}
+
+/**
+ * Ranks candidate shards by the sum over query terms of each term's best BM25 contribution in the shard (an
+ * upper bound stored by the builder), and keeps the best `max`. Ties keep catalog order, so plans are stable.
+ */
+export function rankShards(lexicon: Lexicon, candidates: readonly number[], queryTerms: readonly string[], max: number): number[] {
+  const score = new Map<number, number>(candidates.map((c) => [c, 0]));
+  for (const term of new Set(queryTerms)) {
+    const t = lexicon.termIndex.get(term);
+    if (t === undefined) continue;
+    for (let p = lexicon.shardOffsets[t]!; p < lexicon.shardOffsets[t + 1]!; p++) {
+      const shard = lexicon.shardIds[p]!;
+      if (score.has(shard)) score.set(shard, score.get(shard)! + lexicon.shardImpact[p]!);
+    }
+  }
+  return [...score.entries()]
+    .filter(([, s]) => s > 0)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, max)
+    .map(([shard]) => shard);
+}
