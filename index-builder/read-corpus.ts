@@ -75,8 +75,18 @@ export async function readCorpus(dir: string, onPage?: () => void): Promise<Fili
   }
   const filings = [...byId.values()].filter((f) => f.pages.length > 0);
   for (const f of filings) for (let i = 0; i < f.pages.length; i++) f.pages[i] ??= '';
-  // EDGAR HTML primary documents live beside the filings folder (e.g. fixtures/sample-corpus/edgar).
-  filings.push(...readEdgarFolder(join(dir, '..', 'edgar')));
+  // EDGAR HTML primary documents live beside the filings folder (e.g. fixtures/sample-corpus/edgar). EDGAR's
+  // conformed name ("QUARRYSTONE ENERGY CORP") and missing GICS give way to the page-text corpus's row for the ticker.
+  const byTicker = new Map(filings.map((f) => [f.doc.ticker, f.doc]));
+  for (const edgar of readEdgarFolder(join(dir, '..', 'edgar'))) {
+    const known = byTicker.get(edgar.doc.ticker);
+    if (known) {
+      edgar.doc.company = known.company;
+      edgar.doc.gics_sector ??= known.gics_sector;
+      edgar.doc.gics_sub_industry ??= known.gics_sub_industry;
+    }
+    filings.push(edgar);
+  }
   return filings.sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
 }
 

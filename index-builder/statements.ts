@@ -31,7 +31,7 @@ function isNoise(line: string): boolean {
 
 // Forward-looking cues (the safe-harbour vocabulary of filings). First version; the builder issue refines it.
 const PREDICTION_CUES =
-  /\b(?:expects?|expected|anticipates?|anticipated|intends?|plans? to|will|forecasts?|projects?|projected|outlook|guidance|estimates? that|believes? .{0,40}will|going forward|in (?:fiscal )?20\d\d and beyond|future)\b/i;
+  /\b(?:expects?|expected|anticipates?|anticipated|intends?|plans? to|will|forecasts?|projected|outlook|guidance|estimates? that|believes? .{0,40}will|going forward|in (?:fiscal )?20\d\d and beyond|future)\b/i;
 
 export function classifyStatus(text: string, kind: StatementKind): EpistemicStatus {
   if (kind === 'table_row') return 'FACT';

@@ -36,7 +36,7 @@ function typeOf(data: SectionData): SectionType {
 
 const ALIGN = 8;
 const align = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
-const PREAMBLE_BYTES = 16; // magic u32, version u16, kind u16, header length u32, reserved u32
+const PREAMBLE_BYTES = 16; // magic u32, version u16, kind u16, header length u32, total length u32
 
 export function encodeArtifact(
   kind: ArtifactKind,
@@ -59,6 +59,7 @@ export function encodeArtifact(
   view.setUint16(4, FORMAT_VERSION, true);
   view.setUint16(6, KIND_CODES[kind], true);
   view.setUint32(8, headerBytes.length, true);
+  view.setUint32(12, out.byteLength, true);
   out.set(headerBytes, PREAMBLE_BYTES);
   names.forEach((name, i) => {
     const data = sections[name]!;
@@ -85,6 +86,7 @@ export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind)
   if (view.getUint16(6, true) !== KIND_CODES[expectedKind]) {
     throw new ArtifactFormatError(`artifact is not a ${expectedKind}`);
   }
+  if (view.getUint32(12, true) !== bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
   const headerLength = view.getUint32(8, true);
   if (PREAMBLE_BYTES + headerLength > bytes.byteLength) throw new ArtifactFormatError('artifact truncated: header');
   let parsed: { header: H; sections: SectionEntry[] };

@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { runBuild } from '../../index-builder/cli';
+import { manifestKey, objectKey, pointerKey } from '../../src/format/keys';
+import type { Manifest } from '../../src/format/types';
+
+export interface SampleIndex {
+  domain: string;
+  version: string;
+  pointerKey: string;
+  /** R2 objects, base64-encoded (provide() needs serializable values). */
+  objects: { key: string; data: string }[];
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sampleIndex: SampleIndex;
+  }
+}
+
+export const SAMPLE_FILINGS_DIR = resolve('fixtures/sample-corpus/filings');
+const ARTIFACTS_DIR = resolve('.test-artifacts');
+
+export default async function setup(project: TestProject) {
+  const { dir } = await runBuild(SAMPLE_FILINGS_DIR, ARTIFACTS_DIR);
+  const manifestText = readFileSync(join(dir, 'manifest.json'), 'utf8');
+  const manifest = JSON.parse(manifestText) as Manifest;
+  const refs = [...manifest.shards, ...manifest.graphs, manifest.lexicon, manifest.embedding, manifest.catalog];
+  const objects = refs.map((r) => ({
+    key: objectKey(manifest.domain, manifest.version, r.file),
+    data: readFileSync(join(dir, r.file)).toString('base64'),
+  }));
+  objects.push({ key: manifestKey(manifest.domain, manifest.version), data: Buffer.from(manifestText).toString('base64') });
+  project.provide('sampleIndex', { domain: manifest.domain, version: manifest.version, pointerKey: pointerKey(manifest.domain), objects });
+}
