@@ -1,5 +1,10 @@
 const CORPORATE_SUFFIXES = /\b(?:incorporated|inc|corporation|corp|company|co|plc|ltd|limited|holdings?|group|the)\b\.?/gi;
 
+// First words shared by many company names or common in prose; never used alone as an alias.
+const COMMON_FIRST_WORDS = new Set(
+  'american general first united international national global north south east west western eastern southern northern central pacific atlantic federal public state royal advanced applied digital energy capital financial health medical power southwest consolidated'.split(' '),
+);
+
 /**
  * Lower-case names a question may use for a company: the full name, the name without corporate suffixes and
  * punctuation, and the ticker. Used for filter aliases and for inferring companies from query text.
@@ -8,5 +13,8 @@ export function companyAliases(company: string, ticker: string): string[] {
   const lower = company.toLowerCase().normalize('NFKC');
   const bare = lower.replace(/[.,]/g, ' ').replace(CORPORATE_SUFFIXES, ' ').replace(/\s+/g, ' ').trim();
   const noAmp = bare.replace(/\s*&\s*/g, ' and ');
-  return [...new Set([lower, bare, noAmp, ticker.toLowerCase()].filter((a) => a.length >= 2))].sort();
+  // The first word alone ("quillvale", "pfizer") when it is distinctive enough not to name other things.
+  const words = bare.split(' ');
+  const first = words.length > 1 && words[0]!.length >= 5 && !COMMON_FIRST_WORDS.has(words[0]!) ? [words[0]!] : [];
+  return [...new Set([lower, bare, noAmp, ticker.toLowerCase(), ...first].filter((a) => a.length >= 2))].sort();
 }

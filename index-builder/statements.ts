@@ -58,7 +58,8 @@ export function extractStatements(section: Section): RawStatement[] {
   const flush = () => {
     if (!paragraph) return;
     for (const sentence of splitSentences(paragraph.text)) {
-      if (sentence.length < MIN_CHARS || !/[a-z]/i.test(sentence)) continue;
+      // Too short, or an all-capitals line (company names, running headers): not a claim.
+      if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
       const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
       out.push({ text, page: paragraph.page, kind: 'sentence', status: classifyStatus(text, 'sentence') });
     }
