@@ -8,6 +8,8 @@ const TEST_KEY_HASH = createHash('sha256').update(TEST_API_KEY).digest('hex');
 
 export default defineConfig({
   test: {
+    // The Worker logs one JSON line per request; show logs only for failing tests.
+    silent: 'passed-only',
     projects: [
       {
         test: {
@@ -26,7 +28,6 @@ export default defineConfig({
         ],
         test: {
           name: 'worker',
-          silent: 'passed-only',
           include: ['test/worker/**/*.test.ts'],
           // Builds the sample corpus with the real builder, in Node, and hands the artifacts to the workerd tests.
           globalSetup: ['test/setup/build-sample-index.ts'],
