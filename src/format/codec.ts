@@ -4,7 +4,7 @@ import {
   encodeArtifact,
   requireSection,
 } from './container';
-import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard, StatementKind, EpistemicStatus } from './types';
+import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
 
 // ---------- catalog ----------
@@ -24,24 +24,8 @@ export function decodeCatalog(bytes: Uint8Array): CatalogHeader {
 }
 
 // ---------- shard ----------
-export interface ShardInput {
-  id: string;
-  texts: string[];
-  source: number[];
-  page: number[];
-  kind: StatementKind[];
-  status: EpistemicStatus[];
-  terms: string[];
-  postOffsets: Uint32Array;
-  postDocs: Uint32Array;
-  postTfs: Uint8Array;
-  termDf: Uint32Array;
-  totalStatements: number;
-  avgLen: number;
-  docLen: Uint16Array;
-  dim: number;
-  vectors: Int8Array;
-}
+/** What the builder hands to encodeShard: a decoded Shard minus what decoding derives. */
+export type ShardInput = Omit<Shard, 'termIndex' | 'byteSize' | 'source' | 'page'> & { source: number[]; page: number[] };
 
 interface ShardHeader {
   id: string;

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUnitVectors } from '../support/random-vectors';
 
 const GENERATED = fileURLToPath(new URL('../../generated/hnswlib/', import.meta.url));
 const HNSW_TS = fileURLToPath(new URL('../../src/vector/hnsw.ts', import.meta.url));
@@ -72,27 +73,6 @@ export default {
 };
 `;
 
-// Same helpers as hnsw.test.ts (not imported: importing a test file would re-run its suites).
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomUnitVectors(n: number, dim: number, seed: number): Float32Array[] {
-  const rnd = seededRandom(seed);
-  return Array.from({ length: n }, () => {
-    const v = new Float32Array(dim);
-    for (let j = 0; j < dim; j++) v[j] = rnd() + rnd() + rnd() - 1.5;
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
-  });
-}
 
 function cosineDistance(a: Float32Array, b: Float32Array): number {
   let dot = 0;

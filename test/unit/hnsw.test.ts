@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { randomUnitVectors } from '../support/random-vectors';
 
 const GENERATED = fileURLToPath(new URL('../../generated/hnswlib/', import.meta.url));
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -22,28 +23,6 @@ const DIM = 32;
 const N = 2000;
 const K = 10;
 
-/** Deterministic PRNG (mulberry32) so failures are reproducible. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** Unit-length vectors from a seeded approximate Gaussian (sum of uniforms). */
-function randomUnitVectors(n: number, dim: number, seed: number): Float32Array[] {
-  const rnd = seededRandom(seed);
-  return Array.from({ length: n }, () => {
-    const v = new Float32Array(dim);
-    for (let j = 0; j < dim; j++) v[j] = rnd() + rnd() + rnd() - 1.5;
-    const norm = Math.hypot(...v);
-    return v.map((x) => x / norm);
-  });
-}
 
 /** hnswlib's distance for each space (cosine: both sides unit-normalized). */
 function exactDistance(space: 'ip' | 'l2' | 'cosine', a: Float32Array, b: Float32Array): number {
