@@ -1,0 +1,70 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex, type BuildResult } from '../../index-builder/build';
+import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { decodeCatalog, decodeShard } from '../../src/format/codec';
+
+const SAMPLE = 'fixtures/sample-corpus/filings';
+const dirs: string[] = [];
+let filings: Filing[];
+let first: BuildResult;
+
+beforeAll(async () => {
+  filings = await readCorpus(SAMPLE);
+  dirs.push(mkdtempSync(join(tmpdir(), 'fers-build-')));
+  first = buildIndex(filings, { outDir: dirs[0]! });
+});
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function filesOf(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string, prefix: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
+      else out.set(prefix + e.name, readFileSync(join(d, e.name)));
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+describe('buildIndex on the sample corpus', () => {
+  it('reads the page-text filings and the EDGAR HTML 10-K', () => {
+    expect(filings.map((f) => f.doc.doc_id)).toContain('EDGAR_9990303_10K_2021-12-31');
+    expect(filings.find((f) => f.doc.doc_id === 'EDGAR_9990303_10K_2021-12-31')!.doc.company).toBe('Quarrystone Energy');
+    expect(first.summary.filings).toBe(9);
+  });
+
+  it('is byte-identical for identical input (same version, same files)', () => {
+    dirs.push(mkdtempSync(join(tmpdir(), 'fers-build-')));
+    const second = buildIndex(filings, { outDir: dirs[1]! });
+    expect(second.version).toBe(first.version);
+    const a = filesOf(first.dir);
+    const b = filesOf(second.dir);
+    expect([...a.keys()].sort()).toEqual([...b.keys()].sort());
+    for (const [name, bytes] of a) expect(bytes.equals(b.get(name)!), name).toBe(true);
+  });
+
+  it('keeps a cash-flow row as a statement with its item, page and sign', () => {
+    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(first.dir, 'catalog.bin'))));
+    const shardIndex = catalog.shards.findIndex((s) => s.id === 'QVLT-FY2023');
+    const shard = decodeShard(new Uint8Array(readFileSync(join(first.dir, catalog.shards[shardIndex]!.file))));
+    const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment:'));
+    expect(shard.texts[i]).toContain('(412) | (392) | (305)');
+    expect(shard.kind[i]).toBe('table_row');
+    const source = catalog.sources[shard.source[i]!]!;
+    expect(source.id).toBe('QVLT-10K-FY2023-I8');
+    expect(shard.page[i]).toBe(10);
+  });
+
+  it('segments the EDGAR HTML document into items with the same table reader', () => {
+    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(first.dir, 'catalog.bin'))));
+    const tags = catalog.sources.filter((s) => s.doc_id === 'EDGAR_9990303_10K_2021-12-31').map((s) => s.meta.sec_item_tag);
+    expect(tags).toEqual(expect.arrayContaining(['10K-Item-1', '10K-Item-1A', '10K-Item-3', '10K-Item-7', '10K-Item-8']));
+    const shardIndex = catalog.shards.findIndex((s) => s.id === 'QSEP-FY2021');
+    const shard = decodeShard(new Uint8Array(readFileSync(join(first.dir, catalog.shards[shardIndex]!.file))));
+    expect(shard.texts.some((t) => t.startsWith('Purchases of property, plant and equipment') && t.includes('(905)'))).toBe(true);
+  });
+});
