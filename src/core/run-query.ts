@@ -43,7 +43,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const { catalog } = reader;
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
-  if (submitted && req.mode === 'basic') throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE');
+  if (submitted && req.mode === 'basic') {
+    throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
+  }
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(catalog)) : [];
   const warnings: string[] = [];
   let conditions = callerConditions;
