@@ -4,7 +4,6 @@ import type { Chain } from '../evidence/model';
 import type { FilterField } from '../filters/fields';
 import { inferFilters } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
-import { ApiError } from '../errors';
 import type { CatalogHeader } from '../format/types';
 import { EVIDENCE_INSTRUCTIONS, renderEvidence } from '../render/evidence';
 import { bm25Idf } from '../search/bm25';
@@ -15,7 +14,7 @@ import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
 
-/** A request after validation and query normalization (the HTTP layer's output). */
+/** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
 
 export interface QueryOutcome {
@@ -43,9 +42,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const { catalog } = reader;
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
-  if (submitted && req.mode === 'basic') {
-    throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
-  }
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(catalog)) : [];
   const warnings: string[] = [];
   let conditions = callerConditions;

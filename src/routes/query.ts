@@ -35,6 +35,11 @@ export async function parseQueryRequest(request: Request): Promise<ValidRequest>
   if (codePointLength(normalizedQuery) > LIMITS.MAX_QUERY_CHARS) {
     throw new ApiError('QUERY_TOO_LONG', { errors: [{ path: 'query', message: `at most ${LIMITS.MAX_QUERY_CHARS} characters after normalization` }] });
   }
+  // Checked here, before any index I/O, so the 422 never turns into a 503 when the index is down.
+  const filters = parsed.data.metadata_filters;
+  if (parsed.data.mode === 'basic' && filters && Object.keys(filters).length) {
+    throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
+  }
   return { ...parsed.data, normalizedQuery };
 }
 
