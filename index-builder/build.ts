@@ -10,6 +10,7 @@ import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases } from './aliases';
 import { learnEmbeddings, type EmbeddingOptions } from './embeddings';
+import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
 import type { Filing } from './read-corpus';
 import { segmentFiling } from './segment';
 import { extractStatements } from './statements';
@@ -20,6 +21,11 @@ export const SCHEMA_VERSION = '2026-11-21.1';
 export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
+  /**
+   * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
+   * (DEFAULT_GRAPH_MIN_STATEMENTS in ./graphs.ts explains why); Infinity builds none.
+   */
+  graphMinStatements?: number;
   onStage?: (stage: string, done: number, total: number) => void;
 }
 
@@ -44,6 +50,10 @@ export interface BuildResult {
     byStatus: Record<string, number>;
     byKind: Record<string, number>;
     shards: number;
+    /** Shards that got an HNSW graph, the graphs' bytes and the time spent building them. */
+    graphs: number;
+    graphBytes: number;
+    graphMs: number;
     bytes: number;
   };
 }
@@ -67,8 +77,9 @@ function sourceId(f: Filing, itemCode: string): string {
  * a content-addressed version directory with a manifest of checksums. No clock or randomness beyond fixed seeds
  * enters the output, so identical input gives byte-identical artifacts.
  */
-export function buildIndex(filings: readonly Filing[], options: BuildOptions): BuildResult {
+export async function buildIndex(filings: readonly Filing[], options: BuildOptions): Promise<BuildResult> {
   const stage = options.onStage ?? (() => {});
+  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
   const sources: CatalogSource[] = [];
   const statements: Statement[] = [];
   const shardKeys: string[] = [];
@@ -137,6 +148,8 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
   const members: number[][] = shardKeys.map(() => []);
   statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
   const shardFiles: { info: ShardInfo; bytes: Uint8Array }[] = [];
+  // Vectors of the shards that get a graph, kept until the graph stage (the others are dropped with the loop).
+  const graphInputs: { info: ShardInfo; vectors: Int8Array }[] = [];
   const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
   members.forEach((ids, shardIndex) => {
     stage('shards', shardIndex + 1, members.length);
@@ -199,19 +212,34 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
     const shardSources = sources.filter((s) => s.shard === shardIndex);
     const distinct = (f: (s: CatalogSource) => string | null) =>
       [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
-    shardFiles.push({
-      bytes,
-      info: {
-        id: shardId,
-        file,
-        statement_count: ids.length,
-        tickers: distinct((s) => s.meta.sec_ticker),
-        fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
-        form_types: distinct((s) => s.meta.sec_form_type),
-        graph_file: null,
-      },
-    });
+    const info: ShardInfo = {
+      id: shardId,
+      file,
+      statement_count: ids.length,
+      tickers: distinct((s) => s.meta.sec_ticker),
+      fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
+      form_types: distinct((s) => s.meta.sec_form_type),
+      graph_file: null, // set by the graph stage below
+    };
+    shardFiles.push({ bytes, info });
+    if (ids.length > 0 && ids.length >= graphMinStatements) graphInputs.push({ info, vectors });
   });
+
+  // HNSW graphs for the large shards (shard order, so the output does not depend on timing). The wasm is only
+  // loaded when some shard needs a graph; a missing generated/ build then fails here with "run npm install".
+  const graphFiles: { file: string; bytes: Uint8Array }[] = [];
+  const graphStarted = performance.now();
+  let graphBuilder: GraphBuilder | null = null;
+  for (const [i, input] of graphInputs.entries()) {
+    stage('graphs', i, graphInputs.length);
+    graphBuilder ??= await openGraphBuilder();
+    const file = `graphs/${input.info.id}.bin`;
+    graphFiles.push({ file, bytes: graphBuilder.build(input.info.id, input.vectors, model.dim) });
+    input.info.graph_file = file;
+    stage('graphs', i + 1, graphInputs.length);
+  }
+  const graphMs = performance.now() - graphStarted;
+  graphInputs.length = 0;
 
   stage('lexicon', 0, 1);
   const lexTerms = [...impacts.keys()].sort();
@@ -250,6 +278,7 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
     ['lexicon.bin', lexiconBytes],
     ['embedding.bin', embeddingBytes],
     ...shardFiles.map((s) => [s.info.file, s.bytes] as [string, Uint8Array]),
+    ...graphFiles.map((g) => [g.file, g.bytes] as [string, Uint8Array]),
   ]);
   const refs = new Map<string, ArtifactRef>();
   for (const [file, bytes] of files) refs.set(file, { file, bytes: bytes.byteLength, sha256: sha256(bytes) });
@@ -265,7 +294,7 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
     lexicon: refs.get('lexicon.bin')!,
     embedding: refs.get('embedding.bin')!,
     shards: shardFiles.map((s) => refs.get(s.info.file)!),
-    graphs: [],
+    graphs: graphFiles.map((g) => refs.get(g.file)!),
     totals: {
       files: files.size,
       bytes: [...files.values()].reduce((a, b) => a + b.byteLength, 0),
@@ -274,6 +303,7 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
   };
   const dir = join(options.outDir, DOMAIN, version);
   mkdirSync(join(dir, 'shards'), { recursive: true });
+  if (graphFiles.length) mkdirSync(join(dir, 'graphs'), { recursive: true });
   for (const [file, bytes] of files) writeFileSync(join(dir, file), bytes);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   writeFileSync(join(options.outDir, DOMAIN, 'LATEST'), version + '\n');
@@ -296,6 +326,9 @@ export function buildIndex(filings: readonly Filing[], options: BuildOptions): B
       byStatus,
       byKind,
       shards: shardFiles.length,
+      graphs: graphFiles.length,
+      graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
+      graphMs,
       bytes: manifest.totals.bytes,
     },
   };

@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 /**
  * Index builder CLI.
- *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/)
+ *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/);
+ *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph
  *   publish-local  the latest built version -> local R2/KV state (PERSIST_DIR, default .wrangler/state)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { buildIndex, DOMAIN } from './build';
+import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { openLocalStorage, DEFAULT_PERSIST_DIR } from './local-storage';
 import { publishVersion } from './publish';
 import { readCorpus } from './read-corpus';
@@ -38,7 +40,23 @@ function progressBar(label: string) {
   };
 }
 
-export async function runBuild(filingsDir: string, artifactsDir: string) {
+export interface RunBuildOptions {
+  /** No summary on stdout (progress bars only appear on a TTY anyway). */
+  quiet?: boolean;
+  /** See BuildOptions.graphMinStatements; default 20,000. */
+  graphMinStatements?: number;
+}
+
+/** Parses GRAPH_MIN_STATEMENTS: unset/empty -> the default, "none" -> no graphs, else a positive integer. */
+export function parseGraphMinStatements(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (value.trim().toLowerCase() === 'none') return Infinity;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`GRAPH_MIN_STATEMENTS must be a positive integer or "none", got "${value}"`);
+  return checkGraphMinStatements(n);
+}
+
+export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions = {}) {
   const t0 = performance.now();
   let pages = 0;
   const reading = progressBar('reading');
@@ -48,8 +66,9 @@ export async function runBuild(filingsDir: string, artifactsDir: string) {
   });
   reading.stop();
   const bars = new Map<string, ReturnType<typeof progressBar>>();
-  const result = buildIndex(corpus, {
+  const result = await buildIndex(corpus, {
     outDir: artifactsDir,
+    ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
       let bar = bars.get(stage);
       if (!bar) {
@@ -62,10 +81,17 @@ export async function runBuild(filingsDir: string, artifactsDir: string) {
   for (const b of bars.values()) b.stop();
   const seconds = (performance.now() - t0) / 1000;
   const s = result.summary;
+  if (options.quiet) return result;
   console.log(
     [
       `built ${DOMAIN} index ${result.version} in ${seconds.toFixed(1)} s -> ${result.dir}`,
       `  filings ${s.filings}, pages ${s.pages}, sources (items) ${s.sources}, shards ${s.shards}`,
+      `  hnsw graphs ${s.graphs}` +
+        (s.graphs
+          ? ` (${s.graphBytes} bytes, built in ${(s.graphMs / 1000).toFixed(1)} s)`
+          : options.graphMinStatements === Infinity
+            ? ' (disabled)'
+            : ` (no shard reaches ${options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS} statements)`),
       `  statements ${s.statements} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})`,
       `  by status: ${Object.entries(s.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
@@ -101,10 +127,13 @@ async function main() {
   const filingsDir = resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
   const artifactsDir = resolve(process.env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
   const persistDir = resolve(process.env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR);
-  if (command === 'build') await runBuild(filingsDir, artifactsDir);
+  if (command === 'build') {
+    const graphMinStatements = parseGraphMinStatements(process.env.GRAPH_MIN_STATEMENTS);
+    await runBuild(filingsDir, artifactsDir, graphMinStatements === undefined ? {} : { graphMinStatements });
+  }
   else if (command === 'publish-local') await runPublishLocal(artifactsDir, persistDir);
   else {
-    console.error('usage: cli.ts build | publish-local   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR)');
+    console.error('usage: cli.ts build | publish-local   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)');
     process.exitCode = 2;
   }
 }

@@ -1,10 +1,19 @@
-import type { IndexReader } from '../core/index-reader';
+import type { HnswIndexHandle, IndexReader } from '../core/index-reader';
 import { ApiError } from '../errors';
 import { ArtifactFormatError } from '../format/container';
-import { decodeCatalog, decodeEmbedding, decodeLexicon, decodeManifest, decodeShard } from '../format/codec';
+import { decodeCatalog, decodeEmbedding, decodeGraph, decodeLexicon, decodeManifest, decodeShard } from '../format/codec';
 import { manifestKey, objectKey, pointerKey } from '../format/keys';
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
+import { hnswHandle } from '../search/vector-strategy';
+import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../vector/hnsw';
 import type { ArtifactCache } from './artifact-cache';
+import { HNSW_ARENA, HNSW_MIN_HEAP_BYTES, hnswRuntime } from './hnsw-runtime';
+
+/**
+ * Heap bytes a loaded graph takes beyond its serialized size (label map, level list, locks, visited list), per vector.
+ * Measured ~60-170 B at dim 128; only used to make room before a read, the heap itself is measured afterwards.
+ */
+const GRAPH_OVERHEAD_PER_VECTOR = 128;
 
 export interface LoadStats {
   loaded: string[];
@@ -82,9 +91,67 @@ export async function openR2Index(
 
   // Decoded JSON costs roughly twice its UTF-8 size in memory; count that, not the wire size.
   const catalog = await load<CatalogHeader>(manifest.catalog, decodeCatalog, () => manifest.catalog.bytes * 2);
+  /**
+   * A shard's graph, read into the isolate's hnswlib heap and cached there. The heap is a cache arena: its size
+   * (16 MiB from the first graph on, growing, never shrinking) is what counts against the budget, and the graphs
+   * inside it are entries that free their native memory when evicted. Null when the shard has no graph or the graph
+   * cannot fit the budget (the caller scans exactly). A listed but missing or corrupt graph is a 503, like any
+   * other artifact: it means the published version is broken.
+   */
+  const graph = async (index: number): Promise<HnswIndexHandle | null> => {
+    const info = catalog.shards[index];
+    if (!info?.graph_file) return null;
+    const ref = manifest.graphs.find((r) => r.file === info.graph_file);
+    if (!ref) throw unavailable('graph_not_in_manifest', { version, file: info.graph_file });
+    const key = `${version}/${ref.file}`;
+    const hit = cache.get<HnswIndexHandle>(key);
+    if (hit !== undefined) {
+      stats.cacheHits++;
+      return hit;
+    }
+    const needed = ref.bytes + info.statement_count * GRAPH_OVERHEAD_PER_VECTOR;
+    if (Math.max(HNSW_MIN_HEAP_BYTES, needed) > cache.budget) return null; // could never be cached: do not load it
+
+    const lib = await hnswRuntime();
+    cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // first graph of the isolate: the 16 MiB heap enters the budget
+    const bytes = await fetchVerified(ref);
+    const { hnsw } = decodeOr503(ref.file, () =>
+      decodeGraph(bytes, { shard: info.id, dim: catalog.embedding_dim, count: info.statement_count }, parseHnswHeader),
+    );
+    // Free least recently used graphs first if the heap has no room, so it grows only when it must.
+    cache.evictFromArena(HNSW_ARENA, needed);
+    let native: HnswIndex;
+    try {
+      native = readHnswIndex(lib, hnsw, { space: 'ip', dim: catalog.embedding_dim, maxElements: 0 });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // The heap could not grow: degrade to an exact scan instead of failing the request. hnswlib reports it as
+      // "std::runtime_error: Not enough memory: loadIndex failed to allocate ..." and the instance stays usable.
+      if (/not enough memory|bad_alloc|out of memory/i.test(message)) {
+        console.error(JSON.stringify({ level: 'error', event: 'graph_oom', file: ref.file, heap_bytes: hnswHeapBytes(lib) }));
+        return null;
+      }
+      throw unavailable('artifact_invalid', { version, file: ref.file, error: message });
+    }
+    stats.loaded.push(ref.file);
+    cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // the read may have grown the heap
+    const handle = hnswHandle(native);
+    const stored = cache.set(key, handle, needed, { arena: HNSW_ARENA, onEvict: () => freeHnswIndex(native) });
+    if (stored !== handle) {
+      freeHnswIndex(native); // another request cached this graph meanwhile: use theirs
+      return stored;
+    }
+    if (!cache.has(key)) {
+      freeHnswIndex(native); // it did not fit the budget after all: never keep an uncached graph alive
+      return null;
+    }
+    return handle;
+  };
+
   return {
     manifest,
     catalog,
+    graph,
     lexicon: () => load<Lexicon>(manifest.lexicon, decodeLexicon, (l) => l.byteSize * 2),
     embedding: () => load<EmbeddingModel>(manifest.embedding, decodeEmbedding, (e) => e.byteSize * 2),
     shard(index: number): Promise<Shard> {

@@ -1,5 +1,25 @@
 import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
 
+/** k-NN result of a graph: shard-local statement ids, best first, with hnswlib's ip distances (1 - dot). */
+export interface GraphSearchResult {
+  labels: number[];
+  distances: number[];
+}
+
+/**
+ * A shard's loaded HNSW graph (labels are the shard's local statement ids). It may live in a cache that frees it
+ * when evicted, so use it right after getting it, without awaiting anything in between.
+ */
+export interface HnswIndexHandle {
+  /** Vectors in the graph (= the shard's statement count). */
+  readonly count: number;
+  /**
+   * The k nearest allowed statements by inner product (efSearch = beam width, raised to k if lower), or null when
+   * the graph has been freed meanwhile (another request evicted it); the caller then scans exactly instead.
+   */
+  search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
+}
+
 /**
  * What the pure core needs from a published index. The Worker implements it over R2/KV with a per-isolate cache;
  * tests and the bench implement it over files. Loading is lazy: a query touches only the shards it selects.
@@ -10,4 +30,9 @@ export interface IndexReader {
   lexicon(): Promise<Lexicon>;
   embedding(): Promise<EmbeddingModel>;
   shard(index: number): Promise<Shard>;
+  /**
+   * The shard's HNSW graph, or null when it has none (small shards) or it cannot be kept within the memory budget.
+   * Optional: a reader without it always gets exact scans.
+   */
+  graph?(index: number): Promise<HnswIndexHandle | null>;
 }

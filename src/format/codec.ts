@@ -6,6 +6,9 @@ import {
 } from './container';
 import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
+// Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
+// builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
+import type { HnswHeader } from '../vector/hnsw';
 
 // ---------- catalog ----------
 export function encodeCatalog(catalog: CatalogHeader): Uint8Array {
@@ -174,6 +177,71 @@ export function decodeEmbedding(bytes: Uint8Array): EmbeddingModel {
   };
 }
 
+// ---------- graph ----------
+/** Header of a shard's hnsw graph artifact. Labels in the graph are the shard's local statement ids. */
+export interface GraphHeader {
+  shard: string;
+  dim: number;
+  count: number;
+  /** hnswlib metric; always 'ip' (the vectors are unit-norm, so inner product ranks like cosine). */
+  space: 'ip';
+  m: number;
+  ef_construction: number;
+  seed: number;
+}
+
+export interface DecodedGraph {
+  header: GraphHeader;
+  /** hnswlib's serialized index (wasm32 layout), ready for readHnswIndex. */
+  hnsw: Uint8Array;
+}
+
+/** src/vector/hnsw.ts parseHnswHeader, passed in by the caller (see the import note at the top). */
+export type HnswHeaderParser = (hnsw: Uint8Array) => HnswHeader;
+
+export function encodeGraph(header: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeaderParser): Uint8Array {
+  checkGraph(header, hnsw, parseHnswHeader);
+  return encodeArtifact('graph', header, { hnsw });
+}
+
+/**
+ * Decodes a graph artifact and checks it against the shard it claims to index: a graph over other vectors (another
+ * shard, another dimension, another statement count) would return wrong neighbours without any error, so every
+ * field that can be compared is compared, including hnswlib's own header inside the payload.
+ */
+export function decodeGraph(
+  bytes: Uint8Array,
+  expected: { shard: string; dim: number; count: number },
+  parseHnswHeader: HnswHeaderParser,
+): DecodedGraph {
+  const decoded = decodeArtifact<GraphHeader>(bytes, 'graph');
+  const h = decoded.header;
+  if (!h || typeof h.shard !== 'string' || !Number.isInteger(h.dim) || !Number.isInteger(h.count) || !Number.isInteger(h.m)) {
+    throw new ArtifactFormatError('graph header incomplete');
+  }
+  if (h.shard !== expected.shard) throw new ArtifactFormatError(`graph is for shard ${h.shard}, expected ${expected.shard}`);
+  if (h.dim !== expected.dim) throw new ArtifactFormatError(`graph has dim ${h.dim}, shard has ${expected.dim}`);
+  if (h.count !== expected.count) throw new ArtifactFormatError(`graph has ${h.count} vectors, shard has ${expected.count} statements`);
+  const hnsw = requireSection(decoded, 'hnsw', Uint8Array);
+  checkGraph(h, hnsw, parseHnswHeader);
+  return { header: h, hnsw };
+}
+
+function checkGraph(h: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeaderParser): void {
+  if (h.space !== 'ip') throw new ArtifactFormatError(`graph space ${String(h.space)} unsupported (expected ip)`);
+  let native: HnswHeader;
+  try {
+    native = parseHnswHeader(hnsw);
+  } catch (err) {
+    throw new ArtifactFormatError(`graph payload invalid: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (native.dim !== h.dim || native.count !== h.count || native.m !== h.m) {
+    throw new ArtifactFormatError(
+      `graph payload (dim ${native.dim}, count ${native.count}, M ${native.m}) disagrees with its header (dim ${h.dim}, count ${h.count}, M ${h.m})`,
+    );
+  }
+}
+
 // ---------- manifest ----------
 export const MANIFEST_FORMAT = 'filing-evidence-index';
 
@@ -190,7 +258,10 @@ export function decodeManifest(text: string): Manifest {
   if (m?.format !== MANIFEST_FORMAT) throw new ArtifactFormatError('not a filing-evidence-index manifest');
   if (m.format_version !== 1) throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
   if (m.analyzer_version !== ANALYZER_VERSION) throw new ArtifactFormatError('manifest analyzer version mismatch');
-  if (!isRef(m.catalog) || !isRef(m.lexicon) || !isRef(m.embedding) || !Array.isArray(m.shards) || !m.shards.every(isRef)) {
+  if (
+    !isRef(m.catalog) || !isRef(m.lexicon) || !isRef(m.embedding) || !Array.isArray(m.shards) || !m.shards.every(isRef) ||
+    !Array.isArray(m.graphs) || !m.graphs.every(isRef)
+  ) {
     throw new ArtifactFormatError('manifest artifact list incomplete');
   }
   return m;

@@ -10,12 +10,17 @@ export interface EffortPlan {
   maxChains: number;
   /** Entries per chain. */
   entriesPerChain: number;
+  /**
+   * Beam width of an HNSW graph search (shards with a graph, see search/vector-strategy.ts); hnswlib raises it to
+   * `depth` when lower. Larger = better recall, proportionally slower.
+   */
+  efSearch: number;
 }
 
 export const EFFORT_PLANS: Record<Effort, EffortPlan> = {
-  low: { maxShards: 3, depth: 40, maxChains: 5, entriesPerChain: 2 },
-  medium: { maxShards: 6, depth: 100, maxChains: 8, entriesPerChain: 3 },
-  high: { maxShards: 12, depth: 200, maxChains: 12, entriesPerChain: 4 },
+  low: { maxShards: 3, depth: 40, maxChains: 5, entriesPerChain: 2, efSearch: 64 },
+  medium: { maxShards: 6, depth: 100, maxChains: 8, entriesPerChain: 3, efSearch: 128 },
+  high: { maxShards: 12, depth: 200, maxChains: 12, entriesPerChain: 4, efSearch: 256 },
 };
 
 /** Reciprocal-rank-fusion constant: 60 is the value of the original RRF paper and insensitive in practice. */

@@ -4,10 +4,11 @@ import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
 import { tokenize } from '../text/tokenize';
-import { searchLexical } from './lexical';
+import { searchLexical, type ScoredStatement } from './lexical';
 import { RRF_K, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
 import { searchVectorExact } from './vector';
+import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
 
 export interface Hit {
   shard: number;
@@ -28,7 +29,8 @@ export interface RetrievalTrace {
   candidateShards: number;
   searchedShards: string[];
   allowedSources: number | null;
-  vectorStrategy: 'exact_scan';
+  /** How the vector leg searched each shard, in the order of searchedShards. */
+  vectorStrategy: ShardVectorStrategy[];
 }
 
 export interface RetrievalResult {
@@ -56,13 +58,31 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
 
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
   const vectorHits: { shard: number; local: number; score: number }[] = [];
+  const vectorStrategy: ShardVectorStrategy[] = [];
   const shards = await Promise.all(shardIds.map((i) => reader.shard(i)));
-  shards.forEach((shard, k) => {
+  // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
+  // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
+  // answers null and the shard is scanned (reason 'graph_unavailable').
+  for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
     for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth)) lexicalHits.push({ shard: shardIndex, ...h });
-    for (const h of searchVectorExact(shard, queryVector, isAllowed, plan.depth)) vectorHits.push({ shard: shardIndex, ...h });
-  });
+
+    const statements = shard.texts.length;
+    const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
+    const hasGraph = !!catalog.shards[shardIndex]?.graph_file && reader.graph !== undefined;
+    let choice = chooseVectorStrategy({ hasGraph, statements, allowed: allowedCount });
+    let found: ScoredStatement[] | null = null;
+    if (choice.strategy === 'hnsw') {
+      const graph = await reader.graph!(shardIndex);
+      // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
+      found = graph && searchVectorGraph(shard, graph, queryVector, allowed ? isAllowed : undefined, plan.depth, plan.efSearch);
+      if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
+    }
+    found ??= searchVectorExact(shard, queryVector, isAllowed, plan.depth);
+    for (const h of found) vectorHits.push({ shard: shardIndex, ...h });
+    vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
+  }
 
   const byKey = new Map<string, Hit>();
   const fuse = (list: typeof lexicalHits, leg: 'lexical' | 'cosine') => {
@@ -100,7 +120,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
       candidateShards: candidates.length,
       searchedShards: shardIds.map((i) => catalog.shards[i]!.id),
       allowedSources: allowed ? allowed.reduce((a, b) => a + b, 0) : null,
-      vectorStrategy: 'exact_scan',
+      vectorStrategy,
     },
   };
 }

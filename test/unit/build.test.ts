@@ -14,7 +14,7 @@ let first: BuildResult;
 beforeAll(async () => {
   filings = await readCorpus(SAMPLE);
   dirs.push(mkdtempSync(join(tmpdir(), 'fers-build-')));
-  first = buildIndex(filings, { outDir: dirs[0]! });
+  first = await buildIndex(filings, { outDir: dirs[0]! });
 });
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -37,9 +37,9 @@ describe('buildIndex on the sample corpus', () => {
     expect(first.summary.filings).toBe(9);
   });
 
-  it('is byte-identical for identical input (same version, same files)', () => {
+  it('is byte-identical for identical input (same version, same files)', async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'fers-build-')));
-    const second = buildIndex(filings, { outDir: dirs[1]! });
+    const second = await buildIndex(filings, { outDir: dirs[1]! });
     expect(second.version).toBe(first.version);
     const a = filesOf(first.dir);
     const b = filesOf(second.dir);
