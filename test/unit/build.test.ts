@@ -1,6 +1,7 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filesOf } from '../support/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
@@ -18,17 +19,6 @@ beforeAll(async () => {
 });
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function filesOf(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
-      else out.set(prefix + e.name, readFileSync(join(d, e.name)));
-    }
-  };
-  walk(dir, '');
-  return out;
-}
 
 describe('buildIndex on the sample corpus', () => {
   it('reads the page-text filings and the EDGAR HTML 10-K', () => {

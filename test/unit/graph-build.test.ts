@@ -1,9 +1,11 @@
 // HNSW graphs through the real builder path: a synthetic corpus of Filing objects -> buildIndex with a low
 // graphMinStatements -> graph artifacts in the manifest -> loaded with the same hnswlib-wasm build the Worker uses
 // -> recall vs a slow exact-scan twin, with and without filters, and retrieve() choosing per shard.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { filesOf } from '../support/files';
+import { mulberry32 } from '../../index-builder/embeddings';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Filing } from '../../index-builder/read-corpus';
 import type { BuildResult } from '../../index-builder/build';
@@ -52,16 +54,6 @@ vi.mock('../../src/adapters/hnsw-runtime', async () => {
 });
 
 // ---------- synthetic corpus ----------
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tos', 'vel', 'dar', 'qui', 'bex', 'nor', 'sul', 'fia', 'gor', 'pem', 'tax', 'wyn'];
 /** Distinct made-up words of 5+ letters (never a stopword or an abbreviation that blocks sentence splitting). */
@@ -96,7 +88,7 @@ function sentence(rnd: () => number, topic: number): string {
 }
 
 function filing(ticker: string, items: number, perItem: number, seed: number): Filing {
-  const rnd = seededRandom(seed);
+  const rnd = mulberry32(seed);
   const pages: string[] = ['Cover page of the synthetic annual report'];
   ITEMS.slice(0, items).forEach(([code, title], t) => {
     const lines = [`Item ${code}. ${title}`];
@@ -134,17 +126,6 @@ const BIG = 'SYNA-FY2023';
 const SMALL = 'SYNB-FY2023';
 
 // ---------- helpers ----------
-function filesOf(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string, prefix: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name), `${prefix}${e.name}/`);
-      else out.set(prefix + e.name, readFileSync(join(d, e.name)));
-    }
-  };
-  walk(dir, '');
-  return out;
-}
 
 const readBytes = (dir: string, file: string) => new Uint8Array(readFileSync(join(dir, file)));
 
@@ -209,7 +190,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     handle = strategy.hnswHandle(graphIndex);
 
     // Queries: fresh sentences from the same generator (not in the corpus), spread over all items.
-    const rnd = seededRandom(99);
+    const rnd = mulberry32(99);
     for (let i = 0; i < 100; i++) queries.push(embedTokens(model, tokenize(sentence(rnd, i % ITEMS.length))));
   }, 120_000);
 
@@ -304,7 +285,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
       return reader;
     }
     const query = () => {
-      const rnd = seededRandom(7);
+      const rnd = mulberry32(7);
       return sentence(rnd, 5).replace(/\.$/, '');
     };
     const itemTags = (n: number) => ITEMS.slice(0, n).map(([code]) => `10K-Item-${code}`);
