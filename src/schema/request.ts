@@ -46,6 +46,14 @@ export const RetrievalControls = z
 export type RetrievalControls = z.infer<typeof RetrievalControls>;
 
 /**
+ * A JSON object. Not z.record: zod's plain-object check reads `value.constructor.prototype` and throws a TypeError
+ * on a body such as `{"metadata_filters": {"constructor": null}}` (found by the fuzz tests).
+ */
+const FilterObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+  message: 'expected an object of filter fields',
+});
+
+/**
  * The filter object is only shape-checked here (an object or null); its fields, operators, values and limits are
  * validated by `parseMetadataFilters`, which needs the index's catalog for aliases and reports precise codes.
  */
@@ -55,7 +63,8 @@ export const ResearchRequest = z.strictObject({
     .describe(`Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, whitespace runs collapsed, trimmed); not empty.`),
   mode: Mode.default('basic').describe('basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and a retrieval plan.'),
   effort: Effort.default('medium').describe('How much work goes into supporting evidence.'),
-  metadata_filters: z.record(z.string(), z.unknown()).nullable().optional(),
+  // Shape only; see FilterObject. The OpenAPI document describes the full filter schema (schema/metadata-filters.ts).
+  metadata_filters: FilterObject.nullable().optional(),
   include: IncludeOptions.default(IncludeOptions.parse({})),
   retrieval: RetrievalControls.nullable().optional(),
 });
