@@ -14,6 +14,7 @@ import {
   type Submissions,
 } from './edgar-api';
 import { EdgarForbiddenError, EdgarHttp, EdgarHttpError } from './http';
+import { parseUserAgent } from './parse-fetch-args';
 import { IntervalLimiter } from './rate-limiter';
 import { selectFilings, selectSubmissionPages, type Candidate, type Exclusion, type FilingSelection, type SupportedForm } from './select-filings';
 import { isDownloaded, toSha256, writeFileAtomic } from './write-files';
@@ -101,7 +102,7 @@ interface Company {
 export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}): Promise<FetchSummary> {
   const t0 = performance.now();
   const http = new EdgarHttp({
-    userAgent: request.userAgent,
+    userAgent: parseUserAgent(request.userAgent),
     limiter: new IntervalLimiter(request.rate),
     ...(request.timeoutMs !== undefined ? { timeoutMs: request.timeoutMs } : {}),
     ...(request.maxRetries !== undefined ? { maxRetries: request.maxRetries } : {}),

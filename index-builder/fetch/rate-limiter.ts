@@ -31,5 +31,8 @@ export class IntervalLimiter {
     this.nextSlot = slot + this.intervalMs;
     // Timers may fire a little early; wait until the clock has really passed the slot.
     for (let wait = slot - this.now(); wait > 0; wait = slot - this.now()) await sleep(Math.ceil(wait));
+    // A busy event loop can wake us late; spacing the next slot from the real start keeps the late request from
+    // crowding into the following second.
+    this.nextSlot = Math.max(this.nextSlot, this.now() + this.intervalMs);
   }
 }
