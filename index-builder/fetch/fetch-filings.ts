@@ -17,7 +17,7 @@ import { EdgarForbiddenError, EdgarHttp, EdgarHttpError } from './http';
 import { parseUserAgent } from './parse-fetch-args';
 import { IntervalLimiter } from './rate-limiter';
 import { selectFilings, selectSubmissionPages, type Candidate, type Exclusion, type FilingSelection, type SupportedForm } from './select-filings';
-import { isDownloaded, toSha256, writeFileAtomic } from './write-files';
+import { isDownloaded, removeStaleTemporaries, toSha256, writeFileAtomic } from './write-files';
 
 export interface FetchRequest extends FilingSelection {
   tickers: readonly string[];
@@ -134,6 +134,7 @@ export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}
 
   const edgarDir = join(request.outDir, 'edgar');
   mkdirSync(edgarDir, { recursive: true });
+  removeStaleTemporaries(edgarDir);
   const total = companies.reduce((n, c) => n + c.selected.length, 0);
   const summary: FetchSummary = {
     companies: companies.length,

@@ -87,7 +87,7 @@ export class EdgarHttp {
 
   async get(url: string): Promise<Buffer> {
     for (let attempt = 0; ; attempt++) {
-      await this.options.limiter.take();
+      const release = await this.options.limiter.take();
       this.requests++;
       let reason: string;
       let retryAfterMs: number | null = null;
@@ -109,6 +109,8 @@ export class EdgarHttp {
         if (err instanceof EdgarHttpError) throw err;
         const e = err as Error & { cause?: { code?: string } };
         reason = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error (${e.cause?.code ?? e.message})`;
+      } finally {
+        release(); // the answer is read (or the attempt is over): the limiter's window counts from here
       }
       const backoffMs = this.backoffBaseMs * 2 ** attempt;
       const waitMs = Math.max(retryAfterMs ?? 0, backoffMs);

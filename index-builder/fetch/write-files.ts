@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 export const toSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -17,6 +17,13 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
     rmSync(temp, { force: true });
     throw err;
   }
+}
+
+/** Removes temporary files a killed run left between write and rename; returns how many. */
+export function removeStaleTemporaries(dir: string): number {
+  const stale = readdirSync(dir).filter((n) => /^\..+\.\d+\.[0-9a-f]{8}\.part$/.test(n));
+  for (const n of stale) rmSync(join(dir, n), { force: true });
+  return stale.length;
 }
 
 /** The part of a sidecar that says which download the HTML file beside it is. */

@@ -113,6 +113,26 @@ describe('EDGAR shapes', () => {
   });
 });
 
+describe('IntervalLimiter', () => {
+  it('spaces starts by 1/rate and starts the 11th a second after the 1st was answered', async () => {
+    const limiter = new IntervalLimiter(10);
+    const starts: number[] = [];
+    let firstEnd = 0;
+    const releaseFirst = await limiter.take();
+    starts.push(performance.now());
+    // The first answer takes 300 ms: spacing alone would start the 11th 1000 ms after the 1st *started*.
+    const held = new Promise<void>((resolve) => setTimeout(() => ((firstEnd = performance.now()), releaseFirst(), resolve()), 300));
+    for (let i = 1; i <= 10; i++) {
+      const release = await limiter.take();
+      starts.push(performance.now());
+      release();
+    }
+    await held;
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(99);
+    expect(starts[10]! - firstEnd).toBeGreaterThanOrEqual(1000);
+  });
+});
+
 describe('small parts', () => {
   it('reads Retry-After as seconds or as an HTTP date', () => {
     expect(parseRetryAfter('3')).toBe(3000);
