@@ -120,8 +120,10 @@ export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}
   const companies: Company[] = [];
   const excluded: FetchSummary['excluded'] = [];
   for (const ticker of tickers) {
-    const url = toSubmissionsUrl(request.bases, table.get(ticker)!.cik);
+    const { cik } = table.get(ticker)!;
+    const url = toSubmissionsUrl(request.bases, cik);
     const submissions = parseSubmissions(await http.getJson(url), url);
+    submissions.cik ||= cik;
     const rows = [...submissions.recent];
     for (const page of selectSubmissionPages(submissions.files, request)) {
       const pageUrl = toSubmissionsPageUrl(request.bases, page.name);
