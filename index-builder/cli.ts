@@ -4,11 +4,13 @@
  *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/);
  *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph
  *   publish-local  the latest built version -> local R2/KV state (PERSIST_DIR, default .wrangler/state)
+ *   fetch          EDGAR 10-K/10-Q primary documents + metadata sidecars -> <out>/edgar/ (see fetch/parse-fetch-args.ts)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import { buildIndex, DOMAIN } from './build';
+import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { openLocalStorage, DEFAULT_PERSIST_DIR } from './local-storage';
 import { publishVersion } from './publish';
@@ -132,8 +134,9 @@ async function main() {
     await runBuild(filingsDir, artifactsDir, graphMinStatements === undefined ? {} : { graphMinStatements });
   }
   else if (command === 'publish-local') await runPublishLocal(artifactsDir, persistDir);
+  else if (command === 'fetch') await runFetchCommand(process.argv.slice(3), progressBar('fetch'));
   else {
-    console.error('usage: cli.ts build | publish-local   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)');
+    console.error('usage: cli.ts build | publish-local | fetch --help   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)');
     process.exitCode = 2;
   }
 }

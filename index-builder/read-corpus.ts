@@ -58,15 +58,18 @@ function requireDocument(row: unknown, where: string): FilingDocument {
  */
 export async function readCorpus(dir: string, onPage?: () => void): Promise<Filing[]> {
   const docsPath = join(dir, 'documents.jsonl');
-  if (!existsSync(docsPath)) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl`);
+  // EDGAR folders: inside FILINGS_DIR (where `fetch --out` writes) or beside it (fixtures/sample-corpus/edgar).
+  const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
+  const hasPageText = existsSync(docsPath);
+  if (!hasPageText && !edgarDirs.length) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
   const byId = new Map<string, Filing>();
-  for await (const row of readJsonLines(docsPath)) {
+  if (hasPageText) for await (const row of readJsonLines(docsPath)) {
     const doc = requireDocument(row, docsPath);
     byId.set(doc.doc_id, { doc, pages: [] });
   }
   const pagesPath = [join(dir, 'pages.jsonl.gz'), join(dir, 'pages.jsonl')].find(existsSync);
-  if (!pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
-  for await (const row of readJsonLines(pagesPath)) {
+  if (hasPageText && !pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
+  if (pagesPath && hasPageText) for await (const row of readJsonLines(pagesPath)) {
     const p = row as { doc_id: string; page: number; text: string };
     const filing = byId.get(p.doc_id);
     if (!filing) continue; // pages of documents without metadata are skipped, not guessed
@@ -78,7 +81,7 @@ export async function readCorpus(dir: string, onPage?: () => void): Promise<Fili
   // EDGAR HTML primary documents live beside the filings folder (e.g. fixtures/sample-corpus/edgar). EDGAR's
   // conformed name ("QUARRYSTONE ENERGY CORP") and missing GICS give way to the page-text corpus's row for the ticker.
   const byTicker = new Map(filings.map((f) => [f.doc.ticker, f.doc]));
-  for (const edgar of readEdgarFolder(join(dir, '..', 'edgar'))) {
+  for (const edgar of edgarDirs.flatMap(readEdgarFolder)) {
     const known = byTicker.get(edgar.doc.ticker);
     if (known) {
       edgar.doc.company = known.company;
@@ -101,6 +104,9 @@ interface EdgarSidecar {
   gics_sector?: string | null;
   gics_sub_industry?: string | null;
   display_company?: string;
+  /** Written by `fetch` (index-builder/fetch/fiscal.ts), which sees the company's other 10-Ks; used for 10-Qs. */
+  fiscal_year?: number;
+  fiscal_period?: string;
 }
 
 /** EDGAR primary documents (HTML) with their metadata: converted to page text and labelled by our conventions. */
@@ -122,10 +128,11 @@ export function readEdgarFolder(dir: string): Filing[] {
         cik: meta.cik,
         company: meta.display_company ?? meta.company,
         form_type: form,
-        fiscal_year: fiscalYearLabel(meta.period_of_report),
-        fiscal_period: form === '10-K' ? 'FY' : 'Q?',
+        fiscal_year: form === '10-Q' && Number.isInteger(meta.fiscal_year) ? meta.fiscal_year! : fiscalYearLabel(meta.period_of_report),
+        fiscal_period: form === '10-K' ? 'FY' : /^Q[1-4]$/.test(meta.fiscal_period ?? '') ? meta.fiscal_period! : 'Q?',
         period_of_report: meta.period_of_report,
-        fiscal_year_end: meta.period_of_report.slice(5),
+        fiscal_year_end:
+          form === '10-Q' && /^\d{4}$/.test(meta.fiscal_year_end) ? `${meta.fiscal_year_end.slice(0, 2)}-${meta.fiscal_year_end.slice(2)}` : meta.period_of_report.slice(5),
         filing_date: meta.filing_date,
         gics_sector: meta.gics_sector ?? null,
         gics_sub_industry: meta.gics_sub_industry ?? null,
