@@ -72,16 +72,49 @@ interface Sent {
   body: Record<string, unknown>;
 }
 const sent: Sent[] = [];
+/** Requests that got no HTTP response at all (connection refused/reset), each with wrangler's last output. */
+const transportErrors: { query: string; mode: Mode; effort: Effort; cap: number | null; error: string; worker_output_tail: string }[] = [];
 
-async function ask(w: RunningWorker, query: string, mode: Mode, effort: Effort, cap: number | null, filters?: Record<string, unknown>): Promise<Sent> {
+let staleConnectionRetries = 0;
+
+/** The running Worker; replaced (and counted) when wrangler dies under the bench. */
+let current: { w: RunningWorker; persistDir: string; restarts: number } | null = null;
+
+async function ask(_w: RunningWorker, query: string, mode: Mode, effort: Effort, cap: number | null, filters?: Record<string, unknown>): Promise<Sent> {
   const body: Record<string, unknown> = { query, mode, effort, retrieval: { max_evidence_tokens: cap } };
   if (filters) body.metadata_filters = filters;
-  const t0 = performance.now();
-  const res = await fetch(`${w.base}/v2/sp500/query`, {
-    method: 'POST',
-    headers: { 'X-API-Key': BENCH_API_KEY, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+  const w = current!.w;
+  const post = () =>
+    fetch(`${w.base}/v2/sp500/query`, {
+      method: 'POST',
+      headers: { 'X-API-Key': BENCH_API_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  let t0 = performance.now();
+  let res: Response;
+  try {
+    try {
+      res = await post();
+    } catch (first) {
+      // A kept-alive connection that the server closed while idle (between benchmark sets) fails before the
+      // request reaches the Worker ("other side closed", EPIPE); one retry on a new connection, counted.
+      if (w.hasExited()) throw first;
+      staleConnectionRetries++;
+      t0 = performance.now();
+      res = await post();
+    }
+  } catch (err) {
+    const tail = w.output().slice(-3000);
+    transportErrors.push({ query: query.slice(0, 120), mode, effort, cap, error: String((err as Error).cause ?? err), worker_output_tail: tail });
+    log(`  no response for "${query.slice(0, 60)}" (${mode}/${effort}/${cap}): ${String((err as Error).cause ?? err)}; wrangler exited: ${w.hasExited()}\n${tail.slice(-1500)}`);
+    if (transportErrors.length > 5) throw new Error('more than 5 requests got no response; stopping');
+    await w.stop();
+    current!.w = await startWorker(ROOT, current!.persistDir, PORT, INSPECTOR_PORT);
+    current!.restarts++;
+    const rec: Sent = { mode, effort, cap, status: 0, clientMs: performance.now() - t0, log: undefined, entries: [], body: {} };
+    sent.push(rec);
+    return rec;
+  }
   const json = (await res.json()) as Record<string, unknown>;
   const clientMs = performance.now() - t0;
   const rec: Sent = {
@@ -361,6 +394,7 @@ function latencyTable() {
 
 async function coldQuery(persistDir: string, question: string, mode: Mode) {
   const w = await startWorker(ROOT, persistDir, PORT, INSPECTOR_PORT);
+  current = { w, persistDir, restarts: 0 };
   try {
     const before = sent.length;
     const r = await ask(w, question, mode, 'medium', CAP);
@@ -401,6 +435,7 @@ async function main() {
   for (const mode of MODES) cold.push(await coldQuery(stateDir, fb[0]!.question, mode));
 
   const w = await startWorker(ROOT, stateDir, PORT, INSPECTOR_PORT);
+  current = { w, persistDir: stateDir, restarts: 0 };
   let results: Record<string, unknown>;
   try {
     log(`FinanceBench dev (${fb.length} questions x ${ALL_CONFIGS.length} configs x 2 caps) ...`);
@@ -421,12 +456,13 @@ async function main() {
     const dg = await runDocugami(w, base, docugami);
     log('FinQABench ...');
     const fqb = await runFinqabench(w, base);
-    const lastLog = [...w.logs.values()].at(-1);
-    const maxCache = Math.max(...[...w.logs.values()].map((l) => l.cache_bytes ?? 0));
+    const lastLog = [...current.w.logs.values()].at(-1);
+    const maxCache = Math.max(...sent.map((x) => x.log?.cache_bytes ?? 0));
     const latency = latencyTable();
     const requests = sent.length;
     const non200 = sent.filter((s) => s.status !== 200).length;
-    await w.stop();
+    const restarts = current.restarts;
+    await current.w.stop();
 
     log('FinQA: its own pages as a second small index ...');
     const finqaRecords = readFinqa(join(SHARED, 'bench/finqa-sample-dev.jsonl'));
@@ -435,11 +471,12 @@ async function main() {
     const finqaState = join(CACHE, 'finqa-state');
     const finqaIndex = await ensureIndex(ROOT, finqaDir, join(CACHE, 'finqa-artifacts'), finqaState, log);
     const fw = await startWorker(ROOT, finqaState, PORT, INSPECTOR_PORT);
+    current = { w: fw, persistDir: finqaState, restarts: 0 };
     let finqa;
     try {
       finqa = await runFinqa(fw, loadCatalog(finqaIndex.versionDir), finqaRecords, where);
     } finally {
-      await fw.stop();
+      await current.w.stop();
     }
 
     results = {
@@ -462,12 +499,12 @@ async function main() {
       docugami: dg,
       finqabench: fqb,
       finqa,
-      latency: { cold_first_query: cold, warm: latency, requests, non_200: non200 },
+      latency: { cold_first_query: cold, warm: latency, requests, non_200: non200, worker_restarts: restarts, stale_connection_retries: staleConnectionRetries, transport_errors: transportErrors },
       cache: { bytes_after_run: lastLog?.cache_bytes ?? null, max_bytes_seen: maxCache, budget_bytes: 67108864 },
       per_question: { financebench: financebench.per_question, holdout: hold.per_question },
     };
   } catch (err) {
-    await w.stop();
+    await current?.w.stop();
     throw err;
   }
   mkdirSync(dirname(OUT), { recursive: true });

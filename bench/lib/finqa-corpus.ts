@@ -4,7 +4,9 @@
  * serves it from a second local R2/KV state: one filing per ticker + FinQA year, one page per distinct FinQA page.
  * The text is the record's own: pre_text sentences, the original table one row per line (cells separated by
  * three spaces, like layout text), post_text. Metadata the records do not carry (period end, fiscal year end) is a
- * placeholder (YYYY-12-31); FinQA questions never name it, so it cannot help or hurt retrieval.
+ * placeholder (YYYY-12-31); FinQA questions never name it, so it cannot help or hurt retrieval. The records do not
+ * say which 10-K item a page belongs to either, and the builder keeps only text under an item heading, so each
+ * filing's first page starts with a placeholder "Item 8" heading (its pages are mostly statements and notes).
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -83,7 +85,8 @@ export function writeFinqaCorpus(records: readonly FinqaRecord[], constituentsCs
         num_pages: pages.length,
       }),
     );
-    pages.forEach((p, i) => pageLines.push(JSON.stringify({ doc_id: docId, page: i, text: pageText(p) })));
+    const heading = 'Item 8. Financial Statements and Supplementary Data\n';
+    pages.forEach((p, i) => pageLines.push(JSON.stringify({ doc_id: docId, page: i, text: (i === 0 ? heading : '') + pageText(p) })));
     for (const r of records) {
       if (finqaDocId(r) !== docId) continue;
       where.set(r.id, { docId, page: pages.findIndex((p) => p.page === r.page) });

@@ -33,6 +33,8 @@ interface Results {
     warm: { mode: string; effort: string; n: number; worker_ms_p50: Num; worker_ms_p95: Num; client_ms_p50: Num; client_ms_p95: Num; share_loading_shards: Num; hot_worker_ms_p50: Num }[];
     requests: number;
     non_200: number;
+    worker_restarts: number;
+    transport_errors: { query: string; mode: string; error: string }[];
   };
   cache: { bytes_after_run: Num; max_bytes_seen: number; budget_bytes: number };
 }
@@ -94,7 +96,7 @@ export function renderMarkdown(r: Results, cap: number): string {
   out.push('', '## Latency inside workerd (wrangler dev, local R2/KV)', '');
   out.push('Cold first query (fresh wrangler dev, empty cache, artifacts from local R2; research question, 4,000 tokens):', '');
   for (const c of r.latency.cold_first_query) out.push(`- ${c.mode}/medium: ${num(c.worker_ms)} ms in the Worker, ${num(c.client_ms)} ms at the client, ${num(c.shards_loaded)} artifacts loaded`);
-  out.push('', `Warm (every later request; ${r.latency.requests} requests, ${r.latency.non_200} not 200):`, '');
+  out.push('', `Warm (every later request; ${r.latency.requests} requests, ${r.latency.non_200} not 200, ${r.latency.transport_errors.length} without any response, wrangler restarted ${r.latency.worker_restarts} times):`, '');
   out.push('| mode | effort | n | Worker p50 ms | Worker p95 ms | client p50 ms | client p95 ms | share loading artifacts | Worker p50 ms, all cached |', '|---|---|---|---|---|---|---|---|---|');
   for (const l of r.latency.warm) {
     out.push(`| ${l.mode} | ${l.effort} | ${l.n} | ${num(l.worker_ms_p50)} | ${num(l.worker_ms_p95)} | ${num(l.client_ms_p50)} | ${num(l.client_ms_p95)} | ${pct(l.share_loading_shards)} | ${num(l.hot_worker_ms_p50)} |`);

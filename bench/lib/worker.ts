@@ -24,6 +24,10 @@ export interface RunningWorker {
   logs: Map<string, WorkerLog>;
   /** The log line of a request, waiting briefly for stdout to catch up with the response. */
   logOf(requestId: string): Promise<WorkerLog | undefined>;
+  /** The last 20 kB of wrangler's output (for diagnosing a failure). */
+  output(): string;
+  /** Whether wrangler has exited (crashed) on its own. */
+  hasExited(): boolean;
   stop(): Promise<void>;
 }
 
@@ -63,7 +67,13 @@ export async function startWorker(repoRoot: string, persistDir: string, port: nu
   };
   child.stdout!.on('data', onData);
   child.stderr!.on('data', onData);
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  let hasExited = false;
+  const exited = new Promise<number | null>((r) =>
+    child.on('exit', (code) => {
+      hasExited = true;
+      r(code);
+    }),
+  );
   const timeout = new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`wrangler dev not ready after 120 s:\n${output}`)), 120_000).unref());
   await Promise.race([ready, timeout, exited.then((code) => Promise.reject(new Error(`wrangler dev exited (${code}):\n${output}`)))]);
   return {
@@ -73,6 +83,8 @@ export async function startWorker(repoRoot: string, persistDir: string, port: nu
       for (let i = 0; i < 50 && !logs.has(requestId); i++) await new Promise((r) => setTimeout(r, 20));
       return logs.get(requestId);
     },
+    output: () => output,
+    hasExited: () => hasExited,
     async stop() {
       // Our own process group (detached above): wrangler and the workerd it started, nothing else.
       try {

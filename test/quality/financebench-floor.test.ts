@@ -30,10 +30,11 @@ if (!AVAILABLE) console.warn(`quality floor SKIPPED: no shared data at ${SHARED}
 const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCOR_2023_10K', 'BOEING_2022_10K', 'PEPSICO_2022_10K', 'NIKE_2019_10K', 'VERIZON_2022_10K'];
 
 /**
- * The floor, slightly under what the system reached when it was set (see README "Benchmark"). Raise it when
- * retrieval improves; a drop below it fails npm test.
+ * The floor, slightly under what the system reached when it was set: 2 of these 15 questions (0.133) on
+ * 2026-11-21 (walking-skeleton retrieval), so losing either hit fails. Raise it when retrieval improves (the test
+ * prints the current figure); README "Benchmark" has the full-corpus figures.
  */
-const GOLD_PAGE_HIT_FLOOR = 0.5;
+const GOLD_PAGE_HIT_FLOOR = 0.1;
 
 interface FbRow {
   id: string;
