@@ -15,7 +15,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          include: ['test/unit/**/*.test.ts'],
+          // test/quality: floors on real benchmark questions; they skip themselves when ../shared is absent.
+          include: ['test/unit/**/*.test.ts', 'test/quality/**/*.test.ts'],
           testTimeout: 60_000,
         },
       },

@@ -1,0 +1,41 @@
+/**
+ * Child process of the bench: builds the index of FILINGS_DIR into ARTIFACTS_DIR and records what it cost
+ * (wall time, this process's peak RSS) in <ARTIFACTS_DIR>/sp500/BUILD.json with the input fingerprint, so a later
+ * bench run that reuses the index can still report the build's figures. Run alone so the RSS is the build's only.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DOMAIN } from '../../index-builder/build';
+import { runBuild } from '../../index-builder/cli';
+
+export interface BuildRecord {
+  fingerprint: string;
+  filings_dir: string;
+  version: string;
+  seconds: number;
+  peak_rss_mb: number;
+  built_at: string;
+  summary: Record<string, unknown>;
+}
+
+async function main() {
+  const [filingsDir, artifactsDir, fp] = process.argv.slice(2);
+  if (!filingsDir || !artifactsDir || !fp) throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
+  const t0 = performance.now();
+  const result = await runBuild(filingsDir, artifactsDir);
+  const record: BuildRecord = {
+    fingerprint: fp,
+    filings_dir: filingsDir,
+    version: result.version,
+    seconds: (performance.now() - t0) / 1000,
+    peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    built_at: new Date().toISOString(),
+    summary: result.summary,
+  };
+  writeFileSync(join(artifactsDir, DOMAIN, 'BUILD.json'), JSON.stringify(record, null, 2) + '\n');
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.stack : err);
+  process.exit(1);
+});

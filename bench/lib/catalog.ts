@@ -1,0 +1,18 @@
+/** The built index's catalog, read from the artifacts directory (the same bytes the Worker serves from R2). */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeCatalog, decodeManifest } from '../../src/format/codec';
+import type { CatalogHeader, CatalogSource, Manifest } from '../../src/format/types';
+
+export interface LoadedCatalog {
+  manifest: Manifest;
+  catalog: CatalogHeader;
+  /** Source id (as rendered in the evidence) -> catalog source. */
+  byId: Map<string, CatalogSource>;
+}
+
+export function loadCatalog(versionDir: string): LoadedCatalog {
+  const manifest = decodeManifest(readFileSync(join(versionDir, 'manifest.json'), 'utf8'));
+  const catalog = decodeCatalog(new Uint8Array(readFileSync(join(versionDir, manifest.catalog.file))));
+  return { manifest, catalog, byId: new Map(catalog.sources.map((s) => [s.id, s])) };
+}

@@ -1,0 +1,163 @@
+/**
+ * Scores, defined once for our responses and the baseline alike (README "Reading the benchmark" explains them).
+ */
+
+/** Years and formula constants say nothing about whether the right figure was found. */
+function isNoiseNumber(value: number, raw: string): boolean {
+  if (/^(19|20)\d{2}$/.test(raw) && value >= 1990 && value <= 2035) return true;
+  return false;
+}
+
+export interface ParsedNumber {
+  value: number;
+  /** Decimal places that carry information (trailing zeros dropped: "$8.70" -> 1). */
+  decimals: number;
+  raw: string;
+}
+
+/** Numbers in text: "1,577", "(1,577)", "$8.70", "65.4%", "-0.5". Signs are ignored (parentheses vs minus). */
+export function extractNumbers(text: string, dropNoise = true): ParsedNumber[] {
+  const out: ParsedNumber[] = [];
+  for (const m of text.matchAll(/(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])/gu)) {
+    const intPart = m[1]!.replace(/,/g, '');
+    const frac = (m[2] ?? '').replace(/0+$/, '');
+    const raw = intPart + (frac === '.' ? '' : frac);
+    const value = Number(raw);
+    if (!Number.isFinite(value)) continue;
+    if (dropNoise && isNoiseNumber(value, m[1]!)) continue;
+    out.push({ value, decimals: frac.length > 1 ? frac.length - 1 : 0, raw });
+  }
+  return out;
+}
+
+/**
+ * Does the evidence state this number? An evidence number x matches target t when x, or x scaled by 1e3 / 1e-3
+ * (thousands vs millions vs billions), rounds to t at t's precision. Small integers (< 10) only match exactly,
+ * since every table is full of them.
+ */
+export function numberIndex(evidenceText: string): ParsedNumber[] {
+  return extractNumbers(evidenceText, false);
+}
+
+export function hasNumber(index: readonly ParsedNumber[], t: ParsedNumber): boolean {
+  const f = 10 ** t.decimals;
+  for (const x of index) {
+    if (t.decimals === 0 && t.value < 10) {
+      if (x.value === t.value) return true;
+      continue;
+    }
+    for (const s of [1, 1e-3, 1e3]) {
+      if (Math.round(x.value * s * f) === Math.round(t.value * f) && (s === 1 || x.value * s >= 1)) return true;
+    }
+  }
+  return false;
+}
+
+const STOP = new Set(
+  `about above after again against also among amount an and any are around as at based be because been before being
+  below between both but by can company company's could did does doing down during each either few for from further
+  had has have having here how however into its itself just more most much must nor not now off once only other our
+  out over own same shall should since some such than that the their theirs them then there these they this those
+  through under until upon very was were what when where which while whom whose will with within would year years
+  yes fiscal total primarily mainly following includes including included source sources`.split(/\s+/),
+);
+
+/** Content words of at least four letters, lower-cased, stop words removed. */
+export function keyTerms(text: string): string[] {
+  return [...new Set((text.toLowerCase().match(/[a-z][a-z&'-]{3,}/g) ?? []).map((w) => w.replace(/'s$/, '')).filter((w) => !STOP.has(w)))];
+}
+
+export interface SupportInput {
+  answer: string;
+  /** FinanceBench's justification: for computed answers it often lists the inputs ("2725/14694"). */
+  justification?: string | null;
+  question: string;
+}
+
+export interface SupportResult {
+  supported: boolean;
+  /** Which rule decided: answer numbers, input numbers (justification), or key terms. */
+  by: 'answer_numbers' | 'input_numbers' | 'key_terms' | 'none';
+  fraction: number;
+}
+
+/** Key-term rule: at least this share of the answer's key terms (those not already in the question). */
+export const KEY_TERM_THRESHOLD = 0.5;
+
+/**
+ * Answer support: (1) every number of the answer (years dropped) is in the evidence; else (2) the answer is
+ * computed and every number of the justification's formula (at least two; the constants 0, 1 and 100 dropped)
+ * is; else (3) for answers without numbers, at least half of the answer's key terms not already in the question.
+ */
+export function answerSupport(input: SupportInput, evidenceText: string): SupportResult {
+  const idx = numberIndex(evidenceText);
+  const answerNums = extractNumbers(input.answer);
+  if (answerNums.length) {
+    const found = answerNums.filter((n) => hasNumber(idx, n)).length;
+    if (found === answerNums.length) return { supported: true, by: 'answer_numbers', fraction: 1 };
+    const inputs = extractNumbers(input.justification ?? '').filter((n) => !(n.decimals === 0 && (n.value <= 1 || n.value === 100)));
+    if (inputs.length >= 2) {
+      const inFound = inputs.filter((n) => hasNumber(idx, n)).length;
+      if (inFound === inputs.length) return { supported: true, by: 'input_numbers', fraction: 1 };
+      return { supported: false, by: 'input_numbers', fraction: Math.max(found / answerNums.length, inFound / inputs.length) };
+    }
+    return { supported: false, by: 'answer_numbers', fraction: found / answerNums.length };
+  }
+  const qTerms = new Set(keyTerms(input.question));
+  let terms = keyTerms(input.answer).filter((t) => !qTerms.has(t));
+  if (!terms.length) terms = keyTerms(input.answer);
+  if (!terms.length) return { supported: false, by: 'none', fraction: 0 };
+  const lower = evidenceText.toLowerCase();
+  const fraction = terms.filter((t) => lower.includes(t)).length / terms.length;
+  return { supported: fraction >= KEY_TERM_THRESHOLD, by: 'key_terms', fraction };
+}
+
+/** Tokens for text overlap (letters and digits, lower-cased). */
+export function overlapTokens(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * Share of a statement's tokens found in a passage, as a multiset (so a repeated token must be repeated).
+ * Statements are short and passages long, so this reads "the statement comes from this passage".
+ */
+export function containment(statementTokens: readonly string[], passageCounts: ReadonlyMap<string, number>): number {
+  if (!statementTokens.length) return 0;
+  const used = new Map<string, number>();
+  let hit = 0;
+  for (const t of statementTokens) {
+    const u = used.get(t) ?? 0;
+    if (u < (passageCounts.get(t) ?? 0)) {
+      hit++;
+      used.set(t, u + 1);
+    }
+  }
+  return hit / statementTokens.length;
+}
+
+export function counts(tokens: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const t of tokens) m.set(t, (m.get(t) ?? 0) + 1);
+  return m;
+}
+
+/** nDCG@k with graded relevance (the qrels' scores), from a ranked list of passage ids. */
+export function ndcgAt(k: number, ranked: readonly string[], rels: ReadonlyMap<string, number>): number {
+  let dcg = 0;
+  ranked.slice(0, k).forEach((id, i) => {
+    const r = rels.get(id) ?? 0;
+    dcg += (2 ** r - 1) / Math.log2(i + 2);
+  });
+  const ideal = [...rels.values()].sort((a, b) => b - a).slice(0, k);
+  const idcg = ideal.reduce((a, r, i) => a + (2 ** r - 1) / Math.log2(i + 2), 0);
+  return idcg ? dcg / idcg : 0;
+}
+
+export function percentile(values: readonly number[], p: number): number | null {
+  if (!values.length) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const i = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[i]!;
+}
+
+export const mean = (xs: readonly number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
