@@ -59,6 +59,7 @@ export default defineConfig({
         test: {
           name: 'worker-ratelimit',
           include: [RATE_LIMIT_TEST],
+          provide: { rateLimit: TEST_RATE_LIMIT, secondApiKey: SECOND_TEST_API_KEY },
           testTimeout: 60_000,
         },
       },

@@ -8,7 +8,7 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /** Compares two equal-length strings without an early exit, so timing does not reveal a matching prefix. */
-function constantTimeEqual(a: string, b: string): boolean {
+export function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
