@@ -25,12 +25,8 @@ export interface StageTimings {
   retrieve_render?: number;
 }
 
-/** Milliseconds since `start` (performance.now()), to 0.1 ms. */
-export function elapsedSince(start: number): number {
-  return Math.round((performance.now() - start) * 10) / 10;
-}
-
-function addTiming(rc: LogContext, stage: keyof StageTimings, ms: number): void {
+/** Records one stage's duration (ms) on the request's log line. */
+export function addTiming(rc: LogContext, stage: keyof StageTimings, ms: number): void {
   rc.log.timings_ms = { ...(rc.log.timings_ms as StageTimings | undefined), [stage]: Math.max(0, Math.round(ms * 10) / 10) };
 }
 
