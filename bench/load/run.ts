@@ -158,6 +158,16 @@ function serverLatency(lines: WorkerLogLine[]): Record<string, { n: number; p50:
   return Object.fromEntries([...modes].map(([m, ms]) => [m, { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }]));
 }
 
+/** Median and p99 of each stage timing (src/http/logging.ts) over the phase's query log lines. */
+function stageTimings(lines: WorkerLogLine[]): Record<string, { p50: number; p99: number }> {
+  const stages = new Map<string, number[]>();
+  for (const l of lines) {
+    if (!l.mode) continue;
+    for (const [stage, ms] of Object.entries(l.timings_ms ?? {})) (stages.get(stage) ?? stages.set(stage, []).get(stage)!).push(ms);
+  }
+  return Object.fromEntries([...stages].map(([stage, ms]) => [stage, { p50: percentile(ms, 50), p99: percentile(ms, 99) }]));
+}
+
 /** Waits until the Worker's log lines for `expected` requests have arrived (they trail the responses slightly). */
 async function settle(server: DevServer, expected: number): Promise<void> {
   for (let i = 0; i < 50 && server.lines.length < expected; i++) await new Promise((r) => setTimeout(r, 100));
@@ -186,7 +196,8 @@ async function main() {
       if (res.status !== 200) throw new Error(`warm-up request "${entry.name}" answered ${res.status}: ${text.slice(0, 400)}`);
     }
     await settle(server, server.lines.length);
-    let cacheBefore = server.lines.at(-1)?.cache_bytes ?? 0;
+    const warmCache = server.lines.at(-1)?.cache_bytes ?? 0;
+    let cacheBefore = warmCache;
     console.log(`warm: cache ${cacheBefore} bytes after ${SAMPLE_MIX.length} requests`);
 
     const phases = [];
@@ -213,6 +224,7 @@ async function main() {
         invalid_bodies: counts.invalidBodies,
         by_mode: counts.byMode,
         server_ms_by_mode: serverLatency(lines),
+        server_stage_ms: stageTimings(lines),
         log_lines: lines.length,
         cache,
         // 1-minute load average of this 2-core machine before and after the phase: other work shares it.
@@ -248,6 +260,7 @@ async function main() {
       keys: KEY_COUNT,
       wrangler_dev_other_output_sample: server.other.slice(-5),
       cache_budget_bytes: server.lines.at(-1)?.cache_budget ?? null,
+      cache_after_warmup_bytes: warmCache,
       phases,
       limiter,
     };
@@ -262,7 +275,7 @@ async function main() {
   }
 }
 
-function printTable(report: { cache_budget_bytes: number | null; phases: any[]; limiter: any }) {
+function printTable(report: { cache_budget_bytes: number | null; cache_after_warmup_bytes: number; phases: any[]; limiter: any }) {
   const mb = (b: number) => (b / 1024 / 1024).toFixed(2);
   console.log(`\n| concurrency | requests | req/s | p50 ms | p99 ms | non-2xx | errors | server p50/p99 ms (basic · research · agentic) | cache MiB before → after (max) | budget MiB |`);
   console.log('|---:|---:|---:|---:|---:|---:|---:|---|---|---:|');
@@ -271,6 +284,16 @@ function printTable(report: { cache_budget_bytes: number | null; phases: any[]; 
     console.log(
       `| ${p.concurrency} | ${p.requests} | ${fmt(p.throughput_rps)} | ${p.latency_ms.p50} | ${p.latency_ms.p99} | ${p.non_2xx} | ${p.errors + p.timeouts} | ${s('basic')} · ${s('research')} · ${s('agentic_research')} | ${mb(p.cache.before)} → ${mb(p.cache.after)} (${mb(p.cache.max)}) | ${mb(p.cache.budget)} |`,
     );
+  }
+  const last = report.phases.at(-1);
+  if (last) {
+    const max = Math.max(...report.phases.map((p) => p.cache.max));
+    console.log(
+      `\nCache: ${report.cache_after_warmup_bytes} bytes after warm-up, ${last.cache.after} after the last phase (growth ${last.cache.after - report.cache_after_warmup_bytes}), max ${max} of a ${report.cache_budget_bytes}-byte budget (${max <= (report.cache_budget_bytes ?? 0) ? 'inside' : 'OVER'}).`,
+    );
+    const st = last.server_stage_ms;
+    const fmtStage = (k: string) => (st[k] ? `${k} ${st[k].p50}/${st[k].p99}` : null);
+    console.log(`Stage timings at c=${last.concurrency}, p50/p99 ms: ${['auth', 'rate_limit', 'parse', 'load', 'retrieve_render'].map(fmtStage).filter(Boolean).join(', ')}`);
   }
   if (report.limiter) {
     const l = report.limiter;
