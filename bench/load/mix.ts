@@ -37,3 +37,25 @@ export const SAMPLE_MIX: MixEntry[] = [
   },
   { name: 'ratio', mode: 'agentic_research', body: { query: 'Quillvale gross margin FY2023', mode: 'agentic_research', effort: 'low', include: { agent_context: true } } },
 ];
+
+/**
+ * A mix for the shared corpus of real filings (FILINGS_DIR=../shared/corpus/filings): the same shape (6 basic,
+ * 5 research, 3 agentic_research), spread over many issuers and years so the requests need far more shards than the
+ * artifact cache's budget holds. Written here as questions a caller would ask; no filing text is copied.
+ */
+export const CORPUS_MIX: MixEntry[] = [
+  { name: 'capex', mode: 'basic', body: { query: 'purchases of property and equipment capital expenditures' } },
+  { name: 'buybacks', mode: 'basic', body: { query: 'share repurchase program remaining authorization', effort: 'low' } },
+  { name: 'cyber risk', mode: 'basic', body: { query: 'cybersecurity incidents risk factors', effort: 'high' } },
+  { name: 'goodwill', mode: 'basic', body: { query: 'goodwill impairment test reporting unit', retrieval: { max_evidence_tokens: 1500 } } },
+  { name: 'leases', mode: 'basic', body: { query: 'operating lease liabilities maturity', include: { evidence_format: 'xml' } } },
+  { name: 'revenue recognition', mode: 'basic', body: { query: 'revenue recognition performance obligations', retrieval: { max_evidence: 3 } } },
+  { name: 'cloud', mode: 'research', body: { query: 'Microsoft cloud revenue fiscal 2022', mode: 'research' } },
+  { name: 'aws', mode: 'research', body: { query: 'Amazon AWS operating income 2021', mode: 'research', effort: 'high' } },
+  { name: 'iphone', mode: 'research', body: { query: 'iPhone net sales', mode: 'research', metadata_filters: { sec_ticker: 'AAPL', sec_fiscal_year: 'FY-2022' } } },
+  { name: 'inventory', mode: 'research', body: { query: 'Nike inventories', mode: 'research', include: { agent_context: true } } },
+  { name: 'backlog', mode: 'research', body: { query: 'backlog', mode: 'research', metadata_filters: { sec_ticker: ['LMT', 'PFE', 'NFLX'] }, retrieval: { max_evidence_tokens: 4000 } } },
+  { name: 'two issuers', mode: 'agentic_research', body: { query: 'Compare Microsoft and Oracle cloud revenue growth in fiscal 2022', mode: 'agentic_research' } },
+  { name: 'two periods', mode: 'agentic_research', body: { query: 'How did Best Buy comparable sales change between 2021 and 2022?', mode: 'agentic_research', effort: 'high' } },
+  { name: 'ratio', mode: 'agentic_research', body: { query: 'General Mills gross margin 2022', mode: 'agentic_research', effort: 'low' } },
+];

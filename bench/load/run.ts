@@ -7,6 +7,7 @@
  *                         index's working set shows eviction under load
  *   --limiter-seconds <s> length of the final rate-limiter phase, one key over its limit (default 10; 0 skips it)
  *   --out <file>          JSON results (default bench/load/results/last-run.json)
+ *   --mix sample|corpus   request mix (default: sample for the sample corpus, corpus for any other FILINGS_DIR)
  *   PORT / INSPECTOR_PORT (default 8787 / 9229), FILINGS_DIR (default: the sample corpus the mix is written for)
  *
  * Builds the index if needed (or reuses it), publishes it to local R2/KV, starts wrangler dev with 64 generated API
@@ -22,7 +23,7 @@ import autocannon from 'autocannon';
 import { DOMAIN } from '../../index-builder/build';
 import { DEFAULT_ARTIFACTS_DIR, DEFAULT_FILINGS_DIR, latestVersionDir, runBuild, runPublishLocal } from '../../index-builder/cli';
 import { DEFAULT_PERSIST_DIR } from '../../index-builder/local-storage';
-import { SAMPLE_MIX, type MixEntry } from './mix';
+import { CORPUS_MIX, SAMPLE_MIX, type MixEntry } from './mix';
 import { startWranglerDev, type DevServer, type WorkerLogLine } from './server';
 import { fmt, percentile } from './stats';
 
@@ -35,6 +36,7 @@ interface Options {
   cacheBytes: number | null;
   limiterSeconds: number;
   out: string;
+  mix: MixEntry[];
   port: number;
   inspectorPort: number;
 }
@@ -46,6 +48,7 @@ function parseArgs(argv: string[]): Options {
     cacheBytes: null,
     limiterSeconds: 10,
     out: 'bench/load/results/last-run.json',
+    mix: resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR) === resolve(DEFAULT_FILINGS_DIR) ? SAMPLE_MIX : CORPUS_MIX,
     port: Number(process.env.PORT ?? 8787),
     inspectorPort: Number(process.env.INSPECTOR_PORT ?? 9229),
   };
@@ -63,6 +66,10 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--cache-bytes') opts.cacheBytes = positive(value);
     else if (flag === '--limiter-seconds') opts.limiterSeconds = positive(value);
     else if (flag === '--out') opts.out = value;
+    else if (flag === '--mix') {
+      if (value !== 'sample' && value !== 'corpus') throw new Error('--mix: sample or corpus');
+      opts.mix = value === 'sample' ? SAMPLE_MIX : CORPUS_MIX;
+    }
     else throw new Error(`unknown flag ${flag}`);
   }
   return opts;
@@ -186,7 +193,7 @@ async function main() {
   const started = new Date().toISOString();
   try {
     // Warm-up: every request of the mix once, sequentially; each must be a 200 (the mix is valid by construction).
-    for (const entry of SAMPLE_MIX) {
+    for (const entry of opts.mix) {
       const res = await fetch(`${server.base}/query`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': keys[0]! },
@@ -198,7 +205,7 @@ async function main() {
     await settle(server, server.lines.length);
     const warmCache = server.lines.at(-1)?.cache_bytes ?? 0;
     let cacheBefore = warmCache;
-    console.log(`warm: cache ${cacheBefore} bytes after ${SAMPLE_MIX.length} requests`);
+    console.log(`warm: cache ${cacheBefore} bytes after ${opts.mix.length} requests`);
 
     const phases = [];
     for (const c of opts.concurrency) {
@@ -206,7 +213,7 @@ async function main() {
       const from = server.lines.length;
       const loadBefore = loadavg()[0]!;
       process.stdout.write(`c=${c}: ${opts.duration} s ... `);
-      const result = await runCannon(server.base, c, opts.duration, requestsFor(SAMPLE_MIX, keys, counts));
+      const result = await runCannon(server.base, c, opts.duration, requestsFor(opts.mix, keys, counts));
       await settle(server, from + result.requests.total);
       const lines = server.lines.slice(from);
       const cache = cacheOf(lines, cacheBefore);
@@ -239,7 +246,7 @@ async function main() {
       // One key over its limit (wrangler.toml: 600 per 60 s): the limiter must answer 429 + Retry-After, nothing else.
       const counts: PhaseCounts = { byStatus: {}, byMode: {}, invalidBodies: 0, retryAfterMissing: 0 };
       process.stdout.write(`limiter: one key, c=8, ${opts.limiterSeconds} s ... `);
-      const basic = SAMPLE_MIX.filter((e) => e.mode === 'basic');
+      const basic = opts.mix.filter((e) => e.mode === 'basic');
       const result = await runCannon(server.base, 8, opts.limiterSeconds, requestsFor(basic, [LIMITER_KEY], counts));
       limiter = {
         concurrency: 8,
@@ -256,7 +263,7 @@ async function main() {
     const report = {
       started,
       corpus: resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR),
-      mix: SAMPLE_MIX.map((e) => ({ name: e.name, mode: e.mode })),
+      mix: opts.mix.map((e) => ({ name: e.name, mode: e.mode })),
       keys: KEY_COUNT,
       wrangler_dev_other_output_sample: server.other.slice(-5),
       cache_budget_bytes: server.lines.at(-1)?.cache_budget ?? null,
