@@ -5,6 +5,12 @@ import { defineConfig } from 'vitest/config';
 /** The documented local key; tests configure its SHA-256 like a deployment would. */
 export const TEST_API_KEY = 'local-dev-key';
 const TEST_KEY_HASH = createHash('sha256').update(TEST_API_KEY).digest('hex');
+/** A second key, so rate-limit tests can show that limits are per key. */
+export const SECOND_TEST_API_KEY = 'second-test-key';
+const SECOND_KEY_HASH = createHash('sha256').update(SECOND_TEST_API_KEY).digest('hex');
+/** The limit the rate-limit project runs with: small, so a test reaches it in a few requests. */
+export const TEST_RATE_LIMIT = 3;
+const RATE_LIMIT_TEST = 'test/worker/rate-limit.test.ts';
 
 export default defineConfig({
   test: {
@@ -24,14 +30,37 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { API_KEY_HASHES: TEST_KEY_HASH } },
+            miniflare: {
+              bindings: { API_KEY_HASHES: TEST_KEY_HASH },
+              // The suite sends thousands of requests with one key: lift the per-key limit here; its own project
+              // below runs with a limit small enough to reach.
+              ratelimits: { RATE_LIMITER: { simple: { limit: 1_000_000_000, period: 60 } } },
+            },
           }),
         ],
         test: {
           name: 'worker',
           include: ['test/worker/**/*.test.ts'],
+          exclude: [RATE_LIMIT_TEST],
           // Builds the sample corpus with the real builder, in Node, and hands the artifacts to the workerd tests.
           globalSetup: ['test/setup/build-sample-index.ts'],
+          testTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: {
+              bindings: { API_KEY_HASHES: `${TEST_KEY_HASH},${SECOND_KEY_HASH}` },
+              ratelimits: { RATE_LIMITER: { simple: { limit: TEST_RATE_LIMIT, period: 60 } } },
+            },
+          }),
+        ],
+        test: {
+          name: 'worker-ratelimit',
+          include: [RATE_LIMIT_TEST],
+          provide: { rateLimit: TEST_RATE_LIMIT, secondApiKey: SECOND_TEST_API_KEY },
           testTimeout: 60_000,
         },
       },

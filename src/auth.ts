@@ -8,7 +8,7 @@ async function sha256Hex(text: string): Promise<string> {
 }
 
 /** Compares two equal-length strings without an early exit, so timing does not reveal a matching prefix. */
-function constantTimeEqual(a: string, b: string): boolean {
+export function constantTimeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
@@ -17,9 +17,10 @@ function constantTimeEqual(a: string, b: string): boolean {
 
 /**
  * Checks `X-API-Key` against the configured SHA-256 hashes. Keys are never stored or logged in clear; every
- * configured hash is compared (no short-circuit) and a missing or wrong key gets the same 401.
+ * configured hash is compared (no short-circuit) and a missing or wrong key gets the same 401. Returns the key's
+ * SHA-256 (hex), the only form of the key the rest of the Worker sees (rate-limit key, log key_id).
  */
-export async function requireApiKey(request: Request, configuredHashes: string | undefined): Promise<void> {
+export async function requireApiKey(request: Request, configuredHashes: string | undefined): Promise<string> {
   const key = request.headers.get('x-api-key');
   const hashes = (configuredHashes ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => HEX.test(h));
   if (!key || !hashes.length) throw new ApiError('UNAUTHORIZED');
@@ -27,4 +28,5 @@ export async function requireApiKey(request: Request, configuredHashes: string |
   let ok = false;
   for (const h of hashes) ok = constantTimeEqual(presented, h) || ok;
   if (!ok) throw new ApiError('UNAUTHORIZED');
+  return presented;
 }

@@ -11,6 +11,12 @@ declare global {
       API_KEY_HASHES?: string;
       /** Byte budget of the per-isolate artifact cache. Defaults to 64 MiB. */
       ARTIFACT_CACHE_BYTES?: string;
+      /** Per-API-key rate limiter (`[[ratelimits]]`). Absent: no limit (fails open, logged as rate_limit=no_binding). */
+      RATE_LIMITER?: RateLimit;
+      /** The limiter's period in seconds (10 or 60), sent as Retry-After on 429; must match `simple.period`. */
+      RATE_LIMIT_PERIOD_SECONDS?: string;
+      /** Lifetime of the isolate's memo of the KV version pointer, in seconds (default 10; 0 = read KV every request). */
+      POINTER_TTL_SECONDS?: string;
     }
     interface GlobalProps {
       mainModule: typeof import('./index');

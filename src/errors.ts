@@ -25,6 +25,7 @@ export const ERRORS = {
   INVALID_FILTER: { status: 422, message: 'Invalid metadata filter.' },
   FILTER_LIMIT_EXCEEDED: { status: 422, message: 'Metadata filter limits exceeded.' },
   INVALID_PARAMETER: { status: 422, message: 'Invalid query parameter.' },
+  RATE_LIMITED: { status: 429, message: 'Too many requests for this API key; retry after the number of seconds in Retry-After.' },
   INDEX_UNAVAILABLE: { status: 503, message: 'The evidence index is unavailable; retry later.' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -41,14 +42,20 @@ export class ApiError extends Error {
   readonly status: number;
   readonly errors?: FieldError[];
   readonly extra?: Record<string, unknown>;
+  /** Response headers that belong to this error (e.g. Retry-After on RATE_LIMITED). */
+  readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, opts: { message?: string; errors?: FieldError[]; extra?: Record<string, unknown> } = {}) {
+  constructor(
+    code: ErrorCode,
+    opts: { message?: string; errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
     super(opts.message ?? ERRORS[code].message);
     this.name = 'ApiError';
     this.code = code;
     this.status = ERRORS[code].status;
     this.errors = opts.errors;
     this.extra = opts.extra;
+    this.headers = opts.headers;
   }
 }
 

@@ -1,31 +1,30 @@
 import type { Env } from './env';
+import { ApiError } from './errors';
+import { preflightResponse, withCors } from './http/cors';
+import { requestLogLine } from './http/logging';
 import { errorResponse, getIsolateCache, router, type RequestContext } from './router';
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
     const rc: RequestContext = { requestId: crypto.randomUUID(), started: Date.now(), load: { loaded: [], cacheHits: 0 }, log: {} };
     let response: Response;
-    try {
-      response = (await router.fetch(request, env, ctx, rc)) as Response;
-    } catch (err) {
-      response = errorResponse(err, rc);
+    if (request.method === 'OPTIONS') {
+      // CORS preflight: answered before routing and authentication (browsers never send the key on a preflight).
+      response = preflightResponse(rc.requestId);
+    } else {
+      try {
+        response = (await router.fetch(request, env, ctx, rc)) as Response;
+      } catch (err) {
+        response = errorResponse(err, rc);
+        if (err instanceof ApiError) {
+          if (typeof err.extra?.reason === 'string') rc.log.reason = err.extra.reason;
+          for (const [name, value] of Object.entries(err.headers ?? {})) response.headers.set(name, value);
+        }
+      }
+      response = withCors(response);
     }
-    const cache = getIsolateCache(env).stats();
-    // One structured line per request; never the API key or the query text.
-    console.log(
-      JSON.stringify({
-        level: 'info',
-        request_id: rc.requestId,
-        method: request.method,
-        path: new URL(request.url).pathname,
-        status: response.status,
-        ms: Date.now() - rc.started,
-        shards_loaded: rc.load.loaded.length,
-        cache_hits: rc.load.cacheHits,
-        cache_bytes: cache.bytes,
-        ...rc.log,
-      }),
-    );
+    // One structured line per request (src/http/logging.ts): never the API key or the query text.
+    console.log(requestLogLine(rc, request, response.status, getIsolateCache(env).stats()));
     return response;
   },
 } satisfies ExportedHandler<Env>;

@@ -1,10 +1,11 @@
 import { Router, type IRequest } from 'itty-router';
 import { ArtifactCache, DEFAULT_CACHE_BYTES } from './adapters/artifact-cache';
-import { openR2Index, type LoadStats } from './adapters/r2-index';
-import { requireApiKey } from './auth';
+import { openR2Index, pointerTtlMs, type LoadStats } from './adapters/r2-index';
 import type { Env } from './env';
 import { ApiError, toErrorBody } from './errors';
 import { openApiDocument } from './openapi/document';
+import { authorize } from './http/guard';
+import { queryStages } from './http/logging';
 import { handleQuery } from './routes/query';
 import { listMetadataFilters, parseListingParams } from './routes/metadata-filters';
 
@@ -26,6 +27,9 @@ export function getIsolateCache(env: Env): ArtifactCache {
   if (!isolateCache || isolateCache.budget !== budget) isolateCache = new ArtifactCache(budget);
   return isolateCache;
 }
+
+const openIndex = (env: Env, domain: string, rc: RequestContext) =>
+  openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load, pointerTtlMs(env.POINTER_TTL_SECONDS));
 
 function json(body: unknown, status: number, requestId: string): Response {
   return new Response(JSON.stringify(body), {
@@ -49,17 +53,19 @@ export const router = Router<IRequest, [Env, ExecutionContext, RequestContext]>(
 router
   .post('/v2/:domain/query', async (request, env, _ctx, rc) => {
     const domain = domainOf(request);
-    await requireApiKey(request, env.API_KEY_HASHES);
-    const result = await handleQuery(request, () => openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load), rc.requestId);
+    await authorize(request, env, rc);
+    const stages = queryStages(rc, () => openIndex(env, domain, rc));
+    const result = await handleQuery(request, stages.open, rc.requestId);
+    stages.done();
     Object.assign(rc.log, { mode: result.mode, effort: result.effort, searched_shards: result.trace.searchedShards.length, evidence_count: result.body.summary?.evidence_count });
     return json(result.body, 200, rc.requestId);
   })
   .all('/v2/:domain/query', notAllowed)
   .get('/v2/:domain/metadata-filters', async (request, env, _ctx, rc) => {
     const domain = domainOf(request);
-    await requireApiKey(request, env.API_KEY_HASHES);
+    await authorize(request, env, rc);
     const params = parseListingParams(new URL(request.url));
-    const reader = await openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load);
+    const reader = await openIndex(env, domain, rc);
     return json(listMetadataFilters(reader, params), 200, rc.requestId);
   })
   .all('/v2/:domain/metadata-filters', notAllowed)

@@ -71,6 +71,15 @@ export class ArtifactCache {
     return this.entries.has(key);
   }
 
+  /** Removes one entry (calling its onEvict), e.g. a memo that went stale. Returns whether it was there. */
+  delete(key: string): boolean {
+    const entry = this.entries.get(key);
+    if (!entry) return false;
+    this.evict(key, entry);
+    this.evictions--; // not a budget eviction
+    return true;
+  }
+
   set<T>(key: string, value: T, bytes: number, options: CacheSetOptions<T> = {}): T {
     const existing = this.entries.get(key);
     if (existing) return existing.value as T;

@@ -18,6 +18,43 @@ const GRAPH_OVERHEAD_PER_VECTOR = 128;
 export interface LoadStats {
   loaded: string[];
   cacheHits: number;
+  /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
+  loadMs?: number;
+  /** Bookkeeping for loadMs: loads in flight and when the current busy interval began. */
+  inFlight?: number;
+  busySince?: number;
+}
+
+/**
+ * Default lifetime of the isolate's memo of the KV pointer. A request costs a KV read only once per TTL per isolate;
+ * a newly published version is served within TTL seconds (plus KV's own propagation, up to 60 s across locations).
+ * A pointer whose version fails to load is dropped at once, so a repaired pointer is picked up by the next request.
+ */
+export const DEFAULT_POINTER_TTL_MS = 10_000;
+
+/** POINTER_TTL_SECONDS var -> ms (0 disables the memo; invalid or absent -> the default). */
+export function pointerTtlMs(value: string | undefined): number {
+  const seconds = value === undefined || value.trim() === '' ? NaN : Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_POINTER_TTL_MS;
+}
+
+interface PointerMemo {
+  version: string;
+  readAt: number;
+}
+
+const pointerCacheKey = (domain: string) => `pointer:${domain}`;
+
+/** Runs one load step and adds its time to stats.loadMs, counting overlapping steps once. */
+async function timedLoad<T>(stats: LoadStats, step: () => Promise<T>): Promise<T> {
+  if (!stats.inFlight) stats.busySince = performance.now();
+  stats.inFlight = (stats.inFlight ?? 0) + 1;
+  try {
+    return await step();
+  } finally {
+    stats.inFlight--;
+    if (stats.inFlight === 0) stats.loadMs = (stats.loadMs ?? 0) + (performance.now() - (stats.busySince ?? performance.now()));
+  }
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -41,9 +78,35 @@ export async function openR2Index(
   domain: string,
   cache: ArtifactCache,
   stats: LoadStats = { loaded: [], cacheHits: 0 },
+  pointerTtl: number = DEFAULT_POINTER_TTL_MS,
 ): Promise<IndexReader> {
-  const version = await kv.get(pointerKey(domain));
-  if (!version) throw unavailable('no_published_version');
+  // The pointer memo lives in the artifact cache (a few bytes, per isolate). Only a successful read is memoized.
+  const memo = cache.get<PointerMemo>(pointerCacheKey(domain));
+  let pointed: string | null;
+  if (memo && pointerTtl > 0 && Date.now() - memo.readAt < pointerTtl) pointed = memo.version;
+  else {
+    pointed = await timedLoad(stats, () => kv.get(pointerKey(domain)));
+    if (!pointed) throw unavailable('no_published_version');
+    if (pointerTtl > 0) {
+      // set() keeps an existing entry, so replace the stale memo explicitly.
+      cache.delete(pointerCacheKey(domain));
+      cache.set<PointerMemo>(pointerCacheKey(domain), { version: pointed, readAt: Date.now() }, 128);
+    }
+  }
+  const version: string = pointed;
+  /**
+   * Any failure to load this version (missing, corrupt or invalid artifact) forgets the memoized pointer, so the next
+   * request re-reads KV: if the operator repaired the pointer, the Worker recovers on the next request, not after
+   * the TTL. Failed loads themselves are never cached (cache.set only runs after a successful verify and decode).
+   */
+  const forgetPointerOnFailure = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 'INDEX_UNAVAILABLE') {
+        const current = cache.get<PointerMemo>(pointerCacheKey(domain));
+        if (current?.version === version) cache.delete(pointerCacheKey(domain));
+      }
+      throw err;
+    });
 
   const cached = <T>(key: string, load: () => Promise<{ value: T; bytes: number }>): Promise<T> => {
     const hit = cache.get<T>(`${version}/${key}`);
@@ -51,7 +114,7 @@ export async function openR2Index(
       stats.cacheHits++;
       return Promise.resolve(hit);
     }
-    return load().then(({ value, bytes }) => {
+    return forgetPointerOnFailure(timedLoad(stats, load)).then(({ value, bytes }) => {
       stats.loaded.push(key);
       return cache.set(`${version}/${key}`, value, bytes);
     });
@@ -114,7 +177,7 @@ export async function openR2Index(
 
     const lib = await hnswRuntime();
     cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // first graph of the isolate: the 16 MiB heap enters the budget
-    const bytes = await fetchVerified(ref);
+    const bytes = await timedLoad(stats, () => fetchVerified(ref));
     const { hnsw } = decodeOr503(ref.file, () =>
       decodeGraph(bytes, { shard: info.id, dim: catalog.embedding_dim, count: info.statement_count }, parseHnswHeader),
     );
@@ -151,7 +214,7 @@ export async function openR2Index(
   return {
     manifest,
     catalog,
-    graph,
+    graph: (index: number) => forgetPointerOnFailure(graph(index)),
     lexicon: () => load<Lexicon>(manifest.lexicon, decodeLexicon, (l) => l.byteSize * 2),
     embedding: () => load<EmbeddingModel>(manifest.embedding, decodeEmbedding, (e) => e.byteSize * 2),
     shard(index: number): Promise<Shard> {

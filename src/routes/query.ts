@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { runQuery, type ValidRequest } from '../core/run-query';
 import type { IndexReader } from '../core/index-reader';
 import { ApiError, type FieldError } from '../errors';
+import { rejectProtoKeys } from '../http/json-guard';
 import { readBodyCapped } from '../http/read-body';
 import { parseMetadataFilters } from '../filters/parse';
 import { LIMITS, ResearchRequest } from '../schema/request';
@@ -41,6 +42,7 @@ export async function parseQueryRequest(request: Request): Promise<ValidRequest>
   } catch {
     throw new ApiError('MALFORMED_JSON');
   }
+  rejectProtoKeys(json);
   if (json && typeof json === 'object' && !Array.isArray(json) && Object.hasOwn(json, 'filters')) {
     throw new ApiError('LEGACY_FILTERS_KEY', { errors: [{ path: 'filters', message: 'use metadata_filters' }] });
   }
