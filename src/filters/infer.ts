@@ -38,7 +38,8 @@ const ACRONYMS = new Set(
     'AI API ADR ARPU ASC ASU AUM BPS CAGR CAPEX CEO CFO COGS COO CPI CTO DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU ' +
     'FASB FCC FCF FDA FERC FIFO FTC FX FY GAAP GDP GHG HR IFRS IPO IRS ISO IT KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE ' +
     'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ ROA ROE ROI ROIC SEC SG SOFR TTM UK US USA USD VAT YOY YTD ' +
-    'ALL AND ARE FOR HOW NET NOT THE WAS WHAT WHEN WHICH WHY WHO DID DOES ITEM PART FORM TOTAL INC CORP CO'
+    'ALL AND ARE FOR HOW NET NOT THE WAS WHAT WHEN WHICH WHY WHO DID DOES ITEM PART FORM TOTAL INC CORP CO ' +
+    'II III IV VI VII VIII IX XI XII'
   ).split(' '),
 );
 
@@ -77,7 +78,7 @@ function findCompanies(query: string, catalog: CatalogHeader): { tickers: string
   const letters = query.replace(/[^A-Za-z]/g, '');
   const shouting = letters.length > 0 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
   const unknown = new Set<string>();
-  for (const m of query.matchAll(/(\$)?(?<![A-Za-z0-9.])([A-Za-z]{1,5}(?:\.[A-Za-z])?)(?:[’']s)?(?![A-Za-z0-9]|\.[A-Za-z0-9])/g)) {
+  for (const m of query.matchAll(/(\$)?(?<![A-Za-z0-9.&])([A-Za-z]{1,5}(?:\.[A-Za-z])?)(?:[’']s)?(?![A-Za-z0-9&]|\.[A-Za-z0-9])/g)) {
     const dollar = !!m[1];
     const token = m[2]!;
     const upper = token.toUpperCase();
@@ -201,17 +202,25 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
   if (free('sec_fiscal_year') && yearSet.size) {
     const known = catalog.field_values.sec_fiscal_year;
     const bounds = Object.keys(known).sort();
-    const absent = [...yearSet].filter((y) => !known[y]);
-    const present = [...yearSet].filter((y) => known[y]).sort();
-    // A year added only because the question looks forward is not worth a warning.
-    const named = absent.filter((y) => periods.years.includes(y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`));
-    if (named.length) {
-      warn(
-        'PERIOD_NOT_IN_INDEX',
-        `No filings for ${named.join(', ')} in the index${bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : ''}; ${named.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`,
-      );
+    const present = new Set([...yearSet].filter((y) => known[y]));
+    // A year added only because the question looks forward is not worth a warning or a substitute.
+    const named = [...yearSet].filter((y) => !known[y] && (periods.years.includes(y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)));
+    const substituted: string[] = [];
+    const lost: string[] = [];
+    for (const y of named) {
+      // Later annual reports restate a year as a comparative period (income statements cover three years).
+      const next = [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`).filter((n) => known[n]);
+      if (next.length) {
+        next.forEach((n) => present.add(n));
+        substituted.push(`${y} -> ${next.join(', ')}`);
+      } else lost.push(y);
     }
-    if (present.length) years = { field: 'sec_fiscal_year', op: 'in', values: present };
+    const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
+    if (substituted.length) {
+      warn('PERIOD_SUBSTITUTED', `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`);
+    }
+    if (lost.length) warn('PERIOD_NOT_IN_INDEX', `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`);
+    if (present.size) years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
   }
 
   // 5. Form.
@@ -239,11 +248,10 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
       const others = inferred().filter((c) => c !== years);
       const usable = successor.values.filter((y) => anyMatch([...caller, ...others, { ...successor, values: [y] }]));
       if (usable.length) {
-        notices.push({
-          code: 'PERIOD_SUBSTITUTED',
-          message: `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
-          level: 'warning',
-        });
+        warn(
+          'PERIOD_SUBSTITUTED',
+          `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
+        );
         years = { ...successor, values: usable };
       } else {
         drop(years, 'that inferred filter was not applied.');
