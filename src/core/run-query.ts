@@ -44,7 +44,7 @@ export function filterVocabulary(catalog: CatalogHeader): FilterVocabulary {
 function isPreferredSource(catalog: CatalogHeader, pref: RankingPreference, source: number): boolean {
   const s = catalog.sources[source]!;
   if (pref.itemTags && !pref.itemTags.includes(s.meta.sec_item_tag ?? '')) return false;
-  if (pref.fiscalPeriods && !(s.meta.sec_form_type === '10-Q' && pref.fiscalPeriods.includes(s.fiscal_period))) return false;
+  if (pref.filings && !pref.filings.includes(s.doc_id)) return false;
   return true;
 }
 
@@ -101,7 +101,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const trace: QueryOutcome['trace'] = { ...retrieval.trace };
   if (preference) {
     // Item hints get their own retrieval pass restricted to those items (their statements may rank below the
-    // general pass's depth); a quarter alone needs none, the filters already narrow to that fiscal year's 10-Qs.
+    // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
     let pass: RetrievalTrace | null = null;
     let hits = retrieval.hits;
     if (preference.itemTags) {

@@ -19,9 +19,9 @@ export interface QueryNotice {
 export interface RankingPreference {
   /** Item tags present in the index, or null for any item. */
   itemTags: string[] | null;
-  /** 10-Q fiscal periods ("Q2"), or null for any period. */
-  fiscalPeriods: string[] | null;
-  /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "fiscal Q2". */
+  /** Filings (doc ids) of the quarters or period ends the question names, or null for any filing. */
+  filings: string[] | null;
+  /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
   label: string;
 }
 
@@ -67,10 +67,13 @@ function findCompanies(query: string, catalog: CatalogHeader): { tickers: string
   for (let i = 0; i < words.length; i++) for (let n = 1; n <= 6 && i + n <= words.length; n++) phrases.add(words.slice(i, i + n).join(' '));
   const found = new Set<string>();
   const known = new Map(catalog.companies.map((c) => [c.ticker, c]));
+  const aliasWords = new Set<string>();
   for (const c of catalog.companies) {
     for (const alias of c.aliases) {
       if (alias === c.ticker.toLowerCase()) continue; // tickers only in capitals, below
-      if (phrases.has(toWords(alias).join(' '))) found.add(c.ticker);
+      const key = toWords(alias).join(' ');
+      aliasWords.add(key);
+      if (phrases.has(key)) found.add(c.ticker);
     }
   }
   // Tickers: capitals (with an optional class suffix, BRK.B), or any case after "$". A question typed in capitals
@@ -84,7 +87,8 @@ function findCompanies(query: string, catalog: CatalogHeader): { tickers: string
     const upper = token.toUpperCase();
     if (!dollar && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
     if (known.has(upper)) found.add(upper);
-    else if (/^[A-Z]{2,5}(?:\.[A-Z])?$/.test(upper) && !found.has(upper)) unknown.add(upper);
+    // A company name written in capitals ("AMCOR") is a name, not an unknown ticker.
+    else if (/^[A-Z]{2,5}(?:\.[A-Z])?$/.test(upper) && !aliasWords.has(token.toLowerCase())) unknown.add(upper);
   }
   return { tickers: [...found].sort(), unknown: [...unknown].sort() };
 }
@@ -123,6 +127,51 @@ function findClassification(query: string, values: readonly string[], alwaysCue:
 
 function describe(conditions: readonly Condition[]): string {
   return conditions.map((c) => `${c.field}${c.op === 'neq' ? '!=' : '='}${c.values.join('|')}`).join(', ');
+}
+
+interface Filing {
+  docId: string;
+  ticker: string;
+  form: string;
+  fiscalYear: string;
+  fiscalPeriod: string;
+  periodEnd: string;
+}
+
+function filingsOf(sources: readonly CatalogSource[]): Filing[] {
+  const byDoc = new Map<string, Filing>();
+  for (const s of sources) {
+    if (byDoc.has(s.doc_id) || !s.meta.sec_fiscal_year) continue;
+    byDoc.set(s.doc_id, {
+      docId: s.doc_id,
+      ticker: s.meta.sec_ticker ?? '',
+      form: s.meta.sec_form_type ?? '',
+      fiscalYear: s.meta.sec_fiscal_year,
+      fiscalPeriod: s.fiscal_period,
+      periodEnd: s.period_of_report,
+    });
+  }
+  return [...byDoc.values()];
+}
+
+/**
+ * Does a 10-Q match "Q<n> <year>"? People write quarters three ways, and for a company whose fiscal year is not the
+ * calendar year they differ, so all three count: the fiscal quarter of that fiscal year (the filing's own label),
+ * the fiscal quarter whose period ends in that calendar year, and the calendar quarter in which the period ends
+ * (a period ending up to a week into the next quarter, as 52/53-week quarters do, counts for the earlier one).
+ */
+function quarterMatches(f: Filing, quarter: number, year: string | null): boolean {
+  const fiscalQ = f.fiscalPeriod === `Q${quarter}`;
+  if (year === null) return fiscalQ;
+  const y = year.slice(3);
+  if (fiscalQ && (f.fiscalYear === year || f.periodEnd.startsWith(y))) return true;
+  const end = new Date(`${f.periodEnd}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() - 7);
+  return end.getUTCFullYear() === Number(y) && Math.floor(end.getUTCMonth() / 3) + 1 === quarter;
+}
+
+function describeScope(conditions: readonly Condition[]): string {
+  return conditions.length ? ` (${describe(conditions)})` : '';
 }
 
 /**
@@ -172,31 +221,62 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
     }
   }
 
-  // 3-4. Periods.
+  // 3-4. Periods. Quarters, dates and "latest" resolve against the filings the filters so far allow.
   const periods = findPeriods(query);
   const forwardLooking = FORWARD_LOOKING.test(query);
   const yearSet = new Set(periods.years);
-  const fiscalPeriods = new Set<string>();
+  const preferredFilings = new Set<string>();
+  const periodLabels: string[] = [];
   let impliedQuarterly = false;
+  const scopeSoFar = matchingSources([...caller, ...inferred()]);
+  const filings = filingsOf(scopeSoFar);
+  const quarterlies = filings.filter((f) => f.form === '10-Q');
   for (const q of periods.quarters) {
-    if (q.quarter === 4) continue; // the fourth quarter is reported in the annual report: no form, no preference
-    fiscalPeriods.add(`Q${q.quarter}`);
-    impliedQuarterly = true;
-  }
-  if (periods.dates.length) {
-    const scope = matchingSources([...caller, ...inferred()]);
-    for (const date of periods.dates) {
-      const filings = scope.filter((s) => s.period_of_report === date);
-      if (!filings.length) {
-        yearSet.add(`FY-${date.slice(0, 4)}`);
-        continue;
+    const matches = quarterlies.filter((f) => quarterMatches(f, q.quarter, q.year));
+    // The fourth fiscal quarter is reported in the annual report: its year, and no 10-Q form; a 10-Q can still be
+    // the calendar fourth quarter of a company whose fiscal year ends in another month.
+    if (q.quarter === 4 && q.year) yearSet.add(q.year);
+    if (q.quarter !== 4) impliedQuarterly = true;
+    const name = `Q${q.quarter}${q.year ? ` ${q.year.slice(3)}` : ''}`;
+    if (matches.length) {
+      for (const f of matches) {
+        yearSet.add(f.fiscalYear);
+        preferredFilings.add(f.docId);
       }
-      for (const s of filings) if (s.meta.sec_fiscal_year) yearSet.add(s.meta.sec_fiscal_year);
-      if (filings.every((s) => s.meta.sec_form_type === '10-Q')) {
-        for (const s of filings) fiscalPeriods.add(s.fiscal_period);
+      periodLabels.push(name);
+    } else if (q.quarter !== 4) {
+      if (q.year) yearSet.add(q.year);
+      warn('PERIOD_NOT_IN_INDEX', `No quarterly report for ${name} matches the filters${describeScope([...caller, ...inferred()])}; evidence from other periods may be returned.`);
+    }
+  }
+  for (const date of periods.dates) {
+    const ending = filings.filter((f) => f.periodEnd === date);
+    if (!ending.length) {
+      yearSet.add(`FY-${date.slice(0, 4)}`);
+      continue;
+    }
+    for (const f of ending) yearSet.add(f.fiscalYear);
+    if (ending.every((f) => f.form === '10-Q')) {
+      ending.forEach((f) => preferredFilings.add(f.docId));
+      periodLabels.push(`the period ended ${date}`);
+      impliedQuarterly = true;
+    }
+  }
+  // "the latest 10-Q", "most recent quarter", "latest annual report": each named company's newest such filing.
+  const latest = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarterly)|(10-?K|annual|fiscal year))/i.exec(query);
+  if (latest && tickers) {
+    const form = latest[1] ? '10-Q' : '10-K';
+    for (const t of tickers.values) {
+      const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
+      const newest = own[own.length - 1];
+      if (!newest) continue;
+      yearSet.add(newest.fiscalYear);
+      if (form === '10-Q') {
+        preferredFilings.add(newest.docId);
         impliedQuarterly = true;
       }
     }
+    if (form === '10-Q' && preferredFilings.size) periodLabels.push('the latest quarter');
   }
   if (forwardLooking) for (const y of [...yearSet]) yearSet.add(`FY-${Number(y.slice(3)) - 1}`);
   if (free('sec_fiscal_year') && yearSet.size) {
@@ -204,7 +284,9 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
     const bounds = Object.keys(known).sort();
     const present = new Set([...yearSet].filter((y) => known[y]));
     // A year added only because the question looks forward is not worth a warning or a substitute.
-    const named = [...yearSet].filter((y) => !known[y] && (periods.years.includes(y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)));
+    const named = [...yearSet].filter(
+      (y) => !known[y] && (periods.years.includes(y) || periods.quarters.some((q) => q.year === y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
+    );
     const substituted: string[] = [];
     const lost: string[] = [];
     for (const y of named) {
@@ -297,18 +379,11 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
       labels.push(`${hint.label} (${tags.join(', ')})`);
     }
   }
-  let quarters: string[] | null = fiscalPeriods.size ? [...fiscalPeriods].sort() : null;
-  if (quarters) {
-    const have = new Set(scope.filter((s) => s.meta.sec_form_type === '10-Q').map((s) => s.fiscal_period));
-    const missing = quarters.filter((q) => !have.has(q));
-    if (missing.length) {
-      warn('PERIOD_NOT_IN_INDEX', `No quarterly report for fiscal ${missing.join(', ')} matches the filters (${describe(all) || 'none'}); evidence from other periods may be returned.`);
-    }
-    quarters = quarters.filter((q) => have.has(q));
-    if (!quarters.length) quarters = null;
-    else labels.push(`fiscal ${quarters.join(', ')}`);
-  }
-  if (itemTags || quarters) preference = { itemTags: itemTags?.sort() ?? null, fiscalPeriods: quarters, label: labels.join('; ') };
+  // Preferred filings (named quarters and dates) that the final filters still allow.
+  const inScope = new Set(scope.map((x) => x.doc_id));
+  const kept = [...preferredFilings].filter((d) => inScope.has(d)).sort();
+  if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
+  if (itemTags || kept.length) preference = { itemTags: itemTags?.sort() ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
 
   return { conditions: inferred(), preference, notices };
 }

@@ -11,6 +11,7 @@ export interface QuarterMention {
 }
 
 export interface PeriodMentions {
+  /** Fiscal years named on their own (not as part of a quarter or a date). */
   years: string[];
   quarters: QuarterMention[];
   /** ISO dates YYYY-MM-DD. */
@@ -25,10 +26,7 @@ const YEAR = String.raw`(\d{4}|\d{2})(?![\d-])`;
 const FY_PREFIX = String.raw`(?:FY|fiscal(?:\s+year)?)`;
 
 const QUARTER_PATTERNS: { re: RegExp; q: (m: RegExpMatchArray) => string; y: (m: RegExpMatchArray) => string | undefined }[] = [
-  // Q2 2023, Q2 FY2023, Q2'23, Q2 of fiscal 2023, Q2
-  { re: new RegExp(String.raw`\bQ([1-4])(?:\s*(?:of\s+)?(?:${FY_PREFIX})?\s*[-']?\s*${YEAR})?(?![\w-])`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
-  // 2Q23, 2Q 2023, 2Q FY23
-  { re: new RegExp(String.raw`\b([1-4])Q\s*[-']?\s*(?:FY\s*)?${YEAR}`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
+  // Most specific first: each match is blanked out before the next pattern runs.
   // 2023 Q2, FY2023 Q2, FY2023Q2, FY-2023-Q2
   { re: /\b(?:FY\s*-?\s*)?(\d{4})\s*[-/]?\s*Q([1-4])\b/gi, q: (m) => m[2]!, y: (m) => m[1] },
   // second quarter of fiscal 2023, third quarter 2023, 2nd fiscal quarter of 2024, the fourth quarter
@@ -40,6 +38,10 @@ const QUARTER_PATTERNS: { re: RegExp; q: (m: RegExpMatchArray) => string; y: (m:
     q: (m) => String(ORDINALS[m[1]!.toLowerCase()]),
     y: (m) => m[2],
   },
+  // Q2 2023, Q2 FY2023, Q2'23, Q2 of fiscal 2023, Q2
+  { re: new RegExp(String.raw`\bQ([1-4])(?:\s*(?:of\s+)?(?:${FY_PREFIX})?\s*[-']?\s*${YEAR})?(?![\w-])`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
+  // 2Q23, 2Q 2023, 2Q FY23
+  { re: new RegExp(String.raw`\b([1-4])Q\s*[-']?\s*(?:FY\s*)?${YEAR}`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
 ];
 
 function toFiscalYear(y: string): string {
@@ -77,13 +79,15 @@ export function findPeriods(query: string): PeriodMentions {
     });
   }
 
+  // Quarters next, also blanked out: their year belongs to the quarter (infer.ts resolves it against filings).
   for (const { re, q, y } of QUARTER_PATTERNS) {
-    for (const m of text.matchAll(re)) {
+    text = text.replace(re, (...args) => {
+      const m = args.slice(0, -2) as unknown as RegExpMatchArray;
       const year = y(m);
       const mention: QuarterMention = { quarter: Number(q(m)) as 1 | 2 | 3 | 4, year: year ? toFiscalYear(year) : null };
       quarters.set(`${mention.quarter}/${mention.year}`, mention);
-      if (mention.year) years.add(mention.year);
-    }
+      return ' '.repeat((args[0] as string).length);
+    });
   }
   // A quarter named without a year is dropped when the same quarter is also named with one.
   for (const [key, m] of quarters) if (m.year === null && [...quarters.values()].some((o) => o.quarter === m.quarter && o.year)) quarters.delete(key);

@@ -82,11 +82,11 @@ const infer = (q: string, caller: Condition[] = []) => {
 
 describe('findPeriods', () => {
   it.each([
-    ['Q2 2023 revenue', ['FY-2023'], [{ quarter: 2, year: 'FY-2023' }]],
-    ['second quarter of fiscal 2023', ['FY-2023'], [{ quarter: 2, year: 'FY-2023' }]],
-    ["2Q23 against Q3'23", ['FY-2023'], [{ quarter: 2, year: 'FY-2023' }, { quarter: 3, year: 'FY-2023' }]],
-    ['FY2024 Q1 net sales', ['FY-2024'], [{ quarter: 1, year: 'FY-2024' }]],
-    ['first fiscal quarter of 2024', ['FY-2024'], [{ quarter: 1, year: 'FY-2024' }]],
+    ['Q2 2023 revenue', [], [{ quarter: 2, year: 'FY-2023' }]],
+    ['second quarter of fiscal 2023', [], [{ quarter: 2, year: 'FY-2023' }]],
+    ["2Q23 against Q3'23", [], [{ quarter: 2, year: 'FY-2023' }, { quarter: 3, year: 'FY-2023' }]],
+    ['FY2024 Q1 net sales against fiscal 2023', ['FY-2023'], [{ quarter: 1, year: 'FY-2024' }]],
+    ['first fiscal quarter of 2024', [], [{ quarter: 1, year: 'FY-2024' }]],
     ['Q2 10-Q filing', [], [{ quarter: 2, year: null }]],
     ['net sales in FY23 vs fiscal year 2022', ['FY-2022', 'FY-2023'], []],
     ['$2,019 million of debt in 2019', ['FY-2019'], []],
@@ -143,14 +143,26 @@ describe('inferFilters', () => {
   it('turns a quarter into the fiscal year and form 10-Q, and prefers the quarter without filtering on it', () => {
     const r = infer('Chipperfield net sales in Q1 2024');
     expect(r.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2024'], sec_form_type: '10-Q' });
-    expect(r.preference).toMatchObject({ fiscalPeriods: ['Q1'], itemTags: null });
+    expect(r.preference).toMatchObject({ filings: ['CHPX_2024_Q1'], itemTags: null });
     expect(infer('Foodgrove results for the third quarter of fiscal 2023').filters).toEqual({ sec_ticker: ['FDGR'], sec_fiscal_year: ['FY-2023'], sec_form_type: '10-Q' });
+  });
+
+  it('reads a quarter of a non-calendar fiscal year both ways: fiscal Q1 2024 and calendar Q4 2023 are the same 10-Q', () => {
+    const q4 = infer('Chipperfield Q4 2023 10-Q');
+    expect(q4.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2023', 'FY-2024'], sec_form_type: '10-Q' });
+    expect(q4.preference?.filings).toEqual(['CHPX_2024_Q1']);
+    // No reading of "Q3 2023" is a Chipperfield 10-Q: a warning, and the 10-Q form gives way.
+    const calendar = infer('Chipperfield third quarter of 2023 quarterly report');
+    expect(calendar.codes).toEqual(['PERIOD_NOT_IN_INDEX', 'INFERRED_FILTER_DROPPED']);
+    const latest = infer("Chipperfield's latest 10-Q gross margin");
+    expect(latest.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2024'], sec_form_type: '10-Q' });
+    expect(latest.preference?.filings).toEqual(['CHPX_2024_Q1']);
   });
 
   it("resolves a date to the fiscal year of the filing that ends on it (a September year's December quarter is the next FY)", () => {
     const r = infer('CHPX revenue for the quarter ended December 30, 2023');
     expect(r.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2024'], sec_form_type: '10-Q' });
-    expect(r.preference?.fiscalPeriods).toEqual(['Q1']);
+    expect(r.preference?.filings).toEqual(['CHPX_2024_Q1']);
   });
 
   it('treats the fourth quarter as part of the annual report: no form, no preference', () => {
@@ -176,7 +188,7 @@ describe('inferFilters', () => {
   it('makes item hints a ranking preference restricted to items in the index, never a filter', () => {
     const r = infer('What did Chipperfield say about liquidity in the MD&A?');
     expect(r.filters).toEqual({ sec_ticker: ['CHPX'] });
-    expect(r.preference).toMatchObject({ itemTags: ['10K-Item-7', '10Q-PartI-Item-2'], fiscalPeriods: null });
+    expect(r.preference).toMatchObject({ itemTags: ['10K-Item-7', '10Q-PartI-Item-2'], filings: null });
     expect(infer('Arbelion executive compensation').preference).toBeNull(); // Arbelion has no Item 11 in the index
     expect(infer('Chipperfield executive compensation').preference?.itemTags).toEqual(['10K-Item-11']);
   });
@@ -212,7 +224,7 @@ describe('inferFilters', () => {
   it('relaxes inferred filters that leave no filing for the named company, with a warning', () => {
     const noQuarterly = infer('Arbelion 10-Q for Q2 2023');
     expect(noQuarterly.filters).toEqual({ sec_ticker: ['ARBL'], sec_fiscal_year: ['FY-2023'] });
-    expect(noQuarterly.codes).toEqual(['INFERRED_FILTER_DROPPED', 'PERIOD_NOT_IN_INDEX']);
+    expect(noQuarterly.codes).toEqual(['PERIOD_NOT_IN_INDEX', 'INFERRED_FILTER_DROPPED']);
     // FY2021 exists in the index (Arbelion) but not for Foodgrove: its next years stand in.
     const foodgrove = infer('Foodgrove gross margin in fiscal 2021');
     expect(foodgrove.filters).toEqual({ sec_ticker: ['FDGR'], sec_fiscal_year: ['FY-2023'] });
