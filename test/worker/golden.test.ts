@@ -202,6 +202,39 @@ describe('golden: a narrowly filtered research query (one source)', () => {
   });
 });
 
+describe('golden: registry escaping and unknown dates on the sample filings', () => {
+  it('escapes "&" in a sub-industry in the registry, glossary and source key exactly', async () => {
+    const { json } = await query({
+      query: 'cost of sales',
+      mode: 'research',
+      metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_item_tag: '10K-Item-8' },
+      retrieval: { max_evidence: 1 },
+    });
+    const evidence: string = json.evidence;
+    expect(evidence.startsWith(
+      '<source_registry>\n<source id="ZNHF-10K-FY2023-I8" type="sec_filing_item" date="2024-02-23" sec_fiscal_year="FY-2023" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Consumer Staples" sec_gics_sub_industry="Packaged Foods &amp; Meats" sec_item_tag="10K-Item-8" sec_ticker="ZNHF"/>\n</source_registry>\n' +
+        '<entity_glossary>\n<entity>\n<name>Zenharrow Foods (ZNHF)</name>\n<description>Issuer with ticker ZNHF; GICS sector Consumer Staples, sub-industry Packaged Foods &amp; Meats; fiscal year end 12-31 in the cited filings.</description>\n</entity>\n</entity_glossary>\n',
+    )).toBe(true);
+    expect(evidence.endsWith(
+      '<source_key>\nZNHF-10K-FY2023-I8: type=sec_filing_item, date=2024-02-23, sec_fiscal_year=FY-2023, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Consumer Staples, sec_gics_sub_industry=Packaged Foods &amp; Meats, sec_item_tag=10K-Item-8, sec_ticker=ZNHF\n</source_key>',
+    )).toBe(true);
+    expect(parseEvidence(evidence).registry[0]!.attrs.sec_gics_sub_industry).toBe('Packaged Foods & Meats');
+  });
+
+  it('renders a filing without a known date as date="unknown" and says so in the distribution and dashboard', async () => {
+    const { json } = await query({
+      query: 'net sales impairment',
+      mode: 'research',
+      metadata_filters: { sec_ticker: 'ZNHF', sec_form_type: '10-Q' },
+      include: { metadata_distribution: true, metadata_dashboard: true },
+    });
+    const parsed = parseEvidence(json.evidence);
+    for (const s of parsed.registry) expect(s.attrs).toMatchObject({ date: 'unknown', sec_form_type: '10-Q', sec_fiscal_year: 'FY-2023' });
+    expect(json.metadata_distribution.report_filing_date.value).toMatch(/^\d+ cited statements? ha(s|ve) no known filing date$/);
+    expect(json.metadata_dashboard).toMatch(/\nFiling dates: \d+ cited statements? ha(s|ve) no known filing date\n```$/);
+  });
+});
+
 describe('golden: sections agree with each other on wider queries', () => {
   const QUERIES = [
     { query: 'net sales gross margin fiscal 2023', mode: 'basic' },
