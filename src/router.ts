@@ -4,8 +4,9 @@ import { openR2Index, type LoadStats } from './adapters/r2-index';
 import { requireApiKey } from './auth';
 import type { Env } from './env';
 import { ApiError, toErrorBody } from './errors';
+import { openApiDocument } from './openapi/document';
 import { handleQuery } from './routes/query';
-import { listMetadataFilters } from './routes/metadata-filters';
+import { listMetadataFilters, parseListingParams } from './routes/metadata-filters';
 
 export const DOMAINS = new Set(['sp500']);
 
@@ -57,10 +58,17 @@ router
   .get('/v2/:domain/metadata-filters', async (request, env, _ctx, rc) => {
     const domain = domainOf(request);
     await requireApiKey(request, env.API_KEY_HASHES);
+    const params = parseListingParams(new URL(request.url));
     const reader = await openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load);
-    return json(listMetadataFilters(reader, new URL(request.url)), 200, rc.requestId);
+    return json(listMetadataFilters(reader, params), 200, rc.requestId);
   })
   .all('/v2/:domain/metadata-filters', notAllowed)
+  // The interface description is public: it holds no index data, and clients fetch it before they have a key.
+  .get('/v2/:domain/openapi.json', (request, _env, _ctx, rc) => {
+    domainOf(request);
+    return json(openApiDocument(), 200, rc.requestId);
+  })
+  .all('/v2/:domain/openapi.json', notAllowed)
   .all('*', () => {
     throw new ApiError('NOT_FOUND');
   });

@@ -84,21 +84,95 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
   },
 };
 
-export const TEN_K_ITEMS = [
-  '1', '1A', '1B', '1C', '2', '3', '4', '5', '6', '7', '7A', '8', '9', '9A', '9B', '9C',
-  '10', '11', '12', '13', '14', '15', '16',
-] as const;
+/** 10-K items (Regulation S-K order) and their standard titles, used for display values and aliases. */
+// An array, not an object: object keys that look like integers would be reordered ahead of '1A', '7A', ...
+export const TEN_K_ITEM_TITLES: readonly (readonly [string, string])[] = [
+  ['1', 'Business'],
+  ['1A', 'Risk Factors'],
+  ['1B', 'Unresolved Staff Comments'],
+  ['1C', 'Cybersecurity'],
+  ['2', 'Properties'],
+  ['3', 'Legal Proceedings'],
+  ['4', 'Mine Safety Disclosures'],
+  ['5', "Market for Registrant's Common Equity, Related Stockholder Matters and Issuer Purchases of Equity Securities"],
+  ['6', '[Reserved] (formerly Selected Financial Data)'],
+  ['7', "Management's Discussion and Analysis of Financial Condition and Results of Operations"],
+  ['7A', 'Quantitative and Qualitative Disclosures About Market Risk'],
+  ['8', 'Financial Statements and Supplementary Data'],
+  ['9', 'Changes in and Disagreements with Accountants on Accounting and Financial Disclosure'],
+  ['9A', 'Controls and Procedures'],
+  ['9B', 'Other Information'],
+  ['9C', 'Disclosure Regarding Foreign Jurisdictions that Prevent Inspections'],
+  ['10', 'Directors, Executive Officers and Corporate Governance'],
+  ['11', 'Executive Compensation'],
+  ['12', 'Security Ownership of Certain Beneficial Owners and Management and Related Stockholder Matters'],
+  ['13', 'Certain Relationships and Related Transactions, and Director Independence'],
+  ['14', 'Principal Accountant Fees and Services'],
+  ['15', 'Exhibits and Financial Statement Schedules'],
+  ['16', 'Form 10-K Summary'],
+];
+export const TEN_K_ITEMS: readonly string[] = TEN_K_ITEM_TITLES.map(([item]) => item);
+
+/** 10-Q items per part; the part is part of the tag because both parts reuse item numbers. */
+export const TEN_Q_ITEM_TITLES: Readonly<Record<'I' | 'II', readonly (readonly [string, string])[]>> = {
+  I: [
+    ['1', 'Financial Statements'],
+    ['2', "Management's Discussion and Analysis of Financial Condition and Results of Operations"],
+    ['3', 'Quantitative and Qualitative Disclosures About Market Risk'],
+    ['4', 'Controls and Procedures'],
+  ],
+  II: [
+    ['1', 'Legal Proceedings'],
+    ['1A', 'Risk Factors'],
+    ['2', 'Unregistered Sales of Equity Securities and Use of Proceeds'],
+    ['3', 'Defaults Upon Senior Securities'],
+    ['4', 'Mine Safety Disclosures'],
+    ['5', 'Other Information'],
+    ['6', 'Exhibits'],
+  ],
+};
+
 export const TEN_Q_ITEMS = {
-  I: ['1', '2', '3', '4'],
-  II: ['1', '1A', '2', '3', '4', '5', '6'],
+  I: TEN_Q_ITEM_TITLES.I.map(([item]) => item),
+  II: TEN_Q_ITEM_TITLES.II.map(([item]) => item),
 } as const;
 
-/** Every item tag the service defines, 10-K and 10-Q; the listing shows the ones present in the index. */
-export const ALL_ITEM_TAGS: readonly string[] = [
-  ...TEN_K_ITEMS.map((i) => `10K-Item-${i}`),
-  ...TEN_Q_ITEMS.I.map((i) => `10Q-PartI-Item-${i}`),
-  ...TEN_Q_ITEMS.II.map((i) => `10Q-PartII-Item-${i}`),
+export interface ItemTagInfo {
+  tag: string;
+  display_value: string;
+  /** Other spellings accepted as filter values (case-insensitive). */
+  aliases: string[];
+}
+
+function tenKInfo([item, title]: readonly [string, string]): ItemTagInfo {
+  // "Item 1A" and the plain title ("risk factors") name the 10-K item; 10-Q items need their full tag because the
+  // same numbers and titles recur in both parts of a 10-Q.
+  const aliases = [`item ${item.toLowerCase()}`, `10-k item ${item.toLowerCase()}`];
+  if (!title.startsWith('[')) aliases.push(title.toLowerCase());
+  return { tag: `10K-Item-${item}`, display_value: `10-K Item ${item}. ${title}`, aliases };
+}
+
+/** Every item tag the service defines, 10-K then 10-Q, with display values and aliases. */
+export const ITEM_TAGS: readonly ItemTagInfo[] = [
+  ...TEN_K_ITEM_TITLES.map(tenKInfo),
+  ...(['I', 'II'] as const).flatMap((part) =>
+    TEN_Q_ITEM_TITLES[part].map(([item, title]) => ({
+      tag: `10Q-Part${part}-Item-${item}`,
+      display_value: `10-Q Part ${part} Item ${item}. ${title}`,
+      aliases: [`10-q part ${part.toLowerCase()} item ${item.toLowerCase()}`],
+    })),
+  ),
 ];
+export const ALL_ITEM_TAGS: readonly string[] = ITEM_TAGS.map((t) => t.tag);
+
+const ITEM_TAG_BY_SPELLING = new Map<string, string>(
+  ITEM_TAGS.flatMap((t) => [[t.tag.toLowerCase(), t.tag] as const, ...t.aliases.map((a) => [a, t.tag] as const)]),
+);
+
+/** The canonical tag for a tag or one of its aliases (case and spacing ignored), or undefined. */
+export function itemTagOf(value: string): string | undefined {
+  return ITEM_TAG_BY_SPELLING.get(value.trim().replace(/\s+/g, ' ').toLowerCase());
+}
 
 export function isFilterField(name: string): name is FilterField {
   return (FILTER_FIELDS as readonly string[]).includes(name);

@@ -1,6 +1,6 @@
 import { ApiError, type FieldError } from '../errors';
 import { LIMITS } from '../schema/request';
-import { ALL_ITEM_TAGS, FIELD_RULES, isFilterField, type FilterField, type FilterOperator } from './fields';
+import { FIELD_RULES, itemTagOf, isFilterField, type FilterField, type FilterOperator } from './fields';
 
 /** One normalized condition; a filter object is the AND of its conditions. */
 export interface Condition {
@@ -15,6 +15,12 @@ export interface FilterVocabulary {
   aliases: Partial<Record<FilterField, Map<string, string>>>;
 }
 
+/** Spellings of the two form types accepted besides `10k`, `10 K`, `10-k` (listed as aliases by /metadata-filters). */
+export const FORM_TYPE_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  '10-K': ['10k', 'annual report'],
+  '10-Q': ['10q', 'quarterly report'],
+};
+
 const EXPRESSION_ROOTS = new Set(['and', 'or', 'not', 'field']);
 const OPERATORS = new Set<FilterOperator>(['eq', 'neq', 'in', 'gte', 'lte']);
 
@@ -28,11 +34,15 @@ function isRealDate(value: string): boolean {
 
 const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
-/** Normalizes one value of a field, or explains why it is invalid. */
+/**
+ * Normalizes one value of a field, or explains why it is invalid. With `vocab` null (request validation, before
+ * the index is loaded) values that need the catalog (company names, sector spellings) are only shape-checked; the
+ * query pipeline parses again with the catalog's vocabulary.
+ */
 export function normalizeFilterValue(
   field: FilterField,
   raw: string,
-  vocab: FilterVocabulary,
+  vocab: FilterVocabulary | null,
 ): { value: string } | { error: string } {
   const v = raw.normalize('NFKC').trim();
   if (!v) return { error: 'empty value' };
@@ -50,19 +60,22 @@ export function normalizeFilterValue(
     }
     case 'form_type': {
       const m = /^10[\s-]?([kq])$/i.exec(v);
-      return m ? { value: `10-${m[1]!.toUpperCase()}` } : { error: `"${raw}" is not a supported form type (10-K, 10-Q)` };
+      if (m) return { value: `10-${m[1]!.toUpperCase()}` };
+      const named = Object.entries(FORM_TYPE_ALIASES).find(([, aliases]) => aliases.includes(v.toLowerCase()));
+      return named ? { value: named[0] } : { error: `"${raw}" is not a supported form type (10-K, 10-Q)` };
     }
     case 'item_tag': {
-      const tag = ALL_ITEM_TAGS.find((t) => t.toLowerCase() === v.toLowerCase());
+      const tag = itemTagOf(v);
       return tag ? { value: tag } : { error: `"${raw}" is not a known item tag (e.g. 10K-Item-7, 10Q-PartI-Item-2)` };
     }
     case 'ticker': {
+      if (!vocab) return { value: v };
       const alias = vocab.aliases.sec_ticker?.get(v.toLowerCase());
       if (alias) return { value: alias };
       return /^[A-Za-z][A-Za-z0-9.-]{0,9}$/.test(v) ? { value: v.toUpperCase() } : { error: `"${raw}" is not a ticker or known company name` };
     }
     default: {
-      const alias = vocab.aliases[field]?.get(v.toLowerCase());
+      const alias = vocab?.aliases[field]?.get(v.toLowerCase());
       return { value: alias ?? v };
     }
   }
@@ -72,7 +85,7 @@ export function normalizeFilterValue(
  * Validates and normalizes a caller's `metadata_filters` (spec 2.2, 7, 8): the three value forms, operators allowed
  * per field, value formats, aliases and limits. Throws ApiError with a precise code; collects every field error.
  */
-export function parseMetadataFilters(input: Record<string, unknown>, vocab: FilterVocabulary): Condition[] {
+export function parseMetadataFilters(input: Record<string, unknown>, vocab: FilterVocabulary | null): Condition[] {
   const keys = Object.keys(input);
   const roots = keys.filter((k) => EXPRESSION_ROOTS.has(k.toLowerCase()));
   if (roots.length) {
@@ -86,8 +99,11 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
     });
   }
   const errors: FieldError[] = [];
+  // Violations of the spec's section 8 limits get their own code, reported with every other error found.
+  const limitErrors: FieldError[] = [];
   const conditions: Condition[] = [];
   let totalValues = 0;
+  let conditionCount = 0;
 
   for (const key of keys) {
     const path = `metadata_filters.${key}`;
@@ -115,9 +131,11 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
       errors.push({ path, message: 'expected a string, an array of strings or an operator object' });
       continue;
     }
-    if (forms.length > LIMITS.MAX_FILTER_CONDITIONS) {
-      errors.push({ path, message: `at most ${LIMITS.MAX_FILTER_CONDITIONS} conditions` });
-      continue;
+    // A condition is one (field, operator) pair; an operator object holds one per key.
+    conditionCount += forms.length;
+    if (conditionCount > LIMITS.MAX_FILTER_CONDITIONS) {
+      limitErrors.push({ path, message: `at most ${LIMITS.MAX_FILTER_CONDITIONS} conditions in total` });
+      break;
     }
     for (const [op, value, where] of forms) {
       if (!OPERATORS.has(op) || !rule.operators.includes(op)) {
@@ -134,7 +152,7 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
         continue;
       }
       if (list.length > LIMITS.MAX_VALUES_PER_CONDITION) {
-        errors.push({ path: where, message: `at most ${LIMITS.MAX_VALUES_PER_CONDITION} values per condition` });
+        limitErrors.push({ path: where, message: `at most ${LIMITS.MAX_VALUES_PER_CONDITION} values per condition` });
         continue;
       }
       totalValues += list.length;
@@ -146,7 +164,7 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
           return;
         }
         if ([...item].length > LIMITS.MAX_FILTER_VALUE_LENGTH) {
-          errors.push({ path: itemPath, message: `values are at most ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters` });
+          limitErrors.push({ path: itemPath, message: `values are at most ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters` });
           return;
         }
         const n = normalizeFilterValue(key, item, vocab);
@@ -157,10 +175,9 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
     }
   }
   if (totalValues > LIMITS.MAX_FILTER_VALUES_TOTAL) {
-    throw new ApiError('FILTER_LIMIT_EXCEEDED', {
-      errors: [{ path: 'metadata_filters', message: `at most ${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total` }],
-    });
+    limitErrors.push({ path: 'metadata_filters', message: `at most ${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total` });
   }
+  if (limitErrors.length) throw new ApiError('FILTER_LIMIT_EXCEEDED', { errors: [...limitErrors, ...errors] });
   if (errors.length) throw new ApiError('INVALID_FILTER', { errors });
   return conditions;
 }

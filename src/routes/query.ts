@@ -3,6 +3,7 @@ import { runQuery, type ValidRequest } from '../core/run-query';
 import type { IndexReader } from '../core/index-reader';
 import { ApiError, type FieldError } from '../errors';
 import { readBodyCapped } from '../http/read-body';
+import { parseMetadataFilters } from '../filters/parse';
 import { LIMITS, ResearchRequest } from '../schema/request';
 import { codePointLength, normalizeQuery } from '../text/normalize';
 
@@ -16,8 +17,23 @@ export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldErr
   });
 }
 
-/** Body bytes -> validated request. Every failure is a 422 (413 for size) with a stable code. */
+/**
+ * `application/json`, optionally with `charset=utf-8` (any case); JSON's only interchange encoding is UTF-8
+ * (RFC 8259), so another charset is refused rather than silently misread.
+ */
+export function isJsonContentType(header: string | null): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(';').map((p) => p.trim().toLowerCase());
+  if (type !== 'application/json') return false;
+  return params.every((p) => p === '' || p.replace(/\s+/g, '') === 'charset=utf-8' || p.replace(/\s+/g, '') === 'charset="utf-8"');
+}
+
+/**
+ * Body bytes -> validated request, before any index I/O, so a bad request is never answered with a 503.
+ * Every failure is a 422 (413 for size, 415 for a non-JSON content type) with a stable code.
+ */
 export async function parseQueryRequest(request: Request): Promise<ValidRequest> {
+  if (!isJsonContentType(request.headers.get('content-type'))) throw new ApiError('UNSUPPORTED_MEDIA_TYPE');
   const raw = await readBodyCapped(request, LIMITS.MAX_BODY_BYTES);
   let json: unknown;
   try {
@@ -35,10 +51,13 @@ export async function parseQueryRequest(request: Request): Promise<ValidRequest>
   if (codePointLength(normalizedQuery) > LIMITS.MAX_QUERY_CHARS) {
     throw new ApiError('QUERY_TOO_LONG', { errors: [{ path: 'query', message: `at most ${LIMITS.MAX_QUERY_CHARS} characters after normalization` }] });
   }
-  // Checked here, before any index I/O, so the 422 never turns into a 503 when the index is down.
   const filters = parsed.data.metadata_filters;
-  if (parsed.data.mode === 'basic' && filters && Object.keys(filters).length) {
-    throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
+  if (filters && Object.keys(filters).length) {
+    if (parsed.data.mode === 'basic') {
+      throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
+    }
+    // Fields, operators, formats and limits; company names and sector spellings are resolved later with the catalog.
+    parseMetadataFilters(filters, null);
   }
   return { ...parsed.data, normalizedQuery };
 }

@@ -20,23 +20,29 @@ export type Effort = z.infer<typeof Effort>;
 export const EvidenceFormat = z.enum(['rendered', 'xml']);
 export type EvidenceFormat = z.infer<typeof EvidenceFormat>;
 
-export const IncludeOptions = z.strictObject({
-  evidence: z.boolean().default(true),
-  evidence_instructions: z.boolean().default(true),
-  agent_context: z.boolean().default(false),
-  evidence_format: EvidenceFormat.default('rendered'),
-  metadata_distribution: z.boolean().default(false),
-  metadata_dashboard: z.boolean().default(false),
-  summary: z.boolean().default(true),
-});
+export const IncludeOptions = z
+  .strictObject({
+    evidence: z.boolean().default(true).describe('Return top-level evidence.'),
+    evidence_instructions: z.boolean().default(true).describe('Return evidence_instructions (only together with evidence).'),
+    agent_context: z.boolean().default(false).describe('Return agent_context (Markdown for hand-off to an LLM).'),
+    evidence_format: EvidenceFormat.default('rendered').describe('rendered adds a trailing <source_key> footer; xml omits it.'),
+    metadata_distribution: z.boolean().default(false).describe('Return metadata_distribution.'),
+    metadata_dashboard: z.boolean().default(false).describe('Return metadata_dashboard.'),
+    summary: z.boolean().default(true).describe('Return summary.'),
+  })
+  .describe('Response sections to return. Unknown keys are rejected.');
 export type IncludeOptions = z.infer<typeof IncludeOptions>;
 
 const PositiveCap = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).nullable().optional();
 
-export const RetrievalControls = z.strictObject({
-  max_evidence: PositiveCap,
-  max_evidence_tokens: PositiveCap,
-});
+export const RetrievalControls = z
+  .strictObject({
+    max_evidence: PositiveCap.describe('Maximum number of evidence chains; omitted or null: no cap.'),
+    max_evidence_tokens: PositiveCap.describe(
+      'Strict cap on the estimated evidence size (chars_div_4_v1: ceil(characters / 4)); only complete chains are returned.',
+    ),
+  })
+  .describe('Retrieval caps. Unknown keys are rejected.');
 export type RetrievalControls = z.infer<typeof RetrievalControls>;
 
 /**
@@ -44,9 +50,11 @@ export type RetrievalControls = z.infer<typeof RetrievalControls>;
  * validated by `parseMetadataFilters`, which needs the index's catalog for aliases and reports precise codes.
  */
 export const ResearchRequest = z.strictObject({
-  query: z.string(),
-  mode: Mode.default('basic'),
-  effort: Effort.default('medium'),
+  query: z
+    .string()
+    .describe(`Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, whitespace runs collapsed, trimmed); not empty.`),
+  mode: Mode.default('basic').describe('basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and a retrieval plan.'),
+  effort: Effort.default('medium').describe('How much work goes into supporting evidence.'),
   metadata_filters: z.record(z.string(), z.unknown()).nullable().optional(),
   include: IncludeOptions.default(IncludeOptions.parse({})),
   retrieval: RetrievalControls.nullable().optional(),

@@ -77,8 +77,47 @@ export const ResearchResponse = z.strictObject({
 });
 export type ResearchResponse = z.infer<typeof ResearchResponse>;
 
+export const ErrorDetail = z
+  .looseObject({
+    code: z.string().describe('Stable error code (see the error-code table in the API description).'),
+    errors: z
+      .array(z.strictObject({ path: z.string(), message: z.string() }))
+      .optional()
+      .describe('Validation failures, one per offending field path.'),
+    request_id: z.string().optional(),
+  })
+  .describe('Machine-readable detail; validation errors list every offending field path.');
+
 export const ErrorResponse = z.strictObject({
   status_code: z.number().int(),
   message: z.string(),
-  detail: z.unknown().optional(),
+  detail: ErrorDetail.nullable().optional(),
 });
+
+export const AllowedValue = z.strictObject({
+  value: z.string(),
+  display_value: z.string(),
+  aliases: z.array(z.string()).describe('Other spellings accepted as filter values (case-insensitive).'),
+});
+
+export const FieldDescriptor = z.strictObject({
+  name: z.string(),
+  description: z.string(),
+  value_type: z.enum(['date', 'fiscal_year', 'month_day', 'form_type', 'string', 'item_tag', 'ticker']),
+  operators: z.array(z.enum(['eq', 'neq', 'in', 'gte', 'lte'])),
+  has_values: z.boolean().describe('True when the field has a closed set of values, listed with include_values=true.'),
+  numeric_bounds: z
+    .strictObject({ min: z.number(), max: z.number() })
+    .optional()
+    .describe('Bounds of the values in the index: years for sec_fiscal_year, YYYYMMDD numbers for report_filing_date.'),
+  max_values_per_condition: z.number().int(),
+  max_value_length: z.number().int(),
+  allowed_values: z.array(AllowedValue).optional().describe('Present when include_values=true and has_values.'),
+});
+
+export const MetadataFiltersListing = z.strictObject({
+  domain: z.string(),
+  schema_version: z.string(),
+  fields: z.array(FieldDescriptor),
+});
+export type MetadataFiltersListing = z.infer<typeof MetadataFiltersListing>;

@@ -49,8 +49,9 @@ describe('parseMetadataFilters', () => {
 
   it('enforces the value limits', () => {
     const many = Array.from({ length: 101 }, (_, i) => `T${i}`);
-    expect(codeOf(() => parseMetadataFilters({ sec_ticker: many }, vocab))).toBe('INVALID_FILTER');
-    expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(257) }, vocab))).toBe('INVALID_FILTER');
+    expect(codeOf(() => parseMetadataFilters({ sec_ticker: many }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
+    expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(257) }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
+    expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(256) }, vocab))).toBe('INVALID_FILTER'); // not a ticker
     const total = { sec_ticker: many.slice(0, 100), sec_gics_sector: many.slice(0, 100), sec_gics_sub_industry: many.slice(0, 51) };
     expect(codeOf(() => parseMetadataFilters(total, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
   });

@@ -1,0 +1,193 @@
+import { z } from 'zod';
+import { ERRORS, type ErrorCode } from '../errors';
+import { FILTER_FIELDS } from '../filters/fields';
+import { metadataFiltersSchema } from '../schema/metadata-filters';
+import { IncludeOptions, LIMITS, ResearchRequest, RetrievalControls } from '../schema/request';
+import * as R from '../schema/response';
+import { OPENAPI_EXAMPLES } from './examples';
+
+/** The interface description's own version (spec section 9); independent of the service's package version. */
+export const API_VERSION = '7.22.0';
+
+type JsonSchema = Record<string, unknown>;
+
+/**
+ * Named component schemas from zod registries. Requests are described as clients send them (`io: input`: fields
+ * with defaults are optional), responses as the service returns them.
+ */
+function componentSchemas(): Record<string, JsonSchema> {
+  const requests = z.registry<{ id: string }>();
+  const filters = metadataFiltersSchema();
+  requests.add(ResearchRequest.extend({ metadata_filters: filters.nullable().optional() }), { id: 'ResearchRequest' });
+  requests.add(filters, { id: 'MetadataFilters' });
+  requests.add(IncludeOptions, { id: 'IncludeOptions' });
+  requests.add(RetrievalControls, { id: 'RetrievalControls' });
+
+  const responses = z.registry<{ id: string }>();
+  const named: [z.ZodType, string][] = [
+    [R.ResearchResponse, 'ResearchResponse'],
+    [R.Notice, 'Notice'],
+    [R.EvidenceBudget, 'EvidenceBudget'],
+    [R.ResponseSummary, 'ResponseSummary'],
+    [R.Coverage, 'Coverage'],
+    [R.CoverageRequirement, 'CoverageRequirement'],
+    [R.RetrievalPlan, 'RetrievalPlan'],
+    [R.AgentContext, 'AgentContext'],
+    [R.MetadataDistribution, 'MetadataDistribution'],
+    [R.ErrorResponse, 'ErrorResponse'],
+    [R.ErrorDetail, 'ErrorDetail'],
+    [R.MetadataFiltersListing, 'MetadataFiltersListing'],
+    [R.FieldDescriptor, 'FieldDescriptor'],
+    [R.AllowedValue, 'AllowedValue'],
+  ];
+  for (const [schema, id] of named) responses.add(schema, { id });
+
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const out: Record<string, JsonSchema> = {
+    ...z.toJSONSchema(requests, { uri, io: 'input' }).schemas,
+    ...z.toJSONSchema(responses, { uri, io: 'output' }).schemas,
+  };
+  // Each generated schema declares itself as a standalone document; inside components they are not.
+  for (const schema of Object.values(out)) {
+    delete schema.$schema;
+    delete schema.$id;
+  }
+  return out;
+}
+
+const errorCodesByStatus = (): Map<number, ErrorCode[]> => {
+  const by = new Map<number, ErrorCode[]>();
+  for (const [code, { status }] of Object.entries(ERRORS) as [ErrorCode, (typeof ERRORS)[ErrorCode]][]) {
+    by.set(status, [...(by.get(status) ?? []), code]);
+  }
+  return by;
+};
+
+function errorCodeTable(): string {
+  const rows = (Object.entries(ERRORS) as [ErrorCode, (typeof ERRORS)[ErrorCode]][]).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.message} |`);
+  return ['| detail.code | HTTP status | message |', '|---|---|---|', ...rows].join('\n');
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Missing or invalid API key.',
+  404: 'Unknown domain or route.',
+  405: 'Method not allowed.',
+  413: 'Request body too large.',
+  415: 'Unsupported media type.',
+  422: 'Validation error.',
+  429: 'Rate limited.',
+  500: 'Internal server error.',
+  503: 'Service unavailable.',
+};
+
+/** Error responses of an operation: one entry per status, each listing its codes and an example per code. */
+function errorResponses(statuses: number[]): Record<string, unknown> {
+  const byStatus = errorCodesByStatus();
+  const out: Record<string, unknown> = {};
+  for (const status of statuses) {
+    const codes = byStatus.get(status);
+    if (!codes) continue;
+    out[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? 'Error.'} detail.code: ${codes.join(', ')}.`,
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorResponse' },
+          examples: Object.fromEntries(
+            codes.map((code) => [
+              code,
+              { value: { status_code: status, message: ERRORS[code].message, detail: OPENAPI_EXAMPLES.errorDetail(code) } },
+            ]),
+          ),
+        },
+      },
+    };
+  }
+  return out;
+}
+
+const json = (ref: string, examples?: Record<string, { summary: string; value: unknown }>) => ({
+  'application/json': { schema: { $ref: `#/components/schemas/${ref}` }, ...(examples ? { examples } : {}) },
+});
+
+const requestIdHeader = {
+  'X-Request-Id': { description: 'The request_id of this request (also in the body and the service log).', schema: { type: 'string' } },
+};
+
+let cached: JsonSchema | undefined;
+
+/** The OpenAPI 3.1.0 description of the service, generated from the zod schemas and the error table. */
+export function openApiDocument(): JsonSchema {
+  cached ??= {
+    openapi: '3.1.0',
+    info: {
+      title: 'Filing Evidence Retrieval Service',
+      version: API_VERSION,
+      summary: 'Grounding evidence from S&P 500 10-K and 10-Q filings for LLM agents.',
+      description: [
+        'Answers natural-language questions with cited evidence chains drawn from 10-K and 10-Q filings. It does not write answers.',
+        '',
+        `Limits: raw body ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')} bytes; query ${LIMITS.MAX_QUERY_CHARS.toLocaleString('en-US')} normalized characters; ` +
+          `${LIMITS.MAX_FILTER_CONDITIONS} filter conditions, ${LIMITS.MAX_VALUES_PER_CONDITION} values per condition, ` +
+          `${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total, ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters per value; ` +
+          `${LIMITS.MAX_AGENTIC_REQUIREMENTS} agentic requirements.`,
+        '',
+        'Errors use the envelope `{status_code, message, detail}`; `detail.code` is stable and `detail.errors` lists validation failures by field path.',
+        '',
+        errorCodeTable(),
+      ].join('\n'),
+    },
+    servers: [{ url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' }],
+    security: [{ ApiKeyAuth: [] }],
+    paths: {
+      '/query': {
+        post: {
+          operationId: 'runResearchQuery',
+          summary: 'Run a query and return the selected response sections.',
+          security: [{ ApiKeyAuth: [] }],
+          requestBody: { required: true, content: json('ResearchRequest', OPENAPI_EXAMPLES.requests) },
+          responses: {
+            '200': { description: 'Evidence and the requested sections.', headers: requestIdHeader, content: json('ResearchResponse', OPENAPI_EXAMPLES.responses) },
+            ...errorResponses([401, 404, 405, 413, 415, 422, 429, 500, 503]),
+          },
+        },
+      },
+      '/metadata-filters': {
+        get: {
+          operationId: 'listMetadataFilters',
+          summary: 'List metadata-filter fields, operators, limits, bounds and optional categorical values.',
+          security: [{ ApiKeyAuth: [] }],
+          parameters: [
+            {
+              name: 'include_values',
+              in: 'query',
+              required: false,
+              description: 'When true, include the values present in the index with display values and aliases. Default false.',
+              schema: { type: 'boolean', default: false },
+            },
+            { name: 'field', in: 'query', required: false, description: 'Return one filter field by name.', schema: { type: 'string', enum: [...FILTER_FIELDS] } },
+          ],
+          responses: {
+            '200': { description: 'Filter field descriptors.', headers: requestIdHeader, content: json('MetadataFiltersListing', OPENAPI_EXAMPLES.listing) },
+            ...errorResponses([401, 404, 405, 422, 429, 500, 503]),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApiDocument',
+          summary: 'This document. No API key needed.',
+          security: [],
+          responses: {
+            '200': { description: 'The OpenAPI 3.1.0 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+            ...errorResponses([404, 405]),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.' } },
+      schemas: componentSchemas(),
+    },
+  };
+  return cached;
+}
