@@ -35,7 +35,7 @@ export interface InferredFilters {
 /** Upper-case words in questions that are not tickers even when a company trades under them (Gartner is IT). */
 const ACRONYMS = new Set(
   (
-    'AI API ADR ARPU ASC ASU AUM BPS CAGR CAPEX CEO CFO COGS COO CPI CTO DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU ' +
+    'AI API ADR ARPU ASC ASU AUM BPS CAGR CAPEX CCC DIO DPO DSO PPNE ROCE WACC RPO ROTCE DPS DAU MAU DAP MAP ARR NRR LTV OPEX SKU CEO CFO COGS COO CPI CTO DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU ' +
     'FASB FCC FCF FDA FERC FIFO FTC FX FY GAAP GDP GHG HR IFRS IPO IRS ISO IT KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE ' +
     'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ ROA ROE ROI ROIC SEC SG SOFR TTM UK US USA USD VAT YOY YTD ' +
     'ALL AND ARE FOR HOW NET NOT THE WAS WHAT WHEN WHICH WHY WHO DID DOES ITEM PART FORM TOTAL INC CORP CO ' +
@@ -88,9 +88,11 @@ function findCompanies(query: string, catalog: CatalogHeader): { tickers: string
     if (!dollar && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
     if (known.has(upper)) found.add(upper);
     // A company name written in capitals ("AMCOR") is a name, not an unknown ticker.
-    else if (/^[A-Z]{2,5}(?:\.[A-Z])?$/.test(upper) && !aliasWords.has(token.toLowerCase())) unknown.add(upper);
+    // Unknown two-letter words ("JP Morgan", "OP margin", "LT debt") are too often abbreviations to warn about.
+    else if (/^[A-Z]{3,5}(?:\.[A-Z])?$/.test(upper) && !aliasWords.has(token.toLowerCase())) unknown.add(upper);
   }
-  return { tickers: [...found].sort(), unknown: [...unknown].sort() };
+  // When the question names a known company, other words in capitals are its segments and metrics ("AWS", "DPO").
+  return { tickers: [...found].sort(), unknown: found.size ? [] : [...unknown].sort() };
 }
 
 /** A catalog value as a pattern that accepts singular and plural words and "and" for "&". */

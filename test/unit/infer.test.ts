@@ -138,6 +138,8 @@ describe('inferFilters', () => {
     expect(r.notices[0]!.message).toContain('"QNTM"');
     expect(r.filters).toEqual({ sec_fiscal_year: ['FY-2023'] });
     expect(infer('HOW DID ARBELION DO IN 2022').codes).toEqual([]); // a question in capitals says nothing by its case
+    expect(infer('Chipperfield XPU segment revenue').codes).toEqual([]); // a named company's segment, not a ticker
+    expect(infer('JP Morgan LT debt').codes).toEqual([]); // two-letter abbreviations are too ambiguous to warn about
   });
 
   it('turns a quarter into the fiscal year and form 10-Q, and prefers the quarter without filtering on it', () => {
