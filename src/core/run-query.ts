@@ -1,14 +1,17 @@
-import { selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { buildChains } from '../evidence/chains';
+import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
+import { buildChains, claimKey } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
-import type { FilterField } from '../filters/fields';
-import { inferFilters } from '../filters/infer';
+import { inferFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader } from '../format/types';
-import { EVIDENCE_INSTRUCTIONS, renderEvidence } from '../render/evidence';
+import { renderAgentContext } from '../render/agent-context';
+import { renderDashboard } from '../render/dashboard';
+import { profileEvidence, toMetadataDistribution } from '../render/distribution';
+import { renderEvidence } from '../render/evidence';
+import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
-import { EFFORT_PLANS } from '../search/plan';
-import { retrieve, type RetrievalTrace } from '../search/retrieve';
+import { EFFORT_PLANS, PREFERENCE_BONUS, type EffortPlan } from '../search/plan';
+import { retrieve, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -19,7 +22,10 @@ export type ValidRequest = ResearchRequest & { normalizedQuery: string };
 
 export interface QueryOutcome {
   body: Omit<ResearchResponse, 'request_id'>;
-  trace: RetrievalTrace;
+  trace: RetrievalTrace & {
+    /** The ranking preference inferred from the question, and the extra retrieval pass it took (item hints). */
+    preference?: { label: string; preferredChains: number; pass: RetrievalTrace | null };
+  };
 }
 
 /** Filter vocabulary from the catalog: company names and tickers for sec_ticker, case-folded known values. */
@@ -34,21 +40,51 @@ export function filterVocabulary(catalog: CatalogHeader): FilterVocabulary {
   return { aliases };
 }
 
+/** Does a catalog source satisfy the preference (its item and its quarter, each when set)? */
+function isPreferredSource(catalog: CatalogHeader, pref: RankingPreference, source: number): boolean {
+  const s = catalog.sources[source]!;
+  if (pref.itemTags && !pref.itemTags.includes(s.meta.sec_item_tag ?? '')) return false;
+  if (pref.filings && !pref.filings.includes(s.doc_id)) return false;
+  return true;
+}
+
 /**
- * The pure query pipeline: caller filters -> inferred filters -> retrieval -> chains -> caps and token budget ->
- * rendered sections. Everything here is deterministic for a given index and request.
+ * Merges chains built from preferred sources with the general ones. A preferred chain ranks as if its relevance
+ * were PREFERENCE_BONUS higher (its reported relevance_score is unchanged), so a clearly better general chain still
+ * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
+ */
+export function mergePreferred(preferred: readonly Chain[], general: readonly Chain[], plan: EffortPlan): Chain[] {
+  const claims = new Set(preferred.flatMap((c) => c.entries.map((e) => claimKey(e.consensus))));
+  const rest = general.filter((c) => !c.entries.some((e) => claims.has(claimKey(e.consensus))));
+  const keyed = [...preferred.map((c) => [c, c.relevance + PREFERENCE_BONUS] as const), ...rest.map((c) => [c, c.relevance] as const)];
+  // Stable: equal keys keep preferred-before-general and each list's own order.
+  return keyed
+    .map(([c, k], i) => ({ c, k, i }))
+    .sort((a, b) => b.k - a.k || a.i - b.i)
+    .slice(0, plan.maxChains)
+    .map((x) => x.c);
+}
+
+/**
+ * The pure query pipeline: caller filters -> inferred filters and preferences -> retrieval -> chains -> caps and
+ * token budget -> rendered sections. Everything here is deterministic for a given index and request.
  */
 export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<QueryOutcome> {
   const { catalog } = reader;
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(catalog)) : [];
-  const warnings: string[] = [];
+  const notices: QueryNotice[] = [];
   let conditions = callerConditions;
+  let preference: RankingPreference | null = null;
   if (req.mode !== 'basic') {
-    const inferred = inferFilters(req.normalizedQuery, catalog, new Set<FilterField>(callerConditions.map((c) => c.field)));
+    const inferred = inferFilters(req.normalizedQuery, catalog, callerConditions);
     conditions = [...callerConditions, ...inferred.conditions];
-    warnings.push(...inferred.warnings);
+    preference = inferred.preference;
+    if (inferred.conditions.length) {
+      notices.push({ code: 'FILTERS_INFERRED', message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`, level: 'info' });
+    }
+    notices.push(...inferred.notices);
   }
 
   const retrieval = await retrieve(reader, req.normalizedQuery, conditions, plan);
@@ -59,43 +95,67 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const id = lexicon.termIndex.get(t);
     weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
   }
-  let chains: Chain[] = buildChains(retrieval.hits, plan, weights, tokenize);
+  const chainsOf = (hits: readonly Hit[]) => buildChains(hits, plan, weights, tokenize);
+  let chains: Chain[] = chainsOf(retrieval.hits);
+
+  const trace: QueryOutcome['trace'] = { ...retrieval.trace };
+  if (preference) {
+    // Item hints get their own retrieval pass restricted to those items (their statements may rank below the
+    // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
+    let pass: RetrievalTrace | null = null;
+    let hits = retrieval.hits;
+    if (preference.itemTags) {
+      const extra = await retrieve(reader, req.normalizedQuery, [...conditions, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan);
+      pass = extra.trace;
+      hits = extra.hits;
+    }
+    const preferred = chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
+    chains = mergePreferred(preferred, chains, plan);
+    trace.preference = { label: preference.label, preferredChains: preferred.length, pass };
+    notices.push({
+      code: 'RANKING_PREFERENCE',
+      message: `Evidence from ${preference.label} is ranked first; this is a preference, not a filter.`,
+      level: 'info',
+    });
+  }
+
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
 
   const include = req.include;
   const wantsEvidence = include.evidence || include.agent_context;
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
-  const selection = selectWithinBudget(chains, (c) => renderEvidence(catalog, c, include.evidence_format), tokenCap);
-  if (!retrieval.hits.length) warnings.push('No statement in the index matched the query and filters.');
+  const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
+  const selection = selectWithinBudget(chains, render, tokenCap);
+
+  let noEvidenceReason = 'No evidence matched the query and filters.';
+  if (!retrieval.hits.length) {
+    notices.push({ code: 'NO_MATCHING_EVIDENCE', message: 'No statement in the index matched the query and filters.', level: 'warning' });
+  } else if (!chains.length) {
+    notices.push({ code: 'NO_MATCHING_EVIDENCE', message: 'No evidence chain was relevant enough to the query to return.', level: 'warning' });
+  } else if (!selection.chains.length) {
+    const smallest = Math.min(...chains.map((c) => estimateTokens(render([c]))));
+    noEvidenceReason = `No complete evidence chain fits max_evidence_tokens=${tokenCap}; the smallest of the ${chains.length} available chains needs ${smallest} tokens.`;
+    notices.push({ code: 'EVIDENCE_OMITTED_BY_TOKEN_BUDGET', message: `${noEvidenceReason} Evidence was omitted; this is not a no-data result.`, level: 'warning' });
+  } else if (selection.chains.length < chains.length) {
+    notices.push({
+      code: 'EVIDENCE_TRUNCATED_BY_TOKEN_BUDGET',
+      message: `max_evidence_tokens=${tokenCap} kept ${selection.chains.length} of ${chains.length} evidence chains (${selection.estimatedTokens} estimated tokens).`,
+      level: 'info',
+    });
+  }
+  const warnings = notices.filter((n) => n.level === 'warning').map((n) => n.message);
 
   const body: QueryOutcome['body'] = {};
+  if (notices.length) body.notices = notices.map(({ code, message }) => ({ code, message }));
+  if (include.metadata_distribution || include.metadata_dashboard) {
+    const profile = profileEvidence(catalog, selection.chains);
+    if (include.metadata_distribution) body.metadata_distribution = toMetadataDistribution(profile);
+    if (include.metadata_dashboard) body.metadata_dashboard = renderDashboard(profile);
+  }
   if (include.evidence && selection.evidence) {
     body.evidence = selection.evidence;
     if (include.evidence_instructions) body.evidence_instructions = EVIDENCE_INSTRUCTIONS;
-  }
-  if (include.agent_context) {
-    const parts = [];
-    const fields: string[] = [];
-    if (include.evidence_instructions || !include.evidence) {
-      parts.push(`## How to use this evidence\n\n${EVIDENCE_INSTRUCTIONS}`);
-      fields.push('evidence_instructions');
-    }
-    if (selection.evidence) {
-      parts.push(`## Evidence\n\n${selection.evidence}`);
-      fields.push('evidence');
-    } else parts.push('## Evidence\n\nNo evidence fits the request.');
-    body.agent_context = { text: parts.join('\n\n'), content_type: 'text/markdown', source_fields: fields };
-  }
-  if (wantsEvidence) {
-    body.evidence_budget = {
-      requested_max_tokens: tokenCap,
-      estimator: TOKEN_ESTIMATOR,
-      estimated_tokens: selection.estimatedTokens,
-      available_evidence_count: chains.length,
-      returned_evidence_count: selection.chains.length,
-      truncated: selection.chains.length < chains.length,
-    };
   }
   if (req.mode === 'agentic_research') {
     // First version: no decomposition yet, so the plan is the original question (spec 3: not_assessed).
@@ -109,6 +169,25 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       queries: [{ query: req.normalizedQuery, label: 'original question', applied_metadata_filters: conditionsToObject(conditions) }],
     };
   }
+  if (include.agent_context) {
+    body.agent_context = renderAgentContext({
+      instructions: EVIDENCE_INSTRUCTIONS,
+      evidence: selection.evidence,
+      noEvidenceReason,
+      ...(body.coverage ? { coverage: body.coverage } : {}),
+      warnings,
+    });
+  }
+  if (wantsEvidence) {
+    body.evidence_budget = {
+      requested_max_tokens: tokenCap,
+      estimator: TOKEN_ESTIMATOR,
+      estimated_tokens: selection.estimatedTokens,
+      available_evidence_count: chains.length,
+      returned_evidence_count: selection.chains.length,
+      truncated: selection.chains.length < chains.length,
+    };
+  }
   if (include.summary) {
     body.summary = {
       domain: catalog.domain,
@@ -120,5 +199,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       ...(warnings.length ? { warnings } : {}),
     };
   }
-  return { body, trace: retrieval.trace };
+  // Spec 2.5's field order, so responses read the same way every time.
+  const ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
+  const ordered: QueryOutcome['body'] = {};
+  for (const k of ORDER) if (body[k] !== undefined) (ordered as Record<string, unknown>)[k] = body[k];
+  return { body: ordered, trace };
 }

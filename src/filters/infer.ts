@@ -1,57 +1,391 @@
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader, CatalogSource } from '../format/types';
 import type { FilterField } from './fields';
+import { findItemHints } from './item-hints';
+import { matchesConditions } from './match';
 import type { Condition } from './parse';
+import { findPeriods } from './periods';
+
+/** A message for the caller: `warning`s also go to summary.warnings, every notice to the top-level `notices`. */
+export interface QueryNotice {
+  code: string;
+  message: string;
+  level: 'info' | 'warning';
+}
+
+/**
+ * What the question prefers without filtering on it: sections it names (item tags) and fiscal quarters (no
+ * filter field holds the quarter). Chains from matching sources rank first (core/run-query.ts), others still come.
+ */
+export interface RankingPreference {
+  /** Item tags present in the index, or null for any item. */
+  itemTags: string[] | null;
+  /** Filings (doc ids) of the quarters or period ends the question names, or null for any filing. */
+  filings: string[] | null;
+  /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
+  label: string;
+}
 
 export interface InferredFilters {
+  /** Hard filters inferred from the question, to be ANDed with the caller's; fields the caller filtered are absent. */
   conditions: Condition[];
-  warnings: string[];
+  preference: RankingPreference | null;
+  notices: QueryNotice[];
 }
+
+/** Upper-case words in questions that are not tickers even when a company trades under them (Gartner is IT). */
+const ACRONYMS = new Set(
+  (
+    'AI API ADR ARPU ASC ASU AUM BPS CAGR CAPEX CCC DIO DPO DSO PPNE ROCE WACC RPO ROTCE DPS DAU MAU DAP MAP ARR NRR LTV OPEX SKU CEO CFO COGS COO CPI CTO DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU ' +
+    'FASB FCC FCF FDA FERC FIFO FTC FX FY GAAP GDP GHG HR IFRS IPO IRS ISO IT KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE ' +
+    'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ ROA ROE ROI ROIC SEC SG SOFR TTM UK US USA USD VAT YOY YTD ' +
+    'ALL AND ARE FOR HOW NET NOT THE WAS WHAT WHEN WHICH WHY WHO DID DOES ITEM PART FORM TOTAL INC CORP CO ' +
+    'II III IV VI VII VIII IX XI XII'
+  ).split(' '),
+);
+
+const FORWARD_LOOKING = /\b(?:expects?|expected|expectations?|anticipat\w*|forecast\w*|guidance|outlook|plans? to|planned|will|projected|projections?|targets?)\b/i;
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Lower-case words of a name or question, as company aliases are written (no periods, commas or possessives). */
+function toWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/[’']s\b/g, ' ')
+    .replace(/[^\p{L}\p{N}&\-]+/gu, ' ')
+    .split(' ')
+    .filter(Boolean);
+}
+
+/** Companies named in the question by alias (any case) or by ticker (written in capitals), plus unknown tickers. */
+function findCompanies(query: string, catalog: CatalogHeader): { tickers: string[]; unknown: string[] } {
+  const words = toWords(query);
+  const phrases = new Set<string>();
+  for (let i = 0; i < words.length; i++) for (let n = 1; n <= 6 && i + n <= words.length; n++) phrases.add(words.slice(i, i + n).join(' '));
+  const found = new Set<string>();
+  const known = new Map(catalog.companies.map((c) => [c.ticker, c]));
+  const aliasWords = new Set<string>();
+  for (const c of catalog.companies) {
+    for (const alias of c.aliases) {
+      if (alias === c.ticker.toLowerCase()) continue; // tickers only in capitals, below
+      const key = toWords(alias).join(' ');
+      aliasWords.add(key);
+      if (phrases.has(key)) found.add(c.ticker);
+    }
+  }
+  // Tickers: capitals (with an optional class suffix, BRK.B), or any case after "$". A question typed in capitals
+  // says nothing by its case, so then only "$" tickers count.
+  const letters = query.replace(/[^A-Za-z]/g, '');
+  const shouting = letters.length > 0 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
+  const unknown = new Set<string>();
+  for (const m of query.matchAll(/(\$)?(?<![A-Za-z0-9.&])([A-Za-z]{1,5}(?:\.[A-Za-z])?)(?:[’']s)?(?![A-Za-z0-9&]|\.[A-Za-z0-9])/g)) {
+    const dollar = !!m[1];
+    const token = m[2]!;
+    const upper = token.toUpperCase();
+    if (!dollar && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
+    if (known.has(upper)) found.add(upper);
+    // A company name written in capitals ("AMCOR") is a name, not an unknown ticker.
+    // Unknown two-letter words ("JP Morgan", "OP margin", "LT debt") are too often abbreviations to warn about.
+    else if (/^[A-Z]{3,5}(?:\.[A-Z])?$/.test(upper) && !aliasWords.has(token.toLowerCase())) unknown.add(upper);
+  }
+  // When the question names a known company, other words in capitals are its segments and metrics ("AWS", "DPO").
+  return { tickers: [...found].sort(), unknown: found.size ? [] : [...unknown].sort() };
+}
+
+/** A catalog value as a pattern that accepts singular and plural words and "and" for "&". */
+function valuePattern(value: string): string {
+  return value
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter(Boolean)
+    .map((w) => {
+      if (w === '&' || w === 'and') return '(?:&|and)';
+      if (w.endsWith('ies')) return `${escapeRegExp(w.slice(0, -3))}(?:y|ies)`;
+      if (w.endsWith('s') && !w.endsWith('ss')) return `${escapeRegExp(w.slice(0, -1))}s?`;
+      return `${escapeRegExp(w)}s?`;
+    })
+    .join('[\\s,-]+');
+}
+
+const SECTOR_CUE = '(?:sectors?|sub-?industr(?:y|ies)|industr(?:y|ies)|companies|company|firms|issuers|stocks|names|peers|businesses)';
+
 /**
- * Infers filters from question text (research and agentic modes): companies by name or ticker, fiscal years,
- * and the form type when the question names it. A field the caller already filtered is never inferred, so an
- * inferred filter can narrow but never contradict the caller's.
+ * Sector and sub-industry values named in the question. Sector names are everyday words ("energy", "materials"),
+ * so they count only when followed by a cue ("utilities sector", "energy companies"); multi-word sub-industries
+ * ("electric utilities") are specific enough alone, one-word ones ("semiconductors") need the cue too.
  */
-export function inferFilters(query: string, catalog: CatalogHeader, callerFields: ReadonlySet<FilterField>): InferredFilters {
-  const conditions: Condition[] = [];
-  const warnings: string[] = [];
-  const lower = ` ${query.toLowerCase().normalize('NFKC')} `;
+function findClassification(query: string, values: readonly string[], alwaysCue: boolean): string[] {
+  const lower = query.toLowerCase();
+  return values.filter((v) => {
+    const pat = valuePattern(v);
+    const needsCue = alwaysCue || v.trim().split(/\s+/).length < 2;
+    const re = new RegExp(`(?<![\\p{L}\\p{N}])${pat}${needsCue ? `[\\s-]+${SECTOR_CUE}` : ''}(?![\\p{L}\\p{N}])`, 'u');
+    return re.test(lower);
+  });
+}
 
-  if (!callerFields.has('sec_ticker')) {
-    const tickers: string[] = [];
-    for (const c of catalog.companies) {
-      const byAlias = c.aliases.some((a) => a !== c.ticker.toLowerCase() && new RegExp(`[^\\p{L}\\p{N}]${escapeRegExp(a)}(?:'s|’s)?[^\\p{L}\\p{N}]`, 'u').test(lower));
-      // Tickers only when written in capitals, so "on", "all" or "key" in prose never pick a company.
-      const byTicker = c.ticker.length >= 2 && new RegExp(`(?:^|[^A-Za-z0-9])${escapeRegExp(c.ticker)}(?:'s|’s)?(?:$|[^A-Za-z0-9])`).test(query);
-      if (byAlias || byTicker) tickers.push(c.ticker);
+function describe(conditions: readonly Condition[]): string {
+  return conditions.map((c) => `${c.field}${c.op === 'neq' ? '!=' : '='}${c.values.join('|')}`).join(', ');
+}
+
+interface Filing {
+  docId: string;
+  ticker: string;
+  form: string;
+  fiscalYear: string;
+  fiscalPeriod: string;
+  periodEnd: string;
+}
+
+function filingsOf(sources: readonly CatalogSource[]): Filing[] {
+  const byDoc = new Map<string, Filing>();
+  for (const s of sources) {
+    if (byDoc.has(s.doc_id) || !s.meta.sec_fiscal_year) continue;
+    byDoc.set(s.doc_id, {
+      docId: s.doc_id,
+      ticker: s.meta.sec_ticker ?? '',
+      form: s.meta.sec_form_type ?? '',
+      fiscalYear: s.meta.sec_fiscal_year,
+      fiscalPeriod: s.fiscal_period,
+      periodEnd: s.period_of_report,
+    });
+  }
+  return [...byDoc.values()];
+}
+
+/**
+ * Does a 10-Q match "Q<n> <year>"? People write quarters three ways, and for a company whose fiscal year is not the
+ * calendar year they differ, so all three count: the fiscal quarter of that fiscal year (the filing's own label),
+ * the fiscal quarter whose period ends in that calendar year, and the calendar quarter in which the period ends
+ * (a period ending up to a week into the next quarter, as 52/53-week quarters do, counts for the earlier one).
+ */
+function quarterMatches(f: Filing, quarter: number, year: string | null): boolean {
+  const fiscalQ = f.fiscalPeriod === `Q${quarter}`;
+  if (year === null) return fiscalQ;
+  const y = year.slice(3);
+  if (fiscalQ && (f.fiscalYear === year || f.periodEnd.startsWith(y))) return true;
+  const end = new Date(`${f.periodEnd}T00:00:00Z`);
+  end.setUTCDate(end.getUTCDate() - 7);
+  return end.getUTCFullYear() === Number(y) && Math.floor(end.getUTCMonth() / 3) + 1 === quarter;
+}
+
+function describeScope(conditions: readonly Condition[]): string {
+  return conditions.length ? ` (${describe(conditions)})` : '';
+}
+
+/**
+ * Infers filters from question text (research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
+ * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
+ * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
+ *    filing's fiscal year; a forward-looking question also admits the year before (where the outlook was stated).
+ * 4. Quarters Q1-Q3: the fiscal year and form 10-Q as filters, the quarter itself as a ranking preference.
+ * 5. The form when the question names it ("10-K", "annual report", "10-Q", "quarterly report").
+ * 6. Item hints ("risk factors", "MD&A", "Item 7A") as a ranking preference, never a filter.
+ * A field the caller filtered is never inferred, so inference narrows but never contradicts the caller. Inferred
+ * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
+ */
+export function inferFilters(query: string, catalog: CatalogHeader, caller: readonly Condition[]): InferredFilters {
+  const notices: QueryNotice[] = [];
+  const warn = (code: string, message: string) => notices.push({ code, message, level: 'warning' });
+  const callerFields = new Set<FilterField>(caller.map((c) => c.field));
+  const free = (f: FilterField) => !callerFields.has(f);
+  const matchingSources = (conds: readonly Condition[]): CatalogSource[] => catalog.sources.filter((s) => matchesConditions(s.meta, conds));
+  const anyMatch = (conds: readonly Condition[]) => catalog.sources.some((s) => matchesConditions(s.meta, conds));
+
+  let tickers: Condition | null = null;
+  let sectors: Condition | null = null;
+  let subIndustries: Condition | null = null;
+  let years: Condition | null = null;
+  let form: Condition | null = null;
+  const inferred = () => [tickers, sectors, subIndustries, years, form].filter((c): c is Condition => c !== null);
+
+  // 1. Companies.
+  if (free('sec_ticker')) {
+    const { tickers: found, unknown } = findCompanies(query, catalog);
+    if (found.length) tickers = { field: 'sec_ticker', op: 'in', values: found };
+    for (const t of unknown) {
+      warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);
     }
-    if (tickers.length) conditions.push({ field: 'sec_ticker', op: 'in', values: tickers.sort() });
+  }
+  // 2. Sectors and sub-industries, for questions about a group of companies.
+  if (!tickers && free('sec_ticker')) {
+    if (free('sec_gics_sub_industry')) {
+      const found = findClassification(query, Object.keys(catalog.field_values.sec_gics_sub_industry), false);
+      if (found.length) subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: found.sort() };
+    }
+    if (free('sec_gics_sector')) {
+      const found = findClassification(query, Object.keys(catalog.field_values.sec_gics_sector), true);
+      if (found.length) sectors = { field: 'sec_gics_sector', op: 'in', values: found.sort() };
+    }
   }
 
-  if (!callerFields.has('sec_fiscal_year')) {
-    const years = new Set<string>();
-    for (const m of query.matchAll(/\b(?:FY|fiscal(?:\s+year)?)\s*-?\s*'?(\d{4}|\d{2})\b/gi)) {
-      const y = m[1]!.length === 2 ? `20${m[1]}` : m[1]!;
-      years.add(`FY-${y}`);
+  // 3-4. Periods. Quarters, dates and "latest" resolve against the filings the filters so far allow.
+  const periods = findPeriods(query);
+  const forwardLooking = FORWARD_LOOKING.test(query);
+  const yearSet = new Set(periods.years);
+  const preferredFilings = new Set<string>();
+  const periodLabels: string[] = [];
+  let impliedQuarterly = false;
+  const scopeSoFar = matchingSources([...caller, ...inferred()]);
+  const filings = filingsOf(scopeSoFar);
+  const quarterlies = filings.filter((f) => f.form === '10-Q');
+  for (const q of periods.quarters) {
+    const matches = quarterlies.filter((f) => quarterMatches(f, q.quarter, q.year));
+    // The fourth fiscal quarter is reported in the annual report: its year, and no 10-Q form; a 10-Q can still be
+    // the calendar fourth quarter of a company whose fiscal year ends in another month.
+    if (q.quarter === 4 && q.year) yearSet.add(q.year);
+    if (q.quarter !== 4) impliedQuarterly = true;
+    const name = `Q${q.quarter}${q.year ? ` ${q.year.slice(3)}` : ''}`;
+    if (matches.length) {
+      for (const f of matches) {
+        yearSet.add(f.fiscalYear);
+        preferredFilings.add(f.docId);
+      }
+      periodLabels.push(name);
+    } else if (q.quarter !== 4) {
+      if (q.year) yearSet.add(q.year);
+      warn('PERIOD_NOT_IN_INDEX', `No quarterly report for ${name} matches the filters${describeScope([...caller, ...inferred()])}; evidence from other periods may be returned.`);
     }
-    for (const m of query.matchAll(/\b((?:19|20)\d{2})\b/g)) years.add(`FY-${m[1]}`);
-    if (years.size) {
-      const known = catalog.field_values.sec_fiscal_year;
-      const present = [...years].filter((y) => known[y]);
-      const absent = [...years].filter((y) => !known[y]);
-      if (absent.length) warnings.push(`No filings for ${absent.join(', ')} in the index; those periods were not used as filters.`);
-      if (present.length) conditions.push({ field: 'sec_fiscal_year', op: 'in', values: present.sort() });
+  }
+  for (const date of periods.dates) {
+    const ending = filings.filter((f) => f.periodEnd === date);
+    if (!ending.length) {
+      yearSet.add(`FY-${date.slice(0, 4)}`);
+      continue;
+    }
+    for (const f of ending) yearSet.add(f.fiscalYear);
+    if (ending.every((f) => f.form === '10-Q')) {
+      ending.forEach((f) => preferredFilings.add(f.docId));
+      periodLabels.push(`the period ended ${date}`);
+      impliedQuarterly = true;
+    }
+  }
+  // "the latest 10-Q", "most recent quarter", "latest annual report": each named company's newest such filing.
+  const latest = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarterly)|(10-?K|annual|fiscal year))/i.exec(query);
+  if (latest && tickers) {
+    const form = latest[1] ? '10-Q' : '10-K';
+    for (const t of tickers.values) {
+      const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
+      const newest = own[own.length - 1];
+      if (!newest) continue;
+      yearSet.add(newest.fiscalYear);
+      if (form === '10-Q') {
+        preferredFilings.add(newest.docId);
+        impliedQuarterly = true;
+      }
+    }
+    if (form === '10-Q' && preferredFilings.size) periodLabels.push('the latest quarter');
+  }
+  if (forwardLooking) for (const y of [...yearSet]) yearSet.add(`FY-${Number(y.slice(3)) - 1}`);
+  if (free('sec_fiscal_year') && yearSet.size) {
+    const known = catalog.field_values.sec_fiscal_year;
+    const bounds = Object.keys(known).sort();
+    const present = new Set([...yearSet].filter((y) => known[y]));
+    // A year added only because the question looks forward is not worth a warning or a substitute.
+    const named = [...yearSet].filter(
+      (y) => !known[y] && (periods.years.includes(y) || periods.quarters.some((q) => q.year === y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
+    );
+    const substituted: string[] = [];
+    const lost: string[] = [];
+    for (const y of named) {
+      // Later annual reports restate a year as a comparative period (income statements cover three years).
+      const next = [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`).filter((n) => known[n]);
+      if (next.length) {
+        next.forEach((n) => present.add(n));
+        substituted.push(`${y} -> ${next.join(', ')}`);
+      } else lost.push(y);
+    }
+    const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
+    if (substituted.length) {
+      warn('PERIOD_SUBSTITUTED', `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`);
+    }
+    if (lost.length) warn('PERIOD_NOT_IN_INDEX', `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`);
+    if (present.size) years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
+  }
+
+  // 5. Form.
+  if (free('sec_form_type')) {
+    const tenK = /\b10-?K\b|\bannual reports?\b|\bannual filings?\b/i.test(query);
+    const tenQ = /\b10-?Q\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(query);
+    // A forward-looking question about a quarter is answered by the filing that made the forecast, often a 10-K.
+    const quarterly = tenQ || (impliedQuarterly && !forwardLooking && !tenK);
+    if (tenK !== quarterly) form = { field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] };
+  }
+
+  // Relaxation: inferred filters must leave at least one filing, or they would turn a question into no evidence.
+  if (!anyMatch(caller)) {
+    warn('FILTERS_MATCH_NOTHING', `No indexed filing matches the metadata_filters (${describe(caller)}).`);
+  } else if (!anyMatch([...caller, ...inferred()])) {
+    const drop = (c: Condition, why: string) => warn('INFERRED_FILTER_DROPPED', `No indexed filing matches ${describe([c])} together with the other filters; ${why}`);
+    if (form && !anyMatch([...caller, ...inferred()])) {
+      drop(form, 'that inferred filter was not applied.');
+      form = null;
+    }
+    if (years && !anyMatch([...caller, ...inferred()])) {
+      // Later filings restate a year as their comparative period: try the next two fiscal years first.
+      const next = [...new Set(years.values.flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !years!.values.includes(y));
+      const successor: Condition = { field: 'sec_fiscal_year', op: 'in', values: next.filter((y) => catalog.field_values.sec_fiscal_year[y]).sort() };
+      const others = inferred().filter((c) => c !== years);
+      const usable = successor.values.filter((y) => anyMatch([...caller, ...others, { ...successor, values: [y] }]));
+      if (usable.length) {
+        warn(
+          'PERIOD_SUBSTITUTED',
+          `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
+        );
+        years = { ...successor, values: usable };
+      } else {
+        drop(years, 'that inferred filter was not applied.');
+        years = null;
+      }
+    }
+    for (const which of ['sub', 'sector'] as const) {
+      const c = which === 'sub' ? subIndustries : sectors;
+      if (c && !anyMatch([...caller, ...inferred()])) {
+        drop(c, 'that inferred filter was not applied.');
+        if (which === 'sub') subIndustries = null;
+        else sectors = null;
+      }
+    }
+    if (!anyMatch([...caller, ...inferred()])) warn('FILTERS_MATCH_NOTHING', `No indexed filing matches ${describe([...caller, ...inferred()])}.`);
+  }
+
+  // Per-value checks: a named company or year that no filing matches (with the other filters) is worth saying.
+  const all = [...caller, ...inferred()];
+  if (anyMatch(all)) {
+    for (const c of all) {
+      if ((c.op !== 'in' && c.op !== 'eq') || c.values.length < 2 || (c.field !== 'sec_ticker' && c.field !== 'sec_fiscal_year')) continue;
+      const others = all.filter((o) => o !== c);
+      for (const v of c.values) {
+        if (!anyMatch([...others, { ...c, values: [v] }])) {
+          warn('FILTER_VALUE_UNMATCHED', `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`);
+        }
+      }
     }
   }
 
-  if (!callerFields.has('sec_form_type')) {
-    const tenK = /\b10-?k\b|\bannual report\b/i.test(query);
-    const tenQ = /\b10-?q\b|\bquarterly report\b/i.test(query);
-    if (tenK !== tenQ) conditions.push({ field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] });
+  // 6. Ranking preference: item hints and quarters, checked against what the filters leave.
+  const scope = matchingSources(all);
+  let preference: RankingPreference | null = null;
+  let itemTags: string[] | null = null;
+  const labels: string[] = [];
+  if (free('sec_item_tag')) {
+    const present = new Set(scope.map((s) => s.meta.sec_item_tag));
+    for (const hint of findItemHints(query)) {
+      const tags = hint.tags.filter((t) => present.has(t));
+      if (!tags.length) continue;
+      itemTags = [...new Set([...(itemTags ?? []), ...tags])];
+      labels.push(`${hint.label} (${tags.join(', ')})`);
+    }
   }
-  return { conditions, warnings };
+  // Preferred filings (named quarters and dates) that the final filters still allow.
+  const inScope = new Set(scope.map((x) => x.doc_id));
+  const kept = [...preferredFilings].filter((d) => inScope.has(d)).sort();
+  if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
+  if (itemTags || kept.length) preference = { itemTags: itemTags?.sort() ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
+
+  return { conditions: inferred(), preference, notices };
 }

@@ -25,3 +25,11 @@ export const EFFORT_PLANS: Record<Effort, EffortPlan> = {
 
 /** Reciprocal-rank-fusion constant: 60 is the value of the original RRF paper and insensitive in practice. */
 export const RRF_K = 60;
+
+/**
+ * Rank bonus of a chain from a source the question prefers (a named section such as "risk factors", or a named
+ * fiscal quarter), in relevance_score points (0-10 scale). 3 puts a preferred chain of relevance 6 level with a
+ * general one of 9: the named section comes first unless other evidence matches the question clearly better.
+ * The reported relevance_score is not changed.
+ */
+export const PREFERENCE_BONUS = 3;
