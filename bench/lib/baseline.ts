@@ -61,8 +61,7 @@ export class PageBm25Baseline {
   }
 
   conditionsFor(question: string, callerConditions: readonly Condition[] = []): Condition[] {
-    const callerFields = new Set(callerConditions.map((c) => c.field));
-    return [...callerConditions, ...inferFilters(question, this.catalog, callerFields).conditions];
+    return [...callerConditions, ...inferFilters(question, this.catalog, callerConditions).conditions];
   }
 
   query(question: string, tokenCap: number, conditions: readonly Condition[]): BaselineHit[] {
