@@ -27,7 +27,7 @@ export interface Filing {
   pages: string[];
 }
 
-async function* readJsonLines(path: string): AsyncGenerator<unknown> {
+export async function* readJsonLines(path: string): AsyncGenerator<unknown> {
   const input = path.endsWith('.gz') ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
