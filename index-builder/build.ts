@@ -13,7 +13,10 @@ import { learnEmbeddings, type EmbeddingOptions } from './embeddings';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
 import type { Filing } from './read-corpus';
 import { segmentFiling } from './segment';
+import { buildConsensus } from './consensus';
+import { buildShardEdges } from './evidence-graph';
 import { extractStatements } from './statements';
+import type { TableFact } from './table-facts';
 
 export const DOMAIN = 'sp500';
 export const SCHEMA_VERSION = '2026-11-21.1';
@@ -32,9 +35,16 @@ export interface BuildOptions {
 interface Statement {
   text: string;
   page: number;
+  offset: number;
+  length: number;
   kind: StatementKind;
   status: EpistemicStatus;
   source: number;
+  filing: number;
+  ticker: string;
+  itemTag: string;
+  metrics: number[];
+  fact?: TableFact;
   tokens: string[];
 }
 
@@ -50,6 +60,14 @@ export interface BuildResult {
     byStatus: Record<string, number>;
     byKind: Record<string, number>;
     shards: number;
+    /** Consensus: sentence claims stated by 2+ filings, table rows agreeing with / contradicting another filing. */
+    mergedSentenceGroups: number;
+    mergedTableRows: number;
+    disagreeingRows: number;
+    /** Evidence-graph edges by kind. */
+    edges: Record<string, number>;
+    /** Largest shard artifact in bytes. */
+    largestShardBytes: number;
     /** Shards that got an HNSW graph, the graphs' bytes and the time spent building them. */
     graphs: number;
     graphBytes: number;
@@ -94,13 +112,20 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       shardKeys.push(shardKey);
     }
     const seenIds = new Map<string, number>();
+    // Start of each page in the filing's text joined by '\n': statement lengths are measured there.
+    const pageStarts: number[] = [];
+    let at = 0;
+    for (const p of filing.pages) {
+      pageStarts.push(at);
+      at += p.length + 1;
+    }
     for (const section of segmentFiling(d.form_type, filing.pages)) {
       let id = sourceId(filing, section.itemCode);
       // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
       const dup = seenIds.get(id) ?? 0;
       seenIds.set(id, dup + 1);
       if (dup) id = `${id}-${dup + 1}`;
-      const raw = extractStatements(section);
+      const raw = extractStatements(section, d.form_type);
       if (!raw.length) continue;
       const sourceIndex = sources.length;
       sources.push({
@@ -126,9 +151,30 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
           sec_ticker: d.ticker,
         },
       });
-      for (const s of raw) statements.push({ ...s, source: sourceIndex, tokens: tokenize(s.text) });
+      for (const s of raw) {
+        statements.push({
+          text: s.text,
+          page: s.page,
+          offset: s.offset,
+          length: Math.max(0, pageStarts[s.endPage]! + s.endOffset - (pageStarts[s.page]! + s.offset)),
+          kind: s.kind,
+          status: s.status,
+          source: sourceIndex,
+          filing: fi,
+          ticker: d.ticker,
+          itemTag: section.itemTag,
+          metrics: s.metrics,
+          ...(s.fact ? { fact: s.fact } : {}),
+          tokens: tokenize(s.text),
+        });
+      }
     }
   });
+
+  stage('consensus', 0, 1);
+  const consensus = buildConsensus(statements);
+  stage('consensus', 1, 1);
+  const edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
 
   stage('embed', 0, 1);
   const model = learnEmbeddings(statements.map((s) => s.tokens), options.embedding);
@@ -191,6 +237,8 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
     });
     const file = `shards/${shardId}.bin`;
     const shardStatements = ids.map((i) => statements[i]!);
+    const edges = buildShardEdges(shardStatements);
+    for (const list of edges) for (const e of list) edgeCounts[e.kind]!++;
     const bytes = encodeShard({
       id: shardId,
       texts: shardStatements.map((s) => s.text),
@@ -198,6 +246,12 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       page: shardStatements.map((s) => s.page),
       kind: shardStatements.map((s) => s.kind),
       status: shardStatements.map((s) => s.status),
+      offset: Uint32Array.from(shardStatements, (s) => s.offset),
+      length: Uint32Array.from(shardStatements, (s) => s.length),
+      metric: Uint8Array.from(shardStatements, (s) => s.metrics[0] ?? 0),
+      agree: ids.map((i) => consensus.agree.get(i) ?? []),
+      disagree: ids.map((i) => consensus.disagree.get(i) ?? []),
+      edges,
       terms,
       postOffsets,
       postDocs,
@@ -326,6 +380,11 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       byStatus,
       byKind,
       shards: shardFiles.length,
+      mergedSentenceGroups: consensus.mergedSentenceGroups,
+      mergedTableRows: consensus.mergedTableRows,
+      disagreeingRows: consensus.disagreeingRows,
+      edges: edgeCounts,
+      largestShardBytes: Math.max(0, ...shardFiles.map((f) => f.bytes.byteLength)),
       graphs: graphFiles.length,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
       graphMs,
