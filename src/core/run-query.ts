@@ -59,7 +59,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const id = lexicon.termIndex.get(t);
     weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
   }
-  let chains: Chain[] = buildChains(retrieval.hits, plan, weights, tokenize);
+  // The hits' shards (already loaded and cached by retrieval) carry the evidence graph and consensus chains follow.
+  const hitShards = [...new Set(retrieval.hits.map((h) => h.shard))];
+  const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
+  let chains: Chain[] = buildChains(retrieval.hits, plan, weights, tokenize, shards);
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
 

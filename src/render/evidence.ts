@@ -9,7 +9,7 @@ const UNKNOWN = 'unknown';
 /** Catalog source indexes cited by the chains, in first-citation order (the registry's order). */
 export function citedSources(chains: readonly Chain[]): number[] {
   const seen = new Set<number>();
-  for (const c of chains) for (const e of c.entries) for (const s of e.sources) seen.add(s.source);
+  for (const c of chains) for (const e of c.entries) for (const s of [...e.sources, ...(e.disagreements ?? [])]) seen.add(s.source);
   return [...seen];
 }
 
@@ -56,8 +56,13 @@ function renderChain(catalog: CatalogHeader, chain: Chain): string {
     const statuses = entry.sources.map((s) => `- ${s.status} [${escapeText(catalog.sources[s.source]!.id)}]`);
     const context = entry.sources.map((s) => {
       const src = catalog.sources[s.source]!;
-      return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}`;
+      return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}${s.note ? `; ${escapeText(s.note)}` : ''}`;
     });
+    // Filings giving a different value for the same row and period: kept as context, never merged (DESIGN.md 4).
+    for (const d of entry.disagreements ?? []) {
+      const src = catalog.sources[d.source]!;
+      context.push(`- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ${escapeText(describeOccurrence(src, d.page, d.kind))}`);
+    }
     return [
       `<entry confidence_score='${entry.confidence}' sources='${escapeAttr(ids.join(', '))}'>`,
       `<observed_epistemic_statuses>\n${statuses.join('\n')}\n</observed_epistemic_statuses>`,
