@@ -123,9 +123,12 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
         table.parent = pendingLabel.text.trim().replace(/:$/, '');
       }
       pendingLabel = null;
-      // Indented rows under a "Net sales:" group label carry the group: "Net sales: Products".
-      if (row.indent > 0 && table.parent && !/^total\b/i.test(label)) label = `${table.parent}: ${label}`;
-      else if (row.indent === 0) table.parent = null;
+      // Indented rows under a "Net sales:" group label carry the group ("Net sales: Products"); a total row or an
+      // unindented row (a wrapped label counts from its first line) ends the group.
+      const indent = first === line ? row.indent : first.text.length - first.text.trimStart().length;
+      if (/^total\b/i.test(label)) table.parent = null;
+      else if (indent > 0 && table.parent) label = `${table.parent}: ${label}`;
+      else if (indent === 0) table.parent = null;
       const fact = table.toFact({ ...row, label });
       const statement = factText(fact);
       out.push({
