@@ -127,7 +127,9 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
     const byFiling = new Map<number, CellRef[]>();
     for (const r of list) {
       const f = statements[r.stmt]!.filing;
-      byFiling.set(f, [...(byFiling.get(f) ?? []), r]);
+      const l = byFiling.get(f);
+      if (l) l.push(r);
+      else byFiling.set(f, [r]);
     }
     if (byFiling.size < 2) {
       cells.delete(key);
@@ -139,7 +141,11 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
       if (refs.every((r) => Math.abs(r.v - first.v) <= 0.5 * Math.max(r.grain, first.grain))) kept.push(...refs);
     }
     cells.set(key, kept);
-    for (const r of kept) cellKeysOf.set(r.stmt, [...(cellKeysOf.get(r.stmt) ?? []), key]);
+    for (const r of kept) {
+      const l = cellKeysOf.get(r.stmt);
+      if (l) l.push(key);
+      else cellKeysOf.set(r.stmt, [key]);
+    }
   }
   let mergedTableRows = 0;
   let disagreeingRows = 0;

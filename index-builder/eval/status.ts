@@ -16,7 +16,10 @@ import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const INVENTED_LABELS = join(ROOT, 'fixtures/sample-corpus/labels/status-invented.jsonl');
+/** Labelled first (seed 7, stratified by the first rules' predictions); the rules were then revised on it. */
 export const REAL_LABELS = join(ROOT, 'index-builder/eval/status-labels.real.jsonl');
+/** Labelled blind after the revision (seed 11, stratified by the revised rules' predictions): the honest figure. */
+export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout.jsonl');
 
 export function readInventedLabels(): LabelledStatement[] {
   return readFileSync(INVENTED_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
@@ -27,20 +30,29 @@ export function readInventedLabels(): LabelledStatement[] {
 
 interface RealLabel { doc_id: string; page: number; offset: number; label: EpistemicStatus }
 
-/** Resolves the real-corpus references to statements; a reference that no longer matches a statement is reported. */
-export async function readRealLabels(filingsDir: string): Promise<{ sample: LabelledStatement[]; missing: string[] }> {
-  const refs = readFileSync(REAL_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel);
-  const statements = await corpusSentences(filingsDir, new Set(refs.map((r) => r.doc_id)));
+/**
+ * Resolves real-corpus label files (references doc_id/page/offset) to statements, reading the corpus once; a
+ * reference that no longer matches a statement is reported as missing.
+ */
+export async function readRealLabelSets(filingsDir: string, paths: readonly string[]): Promise<{ sample: LabelledStatement[]; missing: string[] }[]> {
+  const sets = paths.map((p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel));
+  const statements = await corpusSentences(filingsDir, new Set(sets.flat().map((r) => r.doc_id)));
   const at = new Map(statements.map((s) => [`${s.docId}/${s.page}/${s.offset}`, s]));
-  const sample: LabelledStatement[] = [];
-  const missing: string[] = [];
-  for (const r of refs) {
-    const ref = `${r.doc_id}/${r.page}/${r.offset}`;
-    const s = at.get(ref);
-    if (!s) missing.push(ref);
-    else sample.push({ text: s.text, item: s.itemTag, label: r.label, ref });
-  }
-  return { sample, missing };
+  return sets.map((refs) => {
+    const sample: LabelledStatement[] = [];
+    const missing: string[] = [];
+    for (const r of refs) {
+      const ref = `${r.doc_id}/${r.page}/${r.offset}`;
+      const s = at.get(ref);
+      if (!s) missing.push(ref);
+      else sample.push({ text: s.text, item: s.itemTag, label: r.label, ref });
+    }
+    return { sample, missing };
+  });
+}
+
+export async function readRealLabels(filingsDir: string, path = REAL_LABELS): Promise<{ sample: LabelledStatement[]; missing: string[] }> {
+  return (await readRealLabelSets(filingsDir, [path]))[0]!;
 }
 
 /** mulberry32: a tiny seeded generator, so the blind sample is reproducible. */
@@ -65,7 +77,11 @@ async function main() {
     const random = rng(seed);
     const all = await corpusSentences(filingsDir, null);
     const byStatus = new Map<EpistemicStatus, typeof all>();
-    for (const s of all) byStatus.set(s.status, [...(byStatus.get(s.status) ?? []), s]);
+    for (const s of all) {
+      const list = byStatus.get(s.status);
+      if (list) list.push(s);
+      else byStatus.set(s.status, [s]);
+    }
     const picked = [];
     for (const list of byStatus.values()) for (let i = 0; i < n; i++) picked.push(list[Math.floor(random() * list.length)]!);
     picked.sort(() => random() - 0.5);
@@ -77,11 +93,15 @@ async function main() {
     console.log('real-corpus sample skipped: ../shared is absent');
     return;
   }
-  const { sample, missing } = await readRealLabels(filingsDir);
-  const report = evaluateStatuses(sample);
-  console.log('\n' + formatStatusReport(`real corpus sample (${REAL_LABELS.replace(ROOT + '/', '')})`, report));
-  if (missing.length) console.log(`unresolved references: ${missing.length} (${missing.slice(0, 5).join(', ')})`);
-  if (args.includes('--errors')) for (const e of report.errors) console.log(`${e.ref} label ${e.label} predicted ${e.predicted}: ${e.text.slice(0, 160)}`);
+  const named = [['real corpus, tuning sample', REAL_LABELS], ['real corpus, hold-out sample', HOLDOUT_LABELS]] as const;
+  const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
+  for (const [k, [name, path]] of named.entries()) {
+    const { sample, missing } = sets[k]!;
+    const report = evaluateStatuses(sample);
+    console.log('\n' + formatStatusReport(`${name} (${path.replace(ROOT + '/', '')})`, report));
+    if (missing.length) console.log(`unresolved references: ${missing.length} (${missing.slice(0, 5).join(', ')})`);
+    if (args.includes('--errors')) for (const e of report.errors) console.log(`${e.ref} label ${e.label} predicted ${e.predicted}: ${e.text.slice(0, 160)}`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -107,7 +107,11 @@ export function buildChains(
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
   const bySource = new Map<number, Hit[]>();
-  for (const h of hits) bySource.set(h.source, [...(bySource.get(h.source) ?? []), h]);
+  for (const h of hits) {
+    const l = bySource.get(h.source);
+    if (l) l.push(h);
+    else bySource.set(h.source, [h]);
+  }
 
   const shown = new Set<string>(); // claim keys already in an accepted chain
   // A table row cited as an agreeing source of a shown entry (the same row restated in a later 10-K) is shown too.

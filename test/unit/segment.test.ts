@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { evalItems } from '../../index-builder/eval/items';
+import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment';
 import { extractStatements, isTableRow, splitSentences } from '../../index-builder/statements';
 
@@ -67,5 +71,13 @@ describe('statements', () => {
     const mdna = extractStatements(item7!);
     expect(mdna.find((s) => s.text.startsWith('We expect'))?.status).toBe('PREDICTION');
     expect(mdna.find((s) => s.text.startsWith('Net sales grew'))?.status).toBe('FACT');
+  });
+});
+
+describe('segmentation agreement with the real EDGAR item splits (../shared)', () => {
+  const dir = sharedDir() ? join(sharedDir()!, 'corpus/edgar-items') : null;
+  it.skipIf(!dir || !existsSync(join(dir, 'items.jsonl.gz')))('puts at least 95% of characters in the right item (npm run eval:items)', async () => {
+    const { overall } = await evalItems(dir!);
+    expect(overall.correct / overall.chars).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -1,4 +1,8 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readJsonLines } from '../../index-builder/read-corpus';
+import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment';
 import { extractStatements } from '../../index-builder/statements';
 import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
@@ -78,4 +82,23 @@ describe('metric vocabulary', () => {
     expect(gm.inputs).toEqual(['gross_profit', 'revenue']);
     expect(gm.description).toContain('gross profit / revenue');
   });
+});
+
+describe('table facts on real pages (../shared)', () => {
+  const shared = sharedDir();
+  const pagesPath = shared ? join(shared, 'corpus/filings/pages.jsonl.gz') : null;
+  it.skipIf(!pagesPath || !existsSync(pagesPath))('reads 3M FY2018 purchases of PP&E as (1,577) million for 2018, with item, page and offsets', async () => {
+    const pages: string[] = [];
+    for await (const row of readJsonLines(pagesPath!)) {
+      const p = row as { doc_id: string; page: number; text: string };
+      if (p.doc_id === '3M_2018_10K') pages[p.page] = p.text;
+    }
+    const rows = segmentFiling('10-K', pages.map((p) => p ?? '')).flatMap((s) => extractStatements(s, '10-K').map((st) => ({ ...st, item: s.itemTag })));
+    const capex = rows.filter((r) => r.fact?.label === 'Purchases of property, plant and equipment (PP&E)');
+    const inStatement = capex.find((r) => r.item === '10K-Item-8')!;
+    expect(inStatement.fact!.cells[0]).toMatchObject({ raw: '(1,577)', value: -1577, periodKey: 'FY2018' });
+    expect(inStatement.fact!.scale).toBe('millions');
+    expect(inStatement.text.startsWith('Purchases of property, plant and equipment (PP&E): (1,577) for year ended December 31, 2018')).toBe(true);
+    expect(pages[inStatement.page]!.slice(inStatement.offset).startsWith('Purchases of property, plant and equipment (PP&E)')).toBe(true);
+  }, 120_000);
 });
