@@ -86,7 +86,8 @@ function toEntry(shard: Shard, local: number): Entry {
     sources.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
   }
   const disagreements: EntrySource[] = (shard.disagree[local] ?? []).map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
-  return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements) };
+  const metric = shard.metric[local] ?? 0;
+  return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
 }
 
 /**

@@ -19,6 +19,8 @@ export interface Entry {
   /** Other filings that give a different value for the same row and period (never merged into `sources`). */
   disagreements?: EntrySource[];
   confidence: Confidence;
+  /** Primary metric code of the claim (src/text/metrics.ts), for the glossary; absent or 0 = none. */
+  metric?: number;
 }
 
 /** An evidence path: related entries, ordered, with a 0-10 relevance score. */

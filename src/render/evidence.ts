@@ -1,3 +1,4 @@
+import { metricEntities } from '../evidence/glossary';
 import type { Chain } from '../evidence/model';
 import { FILTER_FIELDS } from '../filters/fields';
 import type { CatalogHeader, CatalogSource } from '../format/types';
@@ -30,7 +31,7 @@ function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): str
   return `<source_registry>\n${lines.join('\n')}\n</source_registry>`;
 }
 
-function renderGlossary(catalog: CatalogHeader, sources: readonly number[]): string {
+function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chains: readonly Chain[]): string {
   const tickers = [...new Set(sources.map((i) => catalog.sources[i]!.meta.sec_ticker!))];
   const entities = tickers.map((ticker) => {
     const c = catalog.companies.find((x) => x.ticker === ticker);
@@ -41,6 +42,8 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[]): str
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
     return `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
   });
+  // Metrics the entries are tagged with, described from the builder's metric vocabulary.
+  for (const m of metricEntities(chains)) entities.push(`<entity>\n<name>${escapeText(m.name)}</name>\n<description>${escapeText(m.description)}</description>\n</entity>`);
   return `<entity_glossary>\n${entities.join('\n')}\n</entity_glossary>`;
 }
 
@@ -91,7 +94,7 @@ function renderSourceKey(catalog: CatalogHeader, sources: readonly number[]): st
  */
 export function renderEvidence(catalog: CatalogHeader, chains: readonly Chain[], format: EvidenceFormat): string {
   const sources = citedSources(chains);
-  const blocks = [renderRegistry(catalog, sources), renderGlossary(catalog, sources), ...chains.map((c) => renderChain(catalog, c))];
+  const blocks = [renderRegistry(catalog, sources), renderGlossary(catalog, sources, chains), ...chains.map((c) => renderChain(catalog, c))];
   if (format === 'rendered') blocks.push(renderSourceKey(catalog, sources));
   return blocks.join('\n');
 }

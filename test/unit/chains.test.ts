@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChains, confidenceOf } from '../../src/evidence/chains';
+import { metricEntities } from '../../src/evidence/glossary';
 import type { Shard } from '../../src/format/types';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import type { Hit } from '../../src/search/retrieve';
@@ -33,6 +34,7 @@ describe('buildChains over the evidence graph', () => {
     expect(texts[0]).toContain('4,837');
     expect(texts[1]).toMatch(/^Net sales were \$4,837 million/);
     expect(texts[2]).toMatch(/expect net sales/);
+    expect(metricEntities(chains).map((m) => m.name)).toContain('Revenue');
     expect(chains[0]!.relevance).toBeGreaterThan(0);
     expect(chains[0]!.relevance).toBeLessThanOrEqual(10);
   });
