@@ -6,6 +6,7 @@ import { FORMAT_VERSION } from '../src/format/container';
 import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, Manifest, ShardInfo, StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
+import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases } from './aliases';
@@ -74,6 +75,19 @@ export interface BuildResult {
     graphMs: number;
     bytes: number;
   };
+}
+
+/**
+ * A statement's terms plus the name of its primary metric when the text does not already use it: "Purchases of
+ * property, plant and equipment" is also found by "capital expenditure" (the metric vocabulary's name). Only the
+ * index terms change; the statement text stays as printed.
+ */
+function withMetricTerms(tokens: string[], metrics: readonly number[]): string[] {
+  const metric = metrics[0] ? metricByCode(metrics[0]) : null;
+  if (!metric) return tokens;
+  const have = new Set(tokens);
+  const extra = tokenize(metric.name).filter((t) => !have.has(t));
+  return extra.length ? [...tokens, ...extra] : tokens;
 }
 
 function sha256(bytes: Uint8Array | string): string {
@@ -165,7 +179,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
           itemTag: section.itemTag,
           metrics: s.metrics,
           ...(s.fact ? { fact: s.fact } : {}),
-          tokens: tokenize(s.text),
+          tokens: withMetricTerms(tokenize(s.text), s.metrics),
         });
       }
     }

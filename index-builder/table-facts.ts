@@ -125,7 +125,7 @@ export class TableState {
   spans: string[] | null = null;
   monthDays: string[] | null = null;
   /** The period of each column, once a header has been read. */
-  periods: { period: string; key: string }[] | null = null;
+  periods: ({ period: string; key: string } | null)[] | null = null;
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
@@ -184,7 +184,7 @@ export class TableState {
     return false;
   }
 
-  private columnPeriods(cells: string[]): { period: string; key: string }[] {
+  private columnPeriods(cells: string[]): ({ period: string; key: string } | null)[] {
     const spanOf = (i: number): string | null => {
       if (!this.spans?.length) return null;
       const per = cells.length / this.spans.length;
@@ -209,7 +209,7 @@ export class TableState {
         if (m) day = `${m[1]} ${m[2]}`;
       }
       if (!day && this.yearEnd) day = this.yearEnd;
-      const spanText = span ? span.replace(/\s+/g, ' ').replace(/\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i, '').toLowerCase() : null;
+      const spanText = span ? span.replace(/\s+/g, ' ').replace(/^(?:for|during)\s+(?:the\s+)?/i, '').replace(/\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i, '').toLowerCase() : null;
       const dm = day ? /^(\S+)\s+(\d{1,2})$/.exec(day) : null;
       const iso = dm && year ? isoDate(dm[1]!, dm[2]!, year) : null;
       const durationKey = span ? spanKey(span) : '';
@@ -219,7 +219,8 @@ export class TableState {
         if (durationKey === '12M') return { period, key: `FY${fiscalYearLabel(iso)}` };
         return { period, key: durationKey ? `${iso}/${durationKey}` : this.formType === '10-K' && !date ? `FY${year}` : iso };
       }
-      if (!year) return { period: cell, key: cell };
+      // A date without a year ("December 31," over a column whose year was lost in extraction): no period.
+      if (!year) return null;
       if (this.formType === '10-K' && (!span || durationKey === '12M')) return { period: `FY${year}`, key: `FY${year}` };
       return { period: spanText ? `${spanText} ${year}` : year, key: durationKey ? `${year}/${durationKey}` : year };
     });

@@ -1,5 +1,6 @@
 import type { EdgeKind, Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
+import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 
@@ -21,19 +22,40 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
 }
 
 /**
- * How well a chain matches the query, 0-10: the IDF-weighted share of query terms the chain's text contains
- * (70%) and the best cosine of its statements (30%). Integer, so agents can threshold on it.
+ * How well a chain matches the query, 0-10: the IDF-weighted share of query terms the chain covers (70%) and the
+ * best cosine of its statements (30%). The share averages the whole chain's coverage with its anchor's (the hit
+ * it was built from), so three loosely related statements do not outscore one statement that answers the query.
+ * Integer, so agents can threshold on it.
  */
-export function relevanceScore(chainTerms: ReadonlySet<string>, queryTermWeights: ReadonlyMap<string, number>, bestCosine: number): number {
+export function relevanceScore(
+  chainTerms: ReadonlySet<string>,
+  queryTermWeights: ReadonlyMap<string, number>,
+  bestCosine: number,
+  anchorTerms: ReadonlySet<string> = chainTerms,
+): number {
   let total = 0;
   let matched = 0;
+  let anchorMatched = 0;
   for (const [term, w] of queryTermWeights) {
     total += w;
     if (chainTerms.has(term)) matched += w;
+    if (anchorTerms.has(term)) anchorMatched += w;
   }
-  const coverage = total ? matched / total : 0;
+  const coverage = total ? (matched + anchorMatched) / (2 * total) : 0;
   const score = 10 * (0.7 * coverage + 0.3 * Math.max(0, Math.min(1, bestCosine)));
   return Math.max(0, Math.min(10, Math.round(score)));
+}
+
+/**
+ * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
+ * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year it names (queries say "FY2018").
+ */
+export function chainTerms(text: string, metric: number, tokenize: (text: string) => string[]): string[] {
+  const terms = tokenize(text);
+  const m = metric ? metricByCode(metric) : null;
+  if (m) terms.push(...tokenize(m.name));
+  for (const y of text.match(/\b(?:19|20)\d\d\b/g) ?? []) terms.push(`fy${y}`);
+  return terms;
 }
 
 /** A statement of a loaded shard. */
@@ -43,7 +65,12 @@ interface Node {
 }
 
 /** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
-const ANCHORS_PER_CHAIN = 3;
+const ANCHORS_PER_CHAIN = 4;
+/**
+ * Added to the rank score of a chain built along graph edges: at equal relevance, a fact with the sentence that
+ * explains it beats statements that merely share a filing item (fused RRF scores are below 0.04).
+ */
+const GRAPH_BONUS = 0.05;
 
 function edgeTargets(shard: Shard, local: number, kind: EdgeKind): number[] {
   return (shard.edges[local] ?? []).filter((e) => e.kind === kind).map((e) => e.target);
@@ -119,10 +146,20 @@ export function buildChains(
   const rowKey = (source: number, page: number, text: string) => `${source}:${page}:${claimKey(text.split(':')[0] ?? '')}`;
   const shownRows = new Set<string>();
   const chains: Chain[] = [];
+  // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
+  // repeats the query's words, and the final order is by relevance, not by anchor rank.
+  // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
+  // chain before its own path (fact -> explanation -> outlook) is built.
   const maxAnchors = plan.maxChains * ANCHORS_PER_CHAIN;
+  const top = hits.slice(0, maxAnchors);
+  const hasPath = (h: Hit) => {
+    const sh = shards.get(h.shard);
+    return !!sh && (sh.edges[h.local]?.length ?? 0) > 0;
+  };
+  const ordered = [...top.filter(hasPath), ...top.filter((h) => !hasPath(h))];
   let anchors = 0;
-  for (const hit of hits) {
-    if (chains.length >= plan.maxChains * 2 || anchors >= maxAnchors) break;
+  for (const hit of ordered) {
+    if (anchors >= maxAnchors) break;
     if (shown.has(claimKey(hit.text))) continue;
     if (hit.kind === 'table_row' && shownRows.has(rowKey(hit.source, hit.page, hit.text))) continue;
     anchors++;
@@ -137,6 +174,7 @@ export function buildChains(
     }
     const entries: Entry[] = [];
     const terms = new Set<string>();
+    let anchorTerms = new Set<string>();
     const keys = new Set<string>();
     let score = hit.fused;
     let bestCosine = hit.cosine;
@@ -148,20 +186,22 @@ export function buildChains(
       if (keys.has(key) || (shown.has(key) && !(n.shard === hit.shard && n.local === hit.local))) continue;
       keys.add(key);
       entries.push(s ? toEntry(s, n.local) : fallbackEntry(h!));
-      for (const t of tokenize(text)) terms.add(t);
+      const entryTerms = chainTerms(text, s ? s.metric[n.local] ?? 0 : 0, tokenize);
+      for (const t of entryTerms) terms.add(t);
+      if (n.shard === hit.shard && n.local === hit.local) anchorTerms = new Set(entryTerms);
       if (h && h !== hit) {
         score += 0.1 * h.fused;
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    const relevance = relevanceScore(terms, queryTermWeights, bestCosine);
+    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, anchorTerms);
     if (relevance === 0 || !entries.length) continue;
     for (const k of keys) shown.add(k);
     for (const e of entries) {
       if (e.sources[0]?.kind !== 'table_row') continue;
       for (const src of e.sources.slice(1)) shownRows.add(rowKey(src.source, src.page, e.consensus));
     }
-    chains.push({ score, relevance, entries });
+    chains.push({ score: score + (path.length > 1 ? GRAPH_BONUS : 0), relevance, entries });
   }
   return chains.sort((a, b) => b.relevance - a.relevance || b.score - a.score).slice(0, plan.maxChains);
 }
