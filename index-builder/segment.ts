@@ -33,10 +33,11 @@ function matchHeading(line: string): HeadingMatch | null {
   // Extraction artefacts put spaces inside words ("I tem 7", "Busines s"); squeeze the word "item" only.
   const m = HEADING.exec(line.replace(/^\s*I\s+tem\b/i, 'Item'));
   if (!m) return null;
-  const title = (m[4] ?? '').trim();
+  // Underlining dashes ("Business - --------") are layout, not title.
+  const title = (m[4] ?? '').replace(/[-_=]{3,}/g, ' ').replace(/\s+-\s+(?=\S)/g, ' ').replace(/\s+/g, ' ').trim();
   // A heading is followed by its title (capitalised) or nothing; "Item 7 of this report ..." is a reference.
   if (title && !/^[A-Z"“(]/.test(title)) return null;
-  if (title.length > 160) return null;
+  if (title.length > 400) return null; // a paragraph that happens to start with "Item 7", not a heading
   return { part: m[1]?.toUpperCase() ?? null, item: (m[2]! + (m[3] ?? '')).toUpperCase(), title };
 }
 

@@ -25,9 +25,16 @@ export const LINES_PER_PAGE = 40;
  * segmenter and counts, line by line, the non-space characters that land in the item the reference put them in.
  * Lines the segmenter leaves unassigned (before the first heading) count as wrong.
  */
-export function measureItemAgreement(items: readonly ReferenceItem[]): ItemAgreement {
+export function measureItemAgreement(items: readonly ReferenceItem[], options: { toc?: boolean } = {}): ItemAgreement {
   const sorted = [...items].sort((a, b) => (ORDER.get(a.itemTag) ?? 99) - (ORDER.get(b.itemTag) ?? 99));
   const lines: { text: string; truth: string }[] = [];
+  if (options.toc) {
+    // A table of contents made of the items' own heading lines with page numbers, as filings print it: a
+    // segmenter that takes it for headings consumes the item order and loses the body. Not scored (truth '').
+    lines.push({ text: 'TABLE OF CONTENTS', truth: '' });
+    sorted.forEach((item, k) => lines.push({ text: `${item.text.split('\n')[0]!.slice(0, 120)}   ${k + 3}`, truth: '' }));
+    while (lines.length % LINES_PER_PAGE) lines.push({ text: '', truth: '' });
+  }
   for (const item of sorted) for (const text of item.text.split('\n')) lines.push({ text, truth: item.itemTag });
   const pages: string[] = [];
   for (let i = 0; i < lines.length; i += LINES_PER_PAGE) pages.push(lines.slice(i, i + LINES_PER_PAGE).map((l) => l.text).join('\n'));
@@ -42,7 +49,7 @@ export function measureItemAgreement(items: readonly ReferenceItem[]): ItemAgree
   const result: ItemAgreement = { chars: 0, correct: 0, perItem: new Map() };
   lines.forEach((line, i) => {
     const n = line.text.replace(/\s+/g, '').length;
-    if (!n) return;
+    if (!n || !line.truth) return;
     let per = result.perItem.get(line.truth);
     if (!per) result.perItem.set(line.truth, (per = { chars: 0, correct: 0 }));
     per.chars += n;

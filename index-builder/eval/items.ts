@@ -12,7 +12,7 @@ import { sharedDir } from '../shared-dir';
 import { measureItemAgreement, mergeAgreement, type ItemAgreement, type ReferenceItem } from './item-agreement';
 
 
-export async function evalItems(dir: string): Promise<{ overall: ItemAgreement; filings: number; worst: { doc: string; pct: number }[] }> {
+export async function evalItems(dir: string, options: { toc?: boolean } = {}): Promise<{ overall: ItemAgreement; filings: number; worst: { doc: string; pct: number }[] }> {
   const byDoc = new Map<string, ReferenceItem[]>();
   for await (const row of readJsonLines(join(dir, 'items.jsonl.gz'))) {
     const r = row as { doc_id: string; item_tag: string; text: string };
@@ -23,7 +23,7 @@ export async function evalItems(dir: string): Promise<{ overall: ItemAgreement; 
   const overall: ItemAgreement = { chars: 0, correct: 0, perItem: new Map() };
   const perDoc: { doc: string; pct: number }[] = [];
   for (const [doc, items] of [...byDoc].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    const a = measureItemAgreement(items);
+    const a = measureItemAgreement(items, options);
     perDoc.push({ doc, pct: (100 * a.correct) / Math.max(1, a.chars) });
     mergeAgreement(overall, a);
   }
@@ -38,18 +38,21 @@ async function main() {
     return;
   }
   const { overall, filings, worst } = await evalItems(dir);
+  const withToc = await evalItems(dir, { toc: true });
   const pct = (c: number, n: number) => ((100 * c) / Math.max(1, n)).toFixed(1);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify({
       filings,
       chars: overall.chars,
       agreement_pct: Number(pct(overall.correct, overall.chars)),
+      agreement_with_toc_pct: Number(pct(withToc.overall.correct, withToc.overall.chars)),
       per_item: Object.fromEntries([...overall.perItem].map(([t, v]) => [t, Number(pct(v.correct, v.chars))])),
     }, null, 2));
     return;
   }
   console.log(`item segmentation vs ${dir}: ${filings} filings, ${overall.chars} characters`);
   console.log(`overall: ${pct(overall.correct, overall.chars)}% of characters in the right item`);
+  console.log(`with a table of contents of the items' headings in front: ${pct(withToc.overall.correct, withToc.overall.chars)}%`);
   const order = [...overall.perItem.keys()].sort((a, b) => {
     const n = (t: string) => { const m = /Item-(\d+)([A-C]?)/.exec(t)!; return Number(m[1]) * 10 + (m[2] ? m[2].charCodeAt(0) - 64 : 0); };
     return n(a) - n(b);
