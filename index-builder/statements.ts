@@ -39,7 +39,9 @@ function isNoise(line: string): boolean {
     /^(page\s+)?\d{1,3}$/i.test(t) ||
     /^[A-Z]?-?\d{1,3}$/.test(t) || // "F-12"
     /^-\s*\d{1,3}\s*-$/.test(t) || // "- 7 -"
-    /^\(?continued\)?$/i.test(t)
+    /^\(?continued\)?$/i.test(t) ||
+    // Running footers: "Apple Inc. | Q3 2023 Form 10-Q | 15", "Zenharrow Foods Company | 2023 Form 10-K | 7".
+    (t.length < 120 && /\|\s*(?:page\s*)?[A-Z]?-?\d{1,3}$/i.test(t) && /form\s+10-?[kq]|annual report|\|.*\|/i.test(t))
   );
 }
 

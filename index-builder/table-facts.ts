@@ -92,7 +92,10 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
 export function parseSpans(line: string): string[] | null {
   const cols = splitColumns(line);
-  if (!cols.length || !cols.every((c) => SPAN_CELL.test(c))) return null;
+  // Each column is a short span phrase ("Three Months Ended", "For the Years Ended December 31,"); a prose line that
+  // mentions "three months ended" somewhere is not a header.
+  const isSpan = (c: string) => c.length <= 60 && SPAN_CELL.test(c) && /^(?:for\s+the\s+|the\s+)?(?:\w+(?:-\w+)?\s+(?:months|weeks)|years?|quarters?|fiscal\s+years?)\b/i.test(c);
+  if (!cols.length || !cols.every(isSpan)) return null;
   return cols;
 }
 

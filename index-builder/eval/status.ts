@@ -38,12 +38,24 @@ export async function readRealLabelSets(filingsDir: string, paths: readonly stri
   const sets = paths.map((p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel));
   const statements = await corpusSentences(filingsDir, new Set(sets.flat().map((r) => r.doc_id)));
   const at = new Map(statements.map((s) => [`${s.docId}/${s.page}/${s.offset}`, s]));
+  const onPage = new Map<string, typeof statements>();
+  for (const s of statements) {
+    const key = `${s.docId}/${s.page}`;
+    const list = onPage.get(key);
+    if (list) list.push(s);
+    else onPage.set(key, [s]);
+  }
+  // Exact start first; else the statement whose span covers the offset (a later extraction change may move a
+  // sentence's start, e.g. when a footer line is no longer glued to it).
+  const find = (r: RealLabel) =>
+    at.get(`${r.doc_id}/${r.page}/${r.offset}`) ??
+    onPage.get(`${r.doc_id}/${r.page}`)?.find((s) => s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset));
   return sets.map((refs) => {
     const sample: LabelledStatement[] = [];
     const missing: string[] = [];
     for (const r of refs) {
       const ref = `${r.doc_id}/${r.page}/${r.offset}`;
-      const s = at.get(ref);
+      const s = find(r);
       if (!s) missing.push(ref);
       else sample.push({ text: s.text, item: s.itemTag, label: r.label, ref });
     }
