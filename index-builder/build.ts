@@ -16,6 +16,7 @@ import type { Filing } from './read-corpus';
 import { segmentFiling } from './segment';
 import { buildConsensus } from './consensus';
 import { buildShardEdges } from './evidence-graph';
+import { segmentNames } from './segments';
 import { extractStatements } from './statements';
 import type { TableFact } from './table-facts';
 
@@ -117,6 +118,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   const shardKeys: string[] = [];
   const shardByKey = new Map<string, number>();
 
+  const segmentLists = new Map<number, Map<string, number>>(); // filing -> segment list -> sentences naming it
   filings.forEach((filing, fi) => {
     stage('segment', fi + 1, filings.length);
     const d = filing.doc;
@@ -166,6 +168,15 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
         },
       });
       for (const s of raw) {
+        if (s.kind === 'sentence') {
+          const names = segmentNames(s.text);
+          if (names.length) {
+            const key = names.join('\u0000');
+            const counts = segmentLists.get(fi) ?? new Map<string, number>();
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+            segmentLists.set(fi, counts);
+          }
+        }
         statements.push({
           text: s.text,
           page: s.page,
@@ -338,7 +349,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   stage('lexicon', 1, 1);
 
   const embeddingBytes = encodeEmbedding(model);
-  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen));
+  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen, segmentLists));
 
   // Content-addressed version: the hash of every artifact's hash, so a rebuild of the same input is a no-op.
   const files = new Map<string, Uint8Array>([
@@ -414,6 +425,7 @@ function buildCatalog(
   shards: ShardInfo[],
   dim: number,
   avgLen: number,
+  segmentLists: ReadonlyMap<number, ReadonlyMap<string, number>>,
 ): CatalogHeader {
   const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
   const perSource = new Uint32Array(sources.length);
@@ -440,6 +452,19 @@ function buildCatalog(
         aliases: companyAliases(d.company, d.ticker),
       });
     }
+  }
+  // Segments: the list most sentences of the company's latest filing name (later fiscal year, then later period).
+  const latest = new Map<string, { fi: number; names: string[] }>();
+  for (const [fi, counts] of segmentLists) {
+    const d = filings[fi]!.doc;
+    const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    const prev = latest.get(d.ticker);
+    const newer = !prev || d.period_of_report > filings[prev.fi]!.doc.period_of_report || (d.period_of_report === filings[prev.fi]!.doc.period_of_report && fi > prev.fi);
+    if (newer) latest.set(d.ticker, { fi, names: best[0].split('\u0000') });
+  }
+  for (const [ticker, { names }] of latest) {
+    const c = companies.get(ticker);
+    if (c) c.segments = names;
   }
   return {
     domain: DOMAIN,

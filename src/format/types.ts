@@ -28,6 +28,8 @@ export interface CatalogCompany {
   sub_industry: string | null;
   /** Lower-case names and short forms that resolve to this ticker ("3m", "3m company"). */
   aliases: string[];
+  /** Business segments named by the company's latest filing that lists them (index-builder/segments.ts). */
+  segments?: string[];
 }
 
 export interface ShardInfo {

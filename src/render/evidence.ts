@@ -40,6 +40,7 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chai
     if (c?.sector) parts.push(`GICS sector ${c.sector}${c.sub_industry ? `, sub-industry ${c.sub_industry}` : ''}`);
     const fyEnds = [...new Set(sources.map((i) => catalog.sources[i]!).filter((s) => s.meta.sec_ticker === ticker).map((s) => s.meta.sec_fiscal_year_end))];
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
+    if (c?.segments?.length) parts.push(`business segments (latest filing): ${c.segments.join(', ')}`);
     return `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
   });
   // Metrics the entries are tagged with, described from the builder's metric vocabulary.

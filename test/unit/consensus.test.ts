@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsensus, normalizeLabel, type ConsensusInput } from '../../index-builder/consensus';
+import { segmentNames } from '../../index-builder/segments';
 import { TableState, parseRow } from '../../index-builder/table-facts';
 import { buildSample } from '../support/sample-build';
 
@@ -71,5 +72,26 @@ describe('consensus on the sample corpus', () => {
   it('reports merged entries in the build summary', () => {
     expect(sample.result.summary.mergedTableRows).toBeGreaterThan(0);
     expect(sample.result.summary.disagreeingRows).toBeGreaterThan(0);
+  });
+});
+
+describe('entities: business segments', () => {
+  it('reads an explicit segment list, and only an unambiguous one', () => {
+    expect(segmentNames('We operate in three reportable segments: Alder Retail, Alder International and Birch Club.')).toEqual(['Alder Retail', 'Alder International', 'Birch Club']);
+    expect(segmentNames('Our operating segments are Widgets, Gadgets, and Services.')).toEqual(['Widgets', 'Gadgets', 'Services']);
+    expect(segmentNames('Sales in the Safety and Industrial business segments are Growing and Strong.')).toEqual([]);
+    // The count settles a name with "and" in it.
+    expect(segmentNames('We have two reportable segments: Cloud, Devices and Other.')).toEqual(['Cloud', 'Devices and Other']);
+  });
+});
+
+describe('segments in the sample catalog', () => {
+  let sample: Awaited<ReturnType<typeof buildSample>>;
+  beforeAll(async () => {
+    sample = await buildSample();
+  });
+  afterAll(() => sample.dispose());
+  it('describes QSEP by the segments of its latest 10-K', () => {
+    expect(sample.catalog.companies.find((c) => c.ticker === 'QSEP')!.segments).toEqual(['Regulated Electric Utility', 'Transmission', 'Renewable Generation']);
   });
 });
