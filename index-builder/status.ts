@@ -17,7 +17,7 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
   // expectations, so only explicit expectation verbs count there.
   const exhibit = !!itemTag && /^10K-Item-1[56]$/.test(itemTag);
   if (isRisk(text, itemTag, exhibit)) return 'RISK';
-  if ((EXPECTATION.test(text) || (!exhibit && WILL.test(text))) && !PAST_PLAN.test(text)) return 'PREDICTION';
+  if ((EXPECTATION.test(text) || (!exhibit && (WILL.test(text) || BELIEF_WILL.test(text)))) && !PAST_PLAN.test(text) && !POLICY.test(text)) return 'PREDICTION';
   if (ASSESSMENT.test(text)) return 'ASSESSMENT';
   return 'FACT';
 }
@@ -45,6 +45,10 @@ const EXPECTATION =
   /\b(?:(?:we|the company|management|it|they|the corporation|the group)\s+(?:currently\s+|also\s+|now\s+|still\s+)?(?:expects?|anticipates?|intends?|plans?|forecasts?|projects?|aims?|targets?|seeks?)\b(?! and perform)|(?:expects?|anticipates?) (?:to|that)\b|(?:is|are|was|were) (?:currently )?(?:expected|anticipated|scheduled|projected|forecasted|planned) to\b|\boutlook\b|going forward|in the (?:coming|next) (?:year|quarter|\w+ months)|over the next \w+ (?:years|months|quarters)|remainder of (?:fiscal |the )?(?:year|20\d\d)|(?:in|during|for) (?:fiscal )?20\d\d and beyond|estimates? that|on track to)/i;
 // A bare "will" is forward-looking when the company or a figure is its subject, not in definitions.
 const WILL = /\b(?:we|our|the company|management|it|they|these|this|[\w-]+ (?:costs?|expenses?|commitments?|payments?|contributions?|sales|revenues?|margins?))\s+(?:\w+\s+){0,3}?will\b(?! not be material)/i;
+// A belief about what will happen is a forecast: "we believe the liability will not have a material effect".
+const BELIEF_WILL = /\bbelieves?\b[^.;]{0,160}\bwill\b/i;
+// Accounting-policy boilerplate that uses the verbs without forecasting: "the consideration we expect to receive".
+const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled to\b/i;
 // "planned" or "expected" used of the past ("as planned", "than expected") is not a forecast.
 const PAST_PLAN = /\b(?:than (?:expected|anticipated|planned)|as (?:expected|anticipated|planned))\b(?![^.]*\b(?:will|expects?)\b)/i;
 const ASSESSMENT =

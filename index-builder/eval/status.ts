@@ -18,7 +18,9 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export const INVENTED_LABELS = join(ROOT, 'fixtures/sample-corpus/labels/status-invented.jsonl');
 /** Labelled first (seed 7, stratified by the first rules' predictions); the rules were then revised on it. */
 export const REAL_LABELS = join(ROOT, 'index-builder/eval/status-labels.real.jsonl');
-/** Labelled blind after the revision (seed 11, stratified by the revised rules' predictions): the honest figure. */
+/** Labelled blind after the first revision (seed 11, stratified by its predictions); a second revision used it. */
+export const TUNING2_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning2.jsonl');
+/** Labelled blind after the second revision (seed 13, stratified by the final rules' predictions): the honest figure. */
 export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout.jsonl');
 
 export function readInventedLabels(): LabelledStatement[] {
@@ -105,7 +107,11 @@ async function main() {
     console.log('real-corpus sample skipped: ../shared is absent');
     return;
   }
-  const named = [['real corpus, tuning sample', REAL_LABELS], ['real corpus, hold-out sample', HOLDOUT_LABELS]] as const;
+  const named = [
+    ['real corpus, tuning sample 1', REAL_LABELS],
+    ['real corpus, tuning sample 2', TUNING2_LABELS],
+    ['real corpus, hold-out sample', HOLDOUT_LABELS],
+  ] as const;
   const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
   for (const [k, [name, path]] of named.entries()) {
     const { sample, missing } = sets[k]!;
