@@ -6,6 +6,7 @@ import { FORMAT_VERSION } from '../src/format/container';
 import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, Manifest, ShardInfo, StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
+import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases } from './aliases';
@@ -13,7 +14,11 @@ import { learnEmbeddings, type EmbeddingOptions } from './embeddings';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
 import type { Filing } from './read-corpus';
 import { segmentFiling } from './segment';
+import { buildConsensus } from './consensus';
+import { buildShardEdges } from './evidence-graph';
+import { segmentNames } from './segments';
 import { extractStatements } from './statements';
+import type { TableFact } from './table-facts';
 
 export const DOMAIN = 'sp500';
 export const SCHEMA_VERSION = '2026-11-21.1';
@@ -32,9 +37,16 @@ export interface BuildOptions {
 interface Statement {
   text: string;
   page: number;
+  offset: number;
+  length: number;
   kind: StatementKind;
   status: EpistemicStatus;
   source: number;
+  filing: number;
+  ticker: string;
+  itemTag: string;
+  metrics: number[];
+  fact?: TableFact;
   tokens: string[];
 }
 
@@ -50,12 +62,33 @@ export interface BuildResult {
     byStatus: Record<string, number>;
     byKind: Record<string, number>;
     shards: number;
+    /** Consensus: sentence claims stated by 2+ filings, table rows agreeing with / contradicting another filing. */
+    mergedSentenceGroups: number;
+    mergedTableRows: number;
+    disagreeingRows: number;
+    /** Evidence-graph edges by kind. */
+    edges: Record<string, number>;
+    /** Largest shard artifact in bytes. */
+    largestShardBytes: number;
     /** Shards that got an HNSW graph, the graphs' bytes and the time spent building them. */
     graphs: number;
     graphBytes: number;
     graphMs: number;
     bytes: number;
   };
+}
+
+/**
+ * A statement's terms plus the name of its primary metric when the text does not already use it: "Purchases of
+ * property, plant and equipment" is also found by "capital expenditure" (the metric vocabulary's name). Only the
+ * index terms change; the statement text stays as printed.
+ */
+function withMetricTerms(tokens: string[], metrics: readonly number[]): string[] {
+  const metric = metrics[0] ? metricByCode(metrics[0]) : null;
+  if (!metric) return tokens;
+  const have = new Set(tokens);
+  const extra = tokenize(metric.name).filter((t) => !have.has(t));
+  return extra.length ? [...tokens, ...extra] : tokens;
 }
 
 function sha256(bytes: Uint8Array | string): string {
@@ -85,6 +118,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   const shardKeys: string[] = [];
   const shardByKey = new Map<string, number>();
 
+  const segmentLists = new Map<number, Map<string, number>>(); // filing -> segment list -> sentences naming it
   filings.forEach((filing, fi) => {
     stage('segment', fi + 1, filings.length);
     const d = filing.doc;
@@ -94,13 +128,20 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       shardKeys.push(shardKey);
     }
     const seenIds = new Map<string, number>();
+    // Start of each page in the filing's text joined by '\n': statement lengths are measured there.
+    const pageStarts: number[] = [];
+    let at = 0;
+    for (const p of filing.pages) {
+      pageStarts.push(at);
+      at += p.length + 1;
+    }
     for (const section of segmentFiling(d.form_type, filing.pages)) {
       let id = sourceId(filing, section.itemCode);
       // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
       const dup = seenIds.get(id) ?? 0;
       seenIds.set(id, dup + 1);
       if (dup) id = `${id}-${dup + 1}`;
-      const raw = extractStatements(section);
+      const raw = extractStatements(section, d.form_type);
       if (!raw.length) continue;
       const sourceIndex = sources.length;
       sources.push({
@@ -126,9 +167,39 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
           sec_ticker: d.ticker,
         },
       });
-      for (const s of raw) statements.push({ ...s, source: sourceIndex, tokens: tokenize(s.text) });
+      for (const s of raw) {
+        if (s.kind === 'sentence') {
+          const names = segmentNames(s.text);
+          if (names.length) {
+            const key = names.join('\u0000');
+            const counts = segmentLists.get(fi) ?? new Map<string, number>();
+            counts.set(key, (counts.get(key) ?? 0) + 1);
+            segmentLists.set(fi, counts);
+          }
+        }
+        statements.push({
+          text: s.text,
+          page: s.page,
+          offset: s.offset,
+          length: Math.max(0, pageStarts[s.endPage]! + s.endOffset - (pageStarts[s.page]! + s.offset)),
+          kind: s.kind,
+          status: s.status,
+          source: sourceIndex,
+          filing: fi,
+          ticker: d.ticker,
+          itemTag: section.itemTag,
+          metrics: s.metrics,
+          ...(s.fact ? { fact: s.fact } : {}),
+          tokens: withMetricTerms(tokenize(s.text), s.metrics),
+        });
+      }
     }
   });
+
+  stage('consensus', 0, 1);
+  const consensus = buildConsensus(statements);
+  stage('consensus', 1, 1);
+  const edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
 
   stage('embed', 0, 1);
   const model = learnEmbeddings(statements.map((s) => s.tokens), options.embedding);
@@ -191,6 +262,8 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
     });
     const file = `shards/${shardId}.bin`;
     const shardStatements = ids.map((i) => statements[i]!);
+    const edges = buildShardEdges(shardStatements);
+    for (const list of edges) for (const e of list) edgeCounts[e.kind]!++;
     const bytes = encodeShard({
       id: shardId,
       texts: shardStatements.map((s) => s.text),
@@ -198,6 +271,12 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       page: shardStatements.map((s) => s.page),
       kind: shardStatements.map((s) => s.kind),
       status: shardStatements.map((s) => s.status),
+      offset: Uint32Array.from(shardStatements, (s) => s.offset),
+      length: Uint32Array.from(shardStatements, (s) => s.length),
+      metric: Uint8Array.from(shardStatements, (s) => s.metrics[0] ?? 0),
+      agree: ids.map((i) => consensus.agree.get(i) ?? []),
+      disagree: ids.map((i) => consensus.disagree.get(i) ?? []),
+      edges,
       terms,
       postOffsets,
       postDocs,
@@ -270,7 +349,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   stage('lexicon', 1, 1);
 
   const embeddingBytes = encodeEmbedding(model);
-  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen));
+  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen, segmentLists));
 
   // Content-addressed version: the hash of every artifact's hash, so a rebuild of the same input is a no-op.
   const files = new Map<string, Uint8Array>([
@@ -326,6 +405,11 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       byStatus,
       byKind,
       shards: shardFiles.length,
+      mergedSentenceGroups: consensus.mergedSentenceGroups,
+      mergedTableRows: consensus.mergedTableRows,
+      disagreeingRows: consensus.disagreeingRows,
+      edges: edgeCounts,
+      largestShardBytes: Math.max(0, ...shardFiles.map((f) => f.bytes.byteLength)),
       graphs: graphFiles.length,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
       graphMs,
@@ -341,6 +425,7 @@ function buildCatalog(
   shards: ShardInfo[],
   dim: number,
   avgLen: number,
+  segmentLists: ReadonlyMap<number, ReadonlyMap<string, number>>,
 ): CatalogHeader {
   const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
   const perSource = new Uint32Array(sources.length);
@@ -367,6 +452,19 @@ function buildCatalog(
         aliases: companyAliases(d.company, d.ticker),
       });
     }
+  }
+  // Segments: the list most sentences of the company's latest filing name (later fiscal year, then later period).
+  const latest = new Map<string, { fi: number; names: string[] }>();
+  for (const [fi, counts] of segmentLists) {
+    const d = filings[fi]!.doc;
+    const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+    const prev = latest.get(d.ticker);
+    const newer = !prev || d.period_of_report > filings[prev.fi]!.doc.period_of_report || (d.period_of_report === filings[prev.fi]!.doc.period_of_report && fi > prev.fi);
+    if (newer) latest.set(d.ticker, { fi, names: best[0].split('\u0000') });
+  }
+  for (const [ticker, { names }] of latest) {
+    const c = companies.get(ticker);
+    if (c) c.segments = names;
   }
   return {
     domain: DOMAIN,

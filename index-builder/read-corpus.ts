@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { htmlToPages } from './edgar-html';
+import { fiscalYearLabel } from './fiscal-year';
 
 /** One row of documents.jsonl (the page-text corpus format of ../shared/corpus/filings). */
 export interface FilingDocument {
@@ -27,7 +28,7 @@ export interface Filing {
   pages: string[];
 }
 
-async function* readJsonLines(path: string): AsyncGenerator<unknown> {
+export async function* readJsonLines(path: string): AsyncGenerator<unknown> {
   const input = path.endsWith('.gz') ? createReadStream(path).pipe(createGunzip()) : createReadStream(path);
   const lines = createInterface({ input, crlfDelay: Infinity });
   let n = 0;
@@ -144,8 +145,4 @@ export function readEdgarFolder(dir: string): Filing[] {
   return out;
 }
 
-/** DESIGN.md section 5: the calendar year the fiscal year ends in, except years ending January 1-7. */
-export function fiscalYearLabel(periodEnd: string): number {
-  const [y, m, d] = periodEnd.split('-').map(Number) as [number, number, number];
-  return m === 1 && d <= 7 ? y - 1 : y;
-}
+export { fiscalYearLabel } from './fiscal-year';

@@ -1,11 +1,25 @@
 import type { EpistemicStatus, StatementKind } from '../src/format/types';
-import type { Section } from './segment';
+import { metricCodes } from '../src/text/metrics';
+import type { Section, SectionLine } from './segment';
+import { classifyStatus } from './status';
+import { factText, parseHeader, parseRow, TableState, type TableFact } from './table-facts';
+
+export { classifyStatus } from './status';
 
 export interface RawStatement {
   text: string;
   page: number;
+  /** Character offset of the statement's first character in its page's text. */
+  offset: number;
+  /** Where the statement's last character ends: page and offset there (a sentence can cross a page break). */
+  endPage: number;
+  endOffset: number;
   kind: StatementKind;
   status: EpistemicStatus;
+  /** Metric codes (src/text/metrics.ts) the statement names, most specific first. */
+  metrics: number[];
+  /** Table rows: the label, cells with periods, scale and unit. */
+  fact?: TableFact;
 }
 
 const MIN_CHARS = 25;
@@ -13,10 +27,9 @@ const MAX_CHARS = 900;
 // Abbreviations after which a period does not end a sentence.
 const ABBREVIATIONS = /\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$/i;
 
-/** A line of a flattened table: columns separated by 3+ spaces with at least one figure. */
+/** A line of a flattened table: a label and value columns (3+ spaces apart). */
 export function isTableRow(line: string): boolean {
-  const cols = line.trim().split(/ {3,}/);
-  return cols.length >= 2 && cols.slice(1).some((c) => /^[($]*-?[\d,.]+%?\)?$|^—$|^-$/.test(c.replace(/\$\s*/g, '').trim()));
+  return parseRow(line) !== null;
 }
 
 function isNoise(line: string): boolean {
@@ -25,92 +38,162 @@ function isNoise(line: string): boolean {
     /^table of contents$/i.test(t) ||
     /^(page\s+)?\d{1,3}$/i.test(t) ||
     /^[A-Z]?-?\d{1,3}$/.test(t) || // "F-12"
-    /^\(?continued\)?$/i.test(t)
+    /^-\s*\d{1,3}\s*-$/.test(t) || // "- 7 -"
+    /^\(?continued\)?$/i.test(t) ||
+    // Running footers: "Apple Inc. | Q3 2023 Form 10-Q | 15", "Zenharrow Foods Company | 2023 Form 10-K | 7".
+    (t.length < 120 && /\|\s*(?:page\s*)?[A-Z]?-?\d{1,3}$/i.test(t) && /form\s+10-?[kq]|annual report|\|.*\|/i.test(t))
   );
 }
 
-// Forward-looking cues (the safe-harbour vocabulary of filings). First version; the builder issue refines it.
-const PREDICTION_CUES =
-  /\b(?:expects?|expected|anticipates?|anticipated|intends?|plans? to|will|forecasts?|projected|outlook|guidance|estimates? that|believes? .{0,40}will|going forward|in (?:fiscal )?20\d\d and beyond|future)\b/i;
-
-export function classifyStatus(text: string, kind: StatementKind): EpistemicStatus {
-  if (kind === 'table_row') return 'FACT';
-  return PREDICTION_CUES.test(text) ? 'PREDICTION' : 'FACT';
+/** A paragraph being assembled from lines; `parts` map paragraph character positions back to page offsets. */
+interface Paragraph {
+  text: string;
+  parts: { at: number; line: SectionLine; lead: number }[];
 }
 
-/** Turns a table line into a readable statement: "Net sales: $ 4,812 | $ 4,390", keeping the caption context. */
-function tableRowText(line: string, context: string | null): string {
-  const cols = line.trim().split(/ {3,}/).map((c) => c.trim()).filter(Boolean);
-  const [label, ...values] = cols;
-  const joined = `${label}: ${values.join(' | ')}`;
-  return context ? `${joined} (${context})` : joined;
+function locate(p: Paragraph, index: number): { page: number; offset: number } {
+  let part = p.parts[0]!;
+  for (const candidate of p.parts) {
+    if (candidate.at > index) break;
+    part = candidate;
+  }
+  return { page: part.line.page, offset: part.line.offset + part.lead + Math.max(0, index - part.at) };
 }
 
 /**
  * Splits one section into statements: prose lines are joined into paragraphs and split into sentences; table rows
- * become one statement each, tagged with the nearest preceding header line (years or "(In millions)").
+ * become one statement each, read with the table's caption (scale), header (period of each column) and the label
+ * of the row group they belong to. Every statement keeps its page and character offsets.
  */
-export function extractStatements(section: Section): RawStatement[] {
+export function extractStatements(section: Section, formType = '10-K'): RawStatement[] {
   const out: RawStatement[] = [];
-  let paragraph: { page: number; text: string } | null = null;
-  let tableContext: string | null = null;
+  const table = new TableState(formType);
+  let paragraph: Paragraph | null = null;
+  // A label that wraps onto the next line ("Purchases and proceeds ... marketable" / " securities ..., net   669").
+  let pendingLabel: SectionLine | null = null;
 
   const flush = () => {
     if (!paragraph) return;
-    for (const sentence of splitSentences(paragraph.text)) {
+    const p = paragraph;
+    paragraph = null;
+    let sawProse = false;
+    for (const { text: sentence, start } of splitSentencesAt(p.text)) {
       // Too short, or an all-capitals line (company names, running headers): not a claim.
       if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
+      sawProse = true;
       const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
-      out.push({ text, page: paragraph.page, kind: 'sentence', status: classifyStatus(text, 'sentence') });
+      const from = locate(p, start);
+      const to = locate(p, start + sentence.length);
+      out.push({
+        text,
+        page: from.page,
+        offset: from.offset,
+        endPage: to.page,
+        endOffset: to.offset,
+        kind: 'sentence',
+        status: classifyStatus(text, 'sentence', section.itemTag),
+        metrics: metricCodes(text),
+      });
     }
-    paragraph = null;
+    // Prose between tables ends the table: the next table brings its own caption and header.
+    if (sawProse) table.reset();
   };
 
-  for (const { page, text } of section.lines) {
+  const addToParagraph = (line: SectionLine) => {
+    const lead = line.text.length - line.text.trimStart().length;
+    const trimmed = line.text.trim();
+    if (!paragraph) paragraph = { text: '', parts: [] };
+    const sep = paragraph.text && !paragraph.text.endsWith('-') ? ' ' : '';
+    paragraph.text += sep;
+    paragraph.parts.push({ at: paragraph.text.length, line, lead });
+    paragraph.text += trimmed;
+  };
+
+  for (const line of section.lines) {
+    const { text } = line;
     if (isNoise(text)) continue;
-    if (isTableRow(text)) {
+    // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
+    const row = parseHeader(text) ? null : parseRow(text);
+    if (row) {
       flush();
-      const row = tableRowText(text, tableContext);
-      if (/[a-z]/i.test(row.split(':')[0] ?? '')) {
-        out.push({ text: row, page, kind: 'table_row', status: 'FACT' });
-      } else {
-        tableContext = text.trim().replace(/ {3,}/g, ' | '); // a header row of years or dates
+      let label = row.label;
+      let first: SectionLine = line;
+      if (pendingLabel && (/^[a-z(]/.test(label) || /\b(?:and|of|or|for|in|the|to|from|net of|,)$/i.test(pendingLabel.text.trim()))) {
+        label = `${pendingLabel.text.trim()} ${label}`;
+        first = pendingLabel;
+      } else if (pendingLabel && /:$/.test(pendingLabel.text.trim())) {
+        table.parent = pendingLabel.text.trim().replace(/:$/, '');
       }
+      pendingLabel = null;
+      // Indented rows under a "Net sales:" group label carry the group ("Net sales: Products"); a total row or an
+      // unindented row (a wrapped label counts from its first line) ends the group.
+      const indent = first === line ? row.indent : first.text.length - first.text.trimStart().length;
+      if (/^total\b/i.test(label)) table.parent = null;
+      else if (indent > 0 && table.parent) label = `${table.parent}: ${label}`;
+      else if (indent === 0) table.parent = null;
+      const fact = table.toFact({ ...row, label });
+      const statement = factText(fact);
+      out.push({
+        text: statement,
+        page: first.page,
+        offset: first.offset + (first.text.length - first.text.trimStart().length),
+        endPage: line.page,
+        endOffset: line.offset + line.text.trimEnd().length,
+        kind: 'table_row',
+        status: 'FACT',
+        metrics: metricCodes(fact.label),
+        fact,
+      });
+      continue;
+    }
+    if (pendingLabel) {
+      // The held line was not a wrapped label after all: a group label ("Net sales:") or a heading.
+      if (/:$/.test(pendingLabel.text.trim())) table.parent = pendingLabel.text.trim().replace(/:$/, '');
+      pendingLabel = null;
+    }
+    if (TableState.isFurniture(text)) {
+      flush(); // before reading: prose ending here resets the table state, the new caption/header must survive it
+      table.read(text);
       continue;
     }
     const trimmed = text.trim();
-    if (/^\(?(in|dollars in|amounts in)\s+(millions|thousands|billions)/i.test(trimmed) || /^(19|20)\d\d( {3,}(19|20)\d\d)+$/.test(trimmed)) {
-      tableContext = trimmed.replace(/ {3,}/g, ' | ');
+    // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
+    if (table.periods && trimmed.length < 100 && !/[.;]$/.test(trimmed)) {
       flush();
+      pendingLabel = line;
       continue;
     }
     // A short line in title case with no final period is a heading: it ends the paragraph.
     const isHeading = trimmed.length < 90 && !/[.:;,]$/.test(trimmed) && /^[A-Z]/.test(trimmed) && !/[.!?]\s/.test(trimmed);
     if (isHeading) {
       flush();
-      tableContext = null;
       continue;
     }
-    if (!paragraph) paragraph = { page, text: trimmed };
-    else paragraph.text += (paragraph.text.endsWith('-') ? '' : ' ') + trimmed;
+    addToParagraph(line);
     if (/[.!?]["”)]?$/.test(trimmed) && trimmed.length < 60) flush(); // a short final line closes the paragraph
   }
   flush();
   return out;
 }
 
-export function splitSentences(text: string): string[] {
-  const parts: string[] = [];
+/** Sentences of a paragraph with their start positions. */
+export function splitSentencesAt(text: string): { text: string; start: number }[] {
+  const parts: { text: string; start: number }[] = [];
   const re = /[.!?]["”’)]?\s+(?=["“(]?[A-Z0-9])/g;
   let start = 0;
   for (const m of text.matchAll(re)) {
-    const end = m.index! + m[0].trimEnd().length;
+    const end = m.index + m[0].trimEnd().length;
     const candidate = text.slice(start, end);
     if (ABBREVIATIONS.test(candidate.trimEnd()) || /\b[A-Z]\.$/.test(candidate.trimEnd())) continue;
-    parts.push(candidate.trim());
-    start = m.index! + m[0].length;
+    const lead = candidate.length - candidate.trimStart().length;
+    parts.push({ text: candidate.trim(), start: start + lead });
+    start = m.index + m[0].length;
   }
-  const rest = text.slice(start).trim();
-  if (rest) parts.push(rest);
+  const rest = text.slice(start);
+  if (rest.trim()) parts.push({ text: rest.trim(), start: start + (rest.length - rest.trimStart().length) });
   return parts;
+}
+
+export function splitSentences(text: string): string[] {
+  return splitSentencesAt(text).map((p) => p.text);
 }

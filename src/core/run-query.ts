@@ -95,8 +95,13 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const id = lexicon.termIndex.get(t);
     weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
   }
-  const chainsOf = (hits: readonly Hit[]) => buildChains(hits, plan, weights, tokenize);
-  let chains: Chain[] = chainsOf(retrieval.hits);
+  // The hits' shards (already loaded and cached by retrieval) carry the evidence graph and consensus chains follow.
+  const chainsOf = async (hits: readonly Hit[]) => {
+    const hitShards = [...new Set(hits.map((h) => h.shard))];
+    const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
+    return buildChains(hits, plan, weights, tokenize, shards);
+  };
+  let chains: Chain[] = await chainsOf(retrieval.hits);
 
   const trace: QueryOutcome['trace'] = { ...retrieval.trace };
   if (preference) {
@@ -109,7 +114,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       pass = extra.trace;
       hits = extra.hits;
     }
-    const preferred = chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
+    const preferred = await chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
     chains = mergePreferred(preferred, chains, plan);
     trace.preference = { label: preference.label, preferredChains: preferred.length, pass };
     notices.push({

@@ -1,5 +1,7 @@
-import type { Hit } from '../search/retrieve';
+import type { EdgeKind, Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
+import { metricByCode } from '../text/metrics';
+import type { Hit } from '../search/retrieve';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 
 /** Text key under which restatements of one claim merge: case, spacing and punctuation do not matter. */
@@ -8,76 +10,204 @@ export function claimKey(text: string): string {
 }
 
 /**
- * Confidence rule (first version): High when two or more sources state the claim identically; otherwise Medium
- * for a fact and Low for a forward-looking statement.
+ * Confidence (docs/DECISIONS.md "Confidence"): High when two or more filings state the claim and none disagrees;
+ * Medium for a single-source fact, or an agreed claim that another filing contradicts (a restatement); Low for a
+ * single source that is forward-looking, a belief or a conditional risk, or a single source contradicted elsewhere.
  */
-export function confidenceOf(sources: readonly EntrySource[]): Confidence {
-  if (new Set(sources.map((s) => s.source)).size >= 2) return 'High';
+export function confidenceOf(sources: readonly EntrySource[], disagreements: readonly EntrySource[] = []): Confidence {
+  const distinct = new Set(sources.map((s) => s.source)).size;
+  if (disagreements.length) return distinct >= 2 ? 'Medium' : 'Low';
+  if (distinct >= 2) return 'High';
   return sources.every((s) => s.status === 'FACT') ? 'Medium' : 'Low';
 }
 
 /**
- * How well a chain matches the query, 0-10: the IDF-weighted share of query terms the chain's text contains
- * (70%) and the best cosine of its statements (30%). Integer, so agents can threshold on it.
+ * How well a chain matches the query, 0-10: the IDF-weighted share of query terms the chain covers (70%) and the
+ * best cosine of its statements (30%). The share averages the whole chain's coverage with its anchor's (the hit
+ * it was built from), so three loosely related statements do not outscore one statement that answers the query.
+ * Integer, so agents can threshold on it.
  */
-export function relevanceScore(chainTerms: ReadonlySet<string>, queryTermWeights: ReadonlyMap<string, number>, bestCosine: number): number {
+export function relevanceScore(
+  chainTerms: ReadonlySet<string>,
+  queryTermWeights: ReadonlyMap<string, number>,
+  bestCosine: number,
+  anchorTerms: ReadonlySet<string> = chainTerms,
+): number {
   let total = 0;
   let matched = 0;
+  let anchorMatched = 0;
   for (const [term, w] of queryTermWeights) {
     total += w;
     if (chainTerms.has(term)) matched += w;
+    if (anchorTerms.has(term)) anchorMatched += w;
   }
-  const coverage = total ? matched / total : 0;
+  const coverage = total ? (matched + anchorMatched) / (2 * total) : 0;
   const score = 10 * (0.7 * coverage + 0.3 * Math.max(0, Math.min(1, bestCosine)));
   return Math.max(0, Math.min(10, Math.round(score)));
 }
 
 /**
- * Builds evidence chains from fused hits: the same claim from several sources becomes one entry citing all of
- * them; hits are grouped by source (one filing item) into a chain of up to `entriesPerChain` entries in document
- * order; chains are ranked by their best hit. Chains with relevance 0 are dropped.
+ * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
+ * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year it names (queries say "FY2018").
+ */
+export function chainTerms(text: string, metric: number, tokenize: (text: string) => string[]): string[] {
+  const terms = tokenize(text);
+  const m = metric ? metricByCode(metric) : null;
+  if (m) terms.push(...tokenize(m.name));
+  for (const y of text.match(/\b(?:19|20)\d\d\b/g) ?? []) terms.push(`fy${y}`);
+  return terms;
+}
+
+/** A statement of a loaded shard. */
+interface Node {
+  shard: number;
+  local: number;
+}
+
+/** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
+const ANCHORS_PER_CHAIN = 4;
+/**
+ * Added to the rank score of a chain built along graph edges: at equal relevance, a fact with the sentence that
+ * explains it beats statements that merely share a filing item (fused RRF scores are below 0.04).
+ */
+const GRAPH_BONUS = 0.05;
+
+function edgeTargets(shard: Shard, local: number, kind: EdgeKind): number[] {
+  return (shard.edges[local] ?? []).filter((e) => e.kind === kind).map((e) => e.target);
+}
+
+/**
+ * The path an anchor statement starts, following the builder's evidence graph inside its shard: the table fact, the
+ * MD&A sentence that explains it, the outlook on the same metric, then (high effort) the same row in another filing
+ * of the year. A sentence hit that explains a table fact puts the fact first. At most `max` statements.
+ */
+export function graphPath(shard: Shard, anchor: number, max: number): number[] {
+  const path: number[] = [];
+  const add = (local: number | undefined) => {
+    if (local !== undefined && path.length < max && !path.includes(local)) path.push(local);
+  };
+  const isRow = shard.kind[anchor] === 'table_row';
+  if (isRow) {
+    add(anchor);
+    add(edgeTargets(shard, anchor, 'explains')[0]);
+  } else {
+    const fact = edgeTargets(shard, anchor, 'explains').find((t) => shard.kind[t] === 'table_row');
+    add(fact);
+    add(anchor);
+  }
+  const sentence = path.find((l) => shard.kind[l] === 'sentence');
+  add((sentence !== undefined ? edgeTargets(shard, sentence, 'outlook') : [])[0] ?? edgeTargets(shard, path[0]!, 'outlook')[0]);
+  if (max >= 4) {
+    const row = path.find((l) => shard.kind[l] === 'table_row');
+    if (row !== undefined) add(edgeTargets(shard, row, 'period')[0]);
+  }
+  return path;
+}
+
+function toEntry(shard: Shard, local: number): Entry {
+  const kind = shard.kind[local]!;
+  const own: EntrySource = { source: shard.source[local]!, status: shard.status[local]!, page: shard.page[local]!, kind };
+  const sources: EntrySource[] = [own];
+  for (const o of shard.agree[local] ?? []) {
+    if (sources.some((s) => s.source === o.source)) continue;
+    sources.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
+  }
+  const disagreements: EntrySource[] = (shard.disagree[local] ?? []).map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
+  const metric = shard.metric[local] ?? 0;
+  return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
+}
+
+/**
+ * Builds evidence chains from fused hits. Each of the best hits anchors a path through the evidence graph
+ * (graphPath); an anchor without graph neighbours is completed with the other hits of its filing item, in
+ * document order, as before. Every statement becomes an entry citing all the filings that state the same claim
+ * (precomputed by the builder) and keeping the filings that disagree apart. Overlapping chains are deduplicated:
+ * a hit already shown in a better chain anchors nothing, and a claim appears in one chain only. Chains with
+ * relevance 0 are dropped.
  */
 export function buildChains(
   hits: readonly Hit[],
   plan: EffortPlan,
   queryTermWeights: ReadonlyMap<string, number>,
   tokenize: (text: string) => string[],
+  shards: ReadonlyMap<number, Shard> = new Map(),
 ): Chain[] {
-  // 1. Merge restatements: first (best) occurrence carries the entry.
-  const entries = new Map<string, { hit: Hit; sources: EntrySource[] }>();
-  for (const hit of hits) {
-    const key = claimKey(hit.text);
-    const src: EntrySource = { source: hit.source, status: hit.status, page: hit.page, kind: hit.kind };
-    const existing = entries.get(key);
-    if (existing) {
-      if (!existing.sources.some((s) => s.source === src.source)) existing.sources.push(src);
-    } else entries.set(key, { hit, sources: [src] });
+  const hitByNode = new Map<string, Hit>();
+  for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
+  const bySource = new Map<number, Hit[]>();
+  for (const h of hits) {
+    const l = bySource.get(h.source);
+    if (l) l.push(h);
+    else bySource.set(h.source, [h]);
   }
-  // 2. Group by the best occurrence's source.
-  const groups = new Map<number, { hit: Hit; sources: EntrySource[] }[]>();
-  for (const e of entries.values()) {
-    const g = groups.get(e.hit.source) ?? [];
-    if (g.length < plan.entriesPerChain) g.push(e);
-    groups.set(e.hit.source, g);
-  }
+
+  const shown = new Set<string>(); // claim keys already in an accepted chain
+  // A table row cited as an agreeing source of a shown entry (the same row restated in a later 10-K) is shown too.
+  const rowKey = (source: number, page: number, text: string) => `${source}:${page}:${claimKey(text.split(':')[0] ?? '')}`;
+  const shownRows = new Set<string>();
   const chains: Chain[] = [];
-  for (const group of groups.values()) {
-    const best = Math.max(...group.map((g) => g.hit.fused));
-    const ordered = [...group].sort((a, b) => a.hit.shard - b.hit.shard || a.hit.local - b.hit.local);
-    const terms = new Set(ordered.flatMap((g) => tokenize(g.hit.text)));
-    const bestCosine = Math.max(...group.map((g) => g.hit.cosine));
-    const chain: Chain = {
-      score: best + 0.1 * group.reduce((a, g) => a + g.hit.fused, 0),
-      relevance: relevanceScore(terms, queryTermWeights, bestCosine),
-      entries: ordered.map<Entry>((g) => ({
-        consensus: g.hit.text,
-        sources: g.sources,
-        confidence: confidenceOf(g.sources),
-      })),
-    };
-    if (chain.relevance > 0) chains.push(chain);
+  // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
+  // repeats the query's words, and the final order is by relevance, not by anchor rank.
+  // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
+  // chain before its own path (fact -> explanation -> outlook) is built.
+  const maxAnchors = plan.maxChains * ANCHORS_PER_CHAIN;
+  const top = hits.slice(0, maxAnchors);
+  const hasPath = (h: Hit) => {
+    const sh = shards.get(h.shard);
+    return !!sh && (sh.edges[h.local]?.length ?? 0) > 0;
+  };
+  const ordered = [...top.filter(hasPath), ...top.filter((h) => !hasPath(h))];
+  let anchors = 0;
+  for (const hit of ordered) {
+    if (anchors >= maxAnchors) break;
+    if (shown.has(claimKey(hit.text))) continue;
+    if (hit.kind === 'table_row' && shownRows.has(rowKey(hit.source, hit.page, hit.text))) continue;
+    anchors++;
+    const shard = shards.get(hit.shard);
+    let nodes: Node[];
+    const path = shard ? graphPath(shard, hit.local, plan.entriesPerChain) : [hit.local];
+    if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
+    else {
+      // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.
+      const mates = (bySource.get(hit.source) ?? []).filter((h) => h !== hit && !shown.has(claimKey(h.text))).slice(0, plan.entriesPerChain - 1);
+      nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map((h) => ({ shard: h.shard, local: h.local }));
+    }
+    const entries: Entry[] = [];
+    const terms = new Set<string>();
+    let anchorTerms = new Set<string>();
+    const keys = new Set<string>();
+    let score = hit.fused;
+    let bestCosine = hit.cosine;
+    for (const n of nodes) {
+      const s = shards.get(n.shard);
+      const h = hitByNode.get(`${n.shard}:${n.local}`);
+      const text = s ? s.texts[n.local]! : h!.text;
+      const key = claimKey(text);
+      if (keys.has(key) || (shown.has(key) && !(n.shard === hit.shard && n.local === hit.local))) continue;
+      keys.add(key);
+      entries.push(s ? toEntry(s, n.local) : fallbackEntry(h!));
+      const entryTerms = chainTerms(text, s ? s.metric[n.local] ?? 0 : 0, tokenize);
+      for (const t of entryTerms) terms.add(t);
+      if (n.shard === hit.shard && n.local === hit.local) anchorTerms = new Set(entryTerms);
+      if (h && h !== hit) {
+        score += 0.1 * h.fused;
+        bestCosine = Math.max(bestCosine, h.cosine);
+      }
+    }
+    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, anchorTerms);
+    if (relevance === 0 || !entries.length) continue;
+    for (const k of keys) shown.add(k);
+    for (const e of entries) {
+      if (e.sources[0]?.kind !== 'table_row') continue;
+      for (const src of e.sources.slice(1)) shownRows.add(rowKey(src.source, src.page, e.consensus));
+    }
+    chains.push({ score: score + (path.length > 1 ? GRAPH_BONUS : 0), relevance, entries });
   }
-  return chains
-    .sort((a, b) => b.relevance - a.relevance || b.score - a.score)
-    .slice(0, plan.maxChains);
+  return chains.sort((a, b) => b.relevance - a.relevance || b.score - a.score).slice(0, plan.maxChains);
+}
+
+/** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */
+function fallbackEntry(h: Hit): Entry {
+  const sources: EntrySource[] = [{ source: h.source, status: h.status, page: h.page, kind: h.kind }];
+  return { consensus: h.text, sources, disagreements: [], confidence: confidenceOf(sources) };
 }

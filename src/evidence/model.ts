@@ -8,13 +8,19 @@ export interface EntrySource {
   status: EpistemicStatus;
   page: number;
   kind: StatementKind;
+  /** What this source adds, e.g. "same value for FY2018, FY2017" (restated rows), or a differing value. */
+  note?: string;
 }
 
-/** One claim and every source that states it. */
+/** One claim and every source that states it; sources stating a different value are kept apart. */
 export interface Entry {
   consensus: string;
   sources: EntrySource[];
+  /** Other filings that give a different value for the same row and period (never merged into `sources`). */
+  disagreements?: EntrySource[];
   confidence: Confidence;
+  /** Primary metric code of the claim (src/text/metrics.ts), for the glossary; absent or 0 = none. */
+  metric?: number;
 }
 
 /** An evidence path: related entries, ordered, with a 0-10 relevance score. */

@@ -2,9 +2,10 @@ import {
   ArtifactFormatError,
   decodeArtifact,
   encodeArtifact,
+  FORMAT_VERSION,
   requireSection,
 } from './container';
-import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from './types';
+import { EDGE_KINDS, EPISTEMIC_STATUSES, type CatalogHeader, type ClaimOccurrence, type EdgeKind, type EmbeddingModel, type EpistemicStatus, type Lexicon, type Manifest, type Shard } from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
 // builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
@@ -36,10 +37,59 @@ interface ShardHeader {
   dim: number;
   texts: string[];
   kind: string; // one char per statement: s = sentence, t = table row
-  status: string; // one char per statement: F = FACT, P = PREDICTION
+  status: string; // one char per statement: F = FACT, P = PREDICTION, A = ASSESSMENT, R = RISK
   terms: string[];
   total_statements: number;
   avg_len: number;
+  /** Notes of the agree/disagree occurrences, in section order. */
+  agree_note: string[];
+  disagree_note: string[];
+}
+
+const STATUS_CHAR: Record<EpistemicStatus, string> = { FACT: 'F', PREDICTION: 'P', ASSESSMENT: 'A', RISK: 'R' };
+const CHAR_STATUS = new Map<string, EpistemicStatus>(Object.entries(STATUS_CHAR).map(([k, v]) => [v, k as EpistemicStatus]));
+const EMPTY: never[] = [];
+Object.freeze(EMPTY);
+
+/** Per-statement lists packed as offsets (n + 1) and flat columns. */
+function packOccurrences(lists: readonly ClaimOccurrence[][]) {
+  const offsets = new Uint32Array(lists.length + 1);
+  const flat = lists.flat();
+  let n = 0;
+  lists.forEach((l, i) => {
+    offsets[i] = n;
+    n += l.length;
+  });
+  offsets[lists.length] = n;
+  return {
+    offsets,
+    source: Uint32Array.from(flat, (o) => o.source),
+    page: Uint32Array.from(flat, (o) => o.page),
+    status: Uint8Array.from(flat, (o) => EPISTEMIC_STATUSES.indexOf(o.status)),
+    note: flat.map((o) => o.note),
+  };
+}
+
+function unpackOccurrences(count: number, offsets: Uint32Array, source: Uint32Array, page: Uint32Array, status: Uint8Array, note: string[]): ClaimOccurrence[][] {
+  if (offsets[count] !== source.length || note.length !== source.length) throw new ArtifactFormatError('shard consensus misaligned');
+  const out: ClaimOccurrence[][] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const a = offsets[i]!;
+    const b = offsets[i + 1]!;
+    if (a === b) {
+      out[i] = EMPTY;
+      continue;
+    }
+    if (b < a) throw new ArtifactFormatError('shard consensus offsets decrease');
+    const list: ClaimOccurrence[] = [];
+    for (let j = a; j < b; j++) {
+      const st = EPISTEMIC_STATUSES[status[j]!];
+      if (!st) throw new ArtifactFormatError('shard consensus status unknown');
+      list.push({ source: source[j]!, page: page[j]!, status: st, note: note[j]! });
+    }
+    out[i] = list;
+  }
+  return out;
 }
 
 export function encodeShard(s: ShardInput): Uint8Array {
@@ -49,12 +99,40 @@ export function encodeShard(s: ShardInput): Uint8Array {
     dim: s.dim,
     texts: s.texts,
     kind: s.kind.map((k) => (k === 'table_row' ? 't' : 's')).join(''),
-    status: s.status.map((k) => (k === 'PREDICTION' ? 'P' : 'F')).join(''),
+    status: s.status.map((k) => STATUS_CHAR[k]).join(''),
     terms: s.terms,
     total_statements: s.totalStatements,
     avg_len: s.avgLen,
+    agree_note: [],
+    disagree_note: [],
   };
+  const agree = packOccurrences(s.agree);
+  const disagree = packOccurrences(s.disagree);
+  header.agree_note = agree.note;
+  header.disagree_note = disagree.note;
+  const edgeOffsets = new Uint32Array(s.edges.length + 1);
+  let e = 0;
+  s.edges.forEach((l, i) => {
+    edgeOffsets[i] = e;
+    e += l.length;
+  });
+  edgeOffsets[s.edges.length] = e;
+  const flatEdges = s.edges.flat();
   return encodeArtifact('shard', header, {
+    offset: s.offset,
+    length: s.length,
+    metric: s.metric,
+    agree_offsets: agree.offsets,
+    agree_source: agree.source,
+    agree_page: agree.page,
+    agree_status: agree.status,
+    disagree_offsets: disagree.offsets,
+    disagree_source: disagree.source,
+    disagree_page: disagree.page,
+    disagree_status: disagree.status,
+    edge_offsets: edgeOffsets,
+    edge_target: Uint32Array.from(flatEdges, (x) => x.target),
+    edge_kind: Uint8Array.from(flatEdges, (x) => EDGE_KINDS.indexOf(x.kind)),
     term_df: s.termDf,
     source: Uint32Array.from(s.source),
     page: Uint32Array.from(s.page),
@@ -79,13 +157,52 @@ export function decodeShard(bytes: Uint8Array): Shard {
   if (postOffsets[h.terms.length] !== postDocs.length) throw new ArtifactFormatError('shard postings misaligned');
   const termIndex = new Map<string, number>();
   h.terms.forEach((t, i) => termIndex.set(t, i));
+  const n = h.count;
+  if (!Array.isArray(h.agree_note) || !Array.isArray(h.disagree_note)) throw new ArtifactFormatError('shard header incomplete');
+  const occurrences = (prefix: 'agree' | 'disagree', note: string[]) => {
+    const offsets = requireSection(decoded, `${prefix}_offsets`, Uint32Array, n + 1);
+    const source = requireSection(decoded, `${prefix}_source`, Uint32Array);
+    return unpackOccurrences(n, offsets, source, requireSection(decoded, `${prefix}_page`, Uint32Array, source.length), requireSection(decoded, `${prefix}_status`, Uint8Array, source.length), note);
+  };
+  const edgeOffsets = requireSection(decoded, 'edge_offsets', Uint32Array, n + 1);
+  const edgeTarget = requireSection(decoded, 'edge_target', Uint32Array);
+  const edgeKind = requireSection(decoded, 'edge_kind', Uint8Array, edgeTarget.length);
+  if (edgeOffsets[n] !== edgeTarget.length) throw new ArtifactFormatError('shard edges misaligned');
+  const edges: { target: number; kind: EdgeKind }[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = edgeOffsets[i]!;
+    const b = edgeOffsets[i + 1]!;
+    if (a === b) {
+      edges[i] = EMPTY;
+      continue;
+    }
+    if (b < a) throw new ArtifactFormatError('shard edge offsets decrease');
+    const list: { target: number; kind: EdgeKind }[] = [];
+    for (let j = a; j < b; j++) {
+      const kind = EDGE_KINDS[edgeKind[j]!];
+      if (!kind || edgeTarget[j]! >= n) throw new ArtifactFormatError('shard edge out of range');
+      list.push({ target: edgeTarget[j]!, kind });
+    }
+    edges[i] = list;
+  }
+  const status = Array.from(h.status, (c) => {
+    const st = CHAR_STATUS.get(c);
+    if (!st) throw new ArtifactFormatError(`shard status code ${c} unknown`);
+    return st;
+  });
   return {
     id: h.id,
     texts: h.texts,
+    offset: requireSection(decoded, 'offset', Uint32Array, n),
+    length: requireSection(decoded, 'length', Uint32Array, n),
+    metric: requireSection(decoded, 'metric', Uint8Array, n),
+    agree: occurrences('agree', h.agree_note),
+    disagree: occurrences('disagree', h.disagree_note),
+    edges,
     source: requireSection(decoded, 'source', Uint32Array, h.count),
     page: requireSection(decoded, 'page', Uint32Array, h.count),
     kind: Array.from(h.kind, (c) => (c === 't' ? 'table_row' : 'sentence')),
-    status: Array.from(h.status, (c) => (c === 'P' ? 'PREDICTION' : 'FACT')),
+    status,
     terms: h.terms,
     termIndex,
     postOffsets,
@@ -256,7 +373,7 @@ export function decodeManifest(text: string): Manifest {
     !!r && typeof r === 'object' && typeof (r as { file: unknown }).file === 'string' &&
     typeof (r as { sha256: unknown }).sha256 === 'string' && Number.isInteger((r as { bytes: unknown }).bytes);
   if (m?.format !== MANIFEST_FORMAT) throw new ArtifactFormatError('not a filing-evidence-index manifest');
-  if (m.format_version !== 1) throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
+  if (m.format_version !== FORMAT_VERSION) throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
   if (m.analyzer_version !== ANALYZER_VERSION) throw new ArtifactFormatError('manifest analyzer version mismatch');
   if (
     !isRef(m.catalog) || !isRef(m.lexicon) || !isRef(m.embedding) || !Array.isArray(m.shards) || !m.shards.every(isRef) ||

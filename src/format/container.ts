@@ -4,7 +4,7 @@
  * checksums live in the manifest and are verified by the loader before decode.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
-export const FORMAT_VERSION = 1;
+export const FORMAT_VERSION = 2; // 2: provenance offsets, metrics, consensus and graph sections in shards
 
 export type ArtifactKind = 'catalog' | 'shard' | 'lexicon' | 'embedding' | 'graph';
 const KIND_CODES: Record<ArtifactKind, number> = { catalog: 1, shard: 2, lexicon: 3, embedding: 4, graph: 5 };

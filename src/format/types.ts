@@ -28,6 +28,8 @@ export interface CatalogCompany {
   sub_industry: string | null;
   /** Lower-case names and short forms that resolve to this ticker ("3m", "3m company"). */
   aliases: string[];
+  /** Business segments named by the company's latest filing that lists them (index-builder/segments.ts). */
+  segments?: string[];
 }
 
 export interface ShardInfo {
@@ -58,7 +60,25 @@ export interface CatalogHeader {
 }
 
 export type StatementKind = 'sentence' | 'table_row';
-export type EpistemicStatus = 'FACT' | 'PREDICTION';
+/** docs/DECISIONS.md "Epistemic statuses": FACT, PREDICTION (forward-looking), ASSESSMENT (belief/judgement), RISK (conditional). */
+export type EpistemicStatus = 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK';
+export const EPISTEMIC_STATUSES: readonly EpistemicStatus[] = ['FACT', 'PREDICTION', 'ASSESSMENT', 'RISK'];
+
+/** Why an edge links two statements of one shard (DECISIONS.md "Evidence graph"). */
+export type EdgeKind = 'explains' | 'outlook' | 'period';
+export const EDGE_KINDS: readonly EdgeKind[] = ['explains', 'outlook', 'period'];
+
+/**
+ * Another filing stating the same claim (precomputed by the builder, so the Worker renders every source of an
+ * entry without loading other shards): its catalog source, page and status, and for table rows the periods that
+ * agree ("FY2018, FY2017").
+ */
+export interface ClaimOccurrence {
+  source: number;
+  page: number;
+  status: EpistemicStatus;
+  note: string;
+}
 
 /** One shard's statements, postings and vectors, decoded. */
 export interface Shard {
@@ -69,6 +89,16 @@ export interface Shard {
   page: Uint32Array;
   kind: StatementKind[];
   status: EpistemicStatus[];
+  /** Provenance: character offset of the statement in its page, and its span length in the filing's text. */
+  offset: Uint32Array;
+  length: Uint32Array;
+  /** Primary metric code (src/text/metrics.ts, 1-based; 0 = none). */
+  metric: Uint8Array;
+  /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), per statement. */
+  agree: ClaimOccurrence[][];
+  disagree: ClaimOccurrence[][];
+  /** Evidence graph: per statement, edges to other statements of this shard (local ids), best first. */
+  edges: { target: number; kind: EdgeKind }[][];
   terms: string[];
   termIndex: Map<string, number>;
   postOffsets: Uint32Array;

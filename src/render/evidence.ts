@@ -1,3 +1,4 @@
+import { metricEntities } from '../evidence/glossary';
 import type { Chain } from '../evidence/model';
 import { FILTER_FIELDS } from '../filters/fields';
 import type { CatalogHeader, CatalogSource } from '../format/types';
@@ -9,7 +10,7 @@ const UNKNOWN = 'unknown';
 /** Catalog source indexes cited by the chains, in first-citation order (the registry's order). */
 export function citedSources(chains: readonly Chain[]): number[] {
   const seen = new Set<number>();
-  for (const c of chains) for (const e of c.entries) for (const s of e.sources) seen.add(s.source);
+  for (const c of chains) for (const e of c.entries) for (const s of [...e.sources, ...(e.disagreements ?? [])]) seen.add(s.source);
   return [...seen];
 }
 
@@ -30,7 +31,7 @@ function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): str
   return `<source_registry>\n${lines.join('\n')}\n</source_registry>`;
 }
 
-function renderGlossary(catalog: CatalogHeader, sources: readonly number[]): string {
+function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chains: readonly Chain[]): string {
   const tickers = [...new Set(sources.map((i) => catalog.sources[i]!.meta.sec_ticker!))];
   const entities = tickers.map((ticker) => {
     const c = catalog.companies.find((x) => x.ticker === ticker);
@@ -39,8 +40,11 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[]): str
     if (c?.sector) parts.push(`GICS sector ${c.sector}${c.sub_industry ? `, sub-industry ${c.sub_industry}` : ''}`);
     const fyEnds = [...new Set(sources.map((i) => catalog.sources[i]!).filter((s) => s.meta.sec_ticker === ticker).map((s) => s.meta.sec_fiscal_year_end))];
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
+    if (c?.segments?.length) parts.push(`business segments (latest filing): ${c.segments.join(', ')}`);
     return `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
   });
+  // Metrics the entries are tagged with, described from the builder's metric vocabulary.
+  for (const m of metricEntities(chains)) entities.push(`<entity>\n<name>${escapeText(m.name)}</name>\n<description>${escapeText(m.description)}</description>\n</entity>`);
   return `<entity_glossary>\n${entities.join('\n')}\n</entity_glossary>`;
 }
 
@@ -56,8 +60,13 @@ function renderChain(catalog: CatalogHeader, chain: Chain): string {
     const statuses = entry.sources.map((s) => `- ${s.status} [${escapeText(catalog.sources[s.source]!.id)}]`);
     const context = entry.sources.map((s) => {
       const src = catalog.sources[s.source]!;
-      return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}`;
+      return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}${s.note ? `; ${escapeText(s.note)}` : ''}`;
     });
+    // Filings giving a different value for the same row and period: kept as context, never merged (DESIGN.md 4).
+    for (const d of entry.disagreements ?? []) {
+      const src = catalog.sources[d.source]!;
+      context.push(`- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ${escapeText(describeOccurrence(src, d.page, d.kind))}`);
+    }
     return [
       `<entry confidence_score='${entry.confidence}' sources='${escapeAttr(ids.join(', '))}'>`,
       `<observed_epistemic_statuses>\n${statuses.join('\n')}\n</observed_epistemic_statuses>`,
@@ -86,7 +95,7 @@ function renderSourceKey(catalog: CatalogHeader, sources: readonly number[]): st
  */
 export function renderEvidence(catalog: CatalogHeader, chains: readonly Chain[], format: EvidenceFormat): string {
   const sources = citedSources(chains);
-  const blocks = [renderRegistry(catalog, sources), renderGlossary(catalog, sources), ...chains.map((c) => renderChain(catalog, c))];
+  const blocks = [renderRegistry(catalog, sources), renderGlossary(catalog, sources, chains), ...chains.map((c) => renderChain(catalog, c))];
   if (format === 'rendered') blocks.push(renderSourceKey(catalog, sources));
   return blocks.join('\n');
 }

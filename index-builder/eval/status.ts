@@ -1,0 +1,125 @@
+#!/usr/bin/env node
+/**
+ * npm run eval:status — precision per epistemic status of the rules in index-builder/status.ts on two labelled
+ * samples: the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always), and hand labels
+ * of real corpus statements in index-builder/eval/status-labels.real.jsonl (references doc_id/page/offset + label,
+ * no filing text), resolved against ../shared/corpus/filings when it is present.
+ *   --sample N --seed S   print N blind candidates per predicted status for labelling (text shown, status hidden)
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { EpistemicStatus } from '../../src/format/types';
+import { sharedDir } from '../shared-dir';
+import { classifyStatus } from '../status';
+import { corpusSentences } from './corpus-statements';
+import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './status-precision';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const INVENTED_LABELS = join(ROOT, 'fixtures/sample-corpus/labels/status-invented.jsonl');
+/** Labelled first (seed 7, stratified by the first rules' predictions); the rules were then revised on it. */
+export const REAL_LABELS = join(ROOT, 'index-builder/eval/status-labels.real.jsonl');
+/** Labelled blind after the first revision (seed 11, stratified by its predictions); a second revision used it. */
+export const TUNING2_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning2.jsonl');
+/** Labelled blind after the second revision (seed 13, stratified by the final rules' predictions): the honest figure. */
+export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout.jsonl');
+
+export function readInventedLabels(): LabelledStatement[] {
+  return readFileSync(INVENTED_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
+    const r = JSON.parse(l) as { text: string; item: string; label: EpistemicStatus };
+    return { text: r.text, item: r.item, label: r.label };
+  });
+}
+
+interface RealLabel { doc_id: string; page: number; offset: number; label: EpistemicStatus }
+
+/**
+ * Resolves real-corpus label files (references doc_id/page/offset) to statements, reading the corpus once; a
+ * reference that no longer matches a statement is reported as missing.
+ */
+export async function readRealLabelSets(filingsDir: string, paths: readonly string[]): Promise<{ sample: LabelledStatement[]; missing: string[] }[]> {
+  const sets = paths.map((p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel));
+  const statements = await corpusSentences(filingsDir, new Set(sets.flat().map((r) => r.doc_id)));
+  const at = new Map(statements.map((s) => [`${s.docId}/${s.page}/${s.offset}`, s]));
+  const onPage = new Map<string, typeof statements>();
+  for (const s of statements) {
+    const key = `${s.docId}/${s.page}`;
+    const list = onPage.get(key);
+    if (list) list.push(s);
+    else onPage.set(key, [s]);
+  }
+  // Exact start first; else the statement whose span covers the offset (a later extraction change may move a
+  // sentence's start, e.g. when a footer line is no longer glued to it).
+  const find = (r: RealLabel) =>
+    at.get(`${r.doc_id}/${r.page}/${r.offset}`) ??
+    onPage.get(`${r.doc_id}/${r.page}`)?.find((s) => s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset));
+  return sets.map((refs) => {
+    const sample: LabelledStatement[] = [];
+    const missing: string[] = [];
+    for (const r of refs) {
+      const ref = `${r.doc_id}/${r.page}/${r.offset}`;
+      const s = find(r);
+      if (!s) missing.push(ref);
+      else sample.push({ text: s.text, item: s.itemTag, label: r.label, ref });
+    }
+    return { sample, missing };
+  });
+}
+
+export async function readRealLabels(filingsDir: string, path = REAL_LABELS): Promise<{ sample: LabelledStatement[]; missing: string[] }> {
+  return (await readRealLabelSets(filingsDir, [path]))[0]!;
+}
+
+/** mulberry32: a tiny seeded generator, so the blind sample is reproducible. */
+function rng(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  const shared = sharedDir();
+  const filingsDir = process.env.FILINGS_DIR ?? (shared ? join(shared, 'corpus/filings') : null);
+  const sampleAt = args.indexOf('--sample');
+  if (sampleAt >= 0) {
+    if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
+    const n = Number(args[sampleAt + 1]);
+    const seed = Number(args[args.indexOf('--seed') + 1] || 1);
+    const random = rng(seed);
+    const all = await corpusSentences(filingsDir, null);
+    const byStatus = new Map<EpistemicStatus, typeof all>();
+    for (const s of all) {
+      const list = byStatus.get(s.status);
+      if (list) list.push(s);
+      else byStatus.set(s.status, [s]);
+    }
+    const picked = [];
+    for (const list of byStatus.values()) for (let i = 0; i < n; i++) picked.push(list[Math.floor(random() * list.length)]!);
+    picked.sort(() => random() - 0.5);
+    for (const s of picked) console.log(JSON.stringify({ doc_id: s.docId, page: s.page, offset: s.offset, item: s.itemTag, text: s.text.slice(0, 400) }));
+    return;
+  }
+  console.log(formatStatusReport('invented sample (fixtures/sample-corpus/labels)', evaluateStatuses(readInventedLabels())));
+  if (!filingsDir) {
+    console.log('real-corpus sample skipped: ../shared is absent');
+    return;
+  }
+  const named = [
+    ['real corpus, tuning sample 1', REAL_LABELS],
+    ['real corpus, tuning sample 2', TUNING2_LABELS],
+    ['real corpus, hold-out sample', HOLDOUT_LABELS],
+  ] as const;
+  const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
+  for (const [k, [name, path]] of named.entries()) {
+    const { sample, missing } = sets[k]!;
+    const report = evaluateStatuses(sample);
+    console.log('\n' + formatStatusReport(`${name} (${path.replace(ROOT + '/', '')})`, report));
+    if (missing.length) console.log(`unresolved references: ${missing.length} (${missing.slice(0, 5).join(', ')})`);
+    if (args.includes('--errors')) for (const e of report.errors) console.log(`${e.ref} label ${e.label} predicted ${e.predicted}: ${e.text.slice(0, 160)}`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });

@@ -1,0 +1,258 @@
+import { fiscalYearLabel } from './fiscal-year';
+
+/**
+ * Financial tables read from layout text (PDF page text or EDGAR HTML flattened to 3-space columns): a row's label,
+ * one value per column with the column's period, the table's scale ("in millions") and unit, negatives from
+ * parentheses. The builder turns each row into one statement and keeps the cells for consensus across filings.
+ */
+
+export type Scale = 'thousands' | 'millions' | 'billions' | null;
+
+export interface TableCell {
+  /** As printed, without `$`: "(1,577)", "4,837", "91%", "—". */
+  raw: string;
+  /** Signed number in the table's scale (parentheses -> negative, dash -> 0), null when not a number. */
+  value: number | null;
+  /** Human period of the column ("FY2018", "three months ended July 1, 2023"), null when the header is unknown. */
+  period: string | null;
+  /** Canonical period for matching across filings ("FY2018", "2023-07-01/3M", "2023-07-01"), null when unknown. */
+  periodKey: string | null;
+}
+
+export interface TableFact {
+  label: string;
+  cells: TableCell[];
+  scale: Scale;
+  /** "USD", "%" or "USD per share", from the cells and the label; null when the row gives no hint. */
+  unit: string | null;
+}
+
+const MONTHS: Record<string, number> = {
+  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+};
+const MONTH_RE = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
+const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
+const SPAN_CELL = /\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b/i;
+const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
+const DASH_TOKEN = /^[—–-]+$/;
+
+/** Splits a layout line into columns (3+ spaces). */
+export function splitColumns(line: string): string[] {
+  return line.trim().split(/ {3,}/).map((c) => c.trim()).filter(Boolean);
+}
+
+/**
+ * A data row: a label with letters, then value tokens only. Cells such as "(3,086) $" or "$ 1,577" are split into
+ * tokens; "$" tokens are dropped and a lone "%" joins the number before it.
+ */
+export function parseRow(line: string): { label: string; values: string[]; indent: number } | null {
+  const cols = splitColumns(line);
+  if (cols.length < 2 || !/[A-Za-z]/.test(cols[0]!)) return null;
+  const values: string[] = [];
+  for (const col of cols.slice(1)) {
+    for (const tok of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
+      if (tok === '%' && values.length) values[values.length - 1] += '%';
+      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok)) values.push(tok);
+      else return null; // words after the label: prose that happens to contain wide spaces
+    }
+  }
+  if (!values.length) return null;
+  const indent = line.length - line.trimStart().length;
+  return { label: cols[0]!.replace(/\s*\.{3,}\s*$/, ''), values, indent };
+}
+
+/** The number a cell stands for: parentheses or a minus are negative, a dash is zero. */
+export function cellValue(raw: string): number | null {
+  if (DASH_TOKEN.test(raw)) return 0;
+  const negative = /^\(.*\)%?$/.test(raw) || raw.startsWith('-');
+  const n = Number(raw.replace(/[()$,%-]/g, ''));
+  if (!Number.isFinite(n)) return null;
+  return negative ? -n : n;
+}
+
+/** "(In millions, except per share amounts)", "(Millions)", "in thousands": the scale a caption sets. */
+export function parseScale(line: string): Scale {
+  const m = /\b(?:in\s+|dollars\s+in\s+|amounts\s+in\s+|\(\s*)(thousands|millions|billions)\b/i.exec(line);
+  return m ? (m[1]!.toLowerCase() as Scale) : null;
+}
+
+/** A column-header line of years or dates; the optional first column is a caption such as "(Millions)". */
+export function parseHeader(line: string): { cells: string[]; caption: string | null } | null {
+  const cols = splitColumns(line);
+  const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c);
+  const first = cols[0] ?? '';
+  const body = isPeriod(first) ? cols : cols.slice(1);
+  if (!body.length || !body.every(isPeriod)) return null;
+  // A lone year is a heading or a page artefact, not a column header; a caption with one year column is.
+  if (body.length === 1 && !DATE_CELL.test(body[0]!) && (cols.length === 1 || !/[a-z]{3}|\(/i.test(first))) return null;
+  return { cells: body, caption: isPeriod(first) ? null : first };
+}
+
+/** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
+export function parseSpans(line: string): string[] | null {
+  const cols = splitColumns(line);
+  // Each column is a short span phrase ("Three Months Ended", "For the Years Ended December 31,"); a prose line that
+  // mentions "three months ended" somewhere is not a header.
+  const isSpan = (c: string) => c.length <= 60 && SPAN_CELL.test(c) && /^(?:for\s+the\s+|the\s+)?(?:\w+(?:-\w+)?\s+(?:months|weeks)|years?|quarters?|fiscal\s+years?)\b/i.test(c);
+  if (!cols.length || !cols.every(isSpan)) return null;
+  return cols;
+}
+
+/** A line of month-days only ("July 1,   June 25,"), the middle row of a three-line 10-Q header. */
+export function parseMonthDays(line: string): string[] | null {
+  const cols = splitColumns(line);
+  const re = new RegExp(`^${MONTH_RE}\\s+\\d{1,2},?$`, 'i');
+  return cols.length && cols.every((c) => re.test(c)) ? cols : null;
+}
+
+function spanKey(span: string): string {
+  const m = SPAN_CELL.exec(span);
+  if (!m) return '';
+  if (m[3]) return /quarter/i.test(m[3]) ? '3M' : '12M';
+  const words: Record<string, number> = { three: 3, six: 6, nine: 9, twelve: 12, thirteen: 13, 'twenty-six': 26, 'thirty-nine': 39, 'fifty-two': 52, 'fifty-three': 53 };
+  const n = words[m[1]!.toLowerCase()] ?? Number(m[1]);
+  if (/weeks/i.test(m[2]!)) return n >= 52 ? '12M' : n >= 39 ? '9M' : n >= 26 ? '6M' : '3M';
+  return `${n}M`;
+}
+
+function isoDate(monthWord: string, day: string, year: string): string | null {
+  const month = MONTHS[monthWord.toLowerCase().replace('.', '').slice(0, monthWord.toLowerCase().startsWith('sept') ? 4 : 3)];
+  if (!month) return null;
+  return `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`;
+}
+
+/** The running state of a table while lines are read: caption scale, spans, month-days and the column header. */
+export class TableState {
+  scale: Scale = null;
+  spans: string[] | null = null;
+  monthDays: string[] | null = null;
+  /** The period of each column, once a header has been read. */
+  periods: ({ period: string; key: string } | null)[] | null = null;
+  /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
+  yearEnd: string | null = null;
+  parent: string | null = null;
+
+  constructor(readonly formType: string) {}
+
+  reset(): void {
+    this.scale = null;
+    this.spans = this.monthDays = this.periods = null;
+    this.yearEnd = null;
+    this.parent = null;
+  }
+
+  /** Whether read() would take the line as table furniture (without changing the state). */
+  static isFurniture(line: string): boolean {
+    const trimmed = line.trim();
+    return (
+      !!parseSpans(line) || !!parseMonthDays(line) || !!parseHeader(line) ||
+      (!!parseScale(line) && trimmed.length < 140 && /^\(|^in\s|^dollars|^amounts|^\(?millions/i.test(trimmed))
+    );
+  }
+
+  /**
+   * Feeds a line that is not a data row. Returns true when the line was table furniture (caption, spans, header)
+   * and must not be read as prose.
+   */
+  read(line: string): boolean {
+    const scale = parseScale(line);
+    const trimmed = line.trim();
+    const spans = parseSpans(line);
+    if (spans) {
+      this.spans = spans;
+      const md = new RegExp(`(${MONTH_RE})\\s+(\\d{1,2})`, 'i').exec(line);
+      this.yearEnd = md ? `${md[1]} ${md[2]}` : this.yearEnd;
+      this.monthDays = null;
+      if (scale) this.scale = scale;
+      return true;
+    }
+    const monthDays = parseMonthDays(line);
+    if (monthDays) {
+      this.monthDays = monthDays;
+      return true;
+    }
+    const header = parseHeader(line);
+    if (header) {
+      if (header.caption && parseScale(header.caption)) this.scale = parseScale(header.caption);
+      else if (header.caption && /^\(?(millions|thousands|billions)\)?$/i.test(header.caption)) this.scale = header.caption.replace(/[()]/g, '').toLowerCase() as Scale;
+      this.periods = this.columnPeriods(header.cells);
+      this.parent = null;
+      return true;
+    }
+    if (scale && trimmed.length < 140 && /^\(|^in\s|^dollars|^amounts|^\(?millions/i.test(trimmed)) {
+      this.scale = scale;
+      return true;
+    }
+    return false;
+  }
+
+  private columnPeriods(cells: string[]): ({ period: string; key: string } | null)[] {
+    const spanOf = (i: number): string | null => {
+      if (!this.spans?.length) return null;
+      const per = cells.length / this.spans.length;
+      return Number.isInteger(per) ? this.spans[Math.floor(i / per)]! : this.spans.length === 1 ? this.spans[0]! : null;
+    };
+    return cells.map((cell, i) => {
+      const span = spanOf(i);
+      const date = DATE_CELL.exec(cell);
+      let day: string | null = null;
+      let year: string;
+      if (date) {
+        year = date[3] ?? '';
+        day = `${date[1]} ${date[2]}`;
+      } else {
+        year = YEAR_CELL.exec(cell)![1]!;
+        // One month-day over all columns ("December 31,") or one per column ("July 1,   June 25,").
+        const md = this.monthDays?.length === cells.length ? this.monthDays[i] : this.monthDays?.length === 1 ? this.monthDays[0] : null;
+        if (md) day = md.replace(/,$/, '');
+      }
+      if (!day && span) {
+        const m = new RegExp(`(${MONTH_RE})\\s+(\\d{1,2})`, 'i').exec(span);
+        if (m) day = `${m[1]} ${m[2]}`;
+      }
+      if (!day && this.yearEnd) day = this.yearEnd;
+      const spanText = span ? span.replace(/\s+/g, ' ').replace(/^(?:for|during)\s+(?:the\s+)?/i, '').replace(/\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i, '').toLowerCase() : null;
+      const dm = day ? /^(\S+)\s+(\d{1,2})$/.exec(day) : null;
+      const iso = dm && year ? isoDate(dm[1]!, dm[2]!, year) : null;
+      const durationKey = span ? spanKey(span) : '';
+      if (iso) {
+        const period = spanText ? `${spanText.replace(/^years\b/, 'year')} ${day}, ${year}` : `${day}, ${year}`;
+        // A fiscal year's flows and a 10-K's bare-year columns match across filings by fiscal-year label.
+        if (durationKey === '12M') return { period, key: `FY${fiscalYearLabel(iso)}` };
+        return { period, key: durationKey ? `${iso}/${durationKey}` : this.formType === '10-K' && !date ? `FY${year}` : iso };
+      }
+      // A date without a year ("December 31," over a column whose year was lost in extraction): no period.
+      if (!year) return null;
+      if (this.formType === '10-K' && (!span || durationKey === '12M')) return { period: `FY${year}`, key: `FY${year}` };
+      return { period: spanText ? `${spanText} ${year}` : year, key: durationKey ? `${year}/${durationKey}` : year };
+    });
+  }
+
+  /** A data row read with the current header: cells get their periods when the counts line up. */
+  toFact(row: { label: string; values: string[]; indent: number }): TableFact {
+    // Values line up with the header, or carry one extra trailing column ("% change") left without a period. Fewer
+    // values than columns (blank cells) cannot be placed safely, so they get no period.
+    const p = this.periods;
+    const aligned = p && (row.values.length === p.length || row.values.length === p.length + 1) ? p : null;
+    const cells = row.values.map<TableCell>((raw, i) => {
+      const col = aligned?.[i];
+      return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
+    });
+    const perShare = /per (?:common |diluted |basic )?share|\bEPS\b/i.test(row.label) && !/^(?:shares|weighted|number|average)/i.test(row.label);
+    const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
+    const unit = percent ? '%' : perShare ? 'USD per share' : this.scale ? 'USD' : null;
+    return { label: row.label, cells, scale: percent || perShare ? null : this.scale, unit };
+  }
+}
+
+/**
+ * The statement text of a table row: "Purchases of property, plant and equipment (PP&E): (1,577) for FY2018 |
+ * (1,373) for FY2017 | (1,420) for FY2016 (USD millions)". Values stay as printed (parentheses = negative) so the
+ * text can be checked against the page.
+ */
+export function factText(fact: TableFact): string {
+  const values = fact.cells.map((c) => (c.period ? `${c.raw} for ${c.period}` : c.raw)).join(' | ');
+  const unit = fact.unit === '%' ? '' : fact.unit === 'USD per share' ? ' (USD per share)' : fact.scale ? ` (${fact.unit ?? 'USD'} ${fact.scale})` : '';
+  return `${fact.label}: ${values}${unit}`;
+}

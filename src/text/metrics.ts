@@ -1,0 +1,82 @@
+/**
+ * The metric vocabulary shared by the builder (tagging statements, linking table facts to the sentences that
+ * discuss them) and the Worker (glossary descriptions, agentic planning of ratio inputs). Order matters: the first
+ * metric whose pattern matches a text tags it, so specific phrases come before general ones ("cost of sales" before
+ * "sales", "net cash provided by operating activities" before "net income").
+ */
+export interface Metric {
+  /** Stable id stored in shards (its 1-based position in METRICS is the shard code; append, never reorder). */
+  id: string;
+  name: string;
+  description: string;
+  /** Ratios and derived metrics: the metric ids they are computed from, numerator first. */
+  inputs?: readonly string[];
+  /** Phrases (lower case) that name the metric; matched on word boundaries. */
+  synonyms: readonly string[];
+}
+
+export const METRICS: readonly Metric[] = [
+  { id: 'operating_cash_flow', name: 'Cash from operations', description: 'Net cash provided by (used in) operating activities, from the cash-flow statement.', synonyms: ['net cash provided by operating activities', 'net cash provided by (used in) operating activities', 'net cash from operating activities', 'cash provided by operations', 'cash flows from operating activities', 'cash flow from operations', 'cash from operations', 'operating cash flow'] },
+  { id: 'capex', name: 'Capital expenditure', description: 'Capital expenditure = purchases of property, plant and equipment (cash-flow statement, investing activities); shown negative there.', synonyms: ['purchases of property, plant and equipment', 'purchase of property, plant and equipment', 'payments for acquisition of property, plant and equipment', 'purchases of property and equipment', 'additions to property, plant and equipment', 'additions to property and equipment', 'capital expenditures', 'capital expenditure', 'capital spending', 'capex'] },
+  { id: 'free_cash_flow', name: 'Free cash flow', description: 'Free cash flow = cash from operations - capital expenditure (a non-GAAP measure).', inputs: ['operating_cash_flow', 'capex'], synonyms: ['free cash flow'] },
+  { id: 'gross_margin_pct', name: 'Gross margin (%)', description: 'Gross margin = gross profit / revenue, as a percentage.', inputs: ['gross_profit', 'revenue'], synonyms: ['gross margin percentage', 'gross margin as a percentage', 'gross profit margin', 'gross margin %', 'gross margin rate'] },
+  { id: 'operating_margin_pct', name: 'Operating margin (%)', description: 'Operating margin = operating income / revenue, as a percentage.', inputs: ['operating_income', 'revenue'], synonyms: ['operating margin', 'operating income margin', 'operating income as a percentage'] },
+  { id: 'cost_of_sales', name: 'Cost of sales', description: 'Cost of sales (cost of goods sold, cost of revenue).', synonyms: ['cost of sales', 'cost of goods sold', 'cost of revenues', 'cost of revenue', 'cost of products sold', 'costs of sales'] },
+  { id: 'gross_profit', name: 'Gross profit', description: 'Gross profit = revenue - cost of sales (some filers call the amount "gross margin").', synonyms: ['gross profit', 'gross margin'] },
+  { id: 'rnd', name: 'Research and development', description: 'Research and development expense.', synonyms: ['research and development', 'research, development', 'r&d'] },
+  { id: 'sga', name: 'SG&A', description: 'Selling, general and administrative expense.', synonyms: ['selling, general and administrative', 'selling, general, and administrative', 'sg&a'] },
+  { id: 'operating_income', name: 'Operating income', description: 'Operating income (income from operations, operating profit).', synonyms: ['operating income', 'income from operations', 'operating profit', 'operating (loss) income', 'operating income (loss)', 'earnings from operations'] },
+  { id: 'eps', name: 'Earnings per share', description: 'Earnings per share (basic and diluted), net income / weighted average shares.', synonyms: ['earnings per share', 'earnings per common share', 'net income per share', 'net income per common share', 'net earnings per share', 'eps', 'diluted earnings', 'income per share'] },
+  { id: 'dividends', name: 'Dividends', description: 'Dividends paid or declared (cash paid to shareholders, or per share).', synonyms: ['dividends paid', 'cash dividends', 'dividends declared', 'dividends per share', 'dividend payments', 'payment of dividends', 'dividends to shareholders', 'dividends'] },
+  { id: 'share_repurchases', name: 'Share repurchases', description: 'Purchases of the company\'s own shares (buybacks, treasury stock).', synonyms: ['repurchases of common stock', 'repurchase of common stock', 'purchases of treasury stock', 'purchase of treasury stock', 'share repurchases', 'share repurchase', 'stock repurchases', 'shares repurchased'] },
+  { id: 'net_income', name: 'Net income', description: 'Net income (net earnings), the bottom line of the income statement.', synonyms: ['net income attributable', 'net income', 'net earnings', 'net (loss) income', 'net income (loss)', 'net loss', 'profit for the year'] },
+  { id: 'income_tax', name: 'Income taxes', description: 'Provision for income taxes and the effective tax rate.', synonyms: ['provision for income taxes', 'income tax expense', 'income taxes', 'effective tax rate'] },
+  { id: 'interest_expense', name: 'Interest expense', description: 'Interest expense on debt.', synonyms: ['interest expense'] },
+  { id: 'depreciation', name: 'Depreciation and amortization', description: 'Depreciation and amortization expense.', synonyms: ['depreciation and amortization', 'depreciation, depletion and amortization', 'depreciation'] },
+  { id: 'total_assets', name: 'Total assets', description: 'Total assets from the balance sheet.', synonyms: ['total assets'] },
+  { id: 'total_liabilities', name: 'Total liabilities', description: 'Total liabilities from the balance sheet.', synonyms: ['total liabilities'] },
+  { id: 'equity', name: 'Shareholders\' equity', description: 'Total shareholders\' (stockholders\') equity.', synonyms: ["total shareholders' equity", "total stockholders' equity", 'total shareholders’ equity', 'total stockholders’ equity', 'total equity', "shareholders' equity", "stockholders' equity"] },
+  { id: 'inventory', name: 'Inventory', description: 'Inventories (balance sheet), or their change (cash-flow statement).', synonyms: ['inventories', 'inventory'] },
+  { id: 'accounts_receivable', name: 'Accounts receivable', description: 'Accounts receivable (trade receivables).', synonyms: ['accounts receivable', 'trade receivables', 'receivables'] },
+  { id: 'cash', name: 'Cash and equivalents', description: 'Cash and cash equivalents.', synonyms: ['cash and cash equivalents', 'cash and equivalents'] },
+  { id: 'debt', name: 'Debt', description: 'Long-term and short-term debt, borrowings.', synonyms: ['long-term debt', 'total debt', 'short-term debt', 'short-term borrowings', 'notes payable', 'borrowings'] },
+  { id: 'revenue', name: 'Revenue', description: 'Net sales / revenue (total, segment or product revenue).', synonyms: ['total net sales', 'net sales', 'total revenues', 'total revenue', 'net revenues', 'net revenue', 'operating revenues', 'revenues', 'revenue', 'sales'] },
+];
+
+const BY_ID = new Map(METRICS.map((m, i) => [m.id, i]));
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+// One alternation per metric, words bounded; apostrophes written either way match both.
+const PATTERNS = METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${m.synonyms.map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i'));
+
+/**
+ * The metrics a text names, most specific first, as 1-based codes (0 is "no metric" in shards). A metric whose
+ * match lies inside a longer match of an earlier metric ("sales" inside "cost of sales") is not counted.
+ */
+export function metricCodes(text: string, max = 3): number[] {
+  const out: number[] = [];
+  const taken: [number, number][] = [];
+  for (let i = 0; i < PATTERNS.length && out.length < max; i++) {
+    const m = PATTERNS[i]!.exec(text);
+    if (!m) continue;
+    const start = m.index;
+    const end = start + m[0].length;
+    if (taken.some(([a, b]) => start >= a && end <= b)) continue;
+    taken.push([start, end]);
+    out.push(i + 1);
+  }
+  return out;
+}
+
+/** The metric with 1-based code `code`, or null for 0/unknown. */
+export function metricByCode(code: number): Metric | null {
+  return METRICS[code - 1] ?? null;
+}
+
+export function metricCode(id: string): number {
+  const i = BY_ID.get(id);
+  return i === undefined ? 0 : i + 1;
+}

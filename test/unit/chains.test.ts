@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildChains, confidenceOf } from '../../src/evidence/chains';
+import { metricEntities } from '../../src/evidence/glossary';
+import type { Shard } from '../../src/format/types';
+import { EFFORT_PLANS } from '../../src/search/plan';
+import type { Hit } from '../../src/search/retrieve';
+import { tokenize } from '../../src/text/tokenize';
+import { buildSample } from '../support/sample-build';
+
+let sample: Awaited<ReturnType<typeof buildSample>>;
+beforeAll(async () => {
+  sample = await buildSample();
+});
+afterAll(() => sample.dispose());
+
+function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hit {
+  return {
+    shard: shardIndex, local, text: shard.texts[local]!, source: shard.source[local]!, page: shard.page[local]!,
+    kind: shard.kind[local]!, status: shard.status[local]!, fused, lexical: fused, cosine: 0.5,
+  };
+}
+
+const weights = (q: string) => new Map(tokenize(q).map((t) => [t, 1]));
+
+describe('buildChains over the evidence graph', () => {
+  it('builds table fact -> MD&A sentence -> outlook from one hit and does not repeat its members in other chains', () => {
+    const { index, shard } = sample.shard('QVLT-FY2023');
+    const row = shard.texts.findIndex((t) => t.startsWith('Net sales:') && t.includes('4,837'));
+    const sentence = shard.texts.findIndex((t) => /^Net sales were \$4,837 million/.test(t));
+    const hits = [hit(index, shard, row, 0.03), hit(index, shard, sentence, 0.02)];
+    const chains = buildChains(hits, EFFORT_PLANS.medium, weights('Quillvale net sales fiscal 2023'), tokenize, new Map([[index, shard]]));
+    expect(chains).toHaveLength(1);
+    const texts = chains[0]!.entries.map((e) => e.consensus);
+    expect(texts[0]).toContain('4,837');
+    expect(texts[1]).toMatch(/^Net sales were \$4,837 million/);
+    expect(texts[2]).toMatch(/expect net sales/);
+    expect(metricEntities(chains).map((m) => m.name)).toContain('Revenue');
+    expect(chains[0]!.relevance).toBeGreaterThan(0);
+    expect(chains[0]!.relevance).toBeLessThanOrEqual(10);
+  });
+
+  it('cites every filing that states a restated figure, with High confidence', () => {
+    const { index, shard } = sample.shard('ZNHF-FY2022');
+    const row = shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
+    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow operating income 2022'), tokenize, new Map([[index, shard]]));
+    const entry = chain!.entries[0]!;
+    expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).toEqual(expect.arrayContaining(['ZNHF-10K-FY2022-I8', 'ZNHF-10K-FY2023-I8']));
+    expect(entry.confidence).toBe('High');
+  });
+
+  it('keeps a disagreeing restatement apart and lowers confidence', () => {
+    const { index, shard } = sample.shard('ZNHF-FY2022');
+    const row = shard.texts.findIndex((t) => t.startsWith('Cost of sales:') && t.includes('2,944'));
+    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow cost of sales 2022'), tokenize, new Map([[index, shard]]));
+    const entry = chain!.entries[0]!;
+    expect(entry.disagreements!.map((s) => sample.catalog.sources[s.source]!.id)).toContain('ZNHF-10K-FY2023-I8');
+    expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).not.toContain('ZNHF-10K-FY2023-I8');
+    expect(entry.confidence).not.toBe('High');
+  });
+});
+
+describe('confidenceOf', () => {
+  const src = (source: number, status: 'FACT' | 'PREDICTION' = 'FACT') => ({ source, status, page: 0, kind: 'sentence' as const });
+  it('follows agreement, status and disagreement', () => {
+    expect(confidenceOf([src(1), src(2)])).toBe('High');
+    expect(confidenceOf([src(1)])).toBe('Medium');
+    expect(confidenceOf([src(1, 'PREDICTION')])).toBe('Low');
+    expect(confidenceOf([src(1), src(2)], [src(3)])).toBe('Medium');
+    expect(confidenceOf([src(1)], [src(3)])).toBe('Low');
+  });
+});

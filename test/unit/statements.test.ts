@@ -1,0 +1,104 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readJsonLines } from '../../index-builder/read-corpus';
+import { sharedDir } from '../../index-builder/shared-dir';
+import { segmentFiling } from '../../index-builder/segment';
+import { extractStatements } from '../../index-builder/statements';
+import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
+import { metricByCode, metricCodes } from '../../src/text/metrics';
+
+// Written for this test (invented company): a 10-Q statement of operations with a three-line header, a group
+// label, a wrapped row label and a cash-flow table with a caption column and a "$ ... $" cell.
+const TEN_Q = [
+  'PART I — FINANCIAL INFORMATION',
+  'Item 1. Financial Statements',
+  '   EXAMPLE WIDGETS INC.',
+  '   (In millions, except per share amounts)',
+  '   Three Months Ended   Nine Months Ended',
+  '   March 30,   March 25,   March 30,   March 25,',
+  '   2024   2023   2024   2023',
+  'Net sales:',
+  ' Products   $   1,210   $   1,105   $   3,300   $   3,050',
+  ' Services   200   180   590   540',
+  '   Total net sales   1,410   1,285   3,890   3,590',
+  'Purchases and proceeds from maturities of marketable',
+  ' securities, net   (12)   4   (30)   9',
+  'Diluted earnings per share   $   0.52   $   0.47   $   1.40   $   1.22',
+  'Item 2. Management’s Discussion and Analysis',
+  'Net sales rose 10% to $1,410 million in the quarter.',
+].join('\n');
+
+describe('table facts', () => {
+  it('parses rows with $ tokens and parenthesised negatives', () => {
+    expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual(['222', '(3,086)', '(1,403)']);
+    expect(parseRow('Free cash flow conversion   91 %   100 %')!.values).toEqual(['91%', '100%']);
+    expect(parseRow('The Company had   three   segments')).toBeNull();
+    expect(cellValue('(1,577)')).toBe(-1577);
+    expect(cellValue('—')).toBe(0);
+    expect(parseHeader('(Millions)   2018   2017   2016')).toEqual({ cells: ['2018', '2017', '2016'], caption: '(Millions)' });
+  });
+
+  const sections = segmentFiling('10-Q', [TEN_Q]);
+  const rows = extractStatements(sections[0]!, '10-Q');
+
+  it('gives each column its period from a three-line 10-Q header', () => {
+    const products = rows.find((r) => r.text.startsWith('Net sales: Products'))!;
+    expect(products.fact!.cells.map((c) => c.periodKey)).toEqual(['2024-03-30/3M', '2023-03-25/3M', '2024-03-30/9M', '2023-03-25/9M']);
+    expect(products.text).toBe(
+      'Net sales: Products: 1,210 for three months ended March 30, 2024 | 1,105 for three months ended March 25, 2023 | 3,300 for nine months ended March 30, 2024 | 3,050 for nine months ended March 25, 2023 (USD millions)',
+    );
+  });
+
+  it('joins a wrapped row label and keeps the scale off per-share rows', () => {
+    const wrapped = rows.find((r) => r.text.startsWith('Purchases and proceeds'))!;
+    expect(wrapped.fact!.label).toBe('Purchases and proceeds from maturities of marketable securities, net');
+    expect(wrapped.fact!.cells[0]!.value).toBe(-12);
+    const eps = rows.find((r) => r.text.startsWith('Diluted earnings per share'))!;
+    expect(eps.fact!.unit).toBe('USD per share');
+    expect(eps.text.endsWith('(USD per share)')).toBe(true);
+  });
+
+  it('keeps provenance: page and character offsets point at the row in the page text', () => {
+    const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
+    expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
+    const wrapped = rows.find((r) => r.text.startsWith('Purchases and proceeds'))!;
+    expect(TEN_Q.slice(wrapped.offset, wrapped.endOffset)).toMatch(/^Purchases and proceeds[\s\S]*\(30\)   9$/);
+    const mdna = extractStatements(sections[1]!, '10-Q')[0]!;
+    expect(TEN_Q.slice(mdna.offset, mdna.endOffset)).toBe('Net sales rose 10% to $1,410 million in the quarter.');
+  });
+});
+
+describe('metric vocabulary', () => {
+  const ids = (text: string) => metricCodes(text).map((c) => metricByCode(c)!.id);
+  it('tags the most specific metric first and not a shorter one inside it', () => {
+    expect(ids('Purchases of property, plant and equipment (PP&E)')).toEqual(['capex']);
+    expect(ids('Cost of sales')).toEqual(['cost_of_sales']);
+    expect(ids('Net cash provided by operating activities')).toEqual(['operating_cash_flow']);
+    expect(ids('Gross margin as a percentage of net sales was 55.6%')).toEqual(['gross_margin_pct', 'revenue']);
+  });
+  it('describes ratios by their inputs', () => {
+    const gm = metricByCode(metricCodes('gross margin percentage')[0]!)!;
+    expect(gm.inputs).toEqual(['gross_profit', 'revenue']);
+    expect(gm.description).toContain('gross profit / revenue');
+  });
+});
+
+describe('table facts on real pages (../shared)', () => {
+  const shared = sharedDir();
+  const pagesPath = shared ? join(shared, 'corpus/filings/pages.jsonl.gz') : null;
+  it.skipIf(!pagesPath || !existsSync(pagesPath))('reads 3M FY2018 purchases of PP&E as (1,577) million for 2018, with item, page and offsets', async () => {
+    const pages: string[] = [];
+    for await (const row of readJsonLines(pagesPath!)) {
+      const p = row as { doc_id: string; page: number; text: string };
+      if (p.doc_id === '3M_2018_10K') pages[p.page] = p.text;
+    }
+    const rows = segmentFiling('10-K', pages.map((p) => p ?? '')).flatMap((s) => extractStatements(s, '10-K').map((st) => ({ ...st, item: s.itemTag })));
+    const capex = rows.filter((r) => r.fact?.label === 'Purchases of property, plant and equipment (PP&E)');
+    const inStatement = capex.find((r) => r.item === '10K-Item-8')!;
+    expect(inStatement.fact!.cells[0]).toMatchObject({ raw: '(1,577)', value: -1577, periodKey: 'FY2018' });
+    expect(inStatement.fact!.scale).toBe('millions');
+    expect(inStatement.text.startsWith('Purchases of property, plant and equipment (PP&E): (1,577) for year ended December 31, 2018')).toBe(true);
+    expect(pages[inStatement.page]!.slice(inStatement.offset).startsWith('Purchases of property, plant and equipment (PP&E)')).toBe(true);
+  }, 120_000);
+});
