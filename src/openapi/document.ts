@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../errors';
 import { FILTER_FIELDS } from '../filters/fields';
 import { metadataFiltersSchema } from '../schema/metadata-filters';
+import { NOTICE_CODES } from '../schema/notices';
 import { IncludeOptions, LIMITS, ResearchRequest, RetrievalControls } from '../schema/request';
 import * as R from '../schema/response';
 import { OPENAPI_EXAMPLES } from './examples';
@@ -62,6 +63,11 @@ const errorCodesByStatus = (): Map<number, ErrorCode[]> => {
   }
   return by;
 };
+
+function noticeCodeTable(): string {
+  const rows = Object.entries(NOTICE_CODES).map(([code, meaning]) => `| \`${code}\` | ${meaning} |`);
+  return ['| notices[].code | meaning |', '|---|---|', ...rows].join('\n');
+}
 
 function errorCodeTable(): string {
   const rows = (Object.entries(ERRORS) as [ErrorCode, (typeof ERRORS)[ErrorCode]][]).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.message} |`);
@@ -134,6 +140,10 @@ export function openApiDocument(): JsonSchema {
         'Errors use the envelope `{status_code, message, detail}`; `detail.code` is stable and `detail.errors` lists validation failures by field path.',
         '',
         errorCodeTable(),
+        '',
+        'Notices (200 responses) carry a stable `code`; warning-level messages are repeated in `summary.warnings`.',
+        '',
+        noticeCodeTable(),
       ].join('\n'),
     },
     servers: [{ url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' }],

@@ -1,8 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Validator as OpenApiValidator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/errors';
 import { API_VERSION, openApiDocument } from '../../src/openapi/document';
+import { NOTICE_CODES } from '../../src/schema/notices';
 import { openApiErrors } from '../support/openapi';
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+}
 
 const doc = openApiDocument() as any;
 
@@ -30,6 +37,21 @@ describe('GET /v2/sp500/openapi.json document', () => {
         (op) => op.responses[String(status)]?.content['application/json'].examples[code],
       );
       expect(documented, `${code} (${status}) has an example response`).toBe(true);
+    }
+  });
+
+  it('documents every notice code the service can return', () => {
+    const used = new Set<string>();
+    for (const file of sourceFiles('src')) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/(?:code: |warn\()'([A-Z][A-Z_]+)'/g)) used.add(m[1]!);
+    }
+    const errorCodes = new Set(Object.keys(ERRORS));
+    const notices = [...used].filter((c) => !errorCodes.has(c));
+    expect(notices.length).toBeGreaterThan(5);
+    for (const code of notices) {
+      expect(Object.keys(NOTICE_CODES), code).toContain(code);
+      expect(doc.info.description).toContain(`\`${code}\``);
     }
   });
 
