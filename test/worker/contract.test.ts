@@ -290,6 +290,16 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
     expect(json.agent_context.source_fields).toEqual(expect.arrayContaining(['evidence_instructions', 'evidence']));
   });
 
+  it('metadata_distribution and metadata_dashboard are returned exactly when requested, independently of each other', async () => {
+    for (const [distribution, dashboard] of [[true, false], [false, true], [true, true], [false, false]]) {
+      const { json } = await query({ query: Q, mode: 'research', include: { metadata_distribution: distribution, metadata_dashboard: dashboard } });
+      expect('metadata_distribution' in json).toBe(distribution);
+      expect('metadata_dashboard' in json).toBe(dashboard);
+      if (distribution) expect(json.metadata_distribution.evidence_paths).toBe(json.summary.evidence_count);
+      if (dashboard) expect(json.metadata_dashboard).toMatch(/\d+\.\d%/);
+    }
+  });
+
   it('include.summary false omits summary; no property beyond the listed ones is ever returned', async () => {
     const { json } = await query({ query: Q, include: { summary: false } });
     expect(json.summary).toBeUndefined();
