@@ -7,6 +7,7 @@ import { bar, renderDashboard } from '../../src/render/dashboard';
 import { profileEvidence, toMetadataDistribution, toPercents } from '../../src/render/distribution';
 import { renderEvidence } from '../../src/render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../../src/render/instructions';
+import { metricCode } from '../../src/text/metrics';
 
 function source(id: string, over: Partial<CatalogSource['meta']> & { date?: string | null; title?: string } = {}): CatalogSource {
   const { date = '2024-02-20', title = 'Risk Factors', ...meta } = over;
@@ -218,6 +219,59 @@ describe('renderEvidence', () => {
   });
 });
 
+/**
+ * The evidence model in one hand-built chain (DESIGN.md section 4): a table row stated by two 10-Ks (consensus, with
+ * the later filing's "same value" note) and contradicted by a third (a `disagrees:` context line, registered but not
+ * a source of the entry), tagged with a metric (a glossary entity), then an ASSESSMENT and a RISK sentence; the
+ * issuer has business segments. Exact golden of the whole `rendered` string: it pins the format independently of
+ * retrieval and ranking, which the worker-level tests check only for structure and invariants.
+ */
+describe('renderEvidence: the evidence model, exact golden', () => {
+  const MODEL_CATALOG = {
+    ...CATALOG,
+    sources: [
+      source('ARBL-10K-FY2023-I8', { sec_item_tag: '10K-Item-8', title: 'Financial Statements and Supplementary Data' }),
+      { ...source('ARBL-10K-FY2024-I8', { sec_item_tag: '10K-Item-8', sec_fiscal_year: 'FY-2024', date: '2025-02-19', title: 'Financial Statements and Supplementary Data' }), period_of_report: '2024-12-31' },
+      { ...source('ARBL-10K-FY2022-I8', { sec_item_tag: '10K-Item-8', sec_fiscal_year: 'FY-2022', date: '2023-02-21', title: 'Financial Statements and Supplementary Data' }), period_of_report: '2022-12-31' },
+      source('ARBL-10K-FY2023-I7', { sec_item_tag: '10K-Item-7', title: "Management's Discussion & Analysis" }),
+      source('ARBL-10K-FY2023-I1A'),
+    ],
+    companies: [{ ...CATALOG.companies[0]!, segments: ['Regulated Grid', 'Renewables & Storage'] }],
+  } as unknown as CatalogHeader;
+  const at = (source: number, status: 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK', page: number, kind: 'sentence' | 'table_row' = 'sentence', note?: string) => ({
+    source,
+    status,
+    page,
+    kind,
+    ...(note ? { note } : {}),
+  });
+  const MODEL_CHAIN: Chain = {
+    relevance: 9,
+    score: 1,
+    entries: [
+      {
+        consensus: 'Capital expenditures: (1,178) for year ended December 31, 2023 | (905) for year ended December 31, 2022 (USD millions)',
+        confidence: 'Medium',
+        metric: metricCode('capex'),
+        sources: [at(0, 'FACT', 41, 'table_row'), at(1, 'FACT', 44, 'table_row', 'same value for year ended December 31, 2023')],
+        disagreements: [at(2, 'FACT', 39, 'table_row', 'year ended December 31, 2022: 912 there vs 905 here')],
+      },
+      { consensus: 'We believe our liquidity is adequate to fund planned capital spending.', confidence: 'Low', sources: [at(3, 'ASSESSMENT', 30)] },
+      { consensus: 'If wildfire liability rules change, we could incur material costs & delays.', confidence: 'Low', sources: [at(4, 'RISK', 12)] },
+    ],
+  };
+
+  it('renders registry (cited, then disagreeing sources), glossary (issuer with segments, metric), statuses, consensus and disagreement exactly', () => {
+    expect(renderEvidence(MODEL_CATALOG, [MODEL_CHAIN], 'rendered')).toBe(GOLDEN_MODEL_EVIDENCE);
+  });
+
+  it('counts agreeing sources, not disagreeing ones, in the distribution', () => {
+    const d = toMetadataDistribution(profileEvidence(MODEL_CATALOG, [MODEL_CHAIN]));
+    expect(d.sec_fiscal_year).toEqual({ display_name: 'Fiscal years', values: { 'FY-2023': 75, 'FY-2024': 25 } });
+    expect(d.report_filing_date).toEqual({ display_name: 'Filing dates', value: '2024-02-20 to 2025-02-19' });
+  });
+});
+
 describe('agent_context', () => {
   const evidence = renderEvidence(CATALOG, CHAINS, 'xml');
 
@@ -260,3 +314,63 @@ describe('agent_context', () => {
     expect(ctx.text.endsWith('## Evidence\n\nNo complete evidence chain fits max_evidence_tokens=5.')).toBe(true);
   });
 });
+
+/** The exact `rendered` evidence for MODEL_CHAIN (reviewed line by line when written). */
+const GOLDEN_MODEL_EVIDENCE = [
+  '<source_registry>',
+  '<source id="ARBL-10K-FY2023-I8" type="sec_filing_item" date="2024-02-20" sec_fiscal_year="FY-2023" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Utilities" sec_gics_sub_industry="Electric Utilities" sec_item_tag="10K-Item-8" sec_ticker="ARBL"/>',
+  '<source id="ARBL-10K-FY2024-I8" type="sec_filing_item" date="2025-02-19" sec_fiscal_year="FY-2024" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Utilities" sec_gics_sub_industry="Electric Utilities" sec_item_tag="10K-Item-8" sec_ticker="ARBL"/>',
+  '<source id="ARBL-10K-FY2022-I8" type="sec_filing_item" date="2023-02-21" sec_fiscal_year="FY-2022" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Utilities" sec_gics_sub_industry="Electric Utilities" sec_item_tag="10K-Item-8" sec_ticker="ARBL"/>',
+  '<source id="ARBL-10K-FY2023-I7" type="sec_filing_item" date="2024-02-20" sec_fiscal_year="FY-2023" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Utilities" sec_gics_sub_industry="Electric Utilities" sec_item_tag="10K-Item-7" sec_ticker="ARBL"/>',
+  '<source id="ARBL-10K-FY2023-I1A" type="sec_filing_item" date="2024-02-20" sec_fiscal_year="FY-2023" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Utilities" sec_gics_sub_industry="Electric Utilities" sec_item_tag="10K-Item-1A" sec_ticker="ARBL"/>',
+  '</source_registry>',
+  '<entity_glossary>',
+  '<entity>',
+  '<name>Arbelion Power (ARBL)</name>',
+  '<description>Issuer with ticker ARBL; GICS sector Utilities, sub-industry Electric Utilities; fiscal year end 12-31 in the cited filings; business segments (latest filing): Regulated Grid, Renewables &amp; Storage.</description>',
+  '</entity>',
+  '<entity>',
+  '<name>Capital expenditure</name>',
+  '<description>Capital expenditure = purchases of property, plant and equipment (cash-flow statement, investing activities); shown negative there.</description>',
+  '</entity>',
+  '</entity_glossary>',
+  '<evidence_chain relevance_score="9">',
+  '<entry confidence_score=\'Medium\' sources=\'ARBL-10K-FY2023-I8, ARBL-10K-FY2024-I8\'>',
+  '<observed_epistemic_statuses>',
+  '- FACT [ARBL-10K-FY2023-I8]',
+  '- FACT [ARBL-10K-FY2024-I8]',
+  '</observed_epistemic_statuses>',
+  '<consensus>Capital expenditures: (1,178) for year ended December 31, 2023 | (905) for year ended December 31, 2022 (USD millions)</consensus>',
+  '<additional_context>',
+  '- [ARBL-10K-FY2023-I8] Arbelion Power 10-K FY-2023, period ended 2023-12-31; 10K-Item-8 "Financial Statements and Supplementary Data"; page 42; table row',
+  '- [ARBL-10K-FY2024-I8] Arbelion Power 10-K FY-2024, period ended 2024-12-31; 10K-Item-8 "Financial Statements and Supplementary Data"; page 45; table row; same value for year ended December 31, 2023',
+  '- [ARBL-10K-FY2022-I8] disagrees: year ended December 31, 2022: 912 there vs 905 here; Arbelion Power 10-K FY-2022, period ended 2022-12-31; 10K-Item-8 "Financial Statements and Supplementary Data"; page 40; table row',
+  '</additional_context>',
+  '</entry>',
+  '<entry confidence_score=\'Low\' sources=\'ARBL-10K-FY2023-I7\'>',
+  '<observed_epistemic_statuses>',
+  '- ASSESSMENT [ARBL-10K-FY2023-I7]',
+  '</observed_epistemic_statuses>',
+  '<consensus>We believe our liquidity is adequate to fund planned capital spending.</consensus>',
+  '<additional_context>',
+  '- [ARBL-10K-FY2023-I7] Arbelion Power 10-K FY-2023, period ended 2023-12-31; 10K-Item-7 "Management\'s Discussion &amp; Analysis"; page 31',
+  '</additional_context>',
+  '</entry>',
+  '<entry confidence_score=\'Low\' sources=\'ARBL-10K-FY2023-I1A\'>',
+  '<observed_epistemic_statuses>',
+  '- RISK [ARBL-10K-FY2023-I1A]',
+  '</observed_epistemic_statuses>',
+  '<consensus>If wildfire liability rules change, we could incur material costs &amp; delays.</consensus>',
+  '<additional_context>',
+  '- [ARBL-10K-FY2023-I1A] Arbelion Power 10-K FY-2023, period ended 2023-12-31; 10K-Item-1A "Risk Factors"; page 13',
+  '</additional_context>',
+  '</entry>',
+  '</evidence_chain>',
+  '<source_key>',
+  'ARBL-10K-FY2023-I8: type=sec_filing_item, date=2024-02-20, sec_fiscal_year=FY-2023, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Utilities, sec_gics_sub_industry=Electric Utilities, sec_item_tag=10K-Item-8, sec_ticker=ARBL',
+  'ARBL-10K-FY2024-I8: type=sec_filing_item, date=2025-02-19, sec_fiscal_year=FY-2024, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Utilities, sec_gics_sub_industry=Electric Utilities, sec_item_tag=10K-Item-8, sec_ticker=ARBL',
+  'ARBL-10K-FY2022-I8: type=sec_filing_item, date=2023-02-21, sec_fiscal_year=FY-2022, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Utilities, sec_gics_sub_industry=Electric Utilities, sec_item_tag=10K-Item-8, sec_ticker=ARBL',
+  'ARBL-10K-FY2023-I7: type=sec_filing_item, date=2024-02-20, sec_fiscal_year=FY-2023, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Utilities, sec_gics_sub_industry=Electric Utilities, sec_item_tag=10K-Item-7, sec_ticker=ARBL',
+  'ARBL-10K-FY2023-I1A: type=sec_filing_item, date=2024-02-20, sec_fiscal_year=FY-2023, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Utilities, sec_gics_sub_industry=Electric Utilities, sec_item_tag=10K-Item-1A, sec_ticker=ARBL',
+  '</source_key>',
+].join('\n');
