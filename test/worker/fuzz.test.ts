@@ -4,6 +4,7 @@
  * (helpers.expectConforms): a ResearchResponse for 200, the error envelope otherwise.
  */
 import fc from 'fast-check';
+import { effortArb, includeArb, modeArb } from '../support/arbitraries';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FILTER_FIELDS } from '../../src/filters/fields';
 import { BASE, call, expectConforms, query, seedSampleIndex } from './helpers';
@@ -34,21 +35,10 @@ const filters = fc.dictionary(fc.oneof(fc.constantFrom(...FILTER_FIELDS), fc.con
 const validish = fc.record(
   {
     query: queryText,
-    mode: fc.constantFrom('basic', 'research', 'agentic_research'),
-    effort: fc.constantFrom('low', 'medium', 'high'),
+    mode: modeArb,
+    effort: effortArb,
     metadata_filters: fc.option(filters),
-    include: fc.record(
-      {
-        evidence: fc.boolean(),
-        evidence_instructions: fc.boolean(),
-        agent_context: fc.boolean(),
-        evidence_format: fc.constantFrom('rendered', 'xml'),
-        metadata_distribution: fc.boolean(),
-        metadata_dashboard: fc.boolean(),
-        summary: fc.boolean(),
-      },
-      { requiredKeys: [] },
-    ),
+    include: includeArb,
     retrieval: fc.option(
       fc.record({ max_evidence: fc.option(fc.integer({ min: 1, max: 8 })), max_evidence_tokens: fc.option(fc.integer({ min: 1, max: 6000 })) }, { requiredKeys: [] }),
     ),

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { effortArb, includeArb, modeArb } from '../support/arbitraries';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ResearchResponse } from '../../src/schema/response';
 import { parseEvidence } from '../support/evidence-grammar';
@@ -23,20 +24,9 @@ const WORDS = [
 
 const requestArb = fc.record({
   query: fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(' ')),
-  mode: fc.constantFrom('basic', 'research', 'agentic_research'),
-  effort: fc.constantFrom('low', 'medium', 'high'),
-  include: fc.record(
-    {
-      evidence: fc.boolean(),
-      evidence_instructions: fc.boolean(),
-      agent_context: fc.boolean(),
-      evidence_format: fc.constantFrom('rendered', 'xml'),
-      metadata_distribution: fc.boolean(),
-      metadata_dashboard: fc.boolean(),
-      summary: fc.boolean(),
-    },
-    { requiredKeys: [] },
-  ),
+  mode: modeArb,
+  effort: effortArb,
+  include: includeArb,
   retrieval: fc.record(
     {
       max_evidence: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
