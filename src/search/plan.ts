@@ -26,6 +26,9 @@ export const EFFORT_PLANS: Record<Effort, EffortPlan> = {
 /** Reciprocal-rank-fusion constant: 60 is the value of the original RRF paper and insensitive in practice. */
 export const RRF_K = 60;
 
+/** Weight of each leg in the fusion. */
+export const RRF_WEIGHTS: Record<'lexical' | 'cosine', number> = { lexical: 1, cosine: Number(globalThis.process?.env?.VW ?? 0.3) };
+
 /**
  * Rank bonus of a chain from a source the question prefers (a named section such as "risk factors", or a named
  * fiscal quarter), in relevance_score points (0-10 scale). 3 puts a preferred chain of relevance 6 level with a
@@ -33,3 +36,6 @@ export const RRF_K = 60;
  * The reported relevance_score is not changed.
  */
 export const PREFERENCE_BONUS = 3;
+
+export const METRIC_ROW_BOOST = Number(globalThis.process?.env?.MRB ?? 1.5);
+export const METRIC_BOOST = Number(globalThis.process?.env?.MB ?? 1.2);

@@ -3,9 +3,10 @@ import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
-import { tokenize } from '../text/tokenize';
+import { metricCodes } from '../text/metrics';
+import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { RRF_K, type EffortPlan } from './plan';
+import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
 import { searchVectorExact } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -45,12 +46,13 @@ export interface RetrievalResult {
  */
 export async function retrieve(reader: IndexReader, query: string, conditions: readonly Condition[], plan: EffortPlan): Promise<RetrievalResult> {
   const { catalog } = reader;
-  const queryTerms = tokenize(query);
+  const queryTerms = toQueryTerms(query);
   let allowed: Uint8Array | null = null;
   if (conditions.length) {
     allowed = new Uint8Array(catalog.sources.length);
     catalog.sources.forEach((s, i) => (allowed![i] = matchesConditions(s.meta, conditions) ? 1 : 0));
   }
+  const queryMetrics = new Set(metricCodes(query));
   const candidates = candidateShards(catalog, allowed);
   const shardIds = candidates.length <= plan.maxShards ? candidates : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards);
   const model = await reader.embedding();
@@ -66,7 +68,10 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth)) lexicalHits.push({ shard: shardIndex, ...h });
+    const boost = queryMetrics.size
+      ? (local: number) => (queryMetrics.has(shard.metric[local]!) ? (shard.kind[local] === 'table_row' ? METRIC_ROW_BOOST : METRIC_BOOST) : 1)
+      : undefined;
+    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.texts.length;
     const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
@@ -106,7 +111,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
         };
         byKey.set(key, hit);
       }
-      hit.fused += 1 / (RRF_K + rank + 1);
+      hit.fused += RRF_WEIGHTS[leg] / (RRF_K + rank + 1);
       hit[leg] = h.score;
     });
   };
