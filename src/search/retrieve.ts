@@ -2,7 +2,7 @@ import type { IndexReader } from '../core/index-reader';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, StatementKind } from '../format/types';
-import { embedTokens } from '../text/embed';
+import { dotInt8, embedTokens } from '../text/embed';
 import { metricCodes } from '../text/metrics';
 import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
@@ -23,6 +23,8 @@ export interface Hit {
   fused: number;
   lexical: number;
   cosine: number;
+  /** A table row of a metric the query names (its primary metric tag), e.g. the purchases-of-PP&E row for "capex". */
+  metricMatch?: boolean;
 }
 
 /** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
@@ -108,6 +110,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
           fused: 0,
           lexical: 0,
           cosine: 0,
+          metricMatch: shard.kind[h.local] === 'table_row' && queryMetrics.has(shard.metric[h.local]!),
         };
         byKey.set(key, hit);
       }
@@ -117,6 +120,13 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
   };
   fuse(lexicalHits, 'lexical');
   fuse(vectorHits, 'cosine');
+  // A lexical-only hit gets its exact cosine too: chain relevance weighs the best cosine, and a table row the vector
+  // leg missed (short rows embed poorly) would otherwise count as unrelated to the question.
+  for (const hit of byKey.values()) {
+    if (hit.cosine) continue;
+    const shard = shards[shardIds.indexOf(hit.shard)]!;
+    hit.cosine = Math.max(0, dotInt8(queryVector, shard.vectors, hit.local * shard.dim));
+  }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   return {
     hits,
