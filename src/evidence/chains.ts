@@ -213,7 +213,7 @@ export function buildChains(
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, perEntry, !!hit.metricMatch);
+    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
     if (relevance === 0 || !entries.length) continue;
     for (const k of keys) shown.add(k);
     for (const e of entries) {

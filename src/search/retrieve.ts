@@ -1,9 +1,10 @@
 import type { IndexReader } from '../core/index-reader';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { EpistemicStatus, StatementKind } from '../format/types';
+import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
 import { dotInt8, embedTokens } from '../text/embed';
 import { metricCodes } from '../text/metrics';
+import { tokenize } from '../text/tokenize';
 import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, type EffortPlan } from './plan';
@@ -23,8 +24,11 @@ export interface Hit {
   fused: number;
   lexical: number;
   cosine: number;
-  /** A table row of a metric the query names (its primary metric tag), e.g. the purchases-of-PP&E row for "capex". */
-  metricMatch?: boolean;
+  /**
+   * A table row the query names: by its metric (primary metric tag; the purchases-of-PP&E row for "capex") or by
+   * its whole label ("total current assets"). Chains anchored on one rank higher (evidence/chains.ts).
+   */
+  namedRow?: boolean;
 }
 
 /** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
@@ -43,6 +47,31 @@ export interface RetrievalResult {
 }
 
 /**
+ * Lexical score factor of a statement: a table row of a metric the query names, or whose label's terms are all in
+ * the query ("Total current assets" for "how much total current assets..."), is what a line-item question asks
+ * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
+ * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
+ */
+export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
+  const metric = queryMetrics.has(shard.metric[local]!);
+  if (shard.kind[local] !== 'table_row') return metric ? METRIC_BOOST : 1;
+  if (metric) return METRIC_ROW_BOOST;
+  const label = rowLabel(shard.texts[local]!);
+  if (!label) return 1;
+  const terms = tokenize(label).filter((t) => !/\d/.test(t));
+  return terms.length >= 2 && terms.every((t) => queryTerms.has(t)) ? METRIC_ROW_BOOST : 1;
+}
+
+/** A table row's label: its text before the first "label: value" colon (rows read "Label: 1,577 for FY2018 | ..."). */
+export function rowLabel(text: string): string | null {
+  const m = /^(.*?):\s*(?:[-(\d$—–]|\p{Sc})/u.exec(text);
+  if (!m) return null;
+  // Nested labels ("Shareholders' equity: Additional paid-in capital: 5,643") keep the innermost part.
+  const parts = m[1]!.split(':');
+  return parts[parts.length - 1]!.trim();
+}
+
+/**
  * One retrieval branch: filters -> allowed sources -> shards (all candidates when few, else the best by the
  * lexicon's impact bounds) -> lexical BM25 and vector legs per shard -> reciprocal rank fusion.
  */
@@ -55,6 +84,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
     catalog.sources.forEach((s, i) => (allowed![i] = matchesConditions(s.meta, conditions) ? 1 : 0));
   }
   const queryMetrics = new Set(metricCodes(query));
+  const querySet = new Set(queryTerms);
   const candidates = candidateShards(catalog, allowed);
   const shardIds = candidates.length <= plan.maxShards ? candidates : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards);
   const model = await reader.embedding();
@@ -70,9 +100,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    const boost = queryMetrics.size
-      ? (local: number) => (queryMetrics.has(shard.metric[local]!) ? (shard.kind[local] === 'table_row' ? METRIC_ROW_BOOST : METRIC_BOOST) : 1)
-      : undefined;
+    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
     for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.texts.length;
@@ -110,7 +138,7 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
           fused: 0,
           lexical: 0,
           cosine: 0,
-          metricMatch: shard.kind[h.local] === 'table_row' && queryMetrics.has(shard.metric[h.local]!),
+          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= METRIC_ROW_BOOST,
         };
         byKey.set(key, hit);
       }
