@@ -73,6 +73,8 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
 /** How many pages away from its anchor a graph-less chain may take its other statements. */
 const MATE_PAGE_SPAN = Number(globalThis.process?.env?.MPS ?? 1);
 
+const NAMED_ROW_ENTRIES = 2;
+
 /** A statement of a loaded shard. */
 interface Node {
   shard: number;
@@ -180,7 +182,7 @@ export function buildChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, plan.entriesPerChain) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, hit.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.

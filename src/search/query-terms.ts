@@ -11,7 +11,7 @@ const QUESTION_WORDS = new Set(
   (
     'answer round decimal place please question explain provided provide calculate calculated using use based shown ' +
     'show give response relying rely detail information state following like only assume utilizing utilize ' +
-    'reported report what much many usd million billion thousand amount company metric' // 'report' also a verb in filings, but everywhere
+    'reported report what much many usd million billion thousand amount company metric ' + 'statement sheet' // 'report' also a verb in filings, but everywhere
   )
     .split(/\s+/)
     .flatMap((w) => tokenize(w)),
