@@ -48,12 +48,14 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
   let hit = 0;
   let sup = 0;
   let ms = 0;
+  let shards = 0;
   const lines: string[] = [];
   for (const q of qs) {
     const req = ResearchRequest.parse({ query: q.question, mode, effort, ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}) });
     const t0 = performance.now();
-    const { body } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
+    const { body, trace } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
     ms += performance.now() - t0;
+    shards += trace.searchedShards.length;
     const entries = parseEvidence(body.evidence);
     const pages = new Set(entries.flatMap((e) => e.occurrences.map((o) => `${docOf.get(o.sourceId)}#${o.page}`)));
     const h = q.gold.some((g) => g.pages.some((p) => pages.has(`${g.docId}#${p}`)));
@@ -63,7 +65,7 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
     lines.push(`  ${h ? 'H' : '.'}${s ? 'S' : '.'} ${q.id} ${q.question.slice(0, 90)}`);
   }
   const pct = (n: number) => ((100 * n) / qs.length).toFixed(1).padStart(5);
-  console.log(`${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms)`);
+  console.log(`${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`);
   if (verbose) console.log(lines.join('\n'));
 }
 

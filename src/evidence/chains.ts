@@ -56,7 +56,7 @@ export function relevanceScore(
  * Relevance points for a chain anchored on a table row of the metric the question names (the row states the
  * figure asked for; prose that repeats the question's words around it does not).
  */
-export const METRIC_ROW_BONUS = Number(globalThis.process?.env?.MRBON ?? 2);
+export const METRIC_ROW_BONUS = 2;
 
 /**
  * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
@@ -71,8 +71,12 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
 }
 
 /** How many pages away from its anchor a graph-less chain may take its other statements. */
-const MATE_PAGE_SPAN = Number(globalThis.process?.env?.MPS ?? 1);
+const MATE_PAGE_SPAN = 1;
 
+/**
+ * Entries of a chain anchored on a named row: the row and the sentence that explains it. The outlook would follow,
+ * but at a 4,000-token cap it costs the room of another row the question needs (ratios need two or three).
+ */
 const NAMED_ROW_ENTRIES = 2;
 
 /** A statement of a loaded shard. */

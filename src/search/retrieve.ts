@@ -7,7 +7,7 @@ import { metricCodes } from '../text/metrics';
 import { tokenize } from '../text/tokenize';
 import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, type EffortPlan } from './plan';
+import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
 import { searchVectorExact } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -86,7 +86,13 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
   const queryMetrics = new Set(metricCodes(query));
   const querySet = new Set(queryTerms);
   const candidates = candidateShards(catalog, allowed);
-  const shardIds = candidates.length <= plan.maxShards ? candidates : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards);
+  // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank
+  // best, so a request loads a handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
+  const shardIds = allowed
+    ? candidates.length <= plan.maxShards
+      ? candidates
+      : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards)
+    : rankShards(await reader.lexicon(), candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const model = await reader.embedding();
   const queryVector = embedTokens(model, queryTerms);
 
