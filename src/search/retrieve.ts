@@ -4,7 +4,7 @@ import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
 import { dotInt8, embedTokens } from '../text/embed';
 import { metricCodes } from '../text/metrics';
-import { tokenize } from '../text/tokenize';
+import { stem } from '../text/tokenize';
 import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
@@ -58,9 +58,13 @@ export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<st
   if (metric) return METRIC_ROW_BOOST;
   const label = rowLabel(shard.texts[local]!);
   if (!label) return 1;
-  const terms = tokenize(label).filter((t) => !/\d/.test(t));
-  return terms.length >= 2 && terms.every((t) => queryTerms.has(t)) ? METRIC_ROW_BOOST : 1;
+  // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
+  // not match a question about total current assets because "other" is a stop word of the index.
+  const words = (label.normalize('NFKC').toLowerCase().match(/[\p{L}&]+/gu) ?? []).filter((w) => !LABEL_CONNECTORS.has(w));
+  return words.length >= 2 && words.every((w) => queryTerms.has(stem(w))) ? METRIC_ROW_BOOST : 1;
 }
+
+const LABEL_CONNECTORS = new Set(['and', 'of', 'the', 'in', 'for', 'to', 'on', 'from', 'by', 'a', 'an', 'or', 'at', 'with']);
 
 /** A table row's label: its text before the first "label: value" colon (rows read "Label: 1,577 for FY2018 | ..."). */
 export function rowLabel(text: string): string | null {
