@@ -22,29 +22,41 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
 }
 
 /**
- * How well a chain matches the query, 0-10: the IDF-weighted share of query terms the chain covers (70%) and the
- * best cosine of its statements (30%). The share averages the whole chain's coverage with its anchor's (the hit
- * it was built from), so three loosely related statements do not outscore one statement that answers the query.
- * Integer, so agents can threshold on it.
+ * How well a chain matches the query, 0-10: the IDF-weighted share of query terms covered (70%) and the best
+ * cosine of its statements (30%), plus METRIC_ROW_BONUS when the chain's anchor is a table row of the metric the
+ * question names. The share is mostly that of the best single entry (75%), a little that of the whole chain
+ * (25%): three loosely related statements that together repeat the query's words must not outscore one statement
+ * that answers it. Integer, so agents can threshold on it.
  */
 export function relevanceScore(
   chainTerms: ReadonlySet<string>,
   queryTermWeights: ReadonlyMap<string, number>,
   bestCosine: number,
-  anchorTerms: ReadonlySet<string> = chainTerms,
+  entryTerms: readonly ReadonlySet<string>[] = [chainTerms],
+  metricRow = false,
 ): number {
   let total = 0;
   let matched = 0;
-  let anchorMatched = 0;
   for (const [term, w] of queryTermWeights) {
     total += w;
     if (chainTerms.has(term)) matched += w;
-    if (anchorTerms.has(term)) anchorMatched += w;
   }
-  const coverage = total ? (matched + anchorMatched) / (2 * total) : 0;
-  const score = 10 * (0.7 * coverage + 0.3 * Math.max(0, Math.min(1, bestCosine)));
+  let best = 0;
+  for (const terms of entryTerms) {
+    let m = 0;
+    for (const [term, w] of queryTermWeights) if (terms.has(term)) m += w;
+    best = Math.max(best, m);
+  }
+  const coverage = total ? (0.75 * best + 0.25 * matched) / total : 0;
+  const score = 10 * (0.7 * coverage + 0.3 * Math.max(0, Math.min(1, bestCosine))) + (metricRow ? METRIC_ROW_BONUS : 0);
   return Math.max(0, Math.min(10, Math.round(score)));
 }
+
+/**
+ * Relevance points for a chain anchored on a table row of the metric the question names (the row states the
+ * figure asked for; prose that repeats the question's words around it does not).
+ */
+export const METRIC_ROW_BONUS = 2;
 
 /**
  * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
@@ -57,6 +69,15 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
   for (const y of text.match(/\b(?:19|20)\d\d\b/g) ?? []) terms.push(`fy${y}`);
   return terms;
 }
+
+/** How many pages away from its anchor a graph-less chain may take its other statements. */
+const MATE_PAGE_SPAN = 1;
+
+/**
+ * Entries of a chain anchored on a named row: the row and the sentence that explains it. The outlook would follow,
+ * but at a 4,000-token cap it costs the room of another row the question needs (ratios need two or three).
+ */
+const NAMED_ROW_ENTRIES = 2;
 
 /** A statement of a loaded shard. */
 interface Node {
@@ -165,16 +186,20 @@ export function buildChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, plan.entriesPerChain) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, hit.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.
-      const mates = (bySource.get(hit.source) ?? []).filter((h) => h !== hit && !shown.has(claimKey(h.text))).slice(0, plan.entriesPerChain - 1);
+      // Only hits on the anchor's page or the next/previous one: a filing item spans dozens of pages, and
+      // statements far apart are unrelated text that costs budget without supporting the anchor.
+      const mates = (bySource.get(hit.source) ?? [])
+        .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimKey(h.text)))
+        .slice(0, plan.entriesPerChain - 1);
       nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map((h) => ({ shard: h.shard, local: h.local }));
     }
     const entries: Entry[] = [];
     const terms = new Set<string>();
-    let anchorTerms = new Set<string>();
+    const perEntry: Set<string>[] = [];
     const keys = new Set<string>();
     let score = hit.fused;
     let bestCosine = hit.cosine;
@@ -188,13 +213,13 @@ export function buildChains(
       entries.push(s ? toEntry(s, n.local) : fallbackEntry(h!));
       const entryTerms = chainTerms(text, s ? s.metric[n.local] ?? 0 : 0, tokenize);
       for (const t of entryTerms) terms.add(t);
-      if (n.shard === hit.shard && n.local === hit.local) anchorTerms = new Set(entryTerms);
+      perEntry.push(new Set(entryTerms));
       if (h && h !== hit) {
         score += 0.1 * h.fused;
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, anchorTerms);
+    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
     if (relevance === 0 || !entries.length) continue;
     for (const k of keys) shown.add(k);
     for (const e of entries) {

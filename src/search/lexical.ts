@@ -6,12 +6,16 @@ export interface ScoredStatement {
   score: number;
 }
 
-/** BM25 over one shard's postings, with corpus-wide statistics, restricted to allowed statements. */
+/**
+ * BM25 over one shard's postings, with corpus-wide statistics, restricted to allowed statements. `boost` scales a
+ * statement's score before the cut (a table row of the metric the question names, see retrieve.ts).
+ */
 export function searchLexical(
   shard: Shard,
   queryTerms: readonly string[],
   isAllowed: (local: number) => boolean,
   depth: number,
+  boost?: (local: number) => number,
 ): ScoredStatement[] {
   const scores = new Map<number, number>();
   for (const term of new Set(queryTerms)) {
@@ -24,7 +28,7 @@ export function searchLexical(
       scores.set(doc, (scores.get(doc) ?? 0) + bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[doc]!, shard.avgLen));
     }
   }
-  return topK([...scores.entries()].map(([local, score]) => ({ local, score })), depth);
+  return topK([...scores.entries()].map(([local, score]) => ({ local, score: boost ? score * boost(local) : score })), depth);
 }
 
 export function topK(items: ScoredStatement[], k: number): ScoredStatement[] {

@@ -33,3 +33,27 @@ export const RRF_K = 60;
  * The reported relevance_score is not changed.
  */
 export const PREFERENCE_BONUS = 3;
+
+/**
+ * Weight of each leg in the fusion. The vector leg's corpus-trained PPMI vectors rank boilerplate that shares the
+ * question's topic ("cash flows" disclosures) above the row that states the figure; at full weight they cost
+ * 10-20 points of gold-page hit on FinanceBench dev, off entirely they cost answer support on the hold-out.
+ * 0.3 was the best of 0, 0.15, 0.3, 0.5, 0.6, 1 on both sets (docs/PARAMETERS.md, "Ranking").
+ */
+export const RRF_WEIGHTS: Readonly<Record<'lexical' | 'cosine', number>> = { lexical: 1, cosine: 0.3 };
+
+/**
+ * Lexical score factor of a table row that states a metric the question names (its metric tag, or its whole
+ * label): plain BM25 ranks prose that repeats more of the question's words above it (3M's FY2018 purchases of PP&E
+ * row was 22nd). 1.5 reached the dev figures of 2-3 with better hold-out answer support.
+ */
+export const METRIC_ROW_BOOST = 1.5;
+/** The same for a sentence tagged with a named metric: a mild preference only, prose is rarely the figure. */
+export const METRIC_BOOST = 1.2;
+
+/**
+ * Shards searched when nothing filters the corpus (basic mode): the best by the lexicon's impact bounds. Every
+ * shard is a candidate there, and the effort plans' 6/12 shards per request cycled the Worker's 64 MB artifact
+ * cache (warm p50 84 / 337 ms); 4 gave equal or better dev and hold-out figures than 6 or 12 (2 lost hold-out hits).
+ */
+export const UNFILTERED_MAX_SHARDS = 4;

@@ -1,11 +1,13 @@
 import type { IndexReader } from '../core/index-reader';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { EpistemicStatus, StatementKind } from '../format/types';
-import { embedTokens } from '../text/embed';
-import { tokenize } from '../text/tokenize';
+import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
+import { dotInt8, embedTokens } from '../text/embed';
+import { metricCodes } from '../text/metrics';
+import { stem } from '../text/tokenize';
+import { queryTerms as toQueryTerms } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { RRF_K, type EffortPlan } from './plan';
+import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
 import { searchVectorExact } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -22,6 +24,11 @@ export interface Hit {
   fused: number;
   lexical: number;
   cosine: number;
+  /**
+   * A table row the query names: by its metric (primary metric tag; the purchases-of-PP&E row for "capex") or by
+   * its whole label ("total current assets"). Chains anchored on one rank higher (evidence/chains.ts).
+   */
+  namedRow?: boolean;
 }
 
 /** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
@@ -40,19 +47,56 @@ export interface RetrievalResult {
 }
 
 /**
+ * Lexical score factor of a statement: a table row of a metric the query names, or whose label's terms are all in
+ * the query ("Total current assets" for "how much total current assets..."), is what a line-item question asks
+ * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
+ * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
+ */
+export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
+  const metric = queryMetrics.has(shard.metric[local]!);
+  if (shard.kind[local] !== 'table_row') return metric ? METRIC_BOOST : 1;
+  if (metric) return METRIC_ROW_BOOST;
+  const label = rowLabel(shard.texts[local]!);
+  if (!label) return 1;
+  // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
+  // not match a question about total current assets because "other" is a stop word of the index.
+  const words = (label.normalize('NFKC').toLowerCase().match(/[\p{L}&]+/gu) ?? []).filter((w) => !LABEL_CONNECTORS.has(w));
+  return words.length >= 2 && words.every((w) => queryTerms.has(stem(w))) ? METRIC_ROW_BOOST : 1;
+}
+
+const LABEL_CONNECTORS = new Set(['and', 'of', 'the', 'in', 'for', 'to', 'on', 'from', 'by', 'a', 'an', 'or', 'at', 'with']);
+
+/** A table row's label: its text before the first "label: value" colon (rows read "Label: 1,577 for FY2018 | ..."). */
+export function rowLabel(text: string): string | null {
+  const m = /^(.*?):\s*(?:[-(\d$—–]|\p{Sc})/u.exec(text);
+  if (!m) return null;
+  // Nested labels ("Shareholders' equity: Additional paid-in capital: 5,643") keep the innermost part.
+  const parts = m[1]!.split(':');
+  return parts[parts.length - 1]!.trim();
+}
+
+/**
  * One retrieval branch: filters -> allowed sources -> shards (all candidates when few, else the best by the
  * lexicon's impact bounds) -> lexical BM25 and vector legs per shard -> reciprocal rank fusion.
  */
 export async function retrieve(reader: IndexReader, query: string, conditions: readonly Condition[], plan: EffortPlan): Promise<RetrievalResult> {
   const { catalog } = reader;
-  const queryTerms = tokenize(query);
+  const queryTerms = toQueryTerms(query);
   let allowed: Uint8Array | null = null;
   if (conditions.length) {
     allowed = new Uint8Array(catalog.sources.length);
     catalog.sources.forEach((s, i) => (allowed![i] = matchesConditions(s.meta, conditions) ? 1 : 0));
   }
+  const queryMetrics = new Set(metricCodes(query));
+  const querySet = new Set(queryTerms);
   const candidates = candidateShards(catalog, allowed);
-  const shardIds = candidates.length <= plan.maxShards ? candidates : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards);
+  // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank
+  // best, so a request loads a handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
+  const shardIds = allowed
+    ? candidates.length <= plan.maxShards
+      ? candidates
+      : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards)
+    : rankShards(await reader.lexicon(), candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const model = await reader.embedding();
   const queryVector = embedTokens(model, queryTerms);
 
@@ -66,7 +110,8 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth)) lexicalHits.push({ shard: shardIndex, ...h });
+    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
+    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.texts.length;
     const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
@@ -103,15 +148,23 @@ export async function retrieve(reader: IndexReader, query: string, conditions: r
           fused: 0,
           lexical: 0,
           cosine: 0,
+          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= METRIC_ROW_BOOST,
         };
         byKey.set(key, hit);
       }
-      hit.fused += 1 / (RRF_K + rank + 1);
+      hit.fused += RRF_WEIGHTS[leg] / (RRF_K + rank + 1);
       hit[leg] = h.score;
     });
   };
   fuse(lexicalHits, 'lexical');
   fuse(vectorHits, 'cosine');
+  // A lexical-only hit gets its exact cosine too: chain relevance weighs the best cosine, and a table row the vector
+  // leg missed (short rows embed poorly) would otherwise count as unrelated to the question.
+  for (const hit of byKey.values()) {
+    if (hit.cosine) continue;
+    const shard = shards[shardIds.indexOf(hit.shard)]!;
+    hit.cosine = Math.max(0, dotInt8(queryVector, shard.vectors, hit.local * shard.dim));
+  }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   return {
     hits,

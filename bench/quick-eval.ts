@@ -1,0 +1,78 @@
+/**
+ * Quick in-process retrieval eval (no Worker, no baseline): gold-page hit and answer support of runQuery over
+ * FinanceBench dev and the hold-out set, on a built index directory. For iterating on ranking; `npm run bench`
+ * remains the reference (it adds the baseline, latency and HNSW graphs).
+ *
+ *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
+ *   QE_VERBOSE=1 prints per-question outcomes.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runQuery } from '../src/core/run-query';
+import { ResearchRequest } from '../src/schema/request';
+import { normalizeQuery } from '../src/text/normalize';
+import { openFileIndex } from '../test/support/file-index';
+import { parseEvidence } from './lib/evidence';
+import { answerSupport } from './lib/score';
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
+const dir = process.argv[2];
+if (!dir) throw new Error('usage: tsx bench/quick-eval.ts <index version dir> [mode/effort ...]');
+const configs = process.argv.slice(3).length ? process.argv.slice(3) : ['research/medium', 'basic/medium'];
+
+interface Q {
+  id: string;
+  question: string;
+  answer: string;
+  justification: string | null;
+  gold: { docId: string; pages: number[] }[];
+}
+const jsonl = <T>(file: string): T[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as T);
+const fb: Q[] = jsonl<{ id: string; question: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
+  join(SHARED, 'bench/financebench-dev.jsonl'),
+).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
+const ho: Q[] = jsonl<{ id: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
+  join(ROOT, 'bench/holdout/questions.jsonl'),
+).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
+
+const reader = openFileIndex(dir);
+const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));
+const verbose = !!process.env.QE_VERBOSE;
+
+async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap: number | null) {
+  let hit = 0;
+  let sup = 0;
+  let ms = 0;
+  let shards = 0;
+  const lines: string[] = [];
+  for (const q of qs) {
+    const req = ResearchRequest.parse({ query: q.question, mode, effort, ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}) });
+    const t0 = performance.now();
+    const { body, trace } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
+    ms += performance.now() - t0;
+    shards += trace.searchedShards.length;
+    const entries = parseEvidence(body.evidence);
+    const pages = new Set(entries.flatMap((e) => e.occurrences.map((o) => `${docOf.get(o.sourceId)}#${o.page}`)));
+    const h = q.gold.some((g) => g.pages.some((p) => pages.has(`${g.docId}#${p}`)));
+    const s = answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, entries.map((e) => e.text).join('\n')).supported;
+    hit += h ? 1 : 0;
+    sup += s ? 1 : 0;
+    lines.push(`  ${h ? 'H' : '.'}${s ? 'S' : '.'} ${q.id} ${q.question.slice(0, 90)}`);
+  }
+  const pct = (n: number) => ((100 * n) / qs.length).toFixed(1).padStart(5);
+  console.log(`${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`);
+  if (verbose) console.log(lines.join('\n'));
+}
+
+for (const c of configs) {
+  const [mode, effort] = c.split('/');
+  for (const cap of [4000, null]) {
+    await evalSet('fb-dev', fb, mode!, effort!, cap);
+    await evalSet('holdout', ho, mode!, effort!, cap);
+  }
+}

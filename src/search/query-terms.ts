@@ -1,0 +1,43 @@
+import { metricByCode, metricCodes } from '../text/metrics';
+import { tokenize } from '../text/tokenize';
+
+/**
+ * Words of how a question is asked, not of what it asks about ("round to two decimal places", "give a response
+ * relying on the details shown"), plus units every table row carries ("USD millions"). In filings they match
+ * boilerplate (auditor letters, table captions), so as query terms they pull noise above the answering row.
+ * Stemmed as the analyzer stems them. Content words (cash, margin, ratio, segment...) never go here.
+ */
+const QUESTION_WORDS = new Set(
+  (
+    'answer round decimal place please question explain provided provide calculate calculated using use based shown ' +
+    'show give response relying rely detail information state following like only assume utilizing utilize ' +
+    'reported report what much many usd million billion thousand amount company metric ' + 'statement sheet' // 'report' also a verb in filings, but everywhere
+  )
+    .split(/\s+/)
+    .flatMap((w) => tokenize(w)),
+);
+
+/**
+ * The lexical query of a question: its index terms without question-phrasing words; `fy<year>` for each year it
+ * names ("fiscal 2021", "in 2020"), since table rows state their periods as "for FY2020"; and the name of each
+ * metric it names by a synonym ("purchases of property and equipment" -> "capital expenditure"), since the builder
+ * adds the metric name to the terms of tagged statements. Falls back to all terms if nothing else is left.
+ */
+export function queryTerms(query: string): string[] {
+  const all = tokenize(query);
+  const terms = all.filter((t) => !QUESTION_WORDS.has(t));
+  const have = new Set(terms);
+  const add = (t: string) => {
+    if (!have.has(t)) {
+      have.add(t);
+      terms.push(t);
+    }
+  };
+  // Rows state periods as "for FY2018" or "for year ended December 31, 2018": both forms of each named year.
+  for (const y of query.match(/(?<!\d)(?:19|20)\d\d(?!\d)/g) ?? []) {
+    add(y);
+    add(`fy${y}`);
+  }
+  for (const code of metricCodes(query)) for (const t of tokenize(metricByCode(code)!.name)) add(t);
+  return terms.length ? terms : all;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { relevanceScore } from '../../src/evidence/chains';
+import type { Shard } from '../../src/format/types';
+import { METRIC_BOOST, METRIC_ROW_BOOST } from '../../src/search/plan';
+import { queryTerms } from '../../src/search/query-terms';
+import { rowBoost, rowLabel } from '../../src/search/retrieve';
+import { metricCode } from '../../src/text/metrics';
+
+describe('queryTerms', () => {
+  it('drops question-phrasing words and units, keeps content words', () => {
+    const t = queryTerms('What is the FY2023 net sales amount (in USD millions) for Quillvale? Round to two decimal places, based on the income statement.');
+    for (const w of ['round', 'decimal', 'place', 'usd', 'million', 'amount', 'statement', 'based']) expect(t).not.toContain(w);
+    for (const w of ['net', 'sale', 'quillvale', 'income', 'two']) expect(t).toContain(w);
+  });
+
+  it('adds both forms of a named year, however it is written', () => {
+    expect(queryTerms('Zenharrow revenue in fiscal 2022')).toEqual(expect.arrayContaining(['2022', 'fy2022']));
+    expect(queryTerms('Zenharrow FY2021 revenue')).toEqual(expect.arrayContaining(['2021', 'fy2021']));
+  });
+
+  it('adds the name of a metric the question names by a synonym (the builder indexes tagged rows under it)', () => {
+    expect(queryTerms('purchases of property and equipment at Quillvale')).toEqual(expect.arrayContaining(['capital', 'expenditure']));
+  });
+
+  it('falls back to every term when only phrasing words are left', () => {
+    expect(queryTerms('What amount?')).toEqual(['amount']);
+  });
+});
+
+describe('rowLabel', () => {
+  it('is the text before the value, innermost part of a nested label', () => {
+    expect(rowLabel('Total current assets: 16,525 for FY2019 | 15,134 for FY2018 (USD millions)')).toBe('Total current assets');
+    expect(rowLabel('Purchases of property, plant and equipment (PP&E): (1,577) for FY2018')).toBe('Purchases of property, plant and equipment (PP&E)');
+    expect(rowLabel("Shareholders' equity: Additional paid-in capital: 5,643 for FY2018")).toBe('Additional paid-in capital');
+    expect(rowLabel('Inventories: $ 1,200 for FY2022')).toBe('Inventories');
+    expect(rowLabel('Note: the amounts below are unaudited')).toBeNull();
+  });
+});
+
+describe('rowBoost', () => {
+  const capex = metricCode('capex');
+  const shard = {
+    kind: ['table_row', 'table_row', 'sentence', 'table_row', 'sentence'],
+    metric: new Uint8Array([capex, 0, capex, 0, 0]),
+    texts: [
+      'Purchases of property and equipment: (410) for FY2022',
+      'Total current assets: 2,310 for FY2022 | 2,050 for FY2021',
+      'Capital spending rose in 2022.',
+      'Other current assets: 120 for FY2022',
+      'Total current assets grew.',
+    ],
+  } as unknown as Shard;
+  const q = (s: string) => new Set(queryTerms(s));
+
+  it('boosts a row of a named metric, and a sentence of it a little', () => {
+    const terms = q('Quillvale capital expenditure FY2022');
+    const metrics = new Set([capex]);
+    expect(rowBoost(shard, 0, terms, metrics)).toBe(METRIC_ROW_BOOST);
+    expect(rowBoost(shard, 2, terms, metrics)).toBe(METRIC_BOOST);
+    expect(rowBoost(shard, 1, terms, metrics)).toBe(1);
+  });
+
+  it('boosts a row whose whole label the question names, not one that shares only part of it', () => {
+    const terms = q('How much total current assets did Quillvale have at the end of FY2022?');
+    expect(rowBoost(shard, 1, terms, new Set())).toBe(METRIC_ROW_BOOST);
+    expect(rowBoost(shard, 3, terms, new Set())).toBe(1);
+    expect(rowBoost(shard, 4, terms, new Set())).toBe(1); // a sentence is never label-matched
+  });
+});
+
+describe('relevanceScore', () => {
+  const w = new Map([
+    ['capital', 4],
+    ['expenditure', 5],
+    ['cash', 3],
+    ['flow', 3],
+  ]);
+  it('weighs the best single entry over what loosely related entries cover together', () => {
+    const a = new Set(['cash']);
+    const b = new Set(['flow']);
+    const c = new Set(['capital']);
+    const loose = relevanceScore(new Set([...a, ...b, ...c]), w, 0, [a, b, c]);
+    const focused = relevanceScore(new Set(['capital', 'expenditure', 'cash']), w, 0, [new Set(['capital', 'expenditure', 'cash'])]);
+    expect(focused).toBeGreaterThan(loose);
+  });
+
+  it('adds the named-row bonus, capped at 10', () => {
+    const t = new Set(['capital', 'expenditure']);
+    expect(relevanceScore(t, w, 0.5, [t], true) - relevanceScore(t, w, 0.5, [t], false)).toBe(2);
+    const all = new Set(w.keys());
+    expect(relevanceScore(all, w, 1, [all], true)).toBe(10);
+  });
+});
