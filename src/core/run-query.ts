@@ -1,6 +1,7 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
 import { buildChains, claimKey } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
+import { matchesConditions } from '../filters/match';
 import { inferFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader } from '../format/types';
@@ -99,7 +100,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const chainsOf = async (hits: readonly Hit[]) => {
     const hitShards = [...new Set(hits.map((h) => h.shard))];
     const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
-    return buildChains(hits, plan, weights, tokenize, shards);
+    return buildChains(hits, plan, weights, tokenize, shards, (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conditions));
   };
   let chains: Chain[] = await chainsOf(retrieval.hits);
 

@@ -93,8 +93,12 @@ const ANCHORS_PER_CHAIN = 4;
  */
 const GRAPH_BONUS = 0.05;
 
-function edgeTargets(shard: Shard, local: number, kind: EdgeKind): number[] {
-  return (shard.edges[local] ?? []).filter((e) => e.kind === kind).map((e) => e.target);
+/** Which statements of a shard a chain may show: those whose source satisfies the request's filters. */
+export type AllowedStatement = (shard: Shard, local: number) => boolean;
+const ANY: AllowedStatement = () => true;
+
+function edgeTargets(shard: Shard, local: number, kind: EdgeKind, allowed: AllowedStatement): number[] {
+  return (shard.edges[local] ?? []).filter((e) => e.kind === kind && allowed(shard, e.target)).map((e) => e.target);
 }
 
 /**
@@ -102,7 +106,7 @@ function edgeTargets(shard: Shard, local: number, kind: EdgeKind): number[] {
  * MD&A sentence that explains it, the outlook on the same metric, then (high effort) the same row in another filing
  * of the year. A sentence hit that explains a table fact puts the fact first. At most `max` statements.
  */
-export function graphPath(shard: Shard, anchor: number, max: number): number[] {
+export function graphPath(shard: Shard, anchor: number, max: number, allowed: AllowedStatement = ANY): number[] {
   const path: number[] = [];
   const add = (local: number | undefined) => {
     if (local !== undefined && path.length < max && !path.includes(local)) path.push(local);
@@ -110,17 +114,17 @@ export function graphPath(shard: Shard, anchor: number, max: number): number[] {
   const isRow = shard.kind[anchor] === 'table_row';
   if (isRow) {
     add(anchor);
-    add(edgeTargets(shard, anchor, 'explains')[0]);
+    add(edgeTargets(shard, anchor, 'explains', allowed)[0]);
   } else {
-    const fact = edgeTargets(shard, anchor, 'explains').find((t) => shard.kind[t] === 'table_row');
+    const fact = edgeTargets(shard, anchor, 'explains', allowed).find((t) => shard.kind[t] === 'table_row');
     add(fact);
     add(anchor);
   }
   const sentence = path.find((l) => shard.kind[l] === 'sentence');
-  add((sentence !== undefined ? edgeTargets(shard, sentence, 'outlook') : [])[0] ?? edgeTargets(shard, path[0]!, 'outlook')[0]);
+  add((sentence !== undefined ? edgeTargets(shard, sentence, 'outlook', allowed) : [])[0] ?? edgeTargets(shard, path[0]!, 'outlook', allowed)[0]);
   if (max >= 4) {
     const row = path.find((l) => shard.kind[l] === 'table_row');
-    if (row !== undefined) add(edgeTargets(shard, row, 'period')[0]);
+    if (row !== undefined) add(edgeTargets(shard, row, 'period', allowed)[0]);
   }
   return path;
 }
@@ -144,7 +148,8 @@ function toEntry(shard: Shard, local: number): Entry {
  * document order, as before. Every statement becomes an entry citing all the filings that state the same claim
  * (precomputed by the builder) and keeping the filings that disagree apart. Overlapping chains are deduplicated:
  * a hit already shown in a better chain anchors nothing, and a claim appears in one chain only. Chains with
- * relevance 0 are dropped.
+ * relevance 0 are dropped. Graph neighbours are followed only to statements `allowed` accepts (the request's
+ * filters): the hits already satisfy them, and a linked MD&A sentence must not smuggle in another item or year.
  */
 export function buildChains(
   hits: readonly Hit[],
@@ -152,6 +157,7 @@ export function buildChains(
   queryTermWeights: ReadonlyMap<string, number>,
   tokenize: (text: string) => string[],
   shards: ReadonlyMap<number, Shard> = new Map(),
+  allowed: AllowedStatement = ANY,
 ): Chain[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
@@ -186,7 +192,7 @@ export function buildChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, hit.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, hit.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain, allowed) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.

@@ -233,6 +233,18 @@ describe('metadata filters (spec 2.2, 8)', () => {
     expect(json.detail.errors[0].message).toContain('sec_ticker');
   });
 
+  it('caller filters are constraints on every entry of every chain, graph-linked entries included', async () => {
+    for (const metadata_filters of [{ sec_item_tag: '10K-Item-8' }, { sec_item_tag: '10K-Item-7', sec_ticker: 'QVLT' }, { sec_fiscal_year: 'FY-2022' }]) {
+      const { json } = await research(metadata_filters, 'capital expenditure net sales outlook');
+      const [field, value] = Object.entries(metadata_filters)[0]!;
+      // The first source of an entry is the statement retrieved; later ones are filings that state the same claim.
+      for (const m of (json.evidence ?? '').matchAll(/<entry confidence_score='[^']+' sources='([^',]+)/g)) {
+        const attrs = new RegExp(`<source id="${m[1]}"[^>]*${field}="([^"]+)"`).exec(json.evidence)!;
+        expect(attrs[1], `${m[1]} under ${JSON.stringify(metadata_filters)}`).toBe(value);
+      }
+    }
+  });
+
   it('caller filters are constraints: inference never contradicts them', async () => {
     const { json } = await research({ sec_ticker: 'ZNHF' }, 'Quillvale Microdevices capital expenditure in fiscal 2023');
     expect(json.summary.applied_metadata_filters.sec_ticker).toBe('ZNHF');
