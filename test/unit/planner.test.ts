@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
+import type { Chain } from '../../src/evidence/model';
+import { mergeBranches } from '../../src/plan/merge';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 
 // An invented catalog: the sample corpus issuers.
@@ -96,5 +98,21 @@ describe('planRequirements: question shapes', () => {
 
   it('ratios expand into their inputs, an input named twice is planned once', () => {
     expect(plannedMetrics('gross margin percentage and revenue').map((m) => m.id)).toEqual(['gross_profit', 'revenue']);
+  });
+});
+
+describe('mergeBranches', () => {
+  const chain = (...claims: string[]): Chain => ({ relevance: 5, score: 1, entries: claims.map((consensus) => ({ consensus, sources: [], confidence: 'High' as const })) });
+
+  it('interleaves branches round-robin, credits a duplicate to the kept chain, and caps the count', () => {
+    const a1 = chain('Net sales were 4,837.');
+    const a2 = chain('Gross profit was 2,687.');
+    const b1 = chain('net sales were 4,837');
+    const b2 = chain('Capex was 450.');
+    const b3 = chain('Other.');
+    const { chains, retrievedBy } = mergeBranches([[a1, a2], [b1, b2, b3]], ['R1', 'R2'], 3);
+    expect(chains).toEqual([a1, a2, b2]);
+    expect([...retrievedBy.get(a1)!]).toEqual(['R1', 'R2']);
+    expect(retrievedBy.has(b3)).toBe(false);
   });
 });
