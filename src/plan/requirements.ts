@@ -116,7 +116,10 @@ export function planRequirements(query: string, catalog: PlannerCatalog, conditi
           (c) => !((ticker && c.field === 'sec_ticker') || (year && c.field === 'sec_fiscal_year')),
         );
         if (ticker) narrowed.push({ field: 'sec_ticker', op: 'eq', values: [ticker] });
-        if (year) narrowed.push({ field: 'sec_fiscal_year', op: 'eq', values: [year] });
+        // A comparison period is also searched in the later planned periods' filings: they restate it as a
+        // comparative column (an FY2022 10-K's income statement shows FY2021), often beside the current figure.
+        const searched = year ? yearAxis.filter((y): y is string => y !== null && y >= year).sort() : [];
+        if (year) narrowed.push({ field: 'sec_fiscal_year', op: searched.length > 1 ? 'in' : 'eq', values: searched });
         const company = ticker ? (names.get(ticker) ?? ticker) : null;
         // Without a metric the branch keeps the question's own words; its filters do the narrowing.
         const text = metric ? focusedQuery(metric, company, year) : query;

@@ -91,6 +91,14 @@ describe('planRequirements: question shapes', () => {
     expect(r.metric).toBe('capex');
   });
 
+  it('a comparison period is also searched in the current period filings, which restate it', () => {
+    const plan = planRequirements('How did Quillvale revenue change from fiscal 2022 to fiscal 2023?', catalog, [tickers('QVLT'), years('FY-2022', 'FY-2023')]);
+    expect(plan.requirements.map((r) => r.conditions.find((c) => c.field === 'sec_fiscal_year'))).toEqual([
+      { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] },
+      { field: 'sec_fiscal_year', op: 'in', values: ['FY-2022', 'FY-2023'] },
+    ]);
+  });
+
   it('plans only the years the question names when inference widened them (forward-looking: the year before)', () => {
     const plan = planRequirements('What revenue does Quillvale expect for fiscal 2023?', catalog, [tickers('QVLT', 'ZNHF'), years('FY-2022', 'FY-2023')]);
     expect(plan.requirements.map((r) => r.fiscalYear)).toEqual(['FY-2023', 'FY-2023']);
