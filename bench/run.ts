@@ -18,7 +18,7 @@ import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
 import { ensureIndex } from './lib/index-cache';
 import { renderMarkdown } from './lib/report';
 import { answerSupport, containment, counts, extractNumbers, hasNumber, keyTerms, mean, ndcgAt, numberIndex, overlapTokens, percentile } from './lib/score';
-import { BENCH_API_KEY, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
+import { benchApiKey, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '..', 'shared'));
@@ -87,7 +87,7 @@ async function ask(_w: RunningWorker, query: string, mode: Mode, effort: Effort,
   const post = () =>
     fetch(`${w.base}/v2/sp500/query`, {
       method: 'POST',
-      headers: { 'X-API-Key': BENCH_API_KEY, 'Content-Type': 'application/json' },
+      headers: { 'X-API-Key': benchApiKey(), 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
   let t0 = performance.now();

@@ -7,7 +7,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-export const BENCH_API_KEY = 'local-dev-key';
+/**
+ * The bench sends several thousand requests in a few minutes, far over the per-key rate limit (600 per 60 s,
+ * wrangler.toml), so it spreads them over a pool of keys, as many callers would, instead of weakening the limit.
+ */
+const BENCH_KEY_COUNT = 32;
+export const BENCH_API_KEYS = Array.from({ length: BENCH_KEY_COUNT }, (_, i) => `bench-key-${i}`);
+let nextKey = 0;
+/** The next key of the pool, round robin. */
+export function benchApiKey(): string {
+  return BENCH_API_KEYS[nextKey++ % BENCH_API_KEYS.length]!;
+}
 
 export interface WorkerLog {
   request_id: string;
@@ -32,7 +42,7 @@ export interface RunningWorker {
 }
 
 export async function startWorker(repoRoot: string, persistDir: string, port: number, inspectorPort: number): Promise<RunningWorker> {
-  const hash = createHash('sha256').update(BENCH_API_KEY).digest('hex');
+  const hash = BENCH_API_KEYS.map((k) => createHash('sha256').update(k).digest('hex')).join(',');
   const child: ChildProcess = spawn(
     join(repoRoot, 'node_modules', '.bin', 'wrangler'),
     [

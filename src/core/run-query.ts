@@ -17,6 +17,9 @@ import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
+import { assessCoverage, requirementsOfChain } from '../plan/coverage';
+import { mergeBranches } from '../plan/merge';
+import { planRequirements, type RequirementPlan } from '../plan/requirements';
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -88,39 +91,71 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     notices.push(...inferred.notices);
   }
 
-  const retrieval = await retrieve(reader, req.normalizedQuery, conditions, plan);
   // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
   const lexicon = await reader.lexicon();
-  const weights = new Map<string, number>();
-  for (const t of new Set(retrieval.queryTerms)) {
-    const id = lexicon.termIndex.get(t);
-    weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
-  }
-  // The hits' shards (already loaded and cached by retrieval) carry the evidence graph and consensus chains follow.
-  const chainsOf = async (hits: readonly Hit[]) => {
-    const hitShards = [...new Set(hits.map((h) => h.shard))];
-    const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
-    return buildChains(hits, plan, weights, tokenize, shards, (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conditions));
-  };
-  let chains: Chain[] = await chainsOf(retrieval.hits);
-
-  const trace: QueryOutcome['trace'] = { ...retrieval.trace };
-  if (preference) {
-    // Item hints get their own retrieval pass restricted to those items (their statements may rank below the
-    // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
-    let pass: RetrievalTrace | null = null;
-    let hits = retrieval.hits;
-    if (preference.itemTags) {
-      const extra = await retrieve(reader, req.normalizedQuery, [...conditions, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan);
-      pass = extra.trace;
-      hits = extra.hits;
+  /**
+   * One retrieval pass and its chains: retrieval -> chains over the hits' shards (already loaded and cached by
+   * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
+   */
+  const gather = async (text: string, conds: readonly Condition[]) => {
+    const retrieval = await retrieve(reader, text, conds, plan);
+    const weights = new Map<string, number>();
+    for (const t of new Set(retrieval.queryTerms)) {
+      const id = lexicon.termIndex.get(t);
+      weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
     }
-    const preferred = await chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
-    chains = mergePreferred(preferred, chains, plan);
-    trace.preference = { label: preference.label, preferredChains: preferred.length, pass };
+    const chainsOf = async (hits: readonly Hit[]) => {
+      const hitShards = [...new Set(hits.map((h) => h.shard))];
+      const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
+      return buildChains(hits, plan, weights, tokenize, shards, (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds));
+    };
+    let chains: Chain[] = await chainsOf(retrieval.hits);
+    let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
+    if (preference) {
+      // Item hints get their own retrieval pass restricted to those items (their statements may rank below the
+      // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
+      let pass: RetrievalTrace | null = null;
+      let hits = retrieval.hits;
+      if (preference.itemTags) {
+        const extra = await retrieve(reader, text, [...conds, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan);
+        pass = extra.trace;
+        hits = extra.hits;
+      }
+      const preferred = await chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
+      chains = mergePreferred(preferred, chains, plan);
+      pref = { label: preference.label, preferredChains: preferred.length, pass };
+    }
+    return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };
+  };
+
+  // agentic_research: one branch per planned requirement, each with its own filters and focused text.
+  const requirementPlan: RequirementPlan =
+    req.mode === 'agentic_research' ? planRequirements(req.normalizedQuery, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
+  let chains: Chain[];
+  let hitCount: number;
+  let trace: QueryOutcome['trace'];
+  let retrievedBy = new Map<Chain, Set<string>>();
+  let prefInfo: QueryOutcome['trace']['preference'];
+  if (requirementPlan.decomposed) {
+    const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions)));
+    ({ chains, retrievedBy } = mergeBranches(
+      branches.map((b) => b.chains),
+      requirementPlan.requirements.map((r) => r.id),
+      plan.maxChains,
+    ));
+    hitCount = branches.reduce((n, b) => n + b.hitCount, 0);
+    trace = { ...branches[0]!.trace };
+    prefInfo = branches.find((b) => b.pref)?.pref;
+  } else {
+    const single = await gather(req.normalizedQuery, conditions);
+    ({ chains, hitCount, pref: prefInfo } = single);
+    trace = { ...single.trace };
+  }
+  if (prefInfo) {
+    trace.preference = prefInfo;
     notices.push({
       code: 'RANKING_PREFERENCE',
-      message: `Evidence from ${preference.label} is ranked first; this is a preference, not a filter.`,
+      message: `Evidence from ${prefInfo.label} is ranked first; this is a preference, not a filter.`,
       level: 'info',
     });
   }
@@ -132,10 +167,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const wantsEvidence = include.evidence || include.agent_context;
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
   const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
-  const selection = selectWithinBudget(chains, render, tokenCap);
+  const supports = (c: Chain) => requirementsOfChain(c, requirementPlan, catalog.sources, retrievedBy.get(c) ?? new Set());
+  // Spec 2.4: under a token cap, chains covering still-uncovered requirements are tried first.
+  const selection = selectWithinBudget(chains, render, tokenCap, requirementPlan.decomposed ? supports : undefined);
 
   let noEvidenceReason = 'No evidence matched the query and filters.';
-  if (!retrieval.hits.length) {
+  if (!hitCount) {
     notices.push({ code: 'NO_MATCHING_EVIDENCE', message: 'No statement in the index matched the query and filters.', level: 'warning' });
   } else if (!chains.length) {
     notices.push({ code: 'NO_MATCHING_EVIDENCE', message: 'No evidence chain was relevant enough to the query to return.', level: 'warning' });
@@ -164,15 +201,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     if (include.evidence_instructions) body.evidence_instructions = EVIDENCE_INSTRUCTIONS;
   }
   if (req.mode === 'agentic_research') {
-    // First version: no decomposition yet, so the plan is the original question (spec 3: not_assessed).
-    body.coverage = {
-      status: 'not_assessed',
-      requirement_count: 0,
-      covered_requirement_count: 0,
-      limitations: ['planning_fallback'],
-    };
+    // Coverage from what was actually returned; a plan that did not decompose is the original question.
+    body.coverage = assessCoverage(requirementPlan, chains, selection.chains, supports);
     body.retrieval_plan = {
-      queries: [{ query: req.normalizedQuery, label: 'original question', applied_metadata_filters: conditionsToObject(conditions) }],
+      queries: requirementPlan.decomposed
+        ? requirementPlan.requirements.map((r) => ({ query: r.query, label: `${r.id}: ${r.label}`, applied_metadata_filters: conditionsToObject(r.conditions) }))
+        : [{ query: req.normalizedQuery, label: 'original question', applied_metadata_filters: conditionsToObject(conditions) }],
     };
   }
   if (include.agent_context) {

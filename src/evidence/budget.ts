@@ -30,37 +30,37 @@ export function selectWithinBudget(
     const evidence = render(ranked);
     return { chains: [...ranked], evidence, estimatedTokens: estimateTokens(evidence) };
   }
-  const order: Chain[] = [];
-  if (requirementsOf) {
-    // Greedy pass: repeatedly take the highest-ranked chain that covers the most still-uncovered requirements.
-    const covered = new Set<string>();
-    const rest = [...ranked];
-    for (;;) {
-      let bestIdx = -1;
-      let bestGain = 0;
-      rest.forEach((c, i) => {
-        const gain = requirementsOf(c).filter((r) => !covered.has(r)).length;
-        if (gain > bestGain) [bestIdx, bestGain] = [i, gain];
-      });
-      if (bestIdx < 0) break;
-      const [chosen] = rest.splice(bestIdx, 1);
-      order.push(chosen!);
-      for (const r of requirementsOf(chosen!)) covered.add(r);
-    }
-    order.push(...rest);
-  } else order.push(...ranked);
-
   const selected: Chain[] = [];
   let evidence: string | null = null;
-  for (const candidate of order) {
-    const trial = [...selected, candidate];
-    // Keep rerank order in the output whatever order the candidates were tried in.
-    trial.sort((a, b) => ranked.indexOf(a) - ranked.indexOf(b));
+  // Adds the candidate when the selection with it (in rerank order, registry regenerated) fits the cap.
+  const tryAdd = (candidate: Chain): boolean => {
+    const trial = [...selected, candidate].sort((a, b) => ranked.indexOf(a) - ranked.indexOf(b));
     const text = render(trial);
-    if (estimateTokens(text) <= cap) {
-      selected.splice(0, selected.length, ...trial);
-      evidence = text;
+    if (estimateTokens(text) > cap) return false;
+    selected.splice(0, selected.length, ...trial);
+    evidence = text;
+    return true;
+  };
+  const rest = [...ranked];
+  if (requirementsOf) {
+    // Coverage pass: repeatedly add the chain that covers the most still-uncovered requirements (ties: rerank
+    // order) among those that still fit. A requirement counts as covered only once a chain of it fits, so when
+    // its best chain is too large a smaller chain of the same requirement gets its turn. A chain that does not fit
+    // now never will (the selection only grows), so it leaves the candidates.
+    const covered = new Set<string>();
+    for (;;) {
+      const gains = rest
+        .map((c, i) => ({ c, i, gain: requirementsOf(c).filter((r) => !covered.has(r)).length }))
+        .filter((x) => x.gain > 0)
+        .sort((a, b) => b.gain - a.gain || a.i - b.i);
+      if (!gains.length) break;
+      const fitting = gains.find((x) => tryAdd(x.c));
+      for (const x of gains) if (x === fitting || !fitting || gains.indexOf(x) < gains.indexOf(fitting)) rest.splice(rest.indexOf(x.c), 1);
+      if (!fitting) break;
+      for (const r of requirementsOf(fitting.c)) covered.add(r);
     }
   }
+  // Fill pass: the remaining chains in rerank order; a chain that does not fit is skipped, later smaller ones may.
+  for (const candidate of rest) tryAdd(candidate);
   return { chains: selected, evidence, estimatedTokens: evidence ? estimateTokens(evidence) : 0 };
 }

@@ -45,3 +45,26 @@ describe('selectWithinBudget', () => {
     expect(sel.estimatedTokens).toBe(estimateTokens(render([small])));
   });
 });
+
+describe('selectWithinBudget with requirements (agentic, spec 2.4)', () => {
+  const chain = (text: string, relevance: number): Chain => ({ relevance, score: 1, entries: [{ consensus: text, sources: [], confidence: 'High' }] });
+
+  it('prefers a chain covering an uncovered requirement over higher-ranked chains of a covered one', () => {
+    const a1 = chain('a'.repeat(120), 9);
+    const a2 = chain('b'.repeat(120), 8);
+    const b1 = chain('c'.repeat(120), 7);
+    const reqs = new Map<Chain, string[]>([[a1, ['R1']], [a2, ['R1']], [b1, ['R2']]]);
+    const cap = estimateTokens(render([a1, b1]));
+    expect(selectWithinBudget([a1, a2, b1], render, cap).chains).toEqual([a1, a2]);
+    expect(selectWithinBudget([a1, a2, b1], render, cap, (c) => reqs.get(c)!).chains).toEqual([a1, b1]);
+  });
+
+  it('gives a requirement a smaller chain when its best one does not fit', () => {
+    const big = chain('a'.repeat(3000), 9);
+    const other = chain('b'.repeat(100), 8);
+    const small = chain('c'.repeat(100), 7);
+    const reqs = new Map<Chain, string[]>([[big, ['R1']], [other, ['R2']], [small, ['R1']]]);
+    const sel = selectWithinBudget([big, other, small], render, estimateTokens(render([other, small])), (c) => reqs.get(c)!);
+    expect(sel.chains).toEqual([other, small]);
+  });
+});

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { Condition } from '../../src/filters/parse';
+import type { Chain } from '../../src/evidence/model';
+import { mergeBranches } from '../../src/plan/merge';
+import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
+
+// An invented catalog: the sample corpus issuers.
+const catalog = {
+  companies: [
+    { ticker: 'QSEP', company: 'Quarrystone Energy' },
+    { ticker: 'QVLT', company: 'Quillvale Microdevices' },
+    { ticker: 'ZNHF', company: 'Zenharrow Foods' },
+  ],
+};
+const tickers = (...v: string[]): Condition => ({ field: 'sec_ticker', op: 'in', values: v });
+const years = (...v: string[]): Condition => ({ field: 'sec_fiscal_year', op: 'in', values: v });
+const form10K: Condition = { field: 'sec_form_type', op: 'eq', values: ['10-K'] };
+
+describe('planRequirements: question shapes', () => {
+  const table: { shape: string; query: string; conditions: Condition[]; labels: string[]; omitted: string[] }[] = [
+    {
+      shape: 'two issuers',
+      query: 'Compare Quillvale and Zenharrow net income in fiscal 2023',
+      conditions: [tickers('QVLT', 'ZNHF'), years('FY-2023')],
+      labels: ['QVLT net income FY2023', 'ZNHF net income FY2023'],
+      omitted: [],
+    },
+    {
+      shape: 'two periods, current first',
+      query: 'How did Quillvale revenue change from fiscal 2022 to fiscal 2023?',
+      conditions: [tickers('QVLT'), years('FY-2022', 'FY-2023')],
+      labels: ['QVLT revenue FY2023', 'QVLT revenue FY2022'],
+      omitted: [],
+    },
+    {
+      shape: 'a ratio: numerator before denominator',
+      query: 'What was the Zenharrow gross margin percentage in 2023?',
+      conditions: [tickers('ZNHF'), years('FY-2023')],
+      labels: ['ZNHF gross profit FY2023', 'ZNHF revenue FY2023'],
+      omitted: [],
+    },
+    {
+      shape: 'more than four inputs: every issuer first, the comparison period is cut',
+      query: 'Compare the operating margin of Quillvale and Zenharrow in 2023 versus 2022',
+      conditions: [tickers('QVLT', 'ZNHF'), years('FY-2022', 'FY-2023')],
+      labels: ['QVLT operating income FY2023', 'ZNHF operating income FY2023', 'QVLT revenue FY2023', 'ZNHF revenue FY2023'],
+      omitted: ['QVLT operating income FY2022', 'ZNHF operating income FY2022', 'QVLT revenue FY2022', 'ZNHF revenue FY2022'],
+    },
+    {
+      shape: 'three issuers and a ratio: each issuer before the second input',
+      query: 'free cash flow of Quarrystone, Quillvale and Zenharrow in 2023',
+      conditions: [tickers('QSEP', 'QVLT', 'ZNHF'), years('FY-2023')],
+      labels: ['QSEP cash from operations FY2023', 'QVLT cash from operations FY2023', 'ZNHF cash from operations FY2023', 'QSEP capital expenditure FY2023'],
+      omitted: ['QVLT capital expenditure FY2023', 'ZNHF capital expenditure FY2023'],
+    },
+    {
+      shape: 'two issuers, no metric',
+      query: 'What risks do Quillvale and Zenharrow describe?',
+      conditions: [tickers('QVLT', 'ZNHF')],
+      labels: ['QVLT', 'ZNHF'],
+      omitted: [],
+    },
+  ];
+  for (const t of table) {
+    it(t.shape, () => {
+      const plan = planRequirements(t.query, catalog, t.conditions);
+      expect(plan.decomposed).toBe(true);
+      expect(plan.requirements.map((r) => r.label)).toEqual(t.labels);
+      expect(plan.requirements.map((r) => r.id)).toEqual(t.labels.map((_, i) => `R${i + 1}`));
+      expect(plan.omitted).toEqual(t.omitted);
+      expect(plan.requirements.length).toBeLessThanOrEqual(MAX_REQUIREMENTS);
+    });
+  }
+
+  it('nothing to decompose: one issuer, one period, one or no metric fall back to the original question', () => {
+    for (const [query, conditions] of [
+      ['Quillvale revenue in fiscal 2023', [tickers('QVLT'), years('FY-2023')]],
+      ['What does Quillvale say about competition?', [tickers('QVLT')]],
+      ['supply chain risks', []],
+    ] as [string, Condition[]][]) {
+      expect(planRequirements(query, catalog, conditions)).toEqual({ decomposed: false, requirements: [], omitted: [] });
+    }
+  });
+
+  it('each branch narrows ticker and year, keeps the other filters, and focuses its text', () => {
+    const plan = planRequirements('Quillvale vs Zenharrow capex in the 2023 annual report', catalog, [tickers('QVLT', 'ZNHF'), years('FY-2023'), form10K]);
+    const r = plan.requirements[1]!;
+    expect(r.conditions).toEqual([form10K, { field: 'sec_ticker', op: 'eq', values: ['ZNHF'] }, { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] }]);
+    expect(r.query).toMatch(/^Zenharrow Foods Capital expenditure, purchases of property, plant and equipment/);
+    expect(r.query).toMatch(/fiscal 2023$/);
+    expect(r.metric).toBe('capex');
+  });
+
+  it('a comparison period is also searched in the current period filings, which restate it', () => {
+    const plan = planRequirements('How did Quillvale revenue change from fiscal 2022 to fiscal 2023?', catalog, [tickers('QVLT'), years('FY-2022', 'FY-2023')]);
+    expect(plan.requirements.map((r) => r.conditions.find((c) => c.field === 'sec_fiscal_year'))).toEqual([
+      { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] },
+      { field: 'sec_fiscal_year', op: 'in', values: ['FY-2022', 'FY-2023'] },
+    ]);
+  });
+
+  it('plans only the years the question names when inference widened them (forward-looking: the year before)', () => {
+    const plan = planRequirements('What revenue does Quillvale expect for fiscal 2023?', catalog, [tickers('QVLT', 'ZNHF'), years('FY-2022', 'FY-2023')]);
+    expect(plan.requirements.map((r) => r.fiscalYear)).toEqual(['FY-2023', 'FY-2023']);
+  });
+
+  it('ratios expand into their inputs, an input named twice is planned once', () => {
+    expect(plannedMetrics('gross margin percentage and revenue').map((m) => m.id)).toEqual(['gross_profit', 'revenue']);
+  });
+});
+
+describe('mergeBranches', () => {
+  const chain = (...claims: string[]): Chain => ({ relevance: 5, score: 1, entries: claims.map((consensus) => ({ consensus, sources: [], confidence: 'High' as const })) });
+
+  it('interleaves branches round-robin, credits a duplicate to the kept chain, and caps the count', () => {
+    const a1 = chain('Net sales were 4,837.');
+    const a2 = chain('Gross profit was 2,687.');
+    const b1 = chain('net sales were 4,837');
+    const b2 = chain('Capex was 450.');
+    const b3 = chain('Other.');
+    const { chains, retrievedBy } = mergeBranches([[a1, a2], [b1, b2, b3]], ['R1', 'R2'], 3);
+    expect(chains).toEqual([a1, a2, b2]);
+    expect([...retrievedBy.get(a1)!]).toEqual(['R1', 'R2']);
+    expect(retrievedBy.has(b3)).toBe(false);
+  });
+});
