@@ -167,7 +167,13 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const wantsEvidence = include.evidence || include.agent_context;
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
   const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
-  const supports = (c: Chain) => requirementsOfChain(c, requirementPlan, catalog.sources, retrievedBy.get(c) ?? new Set());
+  // Memoized: budget selection asks again on every pass and coverage once more; each answer scans entry texts.
+  const supported = new Map<Chain, string[]>();
+  const supports = (c: Chain) => {
+    let ids = supported.get(c);
+    if (!ids) supported.set(c, (ids = requirementsOfChain(c, requirementPlan, catalog.sources, retrievedBy.get(c) ?? new Set())));
+    return ids;
+  };
   // Spec 2.4: under a token cap, chains covering still-uncovered requirements are tried first.
   const selection = selectWithinBudget(chains, render, tokenCap, requirementPlan.decomposed ? supports : undefined);
 

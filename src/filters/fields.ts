@@ -22,6 +22,7 @@ export interface FieldRule {
   operators: readonly FilterOperator[];
   /** Fields with a closed set of values list them (with aliases) in the listing. */
   has_values: boolean;
+  /** Title of the field in metadata_distribution and the dashboard. */
   display_name: string;
 }
 
@@ -80,7 +81,7 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
     value_type: 'ticker',
     operators: ['eq', 'neq', 'in'],
     has_values: true,
-    display_name: 'Tickers',
+    display_name: 'Ticker symbols',
   },
 };
 

@@ -79,7 +79,7 @@ export const OPENAPI_EXAMPLES = {
         request_id: '0c3e1a52-8d7b-4f0e-b1f4-6a2e9d3c4b21',
         metadata_distribution: {
           evidence_paths: 1,
-          sec_ticker: { display_name: 'Tickers', values: { QVLT: 100 } },
+          sec_ticker: { display_name: 'Ticker symbols', values: { QVLT: 100 } },
           sec_fiscal_year: { display_name: 'Fiscal years', values: { 'FY-2023': 100 } },
         },
         evidence: evidenceXml,

@@ -1,4 +1,5 @@
 import type { Chain } from '../evidence/model';
+import { FIELD_RULES } from '../filters/fields';
 import type { CatalogHeader } from '../format/types';
 
 /**
@@ -26,16 +27,13 @@ export interface ProfileSection {
 
 export const STRENGTH_LEVELS = ['High', 'Medium', 'Low'] as const;
 
-/** Dashboard order (spec 2.5): strength, tickers, forms, fiscal years, year ends, items, sectors, sub-industries. */
-const FIELD_SECTIONS = [
-  ['sec_ticker', 'Ticker symbols'],
-  ['sec_form_type', 'Form types'],
-  ['sec_fiscal_year', 'Fiscal years'],
-  ['sec_fiscal_year_end', 'Fiscal year ends'],
-  ['sec_item_tag', 'Item tags'],
-  ['sec_gics_sector', 'Sectors'],
-  ['sec_gics_sub_industry', 'Sub-industries'],
-] as const;
+/**
+ * Dashboard order (spec 2.5): strength, tickers, forms, fiscal years, year ends, items, sectors, sub-industries.
+ * Titles are the fields' display names from the one field table.
+ */
+const FIELD_SECTIONS = (
+  ['sec_ticker', 'sec_form_type', 'sec_fiscal_year', 'sec_fiscal_year_end', 'sec_item_tag', 'sec_gics_sector', 'sec_gics_sub_industry'] as const
+).map((f) => [f, FIELD_RULES[f].display_name] as const);
 
 /**
  * Percentages to one decimal that add up to exactly 100.0 (largest remainder: floor every share in tenths, then
@@ -125,6 +123,6 @@ export function toMetadataDistribution(p: EvidenceProfile): MetadataDistribution
     for (const r of s.rows) values[r.value] = r.percent;
     out[s.key] = { display_name: s.title, values };
   }
-  out.report_filing_date = { display_name: 'Filing dates', value: describeFilingDates(p) };
+  out.report_filing_date = { display_name: FIELD_RULES.report_filing_date.display_name, value: describeFilingDates(p) };
   return out;
 }
