@@ -141,7 +141,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
         endOffset: line.offset + line.text.trimEnd().length,
         kind: 'table_row',
         status: 'FACT',
-        metrics: metricCodes(fact.label),
+        metrics: rowMetrics(fact.label),
         fact,
       });
       continue;
@@ -196,4 +196,20 @@ export function splitSentencesAt(text: string): { text: string; start: number }[
 
 export function splitSentences(text: string): string[] {
   return splitSentencesAt(text).map((p) => p.text);
+}
+
+/**
+ * A table row's metrics: those its own label names first, then its group label's ("Net sales: Americas" is
+ * revenue). Own first so the cash-flow statement's "Cash flows from operating activities: Net income" row is net
+ * income, not cash from operations. A row under a reconciling group ("Adjustments to reconcile net income to net
+ * cash provided by operating activities: Stock-based compensation") keeps the group's metric: the evidence graph
+ * links it to the MD&A sentence that quotes it; retrieval does not treat it as the metric's own row
+ * (src/search/retrieve.ts rowBoost).
+ */
+export function rowMetrics(label: string): number[] {
+  const parts = label.split(': ');
+  const own = metricCodes(parts[parts.length - 1]!);
+  if (parts.length === 1) return own;
+  const group = metricCodes(parts.slice(0, -1).join(': '));
+  return [...new Set([...own, ...group])].slice(0, 3);
 }

@@ -20,6 +20,7 @@ import type { IndexReader } from './index-reader';
 import { assessCoverage, requirementsOfChain } from '../plan/coverage';
 import { mergeBranches } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
+import { facetsOfChain, lineItemFacets, type Facet } from '../plan/facets';
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -136,6 +137,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let trace: QueryOutcome['trace'];
   let retrievedBy = new Map<Chain, Set<string>>();
   let prefInfo: QueryOutcome['trace']['preference'];
+  const facets: Facet[] = req.mode === 'research' ? lineItemFacets(req.normalizedQuery) : [];
   if (requirementPlan.decomposed) {
     const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions)));
     ({ chains, retrievedBy } = mergeBranches(
@@ -150,6 +152,13 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const single = await gather(req.normalizedQuery, conditions);
     ({ chains, hitCount, pref: prefInfo } = single);
     trace = { ...single.trace };
+    if (facets.length) {
+      // Research questions needing several line items: one pass per item, merged round-robin after the question's
+      // own pass, so each item's best row reaches the budget (src/plan/facets.ts).
+      const passes = await Promise.all(facets.map((f) => gather(f.query, conditions)));
+      chains = mergeBranches([chains, ...passes.map((p) => p.chains)], ['question', ...facets.map((f) => f.id)], plan.maxChains).chains;
+      hitCount += passes.reduce((n, p) => n + p.hitCount, 0);
+    }
   }
   if (prefInfo) {
     trace.preference = prefInfo;
@@ -175,7 +184,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     return ids;
   };
   // Spec 2.4: under a token cap, chains covering still-uncovered requirements are tried first.
-  const selection = selectWithinBudget(chains, render, tokenCap, requirementPlan.decomposed ? supports : undefined);
+  const selection = selectWithinBudget(
+    chains,
+    render,
+    tokenCap,
+    requirementPlan.decomposed ? supports : facets.length ? (c: Chain) => facetsOfChain(c, facets) : undefined,
+  );
 
   let noEvidenceReason = 'No evidence matched the query and filters.';
   if (!hitCount) {

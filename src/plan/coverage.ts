@@ -8,7 +8,7 @@ import type { Requirement, RequirementPlan } from './requirements';
 type CoverageValue = z.infer<typeof Coverage>;
 
 /** Does any entry of the chain state the metric (its tagged metric, or the metric named in its text)? */
-function namesMetric(chain: Chain, code: number): boolean {
+export function namesMetric(chain: Chain, code: number): boolean {
   return chain.entries.some((e) => e.metric === code || metricCodes(e.consensus, METRICS.length).includes(code));
 }
 

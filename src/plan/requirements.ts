@@ -79,7 +79,7 @@ function yearLabel(y: string): string {
 }
 
 /** Focused branch text: the metric's name and first synonyms, the issuer's name, the fiscal year. */
-function focusedQuery(metric: Metric, company: string | null, year: string | null): string {
+export function focusedQuery(metric: Metric, company: string | null, year: string | null): string {
   const words: string[] = [];
   for (const phrase of [metric.name.replace(/\s*\(%\)/, ''), ...metric.synonyms.slice(0, 3)]) {
     if (!words.some((w) => w.toLowerCase() === phrase.toLowerCase())) words.push(phrase);

@@ -48,10 +48,14 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chai
   return `<entity_glossary>\n${entities.join('\n')}\n</entity_glossary>`;
 }
 
+/**
+ * Where in its source an entry's statement stands: the page, whether it is a table row and, for a 10-Q, the quarter's
+ * period end. The registry already gives each source's company, form, fiscal year and item, so repeating them on
+ * every line would spend the caller's token budget on what the agent can look up once.
+ */
 function describeOccurrence(src: CatalogSource, page: number, kind: string): string {
-  const period = src.meta.sec_form_type === '10-Q' ? `${src.meta.sec_fiscal_year} ${src.fiscal_period}` : src.meta.sec_fiscal_year;
-  const item = src.item_title ? `${src.meta.sec_item_tag} "${src.item_title}"` : src.meta.sec_item_tag;
-  return `${src.company} ${src.meta.sec_form_type} ${period}, period ended ${src.period_of_report}; ${item}; page ${page + 1}${kind === 'table_row' ? '; table row' : ''}`;
+  const quarter = src.meta.sec_form_type === '10-Q' ? `quarter ended ${src.period_of_report}; ` : '';
+  return `${quarter}page ${page + 1}${kind === 'table_row' ? '; table row' : ''}`;
 }
 
 function renderChain(catalog: CatalogHeader, chain: Chain): string {

@@ -41,3 +41,16 @@ export function queryTerms(query: string): string[] {
   for (const code of metricCodes(query)) for (const t of tokenize(metricByCode(code)!.name)) add(t);
   return terms.length ? terms : all;
 }
+
+/**
+ * The query terms without the words of the issuers a ticker filter already restricts the search to. Inside those
+ * companies' filings their own name is in thousands of sentences ("Kraft Heinz fully and unconditionally
+ * guarantees..."), so as a query term it only pulls boilerplate above the row that answers; the filter does the
+ * name's work. Keeps the terms when nothing else would be left.
+ */
+export function withoutIssuerNames(terms: readonly string[], issuerNames: readonly string[]): string[] {
+  if (!issuerNames.length) return [...terms];
+  const drop = new Set(issuerNames.flatMap((n) => tokenize(n)));
+  const kept = terms.filter((t) => !drop.has(t));
+  return kept.length ? kept : [...terms];
+}

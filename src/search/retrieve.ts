@@ -3,9 +3,9 @@ import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
 import { dotInt8, embedTokens } from '../text/embed';
-import { metricCodes } from '../text/metrics';
+import { metricCodes, RECONCILING_GROUP } from '../text/metrics';
 import { stem } from '../text/tokenize';
-import { queryTerms as toQueryTerms } from './query-terms';
+import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
@@ -53,10 +53,14 @@ export interface RetrievalResult {
  * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
  */
 export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
-  const metric = queryMetrics.has(shard.metric[local]!);
+  const code = shard.metric[local]!;
+  const metric = queryMetrics.has(code);
   if (shard.kind[local] !== 'table_row') return metric ? METRIC_BOOST : 1;
-  if (metric) return METRIC_ROW_BOOST;
-  const label = rowLabel(shard.texts[local]!);
+  const text = shard.texts[local]!;
+  // A row tagged by its reconciling group only (a cash-flow adjustment under "net cash provided by operating
+  // activities") is not the metric's row: a dozen of them outranked the operating-cash-flow total.
+  if (metric) return RECONCILING_GROUP.test(text) && !metricCodes(rowLabel(text) ?? '').includes(code) ? 1 : METRIC_ROW_BOOST;
+  const label = rowLabel(text);
   if (!label) return 1;
   // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
   // not match a question about total current assets because "other" is a stop word of the index.
@@ -75,13 +79,19 @@ export function rowLabel(text: string): string | null {
   return parts[parts.length - 1]!.trim();
 }
 
+/** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */
+function filteredIssuerNames(catalog: IndexReader['catalog'], conditions: readonly Condition[]): string[] {
+  const tickers = new Set(conditions.filter((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')).flatMap((c) => c.values));
+  return catalog.companies.filter((c) => tickers.has(c.ticker)).flatMap((c) => [c.company, c.ticker, ...c.aliases]);
+}
+
 /**
  * One retrieval branch: filters -> allowed sources -> shards (all candidates when few, else the best by the
  * lexicon's impact bounds) -> lexical BM25 and vector legs per shard -> reciprocal rank fusion.
  */
 export async function retrieve(reader: IndexReader, query: string, conditions: readonly Condition[], plan: EffortPlan): Promise<RetrievalResult> {
   const { catalog } = reader;
-  const queryTerms = toQueryTerms(query);
+  const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
   if (conditions.length) {
     allowed = new Uint8Array(catalog.sources.length);

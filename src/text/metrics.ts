@@ -21,7 +21,7 @@ export const METRICS: readonly Metric[] = [
   { id: 'free_cash_flow', name: 'Free cash flow', description: 'Free cash flow = cash from operations - capital expenditure (a non-GAAP measure).', inputs: ['operating_cash_flow', 'capex'], synonyms: ['free cash flow'] },
   { id: 'gross_margin_pct', name: 'Gross margin (%)', description: 'Gross margin = gross profit / revenue, as a percentage.', inputs: ['gross_profit', 'revenue'], synonyms: ['gross margin percentage', 'gross margin as a percentage', 'gross profit margin', 'gross margin %', 'gross margin rate'] },
   { id: 'operating_margin_pct', name: 'Operating margin (%)', description: 'Operating margin = operating income / revenue, as a percentage.', inputs: ['operating_income', 'revenue'], synonyms: ['operating margin', 'operating income margin', 'operating income as a percentage'] },
-  { id: 'cost_of_sales', name: 'Cost of sales', description: 'Cost of sales (cost of goods sold, cost of revenue).', synonyms: ['cost of sales', 'cost of goods sold', 'cost of revenues', 'cost of revenue', 'cost of products sold', 'costs of sales'] },
+  { id: 'cost_of_sales', name: 'Cost of sales', description: 'Cost of sales (cost of goods sold, cost of revenue).', synonyms: ['cost of sales', 'cost of goods sold', 'cost of revenues', 'cost of revenue', 'cost of products sold', 'costs of sales', 'cogs'] },
   { id: 'gross_profit', name: 'Gross profit', description: 'Gross profit = revenue - cost of sales (some filers call the amount "gross margin").', synonyms: ['gross profit', 'gross margin'] },
   { id: 'rnd', name: 'Research and development', description: 'Research and development expense.', synonyms: ['research and development', 'research, development', 'r&d'] },
   { id: 'sga', name: 'SG&A', description: 'Selling, general and administrative expense.', synonyms: ['selling, general and administrative', 'selling, general, and administrative', 'sg&a'] },
@@ -41,6 +41,22 @@ export const METRICS: readonly Metric[] = [
   { id: 'cash', name: 'Cash and equivalents', description: 'Cash and cash equivalents.', synonyms: ['cash and cash equivalents', 'cash and equivalents'] },
   { id: 'debt', name: 'Debt', description: 'Long-term and short-term debt, borrowings.', synonyms: ['long-term debt', 'total debt', 'short-term debt', 'short-term borrowings', 'notes payable', 'borrowings'] },
   { id: 'revenue', name: 'Revenue', description: 'Net sales / revenue (total, segment or product revenue).', synonyms: ['total net sales', 'net sales', 'total revenues', 'total revenue', 'net revenues', 'net revenue', 'operating revenues', 'revenues', 'revenue', 'sales'] },
+  // Appended in session 3 (codes are positions): balance-sheet line items and the ratios analysts compute from them.
+  { id: 'current_assets', name: 'Current assets', description: 'Total current assets from the balance sheet.', synonyms: ['total current assets'] },
+  { id: 'current_liabilities', name: 'Current liabilities', description: 'Total current liabilities from the balance sheet.', synonyms: ['total current liabilities'] },
+  { id: 'accounts_payable', name: 'Accounts payable', description: 'Accounts payable (trade payables) from the balance sheet.', synonyms: ['accounts payable', 'trade payables', 'trade accounts payable'] },
+  { id: 'ppe', name: 'Property, plant and equipment', description: 'Property, plant and equipment, net of accumulated depreciation (fixed assets), from the balance sheet.', synonyms: ['property, plant and equipment, net', 'property and equipment, net', 'net property, plant and equipment', 'net property and equipment', 'pp&e', 'ppne', 'fixed assets'] },
+  { id: 'short_term_investments', name: 'Short-term investments', description: 'Short-term investments and marketable securities held as current assets.', synonyms: ['short-term investments', 'marketable securities', 'short-term marketable securities'] },
+  { id: 'working_capital', name: 'Working capital', description: 'Working capital = current assets - current liabilities.', inputs: ['current_assets', 'current_liabilities'], synonyms: ['net working capital', 'working capital'] },
+  { id: 'current_ratio', name: 'Current ratio', description: 'Current ratio = current assets / current liabilities.', inputs: ['current_assets', 'current_liabilities'], synonyms: ['current ratio'] },
+  { id: 'quick_ratio', name: 'Quick ratio', description: 'Quick ratio = (cash and equivalents + short-term investments + accounts receivable) / current liabilities.', inputs: ['cash', 'short_term_investments', 'accounts_receivable', 'current_liabilities'], synonyms: ['quick ratio', 'acid-test ratio', 'acid test ratio'] },
+  { id: 'inventory_turnover', name: 'Inventory turnover', description: 'Inventory turnover = cost of sales / average inventory.', inputs: ['cost_of_sales', 'inventory'], synonyms: ['inventory turnover'] },
+  { id: 'dpo', name: 'Days payable outstanding', description: 'Days payable outstanding = 365 x average accounts payable / cost of sales.', inputs: ['accounts_payable', 'cost_of_sales'], synonyms: ['days payable outstanding', 'dpo'] },
+  { id: 'fixed_asset_turnover', name: 'Fixed asset turnover', description: 'Fixed asset turnover = revenue / average property, plant and equipment (net).', inputs: ['revenue', 'ppe'], synonyms: ['fixed asset turnover'] },
+  { id: 'asset_turnover', name: 'Asset turnover', description: 'Asset turnover = revenue / average total assets.', inputs: ['revenue', 'total_assets'], synonyms: ['total asset turnover', 'asset turnover'] },
+  { id: 'return_on_assets', name: 'Return on assets', description: 'Return on assets = net income / average total assets.', inputs: ['net_income', 'total_assets'], synonyms: ['return on assets', 'roa'] },
+  { id: 'operating_cash_flow_ratio', name: 'Operating cash flow ratio', description: 'Operating cash flow ratio = cash from operations / current liabilities.', inputs: ['operating_cash_flow', 'current_liabilities'], synonyms: ['operating cash flow ratio'] },
+  { id: 'ebitda', name: 'EBITDA', description: 'EBITDA = operating income + depreciation and amortization (unadjusted; a non-GAAP measure).', inputs: ['operating_income', 'depreciation'], synonyms: ['ebitda'] },
 ];
 
 const BY_ID = new Map(METRICS.map((m, i) => [m.id, i]));
@@ -80,3 +96,9 @@ export function metricCode(id: string): number {
   const i = BY_ID.get(id);
   return i === undefined ? 0 : i + 1;
 }
+
+/**
+ * Table groups whose rows reconcile to a metric without being it: "Adjustments to reconcile net income to net cash
+ * provided by operating activities: Stock-based compensation" names cash from operations in its group only.
+ */
+export const RECONCILING_GROUP = /^(?:[^:]*\b)?(?:adjustments to reconcile|reconciliation of|reconciling items|changes in)\b[^:]*:/i;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
 import type { Chain } from '../../src/evidence/model';
+import { facetsOfChain, lineItemFacets } from '../../src/plan/facets';
 import { mergeBranches } from '../../src/plan/merge';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 
@@ -122,5 +123,30 @@ describe('mergeBranches', () => {
     expect(chains).toEqual([a1, a2, b2]);
     expect([...retrievedBy.get(a1)!]).toEqual(['R1', 'R2']);
     expect(retrievedBy.has(b3)).toBe(false);
+  });
+});
+
+describe('lineItemFacets (research mode)', () => {
+  it('splits a ratio defined in the question into its line items, with the named years', () => {
+    const f = lineItemFacets('What is the FY2021 operating cash flow ratio for Zenharrow? Operating cash flow ratio is defined as: cash from operations / total current liabilities.');
+    expect(f.map((x) => x.id)).toEqual(['operating_cash_flow', 'current_liabilities']);
+    for (const x of f) expect(x.query).toMatch(/FY2021$/);
+    expect(f[1]!.query).toContain('Current liabilities');
+  });
+
+  it('expands a named ratio with no definition, and COGS by its abbreviation', () => {
+    expect(lineItemFacets('Quillvale inventory turnover in FY2023?').map((x) => x.id).sort()).toEqual(['cost_of_sales', 'inventory']);
+    expect(lineItemFacets('Zenharrow FY2022 COGS and inventories').map((x) => x.id)).toEqual(['cost_of_sales', 'inventory']);
+  });
+
+  it('has no facets for a question about one line item or none', () => {
+    expect(lineItemFacets('What was Quillvale capital expenditure in FY2023?')).toEqual([]);
+    expect(lineItemFacets('What risks does Quarrystone describe about wildfires?')).toEqual([]);
+  });
+
+  it('credits a chain with the facets its entries state', () => {
+    const f = lineItemFacets('working capital of Quillvale in FY2023');
+    const chain = { relevance: 7, entries: [{ consensus: 'Total current liabilities: 1,204 for FY2023', metric: 0, sources: [] }] } as unknown as Chain;
+    expect(facetsOfChain(chain, f)).toEqual(['current_liabilities']);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { relevanceScore } from '../../src/evidence/chains';
 import type { Shard } from '../../src/format/types';
 import { METRIC_BOOST, METRIC_ROW_BOOST } from '../../src/search/plan';
-import { queryTerms } from '../../src/search/query-terms';
+import { queryTerms, withoutIssuerNames } from '../../src/search/query-terms';
 import { rowBoost, rowLabel } from '../../src/search/retrieve';
 import { metricCode } from '../../src/text/metrics';
 
@@ -68,6 +68,26 @@ describe('rowBoost', () => {
   });
 });
 
+describe('rowBoost and reconciling rows', () => {
+  const ocf = metricCode('operating_cash_flow');
+  const inventory = metricCode('inventory');
+  const shard = {
+    kind: ['table_row', 'table_row', 'table_row'],
+    metric: new Uint8Array([ocf, ocf, inventory]),
+    texts: [
+      'Adjustments to reconcile net income to net cash provided by operating activities: Stock-based compensation: 88 for FY2022',
+      'Net cash provided by operating activities: 1,204 for FY2022',
+      'Changes in operating assets and liabilities: Inventories: (31) for FY2022',
+    ],
+  } as unknown as Shard;
+  it('does not boost a row that only reconciles to the named metric, but does boost the metric\'s own row', () => {
+    const terms = new Set(queryTerms('Zenharrow cash from operations FY2022'));
+    expect(rowBoost(shard, 0, terms, new Set([ocf]))).toBe(1);
+    expect(rowBoost(shard, 1, terms, new Set([ocf]))).toBe(METRIC_ROW_BOOST);
+    expect(rowBoost(shard, 2, new Set(queryTerms('change in inventories')), new Set([inventory]))).toBe(METRIC_ROW_BOOST);
+  });
+});
+
 describe('relevanceScore', () => {
   const w = new Map([
     ['capital', 4],
@@ -89,5 +109,21 @@ describe('relevanceScore', () => {
     expect(relevanceScore(t, w, 0.5, [t], true) - relevanceScore(t, w, 0.5, [t], false)).toBe(2);
     const all = new Set(w.keys());
     expect(relevanceScore(all, w, 1, [all], true)).toBe(10);
+  });
+});
+
+describe('withoutIssuerNames', () => {
+  it('drops the filtered issuer\'s name words, keeps everything else', () => {
+    const terms = queryTerms('What is Zenharrow Foods FY2021 inventory turnover?');
+    const kept = withoutIssuerNames(terms, ['Zenharrow Foods Inc.', 'ZNHF', 'zenharrow foods']);
+    expect(kept).not.toContain('zenharrow');
+    expect(kept).not.toContain('food');
+    expect(kept).toEqual(expect.arrayContaining(['inventory', 'turnover', 'fy2021']));
+  });
+
+  it('keeps the terms when the question is nothing but the name, and when no issuer is filtered', () => {
+    const terms = queryTerms('Zenharrow Foods');
+    expect(withoutIssuerNames(terms, ['Zenharrow Foods'])).toEqual(terms);
+    expect(withoutIssuerNames(terms, [])).toEqual(terms);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readJsonLines } from '../../index-builder/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment';
-import { extractStatements } from '../../index-builder/statements';
+import { extractStatements, rowMetrics } from '../../index-builder/statements';
 import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
 import { metricByCode, metricCodes } from '../../src/text/metrics';
 
@@ -72,7 +72,8 @@ describe('table facts', () => {
 describe('metric vocabulary', () => {
   const ids = (text: string) => metricCodes(text).map((c) => metricByCode(c)!.id);
   it('tags the most specific metric first and not a shorter one inside it', () => {
-    expect(ids('Purchases of property, plant and equipment (PP&E)')).toEqual(['capex']);
+    // Primary tag capex; the parenthetical also names PP&E, a secondary tag only (the shard stores the primary).
+    expect(ids('Purchases of property, plant and equipment (PP&E)')).toEqual(['capex', 'ppe']);
     expect(ids('Cost of sales')).toEqual(['cost_of_sales']);
     expect(ids('Net cash provided by operating activities')).toEqual(['operating_cash_flow']);
     expect(ids('Gross margin as a percentage of net sales was 55.6%')).toEqual(['gross_margin_pct', 'revenue']);
@@ -101,4 +102,17 @@ describe('table facts on real pages (../shared)', () => {
     expect(inStatement.text.startsWith('Purchases of property, plant and equipment (PP&E): (1,577) for year ended December 31, 2018')).toBe(true);
     expect(pages[inStatement.page]!.slice(inStatement.offset).startsWith('Purchases of property, plant and equipment (PP&E)')).toBe(true);
   }, 120_000);
+});
+
+describe('rowMetrics', () => {
+  const ids = (label: string) => rowMetrics(label).map((c) => metricByCode(c)!.id);
+  it('tags a row by its own label first, else by its group', () => {
+    expect(ids('Changes in operating assets and liabilities: Inventories')).toEqual(['inventory']);
+    expect(ids('Net sales: Industrial products')).toEqual(['revenue']);
+    expect(ids('Total current liabilities')).toEqual(['current_liabilities']);
+  });
+  it('puts the own label\'s metric first, the group\'s after it', () => {
+    expect(ids('Cash flows from operating activities: Net income')).toEqual(['net_income', 'operating_cash_flow']);
+    expect(ids('Adjustments to reconcile net income to net cash provided by operating activities: Stock-based compensation')).toEqual(['operating_cash_flow', 'net_income']);
+  });
 });

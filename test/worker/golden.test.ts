@@ -195,8 +195,8 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     expect(row!.sources).toEqual(['QVLT-10K-FY2023-I8', 'QVLT-10K-FY2022-I8']);
     expect(row!.confidence).toBe('High');
     expect(row!.statuses.map((s) => s.status)).toEqual(['FACT', 'FACT']);
-    expect(row!.context[0]!.text).toMatch(/^Quillvale Microdevices 10-K FY-2023, period ended 2023-09-30; 10K-Item-8 "Financial Statements and Supplementary Data"; page \d+; table row$/);
-    expect(row!.context[1]!.text).toMatch(/^Quillvale Microdevices 10-K FY-2022, period ended 2022-09-24; .*; table row; same value for fiscal year ended September 24, 2022/);
+    expect(row!.context[0]!.text).toMatch(/^page \d+; table row$/);
+    expect(row!.context[1]!.text).toMatch(/^page \d+; table row; same value for fiscal year ended September 24, 2022/);
     expect(parsed.glossary.map((g) => g.name)).toContain('Capital expenditure');
   });
 
@@ -297,7 +297,7 @@ describe('golden: registry escaping and unknown dates on the sample filings', ()
     const row = parsed.chains.flatMap((c) => c.entries).find((e) => /^Cost of sales: 3,061 for .*\| 2,995 for year ended December 31, 2022/.test(e.consensus));
     expect(row).toBeDefined();
     expect(row!.sources).not.toContain('ZNHF-10K-FY2022-I8');
-    expect(row!.context.find((x) => x.source === 'ZNHF-10K-FY2022-I8')!.text).toMatch(/^disagrees: year ended December 31, 2022: 2,944 there vs 2,995 here; Zenharrow Foods 10-K FY-2022/);
+    expect(row!.context.find((x) => x.source === 'ZNHF-10K-FY2022-I8')!.text).toMatch(/^disagrees: year ended December 31, 2022: 2,944 there vs 2,995 here; page \d+; table row$/);
     expect(row!.confidence).not.toBe('High');
     expect(parsed.registry.map((s) => s.id)).toContain('ZNHF-10K-FY2022-I8');
   });
