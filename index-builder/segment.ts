@@ -138,7 +138,10 @@ function tenQPart(h: HeadingMatch, running: Part): Part {
   return running;
 }
 
-/** The signature block ends a 10-Q's items: certifications and exhibits appended after it belong to none. */
+/**
+ * After the signature block no item starts: exhibits appended to the report (indentures, credit agreements) have
+ * their own "Item 1." lines. Their text stays in the last item (Part II Item 6, Exhibits), where the form puts them.
+ */
 const SIGNATURES = /^\s*SIGNATURES?\s*[:.]?\s*$/i;
 /** The first financial statement's title: where Part I Item 1 starts when the filing prints no Item 1 heading. */
 const STATEMENT_TITLE =
@@ -169,7 +172,7 @@ const at = (page: number, lineNo: number) => `${page}:${lineNo}`;
  * - no Item 1 heading: Part I Item 1 starts at the first statement title before the first heading;
  * - no Item 2 heading and the statements come late (JPMorgan puts its MD&A first): the pages between the table of
  *   contents and Item 1 are Part I Item 2.
- * Items end at the SIGNATURES heading.
+ * No item starts after the SIGNATURES heading (appended exhibits stay in Item 6).
  */
 function segmentTenQ(pages: readonly string[]): Section[] {
   const pageLines = pages.map((p) => p.split('\n'));
@@ -257,18 +260,14 @@ function tenQPass(pageLines: string[][], toc: boolean[], injected: ReadonlyMap<s
     for (const [lineNo, line] of lines.entries()) {
       const lineOffset = offset;
       offset += line.length + 1;
-      if (ended) return;
       const inj = injected.get(at(page, lineNo));
-      if (inj) {
+      if (inj && !ended) {
         part = inj.part;
         open(inj.part, inj.item, inj.title, page, lineNo);
         continue;
       }
-      if (!toc[page]) {
-        if (SIGNATURES.test(line) && (current as Section | null)?.itemTag.startsWith('10Q-PartII-')) {
-          ended = true;
-          return;
-        }
+      if (!toc[page] && !ended) {
+        if (SIGNATURES.test(line) && (current as Section | null)?.itemTag.startsWith('10Q-PartII-')) ended = true;
         const partLine = PART_LINE.exec(line);
         if (partLine && !/^\s*PART\s+\S+\s+ITEM/i.test(line) && (partLine[2] ?? '').length < 80) {
           const p = partLine[1]!.toUpperCase();

@@ -72,7 +72,7 @@ describe('segmentFiling (10-Q layouts)', () => {
     expect(textOf(pages, '10Q-PartII-Item-1')).toContain('“Financial Statements” in Part I.');
   });
 
-  it('ends the items at SIGNATURES: certifications and appended exhibits belong to no item', () => {
+  it('starts no item after SIGNATURES: an appended exhibit’s "Item 1." stays in Part II Item 6', () => {
     const pages = [
       cover,
       'PART I\nItem 1. Financial Statements\nLantern sales   $   40   $   35\nPART II\nItem 6. Exhibits\n32.1 Certification',
@@ -80,7 +80,7 @@ describe('segmentFiling (10-Q layouts)', () => {
       'EXHIBIT 10.1 SUPPLY AGREEMENT\nItem 1. Definitions\nWicks means the cotton wicks described in Schedule A.',
     ];
     expect(tags(pages)).toEqual(['10Q-PartI-Item-1@1:1', '10Q-PartII-Item-6@1:4']);
-    expect(textOf(pages, '10Q-PartII-Item-6')).not.toContain('Pursuant to');
+    expect(textOf(pages, '10Q-PartII-Item-6')).toContain('Wicks means the cotton wicks');
   });
 
   it('starts Part I Item 1 at the first statement (with its company line) when the filing prints no Item 1 heading', () => {
