@@ -276,11 +276,11 @@ function tenQPass(pageLines: string[][], toc: boolean[], injected: ReadonlyMap<s
         const h = matchHeading(line);
         if (h) {
           const p = tenQPart(h, part);
-          const cur0 = current as Section | null;
+          const prev = current as Section | null;
           // Inferred Part II (no PART II line) only after Part I's last items: earlier, "Item 1A. Risk Factors—..."
           // at the start of a line is a wrapped cross-reference in the MD&A, or a ToC line.
           const switches = p === 'II' && part === 'I' && !/^\s*PART\s+II\b/i.test(line);
-          const afterPartI = /^10Q-PartI-Item-[34]$/.test(cur0?.itemTag ?? '');
+          const afterPartI = /^10Q-PartI-Item-[34]$/.test(prev?.itemTag ?? '');
           // Never back from Part II to Part I without a PART I line: "Item 1. “Financial Statements” in Part I." in
           // Part II Item 1 is a cross-reference.
           const goesBack = p === 'I' && part === 'II' && h.part !== 'I';
