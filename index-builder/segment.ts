@@ -67,15 +67,14 @@ function isTocPage(lines: string[]): boolean {
 /**
  * Splits a filing's pages into items. 10-K: `10K-Item-<item>` in the order of Form 10-K, accepting a heading only
  * when it moves forward (cross-references and repeated running headers never move the cursor back).
- * 10-Q: `10Q-Part<I|II>-Item-<item>`, with the part taken from the last "PART I/II" line.
+ * 10-Q: see segmentTenQ.
  * Text before the first item heading (cover page, table of contents) is not assigned to any item.
  */
 export function segmentFiling(formType: string, pages: readonly string[]): Section[] {
-  const isTenK = formType === '10-K';
+  if (formType !== '10-K') return segmentTenQ(pages);
   const sections: Section[] = [];
   let current: Section | null = null;
   let lastOrder = -1;
-  let part: 'I' | 'II' = 'I';
 
   pages.forEach((pageText, page) => {
     const lines = pageText.split('\n');
@@ -85,17 +84,11 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
       const lineOffset = offset;
       offset += line.length + 1;
       if (!toc) {
-        const partLine = PART_LINE.exec(line);
-        if (partLine && !/^\s*PART\s+\S+\s+ITEM/i.test(line) && (partLine[2] ?? '').length < 80) {
-          const p = partLine[1]!.toUpperCase();
-          if (p === 'I' || p === 'II') part = p;
-        }
         const h = matchHeading(line);
         if (h) {
-          if (h.part === 'I' || h.part === 'II') part = h.part;
-          const next = isTenK ? tenKSection(h, lastOrder, page, lineNo) : tenQSection(h, part, current, page, lineNo);
+          const next = tenKSection(h, lastOrder, page, lineNo);
           if (next) {
-            if (isTenK) lastOrder = TEN_K_ORDER.get(h.item)!;
+            lastOrder = TEN_K_ORDER.get(h.item)!;
             current = next;
             sections.push(current);
             continue;
@@ -114,10 +107,202 @@ function tenKSection(h: HeadingMatch, lastOrder: number, page: number, lineNo: n
   return { itemTag: `10K-Item-${h.item}`, itemCode: `I${h.item}`, title: h.title, heading: { page, lineNo }, lines: [] };
 }
 
-function tenQSection(h: HeadingMatch, part: 'I' | 'II', current: Section | null, page: number, lineNo: number): Section | null {
-  const items: readonly string[] = TEN_Q_ITEMS[part];
-  if (!items.includes(h.item)) return null;
-  const tag = `10Q-Part${part}-Item-${h.item}`;
-  if (current?.itemTag === tag) return null; // a running header repeating the current item
-  return { itemTag: tag, itemCode: `P${part === 'I' ? 1 : 2}I${h.item}`, title: h.title, heading: { page, lineNo }, lines: [] };
+type Part = 'I' | 'II';
+
+/** What each 10-Q item's title says; a title names its part, whatever the last "PART" line said. */
+const TEN_Q_TITLES: readonly [RegExp, Part, string][] = [
+  [/financial statements/i, 'I', '1'],
+  [/discussion and analysis/i, 'I', '2'],
+  [/quantitative and qualitative/i, 'I', '3'],
+  [/controls and procedures/i, 'I', '4'],
+  [/legal proceedings/i, 'II', '1'],
+  [/risk factors/i, 'II', '1A'],
+  [/unregistered sales|purchases of equity/i, 'II', '2'],
+  [/defaults upon/i, 'II', '3'],
+  [/mine safety/i, 'II', '4'],
+  [/other information/i, 'II', '5'],
+  [/exhibits/i, 'II', '6'],
+];
+
+/**
+ * The part of a 10-Q heading. A "PART II" line can be missing, set in another column (two-column pages put
+ * "Part II – Other Information" beside Part I Item 3) or come after the heading, so the title decides when it names
+ * the item ("Item 3. Defaults Upon Senior Securities" is Part II); then an item only one part has (1A, 5, 6); then the
+ * last "PART" line.
+ */
+function tenQPart(h: HeadingMatch, running: Part): Part {
+  for (const [re, part, item] of TEN_Q_TITLES) if (item === h.item && re.test(h.title)) return part;
+  if (h.part === 'I' || h.part === 'II') return h.part;
+  const items = TEN_Q_ITEMS as Record<Part, readonly string[]>;
+  if (!items[running].includes(h.item)) return running === 'I' ? 'II' : 'I';
+  return running;
+}
+
+/**
+ * After the signature block no item starts: exhibits appended to the report (indentures, credit agreements) have
+ * their own "Item 1." lines. Their text stays in the last item (Part II Item 6, Exhibits), where the form puts them.
+ */
+const SIGNATURES = /^\s*SIGNATURES?\s*[:.]?\s*$/i;
+/** The first financial statement's title: where Part I Item 1 starts when the filing prints no Item 1 heading. */
+const STATEMENT_TITLE =
+  /^\s*(?:condensed\s+)?consolidated\s+(?:condensed\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|comprehensive\s+(?:income|loss|\(loss\)\s+income|income\s+\(loss\)))|balance\s+sheets?)(?:\s*\((?:unaudited|in millions[^)]*)\))?(?:\s{2,}\S.*)?$/i;
+const isStatementTitle = (text: string) => STATEMENT_TITLE.test(text) && !/\s\d{1,3}$/.test(text);
+/** Item titles printed alone as headings, without "Item <n>" (Intel's layout). */
+const TITLE_ONLY: readonly [RegExp, Part, string][] = [
+  [/^management.s discussion and analysis(?: of financial condition and results of operations)?(?:\s*\(MD&A\))?$/i, 'I', '2'],
+  [/^quantitative and qualitative disclosures about market risk$/i, 'I', '3'],
+  [/^controls and procedures$/i, 'I', '4'],
+  [/^legal proceedings$/i, 'II', '1'],
+  [/^risk factors$/i, 'II', '1A'],
+  [/^(?:unregistered sales of equity securities and use of proceeds|issuer purchases of equity securities)$/i, 'II', '2'],
+  [/^defaults upon senior securities$/i, 'II', '3'],
+  [/^mine safety disclosures$/i, 'II', '4'],
+  [/^other information$/i, 'II', '5'],
+  [/^exhibits$/i, 'II', '6'],
+];
+
+interface Injected { part: Part; item: string; title: string }
+const at = (page: number, lineNo: number) => `${page}:${lineNo}`;
+
+/**
+ * 10-Q: `10Q-Part<I|II>-Item-<item>`. Item headings first (part from the title, the item or the last "PART" line;
+ * a running header repeating the current item is skipped, and a bare "Item 1" header gives way to the titled heading
+ * below it on the same page). Then, only for what is still missing, three layouts without headings:
+ * - no heading at all (Intel): item titles printed alone are headings, Part I Item 1 at the first statement title;
+ * - no Item 1 heading: Part I Item 1 starts at the first statement title before the first heading;
+ * - no Item 2 heading and the statements come late (JPMorgan puts its MD&A first): the pages between the table of
+ *   contents and Item 1 are Part I Item 2.
+ * No item starts after the SIGNATURES heading (appended exhibits stay in Item 6).
+ */
+function segmentTenQ(pages: readonly string[]): Section[] {
+  const pageLines = pages.map((p) => p.split('\n'));
+  const toc = pageLines.map(isTocPage);
+  const injected = new Map<string, Injected>();
+  let sections = tenQPass(pageLines, toc, injected);
+  const has = (tag: string) => sections.some((s) => s.itemTag === tag);
+
+  if (sections.length === 0) {
+    const seen = new Set<string>();
+    let statements = false;
+    pageLines.forEach((lines, page) => {
+      if (page === 0 || toc[page]) return;
+      lines.forEach((line, lineNo) => {
+        const text = line.trim();
+        if (!statements && isStatementTitle(text)) {
+          statements = true;
+          injected.set(at(page, lineNo), { part: 'I', item: '1', title: text });
+          return;
+        }
+        for (const [re, part, item] of TITLE_ONLY) {
+          const tag = `${part}-${item}`;
+          // In order statements, MD&A, the rest: a ToC lists the same titles before the statements, and Part II
+          // titles also head subsections of the notes ("Legal Proceedings").
+          if (!re.test(text) || seen.has(tag) || (tag === 'I-2' ? !statements : !seen.has('I-2'))) continue;
+          seen.add(tag);
+          injected.set(at(page, lineNo), { part, item, title: text });
+        }
+      });
+    });
+    if (injected.size) sections = tenQPass(pageLines, toc, injected);
+  }
+
+  if (sections.length && !has('10Q-PartI-Item-1')) {
+    const first = sections[0]!.heading;
+    const start = findLine(pageLines, toc, first, isStatementTitle);
+    if (start) {
+      // The statement's header starts with the company name on the line(s) above its title.
+      for (let k = start.lineNo - 1, seen = 0; k >= 0 && seen < 2; k--) {
+        const text = pageLines[start.page]![k]!.trim();
+        if (!text) continue;
+        seen++;
+        if (text.length > 60 || /\d$|table of contents|^index$|^part\s/i.test(text)) break;
+        start.lineNo = k;
+      }
+      injected.set(at(start.page, start.lineNo), { part: 'I', item: '1', title: pageLines[start.page]![start.lineNo]!.trim() });
+      sections = tenQPass(pageLines, toc, injected);
+    }
+  }
+
+  const item1 = sections.find((s) => s.itemTag === '10Q-PartI-Item-1');
+  if (item1 && !has('10Q-PartI-Item-2') && sections[0] === item1) {
+    const body = pageLines.findIndex((lines, page) => page > 0 && !toc[page] && lines.some((l) => l.trim()));
+    if (body > 0 && item1.heading.page - body >= 3 && !toc.slice(body, item1.heading.page).some(Boolean)) {
+      const lineNo = pageLines[body]!.findIndex((l) => l.trim());
+      injected.set(at(body, lineNo), { part: 'I', item: '2', title: '' });
+      sections = tenQPass(pageLines, toc, injected);
+    }
+  }
+  return sections;
+}
+
+/** The first line (cover page and ToC pages skipped) before `before` that passes `test`. */
+function findLine(pageLines: string[][], toc: boolean[], before: { page: number; lineNo: number }, test: (text: string) => boolean) {
+  for (let page = 1; page <= before.page; page++) {
+    if (toc[page]) continue;
+    const lines = pageLines[page]!;
+    const end = page === before.page ? before.lineNo : lines.length;
+    for (let lineNo = 0; lineNo < end; lineNo++) if (test(lines[lineNo]!.trim())) return { page, lineNo };
+  }
+  return null;
+}
+
+function tenQPass(pageLines: string[][], toc: boolean[], injected: ReadonlyMap<string, Injected>): Section[] {
+  const sections: Section[] = [];
+  let current: Section | null = null;
+  let part: Part = 'I';
+  let ended = false;
+  const open = (p: Part, item: string, title: string, page: number, lineNo: number) => {
+    current = { itemTag: `10Q-Part${p}-Item-${item}`, itemCode: `P${p === 'I' ? 1 : 2}I${item}`, title, heading: { page, lineNo }, lines: [] };
+    sections.push(current);
+  };
+  pageLines.forEach((lines, page) => {
+    let offset = 0;
+    for (const [lineNo, line] of lines.entries()) {
+      const lineOffset = offset;
+      offset += line.length + 1;
+      const inj = injected.get(at(page, lineNo));
+      if (inj && !ended) {
+        part = inj.part;
+        open(inj.part, inj.item, inj.title, page, lineNo);
+        continue;
+      }
+      if (!toc[page] && !ended) {
+        if (SIGNATURES.test(line) && (current as Section | null)?.itemTag.startsWith('10Q-PartII-')) ended = true;
+        const partLine = PART_LINE.exec(line);
+        if (partLine && !/^\s*PART\s+\S+\s+ITEM/i.test(line) && (partLine[2] ?? '').length < 80) {
+          const p = partLine[1]!.toUpperCase();
+          if (p === 'I' || p === 'II') part = p;
+        }
+        const h = matchHeading(line);
+        if (h) {
+          const p = tenQPart(h, part);
+          const prev = current as Section | null;
+          // Inferred Part II (no PART II line) only after Part I's last items: earlier, "Item 1A. Risk Factors—..."
+          // at the start of a line is a wrapped cross-reference in the MD&A, or a ToC line.
+          const switches = p === 'II' && part === 'I' && !/^\s*PART\s+II\b/i.test(line);
+          const afterPartI = /^10Q-PartI-Item-[34]$/.test(prev?.itemTag ?? '');
+          // Never back from Part II to Part I without a PART I line: "Item 1. “Financial Statements” in Part I." in
+          // Part II Item 1 is a cross-reference.
+          const goesBack = p === 'I' && part === 'II' && h.part !== 'I';
+          if ((!switches || afterPartI) && !goesBack && (TEN_Q_ITEMS as Record<Part, readonly string[]>)[p].includes(h.item)) {
+            part = p;
+            const cur = current as Section | null;
+            if (cur?.itemTag !== `10Q-Part${p}-Item-${h.item}`) {
+              open(p, h.item, h.title, page, lineNo);
+              continue;
+            }
+            // A bare running header ("Item 1") opened the section; the titled heading below it is the real one.
+            if (!cur.title && h.title && cur.heading.page === page) {
+              cur.heading = { page, lineNo };
+              cur.title = h.title;
+              continue;
+            }
+          }
+        }
+      }
+      const cur = current as Section | null;
+      if (cur && line.trim()) cur.lines.push({ page, lineNo, offset: lineOffset, text: line });
+    }
+  });
+  return sections.filter((s) => s.lines.length > 0);
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evalItems } from '../../index-builder/eval/items';
+import { evalItems10Q } from '../../index-builder/eval/items10q';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment';
 import { extractStatements, isTableRow, splitSentences } from '../../index-builder/statements';
@@ -43,6 +44,100 @@ describe('segmentFiling (10-Q)', () => {
     expect(segmentFiling('10-Q', pages).map((s) => s.itemTag)).toEqual([
       '10Q-PartI-Item-1', '10Q-PartI-Item-2', '10Q-PartII-Item-1', '10Q-PartII-Item-2',
     ]);
+  });
+});
+
+// Invented 10-Q layouts, one trap each (written for these tests).
+const tags = (pages: string[]) => segmentFiling('10-Q', pages).map((s) => `${s.itemTag}@${s.heading.page}:${s.heading.lineNo}`);
+const textOf = (pages: string[], tag: string) =>
+  segmentFiling('10-Q', pages).filter((s) => s.itemTag === tag).flatMap((s) => s.lines.map((l) => l.text)).join('\n');
+
+describe('segmentFiling (10-Q layouts)', () => {
+  const cover = 'ORCHARD LANTERN CORP\nQUARTERLY REPORT ON FORM 10-Q\nFor the quarterly period ended April 30, 2025';
+  const toc = 'INDEX\nPART I   Page\nItem 1. Financial Statements   3\nItem 2. Management’s Discussion and Analysis   9\nItem 3. Quantitative and Qualitative Disclosures About Market Risk   14\nItem 4. Controls and Procedures   15\nPART II\nItem 1. Legal Proceedings   16\nItem 1A. Risk Factors   16\nItem 6. Exhibits   17';
+
+  it('takes Part II from the item title when the PART II line is missing, and keeps cross-references in their item', () => {
+    const pages = [
+      cover,
+      toc,
+      'PART I. FINANCIAL INFORMATION\nItem 1. Financial Statements\nLantern sales   $   40   $   35',
+      'Item 2. Management’s Discussion and Analysis\nSales of lanterns rose on orchard demand. For risks see\nItem 1A. Risk Factors—Orchard Supply in our annual report, which describes frost risk in detail for every region we serve.\nItem 4. Controls and Procedures\nOur controls were effective.',
+      'Item 1. Legal Proceedings\nSee Note 5 in\nItem 1. “Financial Statements” in Part I.\nItem 3. Defaults Upon Senior Securities\nNone.\nItem 6. Exhibits\n31.1 Certification of the chief executive officer',
+    ];
+    expect(tags(pages)).toEqual([
+      '10Q-PartI-Item-1@2:1', '10Q-PartI-Item-2@3:0', '10Q-PartI-Item-4@3:3',
+      '10Q-PartII-Item-1@4:0', '10Q-PartII-Item-3@4:3', '10Q-PartII-Item-6@4:5',
+    ]);
+    expect(textOf(pages, '10Q-PartI-Item-2')).toContain('Item 1A. Risk Factors—Orchard Supply');
+    expect(textOf(pages, '10Q-PartII-Item-1')).toContain('“Financial Statements” in Part I.');
+  });
+
+  it('starts no item after SIGNATURES: an appended exhibit’s "Item 1." stays in Part II Item 6', () => {
+    const pages = [
+      cover,
+      'PART I\nItem 1. Financial Statements\nLantern sales   $   40   $   35\nPART II\nItem 6. Exhibits\n32.1 Certification',
+      'SIGNATURES\nPursuant to the requirements of the Securities Exchange Act of 1934 the registrant has duly caused this report to be signed.',
+      'EXHIBIT 10.1 SUPPLY AGREEMENT\nItem 1. Definitions\nWicks means the cotton wicks described in Schedule A.',
+    ];
+    expect(tags(pages)).toEqual(['10Q-PartI-Item-1@1:1', '10Q-PartII-Item-6@1:4']);
+    expect(textOf(pages, '10Q-PartII-Item-6')).toContain('Wicks means the cotton wicks');
+  });
+
+  it('starts Part I Item 1 at the first statement (with its company line) when the filing prints no Item 1 heading', () => {
+    const pages = [
+      cover,
+      toc,
+      'Table of Contents\nORCHARD LANTERN CORP\nCondensed Consolidated Statements of Operations\nLantern sales   $   40   $   35',
+      'Item 2. Management’s Discussion and Analysis\nSales of lanterns rose.',
+    ];
+    expect(tags(pages)).toEqual(['10Q-PartI-Item-1@2:1', '10Q-PartI-Item-2@3:0']);
+  });
+
+  it('reads an MD&A-first report without Item 1/2 headings: the pages before the statements are Item 2', () => {
+    const mdna = (n: number) => `MANAGEMENT OVERVIEW ${n}\nThe firm’s lantern lending grew in the quarter, and deposits rose with orchard activity across regions.`;
+    const pages = [
+      cover,
+      toc,
+      mdna(1), mdna(2), mdna(3), mdna(4),
+      'ORCHARD LANTERN CORP\nConsolidated statements of income (unaudited)\nLantern fees   $   12   $   10',
+      'Item 3. Quantitative and Qualitative Disclosures About Market Risk\nRefer to the market risk section.\nItem 4. Controls and Procedures\nEffective.',
+    ];
+    expect(tags(pages)).toEqual(['10Q-PartI-Item-2@2:0', '10Q-PartI-Item-1@6:0', '10Q-PartI-Item-3@7:0', '10Q-PartI-Item-4@7:2']);
+  });
+
+  it('reads a report of bare section titles (no "Item" headings), in order: statements, MD&A, the rest', () => {
+    const pages = [
+      cover,
+      'Contents\nConsolidated Condensed Statements of Income   4\nManagement’s Discussion and Analysis (MD&A)\nRisk Factors   20\nExhibits   22',
+      'Consolidated Condensed Statements of Income\nLantern sales   $   40   $   35\nLegal Proceedings\nA wick supplier sued us over unpaid invoices; we dispute the claim.',
+      'Management’s Discussion and Analysis\nSales of lanterns rose on orchard demand.',
+      'Risk Factors\nThe risks in our annual report still apply.\nControls and Procedures\nOur controls were effective.\nExhibits\n31.1 Certification',
+    ];
+    expect(tags(pages)).toEqual([
+      '10Q-PartI-Item-1@2:0', '10Q-PartI-Item-2@3:0', '10Q-PartII-Item-1A@4:0', '10Q-PartI-Item-4@4:2', '10Q-PartII-Item-6@4:4',
+    ]);
+    expect(textOf(pages, '10Q-PartI-Item-1')).toContain('A wick supplier sued us');
+  });
+
+  it('lets a bare running header ("PART I / Item 1" on every page) give way to the titled heading below it', () => {
+    const pages = [
+      cover,
+      'PART I\nItem 1\n\nITEM 1. FINANCIAL STATEMENTS\nLantern sales   $   40   $   35',
+      'PART I\nItem 1\nLantern costs   $   20   $   18',
+      'PART I\nItem 2\nITEM 2. MANAGEMENT’S DISCUSSION AND ANALYSIS\nSales of lanterns rose.',
+    ];
+    expect(tags(pages)).toEqual(['10Q-PartI-Item-1@1:3', '10Q-PartI-Item-2@3:2']);
+  });
+});
+
+describe('10-Q segmentation agreement with the hand labels (../shared)', () => {
+  const filings = sharedDir() ? join(sharedDir()!, 'corpus/filings') : null;
+  it.skipIf(!filings || !existsSync(join(filings, 'pages.jsonl.gz')))('puts at least 98% of characters in the labelled item and finds 95% of the labelled headings (npm run eval:items10q)', async () => {
+    const { total, filings: n } = await evalItems10Q(filings!);
+    expect(n.length).toBeGreaterThanOrEqual(20);
+    expect(total.correct / total.chars).toBeGreaterThanOrEqual(0.98);
+    expect(total.matched / total.labelled).toBeGreaterThanOrEqual(0.95);
+    expect(total.matched / total.predicted).toBeGreaterThanOrEqual(0.95);
   });
 });
 
