@@ -4,7 +4,9 @@ import type { EpistemicStatus, StatementKind } from '../src/format/types';
  * Epistemic status of a statement, by ordered cue rules (docs/DECISIONS.md "Epistemic statuses"):
  *   RISK        a conditional or hypothetical adverse outcome: "could adversely affect", "may be unable to",
  *               "there can be no assurance", "if we fail to ...". Risk factors are mostly this.
- *   PREDICTION  forward-looking: expectations, plans, guidance, targets ("we expect", "will", "plan to", "outlook").
+ *   PREDICTION  the company's statement about the future it expects: guidance, plans, expected outcomes and payments
+ *               ("we expect", "is expected to", "plan to", "our outlook", "will" with the company or a figure as
+ *               subject), not contract terms, accounting policies or definitions that use the same words.
  *   ASSESSMENT  a present judgement or belief, not a measured fact: "we believe", "management concluded that ... were
  *               effective", "in our opinion", "adequate", "sufficient".
  *   FACT        everything else: reported figures, events and descriptions. Table rows are FACT.

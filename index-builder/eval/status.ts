@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 /**
- * npm run eval:status — precision per epistemic status of the rules in index-builder/status.ts on two labelled
- * samples: the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always), and hand labels
- * of real corpus statements in index-builder/eval/status-labels.real.jsonl (references doc_id/page/offset + label,
- * no filing text), resolved against ../shared/corpus/filings when it is present.
+ * npm run eval:status — precision per epistemic status (with 95% Wilson intervals) of the rules in
+ * index-builder/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always),
+ * and on hand labels of real corpus statements in index-builder/eval/status-labels.*.jsonl (references
+ * doc_id/page/offset + label, no filing text), resolved against ../shared/corpus/filings when it is present: three
+ * tuning samples, a uniform random sample and a future-word probe (recall), and the blind hold-out.
  *   --sample N --seed S   print N blind candidates per predicted status for labelling (text shown, status hidden)
  *   --random N --seed S   print N sentences drawn uniformly from the corpus for labelling (status hidden)
+ *     [--future-words]    ... drawn only from sentences with a word about the future (FUTURE_WORDS): the recall probe
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,6 +35,19 @@ export const TUNING3_LABELS = join(ROOT, 'index-builder/eval/status-labels.tunin
 export const RANDOM_LABELS = join(ROOT, 'index-builder/eval/status-labels.random.jsonl');
 /** Labelled blind after the third revision (seed 31, 25 per predicted status); the rules were not revised after it. */
 export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout2.jsonl');
+
+/**
+ * Words a statement about the future almost always contains (a superset of the PREDICTION cues): the recall probe
+ * samples sentences with one of them, so true predictions the rules miss are found at a useful rate; sentences without
+ * one are covered by the uniform random sample.
+ */
+export const FUTURE_WORDS =
+  /\b(?:will|expect\w*|anticipat\w*|plan(?:s|ned)?|intend\w*|forecast\w*|project(?:s|ed)|estimat\w*|future|outlook|next (?:year|quarter|fiscal|\w+ (?:months|years))|going forward|target\w*|aim(?:s|ed)?|scheduled|seek\w*|goals?)\b/i;
+/**
+ * Uniform sample of the sentences with a FUTURE_WORDS word (seed 37), labelled blind after the third revision, so
+ * PREDICTION recall is estimated from more than the two true predictions of the uniform sample.
+ */
+export const FUTURE_PROBE_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe.jsonl');
 
 export function readInventedLabels(): LabelledStatement[] {
   return readFileSync(INVENTED_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
@@ -99,7 +114,9 @@ async function main() {
     if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
     const n = Number(args[randomAt + 1]);
     const random = rng(Number(args[args.indexOf('--seed') + 1] || 1));
-    const all = await corpusSentences(filingsDir, null);
+    const every = await corpusSentences(filingsDir, null);
+    const all = args.includes('--future-words') ? every.filter((s) => FUTURE_WORDS.test(s.text)) : every;
+    if (args.includes('--future-words')) console.error(`${all.length} of ${every.length} sentences have a word about the future`);
     for (let i = 0; i < n; i++) {
       const s = all[Math.floor(random() * all.length)]!;
       console.log(JSON.stringify({ doc_id: s.docId, page: s.page, offset: s.offset, item: s.itemTag, text: s.text.slice(0, 400) }));
@@ -135,6 +152,7 @@ async function main() {
     ['real corpus, tuning sample 2', TUNING2_LABELS],
     ['real corpus, tuning sample 3 (the first hold-out)', TUNING3_LABELS],
     ['real corpus, uniform random sample (recall)', RANDOM_LABELS],
+    ['real corpus, sentences with a word about the future (recall probe)', FUTURE_PROBE_LABELS],
     ['real corpus, hold-out sample', HOLDOUT_LABELS],
   ] as const;
   const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStatuses } from '../../index-builder/eval/status-precision';
-import { HOLDOUT_LABELS, RANDOM_LABELS, readInventedLabels, readRealLabelSets, REAL_LABELS, TUNING2_LABELS, TUNING3_LABELS } from '../../index-builder/eval/status';
+import { FUTURE_PROBE_LABELS, HOLDOUT_LABELS, RANDOM_LABELS, readInventedLabels, readRealLabelSets, REAL_LABELS, TUNING2_LABELS, TUNING3_LABELS } from '../../index-builder/eval/status';
 import { wilson } from '../../index-builder/eval/status-precision';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { classifyStatus } from '../../index-builder/status';
@@ -88,6 +88,7 @@ describe('epistemic status rules', () => {
     'tuning 3': { path: TUNING3_LABELS, FACT: 0.9, PREDICTION: 0.6, ASSESSMENT: 0.8, RISK: 0.9 },
     'hold-out': { path: HOLDOUT_LABELS, FACT: 0.9, PREDICTION: 0.6, ASSESSMENT: 0.65, RISK: 0.8 },
     'uniform random': { path: RANDOM_LABELS, accuracy: 0.85 },
+    'future-word probe': { path: FUTURE_PROBE_LABELS, accuracy: 0.9 },
   };
   const hasCorpus = !!filings && existsSync(join(filings, 'documents.jsonl'));
   let sets: Promise<Awaited<ReturnType<typeof readRealLabelSets>>> | null = null;
