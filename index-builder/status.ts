@@ -4,7 +4,9 @@ import type { EpistemicStatus, StatementKind } from '../src/format/types';
  * Epistemic status of a statement, by ordered cue rules (docs/DECISIONS.md "Epistemic statuses"):
  *   RISK        a conditional or hypothetical adverse outcome: "could adversely affect", "may be unable to",
  *               "there can be no assurance", "if we fail to ...". Risk factors are mostly this.
- *   PREDICTION  forward-looking: expectations, plans, guidance, targets ("we expect", "will", "plan to", "outlook").
+ *   PREDICTION  the company's statement about the future it expects: guidance, plans, expected outcomes and payments
+ *               ("we expect", "is expected to", "plan to", "our outlook", "will" with the company or a figure as
+ *               subject), not contract terms, accounting policies or definitions that use the same words.
  *   ASSESSMENT  a present judgement or belief, not a measured fact: "we believe", "management concluded that ... were
  *               effective", "in our opinion", "adequate", "sufficient".
  *   FACT        everything else: reported figures, events and descriptions. Table rows are FACT.
@@ -13,13 +15,31 @@ import type { EpistemicStatus, StatementKind } from '../src/format/types';
  */
 export function classifyStatus(text: string, kind: StatementKind, itemTag: string | null = null): EpistemicStatus {
   if (kind === 'table_row') return 'FACT';
-  // Exhibits (Items 15-16) are contracts and plans: "will", "shall" and "if ... would" state obligations, not
-  // expectations, so only explicit expectation verbs count there.
-  const exhibit = !!itemTag && /^10K-Item-1[56]$/.test(itemTag);
+  // Exhibits (10-K Items 15-16, 10-Q Part II Item 6) are contracts and plans: "will", "shall" and "if ... would"
+  // state obligations, not expectations, so only explicit expectation verbs count there.
+  const exhibit = !!itemTag && /^(?:10K-Item-1[56]|10Q-PartII-Item-6)$/.test(itemTag);
   if (isRisk(text, itemTag, exhibit)) return 'RISK';
-  if ((EXPECTATION.test(text) || (!exhibit && (WILL.test(text) || BELIEF_WILL.test(text)))) && !PAST_PLAN.test(text) && !POLICY.test(text)) return 'PREDICTION';
-  if (ASSESSMENT.test(text)) return 'ASSESSMENT';
+  if (isPrediction(text, exhibit)) return 'PREDICTION';
+  // "We use words such as believes, expects ... to identify forward-looking statements" describes wording.
+  if (ASSESSMENT.test(text) && !FLS_WORDS.test(text)) return 'ASSESSMENT';
   return 'FACT';
+}
+
+const FLS_WORDS = /\b(?:words|expressions|terms) such as\b|\bsimilar (?:words|expressions)\b/i;
+
+/**
+ * A PREDICTION is a statement by the company about the future it expects: guidance, plans and intentions, expected
+ * outcomes, expected payments and their timing. Not predictions, though they use the same words: contract and plan
+ * terms ("shall", "the Participant", "the notes will mature"), accounting policies and definitions ("revenue will be
+ * recognized when", "if it is probable that ... will", "the expected term is the period options are expected to be
+ * outstanding"), text about forward-looking statements ("words such as expects"), litigation posture ("intends to
+ * defend vigorously"), section titles ("Strategy and Outlook").
+ */
+function isPrediction(text: string, exhibit: boolean): boolean {
+  if (CONTRACT.test(text) || NOT_A_FORECAST.test(text) || POLICY.test(text) || SORTED_BY_EXPECTATION.test(text)) return false;
+  if (EXPECTATION.test(text) && !PAST_PLAN.test(text)) return true;
+  if (exhibit || CONDITIONAL_WILL.test(text)) return false;
+  return (WILL.test(text) || BELIEF_WILL.test(text)) && !PAST_PLAN.test(text);
 }
 
 const MODAL = /\b(?:could|might|may(?! \d)|would)\b/i;
@@ -28,11 +48,15 @@ const MODAL_IN_RISK_FACTORS = /\b(?:could|might|may(?! \d)|would|can)\b/i;
 const ADVERSE =
   /\b(?:advers\w*|harm\w*|negative(?:ly)?|los[se]s?|declin\w*|fail\w*|disrupt\w*|impair\w*|reduc\w*|decreas\w*|unable|inability|litigation|penalt\w*|fines?|damag\w*|interrupt\w*|volatil\w*|uncertain\w*|breach\w*|default\w*|delay\w*|shortage\w*|materially|risks?|threat\w*|unfavorabl\w*|lower|weaken\w*|suffer\w*|incur|liabilit\w*|costly)\b/i;
 const NO_ASSURANCE = /\b(?:no|cannot (?:give|provide)) (?:assurance|guarantee)|\bcannot (?:assure|guarantee|predict)\b|\bthere can be no\b/i;
+const IF_WILL = /\b(?:if|should|in the event)\b[^.]{0,200}\bwill\b|\bwill\b[^.]{0,200}\b(?:if|should|in the event)\b/i;
 const IF_FAIL = /^\s*(?:if|should|in the event)\b[^,]{0,160},?\s.*\b(?:could|may|might|would)\b/i;
 
 function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean {
   if (NO_ASSURANCE.test(text)) return true;
   const riskFactors = !!itemTag && /Item-1A$/.test(itemTag);
+  // In risk factors a conditional "will" with an adverse word is a risk too: "if we are unable to ..., our business
+  // will suffer".
+  if (riskFactors && IF_WILL.test(text) && ADVERSE.test(text)) return true;
   if (!(riskFactors ? MODAL_IN_RISK_FACTORS : MODAL).test(text)) return false;
   if (riskFactors) return true; // a modal sentence in Item 1A is a risk even without an adverse word
   if (exhibit) return false;
@@ -40,15 +64,66 @@ function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean
   return ADVERSE.test(text);
 }
 
-// Expectations stated by the company: the verbs of the safe-harbour vocabulary, "is expected to", "outlook".
-const EXPECTATION =
-  /\b(?:(?:we|the company|management|it|they|the corporation|the group)\s+(?:currently\s+|also\s+|now\s+|still\s+)?(?:expects?|anticipates?|intends?|plans?|forecasts?|projects?|aims?|targets?|seeks?)\b(?! and perform)|(?:expects?|anticipates?) (?:to|that)\b|(?:is|are|was|were) (?:currently )?(?:expected|anticipated|scheduled|projected|forecasted|planned) to\b|\boutlook\b|going forward|in the (?:coming|next) (?:year|quarter|\w+ months)|over the next \w+ (?:years|months|quarters)|remainder of (?:fiscal |the )?(?:year|20\d\d)|(?:in|during|for) (?:fiscal )?20\d\d and beyond|estimates? that|on track to)/i;
+// Expectations stated by the company: the verbs of the safe-harbour vocabulary, "is expected to", "our outlook".
+// "plan", "aim" and "target" are verbs only before "to" ("pension plans", "management plans" are nouns); "seek(s)"
+// describes a standing aim, not an expectation, so it is not a cue.
+const EXPECTATION = new RegExp(
+  [
+    String.raw`\b(?:we|the company|management|it|they|the corporation|the group)\s+(?:currently\s+|also\s+|now\s+|still\s+|continue to\s+)?(?:(?:expects?|anticipates?|intends?|forecasts?)\b(?! and perform)|(?:plans?|aims?|targets?) to\b|projects? (?:that|to)\b)`,
+    String.raw`\b(?:expects?|anticipates?) (?:to|that)\b`,
+    String.raw`\b(?:is|are|was|were) (?:currently )?(?:expected|anticipated|scheduled|projected|forecasted|planned) to\b`,
+    String.raw`\b(?:our|its|the company's|the company’s) (?:[\w-]+ )?outlook\b`,
+    String.raw`\bgoing forward\b`,
+    String.raw`\bin the (?:coming|next) (?:year|quarter|\w+ months)`,
+    String.raw`\bover the next \w+ (?:years|months|quarters)`,
+    String.raw`\bremainder of (?:fiscal |the )?(?:year|20\d\d)`,
+    String.raw`\b(?:in|during|for) (?:fiscal )?20\d\d and beyond`,
+    String.raw`\bestimates? that\b[^.]{0,120}\b(?:will|would be|is expected)\b`,
+    String.raw`\bon track to\b`,
+  ].join('|'),
+  'i',
+);
 // A bare "will" is forward-looking when the company or a figure is its subject, not in definitions.
 const WILL = /\b(?:we|our|the company|management|it|they|these|this|[\w-]+ (?:costs?|expenses?|commitments?|payments?|contributions?|sales|revenues?|margins?))\s+(?:\w+\s+){0,3}?will\b(?! not be material)/i;
 // A belief about what will happen is a forecast: "we believe the liability will not have a material effect".
 const BELIEF_WILL = /\bbelieves?\b[^.;]{0,160}\bwill\b/i;
-// Accounting-policy boilerplate that uses the verbs without forecasting: "the consideration we expect to receive".
-const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled to\b/i;
+// "will" in a condition or an accounting threshold states a policy, not an expectation: "if the carrying value
+// exceeds fair value, the Company will record an impairment", "if it is probable that the costs will be recovered",
+// "revenue will be recognized when control transfers", "the notes will mature in 2030" (a contract term).
+const CONDITIONAL_WILL = new RegExp(
+  [
+    String.raw`^\s*(?:if|when|whenever|once|unless|upon|in the event|to the extent|in the case)\b`,
+    String.raw`\b(?:reasonably certain|probable|more likely than not|reasonably assured|reasonable likelihood|reasonably possible) that\b`,
+    String.raw`\bwill be (?:recognized|recorded|measured|stated|reclassified|classified|accounted for|reported)\b[^.]{0,60}\b(?:when|if|upon|once|at the time)\b`,
+    String.raw`\bwill (?:mature|expire|vest|accrue|bear interest|be (?:payable|convertible|redeemable)|automatically (?:renew|terminate|extend)|(?:continue to )?remain in effect|terminate)\b`,
+    String.raw`\bevaluating (?:when|whether|how)\b`,
+    String.raw`\bupon (?:written )?request\b`,
+  ].join('|'),
+  'i',
+);
+// Contract and plan language: obligations and parties, not the company's expectations.
+// Case-sensitive: the capitalized defined terms of award agreements ("the Participant"), not "participants" in prose.
+const CONTRACT = /\b[Ss]hall\b|\b(?:hereunder|herein|hereof|hereby)\b|\b(?:Participant|Awardee|Grantee|Optionee)\b|\b[Cc]laims? (?:[Aa]dministrator|reviewer)\b|\b[Yy]ou(?:r)?\b/;
+// Words about the future that do not forecast: forward-looking-statement boilerplate, litigation posture, accounting
+// definitions, "reasonable likelihood" of a change in critical accounting estimates, section titles.
+const NOT_A_FORECAST = new RegExp(
+  [
+    String.raw`forward-looking (?:statements?|information)|safe harbou?r|words such as|expressions such as`,
+    String.raw`\b(?:intends?|plans?|expects?) to (?:continue to )?(?:vigorously |defend (?:itself |ourselves |themselves )?vigorously)|\b(?:intends?|plans?|expects?) to (?:continue to )?(?:defend|contest)\b`,
+    String.raw`\bexpected to (?:be outstanding|remain outstanding|hold (?:their|the) (?:options|awards))|\bexpected (?:term|life|lives|volatility)\b[^.]{0,40}\b(?:is|are|represents?)\b`,
+    String.raw`\bis a (?:statistical )?measure of\b|[”"] means\b|\bis defined as\b`,
+    String.raw`\breasonable likelihood that there will be a material change\b`,
+    String.raw`\b(?:difficult|not possible|impossible) to (?:predict|determine|estimate)\b`,
+  ].join('|'),
+  'i',
+);
+// Accounting-policy boilerplate that uses the verbs without forecasting: "the consideration we expect to receive",
+// "we recognize an asset if we expect the benefit to exceed one year", "tax rates in the years in which we expect the
+// differences to reverse".
+const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled\b|\b(?:if|when|whether|unless|in which) (?:we|the company|it|management) (?:do(?:es)? not |currently )?(?:expects?|anticipates?)\b/i;
+// A policy that sorts items by an expectation: "liabilities expected to be paid within twelve months are classified as
+// current", "recoverability is measured by comparison to the cash flows the asset is expected to generate".
+const SORTED_BY_EXPECTATION = /\b(?:are|is) (?:classified|recorded|measured|determined|presented) (?:as|by|using|in|at)\b/i;
 // "planned" or "expected" used of the past ("as planned", "than expected") is not a forecast.
 const PAST_PLAN = /\b(?:than (?:expected|anticipated|planned)|as (?:expected|anticipated|planned))\b(?![^.]*\b(?:will|expects?)\b)/i;
 const ASSESSMENT =

@@ -42,12 +42,31 @@ export function evaluateStatuses(sample: readonly LabelledStatement[]): StatusRe
   return { total: sample.length, accuracy: sample.length ? correct / sample.length : 0, perStatus, errors };
 }
 
+/**
+ * 95% Wilson score interval of a proportion k/n: unlike the normal approximation it stays inside [0, 1] and is honest
+ * for the small n and extreme proportions of hand-labelled samples.
+ */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const d = 1 + (z * z) / n;
+  const centre = (p + (z * z) / (2 * n)) / d;
+  const half = (z * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))) / d;
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
 export function formatStatusReport(name: string, r: StatusReport): string {
   const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-  const lines = [`${name}: ${r.total} labelled statements, accuracy ${pct(r.accuracy)}`, '| status | predicted | correct | precision | labelled | recall |', '|---|---|---|---|---|---|'];
+  const ci = (k: number, n: number) => (n ? `${pct(wilson(k, n)[0])}–${pct(wilson(k, n)[1])}` : 'n/a');
+  const correct = Math.round(r.accuracy * r.total);
+  const lines = [
+    `${name}: ${r.total} labelled statements, accuracy ${pct(r.accuracy)} (95% CI ${ci(correct, r.total)})`,
+    '| status | predicted | correct | precision | precision 95% CI | labelled | recall | recall 95% CI |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const st of EPISTEMIC_STATUSES) {
     const p = r.perStatus[st];
-    lines.push(`| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${p.labelled} | ${pct(p.recall)} |`);
+    lines.push(`| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${ci(p.correct, p.predicted)} | ${p.labelled} | ${pct(p.recall)} | ${ci(p.correct, p.labelled)} |`);
   }
   return lines.join('\n');
 }
