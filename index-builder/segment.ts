@@ -1,4 +1,5 @@
 import { TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
+import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
 export interface Section {
@@ -98,7 +99,9 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
       if (current && line.trim()) current.lines.push({ page, lineNo, offset: lineOffset, text: line });
     }
   });
-  return sections.filter((s) => s.lines.length > 0);
+  const found = sections.filter((s) => s.lines.length > 0);
+  // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
+  return found.length ? found : segmentByCrossReference(pages);
 }
 
 function tenKSection(h: HeadingMatch, lastOrder: number, page: number, lineNo: number): Section | null {

@@ -35,6 +35,70 @@ describe('segmentFiling (10-K)', () => {
   });
 });
 
+describe('segmentFiling (10-K laid out as an annual report, with a cross-reference index)', () => {
+  // Invented: Arbelion Power prints no Item headings; page footers carry printed numbers one ahead of the PDF page.
+  const footer = (n: number) => `   Arbelion Power 2023 Annual Report ${n}`;
+  const body = (title: string, n: number, extra = '') => `${title}\nArbelion Power sells electricity in three states.${extra}\n${footer(n)}`;
+  const pages = [
+    'UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nArbelion Power, Inc.',
+    body('OUR BUSINESS', 2),
+    body('ABOUT OUR GRID', 3),
+    body("MANAGEMENT'S DISCUSSION AND ANALYSIS", 4, '\nRevenue rose 4% in 2023, as Item 7 of last year predicted.'),
+    body('MARKET RISK', 5),
+    body('RISK FACTORS', 6),
+    body('Consolidated Statement of Income', 7),
+    body('Notes to Consolidated Financial Statements', 8),
+    body('Report of Independent Registered Public Accounting Firm', 9),
+    [
+      'Form 10-K Cross-Reference Index',
+      'Item Number   Item',
+      'Part I',
+      'Item 1.   Business:',
+      '   Description of business   Pages 2-3',
+      '   Available information   Page 3',
+      'Item 1A.   Risk Factors   Page 6',
+      'Item 1B.   Unresolved Staff Comments   Not applicable',
+      'Part II',
+      'Item 7.   Operations:',
+      '   Results of operations   Pages 4-5',
+      'Item 7A.   Quantitative and Qualitative Disclosures About Market Risk   Page 5',
+      'Item 8.   Financial Statements and Supplementary Data   Pages 7-8',
+      'Item 15.   Exhibits and Financial Statement Schedules   Page 12',
+      'Signatures   Page 11',
+      footer(10),
+    ].join('\n'),
+    body('Signatures', 11),
+    body('Exhibit 10.1 Credit Agreement', 12),
+  ];
+
+  it('assigns every page after the cover to the narrowest item the index names', () => {
+    const sections = segmentFiling('10-K', pages);
+    expect(sections.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 1],
+      ['10K-Item-7', 3],
+      ['10K-Item-7A', 4], // pages 4-5 are MD&A, page 5 is also market risk: the narrower range wins
+      ['10K-Item-1A', 5],
+      ['10K-Item-8', 6], // pages 7-8; the auditor's report and the signatures page, named by no item, continue it
+      ['10K-Item-15', 11],
+    ]);
+    expect(sections.find((s) => s.itemTag === '10K-Item-7')!.title).toBe("Management's Discussion and Analysis of Financial Condition and Results of Operations");
+    expect(sections.flatMap((s) => s.lines).some((l) => l.page === 9)).toBe(false); // the index page itself
+    expect(sections.flatMap((s) => s.lines).some((l) => l.page === 0)).toBe(false); // the cover
+  });
+
+  it('gives pages after the last named one (appended exhibits) to Item 15', () => {
+    const shifted = pages.map((p) => p.replace('Exhibits and Financial Statement Schedules   Page 12', 'Exhibits and Financial Statement Schedules   Page 11'));
+    const sections = segmentFiling('10-K', shifted);
+    expect(sections[sections.length - 1]!.itemTag).toBe('10K-Item-15');
+    expect(sections[sections.length - 1]!.heading.page).toBe(10);
+    expect(sections[sections.length - 1]!.lines.some((l) => l.page === 11)).toBe(true);
+  });
+
+  it('leaves a filing without headings or an index unsegmented rather than guessing', () => {
+    expect(segmentFiling('10-K', pages.slice(0, 9))).toEqual([]);
+  });
+});
+
 describe('segmentFiling (10-Q)', () => {
   it('tags items by part', () => {
     const pages = [
