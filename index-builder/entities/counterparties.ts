@@ -15,13 +15,13 @@ import { cleanName, NAME, splitNameList } from './names';
 const SHARE = '(?:approximately |about |roughly |nearly |over |more than |less than )?(\\d+(?:\\.\\d+)?)\\s?%\\s+of\\s+(?:our |the Company[’\']s |its )?((?:total |consolidated |worldwide )?(?:net )?(?:sales|revenues?|net revenues?|operating revenues?))';
 const SUFFIX = "(?:Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Co\\.|LLC|L\\.L\\.C\\.|Ltd\\.?|Limited|plc|PLC|N\\.A\\.|AG|SE|S\\.A\\.|N\\.V\\.|B\\.V\\.|GmbH|Holdings|Group|L\\.P\\.|LP|Bank|Partners)";
 const COMPANY = `(${NAME}(?:,?\\s+${SUFFIX})?)`;
-const COMPANY_WITH_SUFFIX = `(${NAME}?(?:,?\\s+${SUFFIX}))`;
+const COMPANY_WITH_SUFFIX = `((?:${NAME})?(?:,?\\s+${SUFFIX}))`;
 
-const ACCOUNTED = new RegExp(`(?:^|[^\\w])${COMPANY}(?:\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made up)\\s+${SHARE}`, 'g');
-const SALES_TO = new RegExp(`\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`, 'g');
-const LARGEST = new RegExp(`\\b(?:our|its|the Company[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+${COMPANY}`, 'g');
+const ACCOUNTED = new RegExp(`(?:^|[^\\w])${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made up)\\s+${SHARE}`, 'g');
+const SALES_TO = new RegExp(`\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`, 'g');
+const LARGEST = new RegExp(`\\b(?:[Oo]ur|[Ii]ts|the Company[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+${COMPANY}`, 'g');
 const CUSTOMERS_DASH = /\bcustomers\s*(?:[—–]+|,)\s*([^—–]{3,120}?)\s*(?:[—–]+|,)\s*(?:who|which|that)\s+(?:each\s+|collectively\s+)?accounted\s+for([^.;]{0,120})/g;
-const RELY = new RegExp(`\\b(?:we|the Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)?on\\s+${COMPANY}\\s+(?:for|to)\\b`, 'g');
+const RELY = new RegExp(`\\b(?:[Ww]e|the Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)?on\\s+${COMPANY}\\s+(?:for|to)\\b`, 'g');
 const SOLE = new RegExp(`\\b(?:sole|single)[- ]source\\s+suppliers?,?\\s+${COMPANY}`, 'g');
 const ACQUIRED = new RegExp(`\\b(?:acquisition\\s+of|acquired|to\\s+acquire|merger\\s+with)\\s+(?:all\\s+(?:of\\s+)?the\\s+(?:outstanding\\s+)?(?:shares|stock|equity)\\s+of\\s+)?${COMPANY_WITH_SUFFIX}`, 'g');
 const AGREEMENT = new RegExp(`\\b((?:[a-z]+\\s+){0,2})(?:agreement|arrangement|contract)\\s+with\\s+${COMPANY_WITH_SUFFIX}`, 'g');
@@ -38,7 +38,7 @@ function splitParties(raw: string): string[] {
 }
 
 function accept(raw: string): string | null {
-  const name = cleanName(raw);
+  const name = cleanName(raw.replace(/[’']s$/, '')); // "Microsoft Corporation's" names Microsoft Corporation
   if (!name || NOT_COUNTERPARTY.test(name)) return null;
   // A share of sales preceded by a product or geography word is a product line or a market, not a customer.
   if (/(?:franchises?|products?|brands?|segments?|business|region|sales|revenues?|services?|operations?)$/i.test(name)) return null;
@@ -54,10 +54,12 @@ export function counterpartyCandidates(sentence: string): EntityCandidate[] {
   // "customers" must not be a list of franchises or products sharing the same wording.
   // A share of sales names a customer only in a sentence about customers ("Rigid Packaging accounted for 24% of
   // net sales" is a segment, "BNT162b2 accounted for 45%" a product).
-  const aboutCustomers = /\b(?:customers?|clients?|retailers?|distributors?|wholesalers?)\b/i.test(sentence);
-  for (const m of aboutCustomers ? sentence.matchAll(ACCOUNTED) : []) {
+  // So the name must carry a company suffix or follow a customer word in the sentence ("One customer, X, ...").
+  const CUSTOMER_WORD = /\b(?:customers?|clients?|retailers?|distributors?|wholesalers?)\b/i;
+  for (const m of sentence.matchAll(ACCOUNTED)) {
     const before = sentence.slice(0, m.index + m[0].indexOf(m[1]!));
-    if (/(?:franchises?|products?|brands?|segments?|such as|including|like|the|of)\s*$/i.test(before)) continue;
+    if (/(?:franchises?|products?|brands?|segments?|such as|including|includes?|like|the|of)\s*$/i.test(before)) continue;
+    if (!CUSTOMER_WORD.test(before) && !new RegExp(`${SUFFIX}$`).test(m[1]!.trim())) continue;
     for (const n of splitParties(m[1]!)) add(n, 'customer', `accounted for ${m[2]}% of ${m[3]}`);
   }
   for (const m of sentence.matchAll(SALES_TO)) for (const n of splitParties(m[1]!)) add(n, 'customer', `accounted for ${m[2]}% of ${m[3]}`);

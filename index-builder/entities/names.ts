@@ -19,7 +19,7 @@ const STOP_WHOLE = new Set(['Company', 'the Company', 'Registrant', 'U.S.', 'Uni
 
 /** A trimmed candidate name, or null when it is not a usable proper noun. */
 export function cleanName(raw: string): string | null {
-  let name = raw.replace(/[®™]/g, '').replace(/[’']s$/, '').replace(/\s+/g, ' ').trim().replace(/^(?:the|our)\s+/i, '');
+  let name = raw.replace(/[®™]/g, '').replace(/\s+/g, ' ').trim().replace(/^(?:the|our)\s+/i, '');
   name = name.replace(/[,;:]+$/, '').replace(/\.$/, (m) => (/\b(?:Inc|Corp|Co|Ltd|N\.A|L\.P|S\.A|Bros|Jr)\.$/.test(name) ? m : ''));
   if (name.length < 2 || name.length > 60) return null;
   if (STOP_WHOLE.has(name)) return null;

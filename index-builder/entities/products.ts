@@ -18,11 +18,25 @@ const NOT_PRODUCT = /^(?:LEED|ENERGY STAR|Energy Star|Euronext Vigeo|Dow Jones|N
 const LIST = /\b(brands|products|product lines|franchises)\s*,?\s+(?:include|includes|including|such as|like|are)\s+(?:the\s+)?(.{3,200}?)(?:[.;:]|\s+(?:and\s+)?(?:other|others|many|among)\b|$)/g;
 const BEFORE_KIND = /\bthe\s+((?:[A-Z0-9][^,]{0,40},\s*)+(?:and\s+)?[A-Z0-9][\w'’\- ]{0,40}?)\s+(franchises|brands)\b/g;
 
-/** Every word of a marked name is capitalized and it is not a company or legal term. */
+/**
+ * Every word of a marked name is capitalized and it is not a company or legal term. The mark's regex may take a
+ * word or two before the name ("Sales of Kettlewise®"): the longest tail that is a name wins ("Kettlewise"), so
+ * "Call of Duty®" stays whole.
+ */
 function markedName(raw: string): string | null {
+  const words = raw.trim().split(/\s+/);
+  for (let i = 0; i < words.length; i++) {
+    if (/^(?:of|and|&|the)$/i.test(words[i]!)) continue;
+    const name = oneMarkedName(words.slice(i).join(' '));
+    if (name) return name;
+  }
+  return null;
+}
+
+function oneMarkedName(raw: string): string | null {
   const name = cleanName(raw);
   if (!name) return null;
-  if (name.split(' ').some((w) => !/^[A-Z0-9]/.test(w))) return null;
+  if (name.split(' ').some((w) => !/^[A-Z0-9]/.test(w) && !/^(?:of|and|&|the)$/.test(w))) return null;
   if (/\b(?:Inc|Corp|Corporation|Company|LLC|Ltd)\b/.test(name) || NOT_PRODUCT.test(name)) return null;
   return name;
 }
@@ -34,7 +48,7 @@ export function productCandidates(sentence: string): EntityCandidate[] {
   };
   for (const m of sentence.matchAll(MARKED)) {
     // "Call of Duty®" must not yield "Duty": a mark whose name starts right after a connector is a truncated name.
-    if (/\b(?:of|and|&|the)\s+$/.test(sentence.slice(0, m.index))) continue;
+    if (/[A-Z][\w'’-]*\s+(?:of|&)\s+$/.test(sentence.slice(0, m.index))) continue;
     add(markedName(m[1]!), 'registered or trademarked name');
   }
   for (const m of sentence.matchAll(LIST)) {
