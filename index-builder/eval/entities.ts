@@ -24,7 +24,7 @@ import type { CatalogEntity } from '../../src/format/types';
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
 
-export interface EntityLabel { ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
+export interface EntityLabel { set?: string; ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
 
 /** Runs the builder's entity stage alone (items -> statements -> collector) over a page-text corpus. */
 export async function corpusEntities(filingsDir: string): Promise<{ found: Map<string, CompanyEntities>; companies: number; texts: Map<string, string[]> }> {
@@ -87,6 +87,14 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
     const total = [...found.values()].reduce((n, r) => n + r.entities.filter((e) => e.kind === kind).length, 0);
     lines.push(`${kind.padEnd(13)} companies ${String(withKind).padStart(3)}/${companies}  entities ${total}`);
   }
+  const roles = new Map<string, number>();
+  for (const r of found.values()) for (const e of r.entities) if (e.kind === 'counterparty') {
+    const role = /^(.*?) of /.exec(e.description)?.[1] ?? '?';
+    roles.set(role, (roles.get(role) ?? 0) + 1);
+  }
+  lines.push(`counterparty roles: ${[...roles].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  const listed = [...found.values()].filter((r) => r.entities.some((e) => e.kind === 'segment' && e.description.includes(' listed in '))).length;
+  lines.push(`segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ${[...found.values()].filter((r) => r.segments.length).length - listed}`);
   // What the catalog gains: the entities array and the segment lists, as the JSON header stores them.
   const bytes = [...found.values()].reduce((n, r) => n + JSON.stringify({ segments: r.segments, entities: r.entities }).length, 0);
   lines.push(`catalog bytes for entities (JSON): ${bytes}`);
@@ -95,6 +103,9 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
 
 export function formatPrecision(labels: readonly EntityLabel[], found: Map<string, CompanyEntities>): string {
   const lines: string[] = [];
+  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) lines.push(`set ${set}:`);
+  // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
+  // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
   const stale = labels.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
   for (const kind of ENTITY_KINDS) {
     const ls = labels.filter((l) => l.kind === kind);

@@ -61,6 +61,8 @@ describe('products', () => {
       ['Vexa Pro', 'trademark of Orbital Widgets Inc'],
       ['Orbline', 'trademark of Orbital Widgets Inc'],
     ]);
+    const two = productCandidates('Vexa is a registered trademark of Orbital Widgets, Inc. Pelloq and Pelloq Mini are trademarks of Pell Ltd.');
+    expect(two.map((c) => c.name)).toEqual(['Vexa', 'Pelloq', 'Pelloq Mini']);
   });
 });
 
