@@ -16,7 +16,7 @@ import type { Filing } from './read-corpus';
 import { segmentFiling } from './segment';
 import { buildConsensus } from './consensus';
 import { buildShardEdges } from './evidence-graph';
-import { segmentNames } from './segments';
+import { EntityCollector } from './entities/collect';
 import { extractStatements } from './statements';
 import type { TableFact } from './table-facts';
 
@@ -74,6 +74,8 @@ export interface BuildResult {
     graphs: number;
     graphBytes: number;
     graphMs: number;
+    /** Entities kept in the catalog per kind (segment, product, counterparty). */
+    entities: Record<string, number>;
     bytes: number;
   };
 }
@@ -118,7 +120,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   const shardKeys: string[] = [];
   const shardByKey = new Map<string, number>();
 
-  const segmentLists = new Map<number, Map<string, number>>(); // filing -> segment list -> sentences naming it
+  const entityCollector = new EntityCollector(); // segments, products, counterparties named by the sentences
   filings.forEach((filing, fi) => {
     stage('segment', fi + 1, filings.length);
     const d = filing.doc;
@@ -167,16 +169,9 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
           sec_ticker: d.ticker,
         },
       });
+      const entityRef = { id, filing: fi, period: d.period_of_report, label: d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}` };
       for (const s of raw) {
-        if (s.kind === 'sentence') {
-          const names = segmentNames(s.text);
-          if (names.length) {
-            const key = names.join('\u0000');
-            const counts = segmentLists.get(fi) ?? new Map<string, number>();
-            counts.set(key, (counts.get(key) ?? 0) + 1);
-            segmentLists.set(fi, counts);
-          }
-        }
+        if (s.kind === 'sentence') entityCollector.observeSentence(d.ticker, s.text, entityRef);
         statements.push({
           text: s.text,
           page: s.page,
@@ -349,7 +344,12 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
   stage('lexicon', 1, 1);
 
   const embeddingBytes = encodeEmbedding(model);
-  const catalogBytes = encodeCatalog(buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen, segmentLists));
+  stage('entities', 0, 1);
+  const catalog = buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen, entityCollector);
+  stage('entities', 1, 1);
+  const catalogBytes = encodeCatalog(catalog);
+  const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
+  for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
 
   // Content-addressed version: the hash of every artifact's hash, so a rebuild of the same input is a no-op.
   const files = new Map<string, Uint8Array>([
@@ -413,6 +413,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       graphs: graphFiles.length,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
       graphMs,
+      entities: entityCounts,
       bytes: manifest.totals.bytes,
     },
   };
@@ -425,7 +426,7 @@ function buildCatalog(
   shards: ShardInfo[],
   dim: number,
   avgLen: number,
-  segmentLists: ReadonlyMap<number, ReadonlyMap<string, number>>,
+  entityCollector: EntityCollector,
 ): CatalogHeader {
   const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
   const perSource = new Uint32Array(sources.length);
@@ -453,18 +454,19 @@ function buildCatalog(
       });
     }
   }
-  // Segments: the list most sentences of the company's latest filing name (later fiscal year, then later period).
-  const latest = new Map<string, { fi: number; names: string[] }>();
-  for (const [fi, counts] of segmentLists) {
-    const d = filings[fi]!.doc;
-    const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
-    const prev = latest.get(d.ticker);
-    const newer = !prev || d.period_of_report > filings[prev.fi]!.doc.period_of_report || (d.period_of_report === filings[prev.fi]!.doc.period_of_report && fi > prev.fi);
-    if (newer) latest.set(d.ticker, { fi, names: best[0].split('\u0000') });
+  // Entities (index-builder/entities): supported by explicit patterns and by the statements naming them, counted
+  // with the matcher the Worker uses on entry text.
+  const textsByTicker = new Map<string, string[]>();
+  for (const s of statements) {
+    const list = textsByTicker.get(s.ticker);
+    if (list) list.push(s.text);
+    else textsByTicker.set(s.ticker, [s.text]);
   }
-  for (const [ticker, { names }] of latest) {
-    const c = companies.get(ticker);
-    if (c) c.segments = names;
+  const found = entityCollector.finish([...companies.values()], (ticker) => textsByTicker.get(ticker) ?? []);
+  for (const [ticker, { segments, entities }] of found) {
+    const c = companies.get(ticker)!;
+    if (segments.length) c.segments = segments;
+    if (entities.length) c.entities = entities;
   }
   return {
     domain: DOMAIN,

@@ -28,8 +28,24 @@ export interface CatalogCompany {
   sub_industry: string | null;
   /** Lower-case names and short forms that resolve to this ticker ("3m", "3m company"). */
   aliases: string[];
-  /** Business segments named by the company's latest filing that lists them (index-builder/segments.ts). */
+  /** Business segments named by the company's latest filing that lists them (index-builder/entities/segments.ts). */
   segments?: string[];
+  /** Segments, products and counterparties the filings name (index-builder/entities; DECISIONS.md "Entities"). */
+  entities?: CatalogEntity[];
+}
+
+/**
+ * One entity of an issuer: a name matched in entry text by src/evidence/entities.ts, a description written from
+ * the evidence that named it, and the catalog source ids of the first and latest filing items that state it.
+ */
+export interface CatalogEntity {
+  name: string;
+  kind: 'segment' | 'product' | 'counterparty';
+  description: string;
+  first: string;
+  latest: string;
+  /** Statements of the issuer that mention the name (the support the builder required). */
+  mentions: number;
 }
 
 export interface ShardInfo {

@@ -1,4 +1,4 @@
-import { metricEntities } from '../evidence/glossary';
+import { mentionedEntities, metricEntities } from '../evidence/glossary';
 import type { Chain } from '../evidence/model';
 import { FILTER_FIELDS } from '../filters/fields';
 import type { CatalogHeader, CatalogSource } from '../format/types';
@@ -33,7 +33,8 @@ function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): str
 
 function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chains: readonly Chain[]): string {
   const tickers = [...new Set(sources.map((i) => catalog.sources[i]!.meta.sec_ticker!))];
-  const entities = tickers.map((ticker) => {
+  const mentioned = mentionedEntities(catalog, chains);
+  const entities = tickers.flatMap((ticker) => {
     const c = catalog.companies.find((x) => x.ticker === ticker);
     const name = c ? `${c.company} (${ticker})` : ticker;
     const parts = [`Issuer with ticker ${ticker}`];
@@ -41,7 +42,11 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chai
     const fyEnds = [...new Set(sources.map((i) => catalog.sources[i]!).filter((s) => s.meta.sec_ticker === ticker).map((s) => s.meta.sec_fiscal_year_end))];
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
     if (c?.segments?.length) parts.push(`business segments (latest filing): ${c.segments.join(', ')}`);
-    return `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
+    const issuer = `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
+    // Then the issuer's segments, products and counterparties that the returned entries name (each description
+    // says which issuer it belongs to).
+    const named = (mentioned.get(ticker) ?? []).map((e) => `<entity>\n<name>${escapeText(e.name)}</name>\n<description>${escapeText(e.description)}</description>\n</entity>`);
+    return [issuer, ...named];
   });
   // Metrics the entries are tagged with, described from the builder's metric vocabulary.
   for (const m of metricEntities(chains)) entities.push(`<entity>\n<name>${escapeText(m.name)}</name>\n<description>${escapeText(m.description)}</description>\n</entity>`);

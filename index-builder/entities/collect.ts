@@ -1,0 +1,196 @@
+import type { CatalogEntity } from '../../src/format/types';
+import { entityMatcher, type EntityKind } from '../../src/evidence/entities';
+import type { EntityCandidate } from './candidate';
+import { counterpartyCandidates } from './counterparties';
+import { productCandidates } from './products';
+import { namedSegmentCandidates, segmentNames } from './segments';
+
+/** Where a sentence comes from: its catalog source id, its filing and a label such as "FY2022 10-K". */
+export interface EntitySourceRef {
+  id: string;
+  filing: number;
+  period: string;
+  label: string;
+}
+
+/**
+ * Support thresholds (DECISIONS.md "Entities"). A listed segment needs only its explicit list; a segment named
+ * without a list must be called "the X segment" in NAMED_SEGMENT_MIN_SENTENCES sentences of two or more filings;
+ * a product needs PRODUCT_MIN_MENTIONS statements of the issuer naming it; customers and suppliers need their one
+ * explicit sentence; acquisitions and agreement parties also need COUNTERPARTY_MIN_MENTIONS mentions.
+ */
+export const NAMED_SEGMENT_MIN_SENTENCES = 6;
+export const PRODUCT_MIN_MENTIONS = 3;
+export const COUNTERPARTY_MIN_MENTIONS = 2;
+/** Caps per issuer, so the catalog stays small: the best supported first. */
+export const MAX_PER_KIND: Record<EntityKind, number> = { segment: 10, counterparty: 12, product: 12 };
+
+interface Observed {
+  candidate: EntityCandidate;
+  hits: number;
+  filings: Set<number>;
+  first: EntitySourceRef;
+  latest: EntitySourceRef;
+  latestDetail: string;
+}
+
+const ROLE_RANK: Record<string, number> = { customer: 0, supplier: 1, acquisition: 2, 'agreement party': 3 };
+
+const SUFFIXES = /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group))+$/;
+
+/** A company name without punctuation, possessive and corporate suffixes: the key that groups its variants. */
+export function baseName(name: string): string {
+  return name.replace(/[.,]/g, '').replace(/\s+/g, ' ').trim().replace(SUFFIXES, '').toLowerCase();
+}
+
+function newer(a: EntitySourceRef, b: EntitySourceRef): boolean {
+  return a.period > b.period || (a.period === b.period && a.filing > b.filing);
+}
+
+export interface CompanyEntities {
+  segments: string[];
+  entities: CatalogEntity[];
+}
+
+/**
+ * Collects entity candidates from every sentence of the corpus (builder loop), then keeps the supported ones per
+ * issuer. Deterministic: the output depends only on the sentences and their order.
+ */
+export class EntityCollector {
+  private readonly observed = new Map<string, Map<string, Observed>>(); // ticker -> kind|role|name -> observation
+  private readonly segmentLists = new Map<number, { ticker: string; ref: EntitySourceRef; counts: Map<string, number> }>();
+
+  observeSentence(ticker: string, text: string, ref: EntitySourceRef): void {
+    const list = segmentNames(text);
+    if (list.length) {
+      const f = this.segmentLists.get(ref.filing) ?? { ticker, ref, counts: new Map<string, number>() };
+      const key = list.join('\u0000');
+      f.counts.set(key, (f.counts.get(key) ?? 0) + 1);
+      this.segmentLists.set(ref.filing, f);
+    }
+    for (const c of [...namedSegmentCandidates(text), ...productCandidates(text), ...counterpartyCandidates(text)]) {
+      const byKey = this.observed.get(ticker) ?? new Map<string, Observed>();
+      this.observed.set(ticker, byKey);
+      const key = `${c.kind}|${c.role}|${c.name}`;
+      const o = byKey.get(key);
+      if (!o) byKey.set(key, { candidate: c, hits: 1, filings: new Set([ref.filing]), first: ref, latest: ref, latestDetail: c.detail });
+      else {
+        o.hits++;
+        o.filings.add(ref.filing);
+        if (newer(o.first, ref)) o.first = ref;
+        if (newer(ref, o.latest) || ref === o.latest) {
+          o.latest = ref;
+          o.latestDetail = c.detail;
+        }
+      }
+    }
+  }
+
+  /** The segment list most sentences of the issuer's latest listing filing name. */
+  private latestLists(): Map<string, { names: string[]; ref: EntitySourceRef }> {
+    const latest = new Map<string, { names: string[]; ref: EntitySourceRef }>();
+    for (const { ticker, ref, counts } of this.segmentLists.values()) {
+      const best = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]!;
+      const prev = latest.get(ticker);
+      if (!prev || newer(ref, prev.ref)) latest.set(ticker, { names: best[0].split('\u0000'), ref });
+    }
+    return latest;
+  }
+
+  /**
+   * Keeps the supported entities of each issuer. `statementsOf` yields every statement text of an issuer (sentences
+   * and table rows): mentions are counted there with the same matcher the Worker uses on entry text.
+   */
+  finish(
+    companies: readonly { ticker: string; company: string; aliases: readonly string[] }[],
+    statementsOf: (ticker: string) => Iterable<string>,
+  ): Map<string, CompanyEntities> {
+    const lists = this.latestLists();
+    const firstListRef = new Map<string, EntitySourceRef>();
+    for (const { ticker, ref } of this.segmentLists.values()) {
+      const prev = firstListRef.get(ticker);
+      if (!prev || newer(prev, ref)) firstListRef.set(ticker, ref);
+    }
+    const out = new Map<string, CompanyEntities>();
+    for (const co of companies) {
+      const obs = [...(this.observed.get(co.ticker)?.values() ?? [])];
+      const list = lists.get(co.ticker);
+      const isIssuer = (name: string) => {
+        const lower = name.toLowerCase().replace(/[.,]/g, '');
+        return co.aliases.some((a) => a === lower || lower.startsWith(`${a} `)) || lower === co.company.toLowerCase();
+      };
+      // Candidate names: the listed segments (or, with no list, recurring named segments), products, counterparties.
+      const segmentObs = list ? [] : obs.filter((o) => o.candidate.kind === 'segment' && o.hits >= NAMED_SEGMENT_MIN_SENTENCES && o.filings.size >= 2);
+      const segments = list ? list.names : segmentObs.sort((a, b) => b.hits - a.hits || (a.candidate.name < b.candidate.name ? -1 : 1)).map((o) => o.candidate.name).slice(0, MAX_PER_KIND.segment);
+      const names = [...new Set([...segments, ...obs.map((o) => o.candidate.name)])];
+      const matcher = entityMatcher(names);
+      const mentions = new Uint32Array(names.length);
+      for (const text of statementsOf(co.ticker)) for (const i of matcher.mentioned(text)) mentions[i]!++;
+      const mentionsOf = (name: string) => mentions[names.indexOf(name)] ?? 0;
+
+      const entities: CatalogEntity[] = [];
+      const taken = new Set<string>();
+      const label = `${co.company} (${co.ticker})`;
+      for (const name of segments) {
+        taken.add(name);
+        const o = obs.find((x) => x.candidate.kind === 'segment' && x.candidate.name === name);
+        const first = list ? firstListRef.get(co.ticker)! : o!.first;
+        const latest = list ? list.ref : o!.latest;
+        const how = list ? `one of ${segments.length} business segments listed in ${latest.label}` : `named as a segment in ${o!.hits} sentences`;
+        entities.push({ name, kind: 'segment', description: `Segment of ${label}: ${how}${first.label !== latest.label ? `; first ${first.label}` : ''}.`, first: first.id, latest: latest.id, mentions: mentionsOf(name) });
+      }
+      // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity") are one entity, shown under the
+      // shortest variant the filings use, which also matches the most entry text.
+      const counterparties = new Map<string, Observed[]>();
+      for (const o of obs) {
+        if (o.candidate.kind !== 'counterparty' || taken.has(o.candidate.name) || isIssuer(o.candidate.name)) continue;
+        const explicit = o.candidate.role === 'customer' || o.candidate.role === 'supplier';
+        if (!explicit && mentionsOf(o.candidate.name) < COUNTERPARTY_MIN_MENTIONS) continue;
+        const key = baseName(o.candidate.name);
+        const list2 = counterparties.get(key) ?? [];
+        list2.push(o);
+        counterparties.set(key, list2);
+      }
+      const cpRanked = [...counterparties.values()].map((os) => {
+        os.sort((a, b) => ROLE_RANK[a.candidate.role]! - ROLE_RANK[b.candidate.role]! || b.hits - a.hits);
+        const name = os.map((o) => o.candidate.name).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0]!;
+        return { name, os, rank: ROLE_RANK[os[0]!.candidate.role]!, score: os.reduce((n, o) => Math.max(n, mentionsOf(o.candidate.name)), 0) };
+      });
+      cpRanked.sort((a, b) => a.rank - b.rank || b.score - a.score || (a.name < b.name ? -1 : 1));
+      for (const { name, os } of cpRanked.slice(0, MAX_PER_KIND.counterparty)) {
+        taken.add(name);
+        const o = os[0]!;
+        const first = os.reduce((f, x) => (newer(f, x.first) ? x.first : f), o.first);
+        const latest = os.reduce((l, x) => (newer(x.latest, l) ? x.latest : l), o.latest);
+        const roles = [...new Set(os.map((x) => x.candidate.role))].join(' and ');
+        entities.push({
+          name,
+          kind: 'counterparty',
+          description: `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} (${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
+          first: first.id,
+          latest: latest.id,
+          mentions: mentionsOf(name),
+        });
+      }
+      // Names the filings call another owner's trademarks ("Xbox ... are trademarks of Microsoft Corporation") are
+      // not the issuer's products.
+      const thirdParty = new Set(obs.filter((o) => o.candidate.role === 'trademark' && !isIssuer(o.candidate.detail.replace(/^trademark of /, ''))).map((o) => o.candidate.name));
+      const products = obs.filter(
+        (o) => o.candidate.kind === 'product' && o.candidate.role === 'product' && !taken.has(o.candidate.name) && !thirdParty.has(o.candidate.name) && !isIssuer(o.candidate.name) && mentionsOf(o.candidate.name) >= PRODUCT_MIN_MENTIONS,
+      );
+      products.sort((a, b) => mentionsOf(b.candidate.name) - mentionsOf(a.candidate.name) || (a.candidate.name < b.candidate.name ? -1 : 1));
+      for (const o of products.slice(0, MAX_PER_KIND.product)) {
+        entities.push({
+          name: o.candidate.name,
+          kind: 'product',
+          description: `Product or brand of ${label}: ${o.latestDetail}; named in ${mentionsOf(o.candidate.name)} statements (${o.first.label === o.latest.label ? o.latest.label : `${o.first.label} to ${o.latest.label}`}).`,
+          first: o.first.id,
+          latest: o.latest.id,
+          mentions: mentionsOf(o.candidate.name),
+        });
+      }
+      if (segments.length || entities.length) out.set(co.ticker, { segments, entities });
+    }
+    return out;
+  }
+}

@@ -1,0 +1,87 @@
+import type { EntityCandidate } from './candidate';
+import { cleanName, NAME, splitNameList } from './names';
+
+/**
+ * Counterparties: other companies (or governments) the issuer does business with, named by a pattern that states
+ * the relation. Precision first: only explicit relations count.
+ *  - customer: "<Name> accounted for 15% of net sales", "sales to <Name> represented 12% of revenues",
+ *    "our largest customer, <Name>", "two customers—<A> and <B>—who each accounted for 13% of net revenues";
+ *  - supplier: "we rely on <Name> for", "sole/single supplier(s), <Name>";
+ *  - acquisition: "acquisition of <Name>" / "acquired <Name>" when the name carries a company suffix (Inc., Corp.,
+ *    LLC, Ltd., plc, Holdings ...), which separates a company from "acquisition of property";
+ *  - agreement party: "<type> agreement with <Name>" when the name carries a company or bank suffix.
+ * A sentence naming a competitor ("competitors such as X") matches none of these.
+ */
+const SHARE = '(?:approximately |about |roughly |nearly |over |more than |less than )?(\\d+(?:\\.\\d+)?)\\s?%\\s+of\\s+(?:our |the Company[’\']s |its )?((?:total |consolidated |worldwide )?(?:net )?(?:sales|revenues?|net revenues?|operating revenues?))';
+const SUFFIX = "(?:Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Co\\.|LLC|L\\.L\\.C\\.|Ltd\\.?|Limited|plc|PLC|N\\.A\\.|AG|SE|S\\.A\\.|N\\.V\\.|B\\.V\\.|GmbH|Holdings|Group|L\\.P\\.|LP|Bank|Partners)";
+const COMPANY = `(${NAME}(?:,?\\s+${SUFFIX})?)`;
+const COMPANY_WITH_SUFFIX = `((?:${NAME})?(?:,?\\s+${SUFFIX}))`;
+
+const ACCOUNTED = new RegExp(`(?:^|[^\\w])${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made up)\\s+${SHARE}`, 'g');
+const SALES_TO = new RegExp(`\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`, 'g');
+const LARGEST = new RegExp(`\\b(?:[Oo]ur|[Ii]ts|the Company[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+${COMPANY}`, 'g');
+const CUSTOMERS_DASH = /\bcustomers\s*(?:[—–]+|,)\s*([^—–]{3,120}?)\s*(?:[—–]+|,)\s*(?:who|which|that)\s+(?:each\s+|collectively\s+)?accounted\s+for([^.;]{0,120})/g;
+const RELY = new RegExp(`\\b(?:[Ww]e|the Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)?on\\s+${COMPANY}\\s+(?:for|to)\\b`, 'g');
+const SOLE = new RegExp(`\\b(?:sole|single)[- ]source\\s+suppliers?,?\\s+${COMPANY}`, 'g');
+const ACQUIRED = new RegExp(`\\b(?:acquisition\\s+of|acquired|to\\s+acquire|merger\\s+with)\\s+(?:all\\s+(?:of\\s+)?the\\s+(?:outstanding\\s+)?(?:shares|stock|equity)\\s+of\\s+)?${COMPANY_WITH_SUFFIX}`, 'g');
+const AGREEMENT = new RegExp(`\\b((?:[a-z]+\\s+){0,2})(?:agreement|arrangement|contract)\\s+with\\s+${COMPANY_WITH_SUFFIX}`, 'g');
+
+const NOT_COUNTERPARTY = /^(?:Sales|Revenue|Products?|Services?|Segment|International|Domestic|North America|Americas|Europe|Asia|China|United States|U\.S\.|Government|Other|None|Franchises?|Consoles?)$/;
+
+const AGREEMENT_TYPE = /^(?:credit|loan|supply|wafer|license|licensing|collaboration|merger|purchase|sale|distribution|services?|transition|settlement|lease|transportation|underwriting|program|definitive|registration|rights|revolving|term|facility|joint|development|manufacturing|marketing|co-promotion|royalty|repurchase|share|construction|power|tax|separation|commercial|master|framework|operating|management|partnership|agency|dealer|exchange|indemnification|guarantee|stock|asset|option|swap|financing|reimbursement|cooperation|strategic|alliance|research|co-development|bottling|franchise|trademark|agreement)$/i;
+
+/** "Sony and Apple", "Microsoft Corporation and HP Inc." are two customers when both sides are names. */
+function splitParties(raw: string): string[] {
+  const parts = raw.split(/\s+and\s+(?=[A-Z0-9])/);
+  if (parts.length > 1 && parts.every((p) => cleanName(p))) return parts;
+  return [raw];
+}
+
+function accept(raw: string): string | null {
+  const name = cleanName(raw.replace(/[’']s$/, '')); // "Microsoft Corporation's" names Microsoft Corporation
+  if (!name || NOT_COUNTERPARTY.test(name)) return null;
+  // A share of sales preceded by a product or geography word is a product line or a market, not a customer.
+  if (/(?:franchises?|products?|brands?|segments?|business|region|sales|revenues?|services?|operations?)$/i.test(name)) return null;
+  return name;
+}
+
+export function counterpartyCandidates(sentence: string): EntityCandidate[] {
+  const out: EntityCandidate[] = [];
+  const add = (raw: string, role: string, detail: string) => {
+    const name = accept(raw);
+    if (name && !out.some((c) => c.name === name && c.role === role)) out.push({ kind: 'counterparty', name, role, detail });
+  };
+  // "customers" must not be a list of franchises or products sharing the same wording.
+  // A share of sales names a customer only in a sentence about customers ("Rigid Packaging accounted for 24% of
+  // net sales" is a segment, "BNT162b2 accounted for 45%" a product).
+  // So the name must carry a company suffix or follow a customer word in the sentence ("One customer, X, ...").
+  const CUSTOMER_WORD = /\b(?:customers?|clients?|retailers?|distributors?|wholesalers?)\b/i;
+  for (const m of sentence.matchAll(ACCOUNTED)) {
+    const before = sentence.slice(0, m.index + m[0].indexOf(m[1]!));
+    if (/(?:franchises?|products?|brands?|segments?|such as|including|includes?|like|the|of)\s*$/i.test(before)) continue;
+    if (!CUSTOMER_WORD.test(before) && !new RegExp(`${SUFFIX}$`).test(m[1]!.trim())) continue;
+    for (const n of splitParties(m[1]!)) add(n, 'customer', `accounted for ${m[2]}% of ${m[3]}`);
+  }
+  for (const m of sentence.matchAll(SALES_TO)) for (const n of splitParties(m[1]!)) add(n, 'customer', `accounted for ${m[2]}% of ${m[3]}`);
+  for (const m of sentence.matchAll(LARGEST)) add(m[1]!, 'customer', 'named as the largest customer');
+  for (const m of sentence.matchAll(CUSTOMERS_DASH)) {
+    const names = splitNameList(m[1]!);
+    const of = /\bof\s+((?:[a-z]+\s+){0,3}(?:revenues?|sales|receivables))/.exec(m[2]!)?.[1];
+    if (names && of) for (const n of names) add(n, 'customer', `one of ${names.length} customers named with their shares of ${of}`);
+  }
+  for (const m of sentence.matchAll(RELY)) {
+    const what = /^\s*(?:for|to)\s+([^,.;]{3,60})/.exec(sentence.slice(m.index + m[0].length - 4))?.[1];
+    add(m[1]!, 'supplier', what ? `the company relies on it for ${what.trim()}` : 'the company relies on it');
+  }
+  for (const m of sentence.matchAll(SOLE)) add(m[1]!, 'supplier', 'named as a sole or single-source supplier');
+  for (const m of sentence.matchAll(ACQUIRED)) add(m[1]!, 'acquisition', 'acquisition named by the company');
+  for (const m of sentence.matchAll(AGREEMENT)) {
+    // Only words that name a kind of agreement describe it ("revolving credit", "wafer supply"); "entered into an" does not.
+    const words = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
+    let k = words.length;
+    while (k > 0 && AGREEMENT_TYPE.test(words[k - 1]!)) k--;
+    const type = words.slice(k).join(' ');
+    add(m[2]!, 'agreement party', `party to ${type ? `a ${type} ` : 'an '}agreement with the company`);
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+import type { EntityCandidate } from './candidate';
+import { cleanName } from './names';
+
+/**
+ * Business segments.
+ *  - An explicit list: "We operate in three reportable segments: A, B and C", "organized into two segments: A and
+ *    B". Accepted only when unambiguous: when the sentence gives a count the list must have that many names;
+ *    without a count a qualifier (reportable/operating/business) and at least three comma-separated names are
+ *    needed (so "the Safety and Industrial segment" is not read as two segments). A name starts with a capital, has
+ *    at most six words and no figures.
+ *  - A named segment: "the Americas segment", "our Pharmaceutical segment" — a candidate only; the collector keeps
+ *    it when a company has no list and the name recurs as a segment in many sentences of several filings (a
+ *    segment mentioned in passing is not enough).
+ */
+const COUNT = '(two|three|four|five|six|seven|eight)';
+const LIST = new RegExp(
+  `\\b(?:(?:${COUNT}\\s+)?(?:reportable|operating|business|reporting)\\s+segments|${COUNT}\\s+segments)\\b[^.:;]{0,40}?(?::|\\bare\\b|\\bconsisting of\\b|\\bcomprised of\\b|\\bwhich are\\b)\\s*(?:the\\s+)?(.{3,220}?)(?:\\.(?:\\s|$)|;|$)`,
+  'i',
+);
+const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8 };
+
+export function segmentNames(sentence: string): string[] {
+  const m = LIST.exec(sentence);
+  if (!m) return [];
+  // A list inside one named segment ("Our Market-Based Businesses is comprised of four operating segments: ...",
+  // "the Verizon Business segment ...") describes sub-units, not the company's segments.
+  if (/\bnon-reportable\b|\bsub-?segments\b/i.test(sentence)) return [];
+  if (/\b[A-Z][\w-]*\s+(?:[Ss]egment|Businesses|Group)\s+(?:is|are|includes?|consists?|comprises?|is comprised)\b/.test(sentence.slice(0, m.index + 1))) return [];
+  const countWord = m[1] ?? m[2];
+  const expected = countWord ? COUNTS[countWord.toLowerCase()] : undefined;
+  const list = m[3]!.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
+  let names = list.split(/,\s*(?:and\s+)?/).map((n) => n.trim()).filter(Boolean);
+  const last = names[names.length - 1] ?? '';
+  const splitLast = last.split(/\s+and\s+/);
+  if (expected !== undefined && names.length + splitLast.length - 1 === expected) names = [...names.slice(0, -1), ...splitLast];
+  else if (expected === undefined && names.length < 3) return [];
+  names = names.map((n) => n.replace(/^(?:the|our)\s+/i, '').replace(/\s+(?:segments?|businesses)$/i, ''));
+  if (expected !== undefined && names.length !== expected) return [];
+  const ok = names.every((n) => /^[A-Z&]/.test(n) && n.split(' ').length <= 6 && !/\d{2,}/.test(n) && !/\b(?:which|that|each|were|was|is|are|Inc)\b/.test(n));
+  return ok && names.length >= 2 && names.length <= 8 ? names : [];
+}
+
+const NAMED = /\b(?:the|our|its)\s+((?:[A-Z][\w'’\-.]*|&)(?:\s+(?:&|and|of)?\s*[A-Z][\w'’\-.]*){0,3})\s+(?:reportable\s+|operating\s+|business\s+)?segment(?:[’']s)?\b(?!s)/g;
+const NOT_SEGMENT = /^(?:Company|Company[’']s|Corporate|Other|Total|Each|Reportable|Operating|Business|Segment|New|Same|Prior|Current|Largest|Smallest)$/;
+
+export function namedSegmentCandidates(sentence: string): EntityCandidate[] {
+  const out: EntityCandidate[] = [];
+  for (const m of sentence.matchAll(NAMED)) {
+    const name = cleanName(m[1]!);
+    if (!name || NOT_SEGMENT.test(name) || name.split(' ').some((w) => NOT_SEGMENT.test(w))) continue;
+    if (!out.some((c) => c.name === name)) out.push({ kind: 'segment', name, role: 'segment', detail: 'named as a segment' });
+  }
+  return out;
+}

@@ -1,0 +1,155 @@
+#!/usr/bin/env node
+/**
+ * npm run eval:entities — coverage and precision of the entity extraction (index-builder/entities) on the real
+ * corpus (FILINGS_DIR, default ../shared/corpus/filings; skipped cleanly when absent).
+ *   coverage: companies with at least one segment / product / counterparty, totals per kind, catalog bytes added;
+ *   precision: hand labels in index-builder/eval/entities-labels.jsonl ({ticker, kind, name, label: correct|wrong,
+ *   note}), references only — no filing text — judged by reading the sentences that name each entity.
+ *   --sample N --seed S   print N entities per kind (seeded) with the sentences that support them, for labelling.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { companyAliases } from '../aliases';
+import { baseName, EntityCollector, type CompanyEntities } from '../entities/collect';
+import { counterpartyCandidates } from '../entities/counterparties';
+import { productCandidates } from '../entities/products';
+import { namedSegmentCandidates, segmentNames } from '../entities/segments';
+import { readCorpus } from '../read-corpus';
+import { segmentFiling } from '../segment';
+import { sharedDir } from '../shared-dir';
+import { extractStatements } from '../statements';
+import { ENTITY_KINDS, entityMatcher, type EntityKind } from '../../src/evidence/entities';
+import type { CatalogEntity } from '../../src/format/types';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
+
+export interface EntityLabel { set?: string; ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
+
+/** Runs the builder's entity stage alone (items -> statements -> collector) over a page-text corpus. */
+export async function corpusEntities(filingsDir: string): Promise<{ found: Map<string, CompanyEntities>; companies: number; texts: Map<string, string[]> }> {
+  const filings = await readCorpus(filingsDir);
+  const collector = new EntityCollector();
+  const texts = new Map<string, string[]>();
+  const companies = new Map<string, { ticker: string; company: string; aliases: string[] }>();
+  filings.forEach((f, fi) => {
+    const d = f.doc;
+    if (!companies.has(d.ticker)) companies.set(d.ticker, { ticker: d.ticker, company: d.company, aliases: companyAliases(d.company, d.ticker) });
+    const list = texts.get(d.ticker) ?? [];
+    texts.set(d.ticker, list);
+    const label = d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
+    for (const section of segmentFiling(d.form_type, f.pages)) {
+      const ref = { id: `${d.doc_id}:${section.itemTag}`, filing: fi, period: d.period_of_report, label };
+      for (const s of extractStatements(section, d.form_type)) {
+        list.push(s.text);
+        if (s.kind === 'sentence') collector.observeSentence(d.ticker, s.text, ref);
+      }
+    }
+  });
+  const found = collector.finish([...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)), (t) => texts.get(t) ?? []);
+  return { found, companies: companies.size, texts };
+}
+
+function candidatesOf(text: string): string[] {
+  return [...segmentNames(text), ...[...namedSegmentCandidates(text), ...productCandidates(text), ...counterpartyCandidates(text)].map((c) => c.name)];
+}
+
+/** mulberry32: a small seeded generator, so a sample can be drawn again. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function sampleEntities(found: Map<string, CompanyEntities>, perKind: number, seed: number): { ticker: string; entity: CatalogEntity }[] {
+  const rand = rng(seed);
+  const out: { ticker: string; entity: CatalogEntity }[] = [];
+  for (const kind of ENTITY_KINDS) {
+    const all = [...found].flatMap(([ticker, r]) => r.entities.filter((e) => e.kind === kind).map((entity) => ({ ticker, entity })));
+    for (let i = all.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [all[i], all[j]] = [all[j]!, all[i]!];
+    }
+    out.push(...all.slice(0, perKind));
+  }
+  return out;
+}
+
+export function formatCoverage(found: Map<string, CompanyEntities>, companies: number): string {
+  const lines = [`companies in corpus: ${companies}`];
+  for (const kind of ENTITY_KINDS) {
+    const withKind = [...found.values()].filter((r) => r.entities.some((e) => e.kind === kind)).length;
+    const total = [...found.values()].reduce((n, r) => n + r.entities.filter((e) => e.kind === kind).length, 0);
+    lines.push(`${kind.padEnd(13)} companies ${String(withKind).padStart(3)}/${companies}  entities ${total}`);
+  }
+  const roles = new Map<string, number>();
+  for (const r of found.values()) for (const e of r.entities) if (e.kind === 'counterparty') {
+    const role = /^(.*?) of /.exec(e.description)?.[1] ?? '?';
+    roles.set(role, (roles.get(role) ?? 0) + 1);
+  }
+  lines.push(`counterparty roles: ${[...roles].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
+  const listed = [...found.values()].filter((r) => r.entities.some((e) => e.kind === 'segment' && e.description.includes(' listed in '))).length;
+  lines.push(`segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ${[...found.values()].filter((r) => r.segments.length).length - listed}`);
+  // What the catalog gains: the entities array and the segment lists, as the JSON header stores them.
+  const bytes = [...found.values()].reduce((n, r) => n + JSON.stringify({ segments: r.segments, entities: r.entities }).length, 0);
+  lines.push(`catalog bytes for entities (JSON): ${bytes}`);
+  return lines.join('\n');
+}
+
+export function formatPrecision(labels: readonly EntityLabel[], found: Map<string, CompanyEntities>): string {
+  const lines: string[] = [];
+  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) lines.push(`set ${set}:`);
+  // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
+  // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
+  const stale = labels.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
+  for (const kind of ENTITY_KINDS) {
+    const ls = labels.filter((l) => l.kind === kind);
+    const ok = ls.filter((l) => l.label === 'correct').length;
+    lines.push(`${kind.padEnd(13)} precision ${ls.length ? ((100 * ok) / ls.length).toFixed(1) : '-'}% (${ok}/${ls.length})`);
+  }
+  const ok = labels.filter((l) => l.label === 'correct').length;
+  lines.push(`all           precision ${labels.length ? ((100 * ok) / labels.length).toFixed(1) : '-'}% (${ok}/${labels.length})`);
+  if (stale.length) lines.push(`labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const shared = sharedDir();
+  const dir = process.env.FILINGS_DIR ?? (shared ? join(shared, 'corpus/filings') : '');
+  if (!existsSync(join(dir, 'documents.jsonl'))) {
+    console.log(`no corpus at ${dir}; set FILINGS_DIR (skipped)`);
+    return;
+  }
+  const args = process.argv.slice(2);
+  const arg = (name: string) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? Number(args[i + 1]) : null;
+  };
+  const t0 = performance.now();
+  const { found, companies, texts } = await corpusEntities(dir);
+  console.log(`entity extraction over ${dir} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(formatCoverage(found, companies));
+  const n = arg('--sample');
+  if (n) {
+    for (const { ticker, entity } of sampleEntities(found, n, arg('--seed') ?? 1)) {
+      console.log(`\n## ${ticker} ${entity.kind} ${JSON.stringify(entity.name)} — ${entity.description}`);
+      const m = entityMatcher([entity.name]);
+      const mentions = (texts.get(ticker) ?? []).filter((x) => m.mentioned(x).length);
+      const stating = mentions.filter((x) => candidatesOf(x).some((c) => baseName(c) === baseName(entity.name)));
+      for (const t of [...stating.slice(0, 2), ...mentions.filter((x) => !stating.includes(x)).slice(0, 1)]) console.log(`   > ${t.slice(0, 320)}`);
+    }
+    return;
+  }
+  const labels = existsSync(ENTITY_LABELS)
+    ? readFileSync(ENTITY_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as EntityLabel)
+    : [];
+  console.log(`\nprecision on ${labels.length} hand-labelled entities (${ENTITY_LABELS}):`);
+  console.log(formatPrecision(labels, found));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

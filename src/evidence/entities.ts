@@ -1,0 +1,60 @@
+/**
+ * Entity name matching shared by the builder (counting the statements that mention each extracted entity: its
+ * support) and the Worker (listing in <entity_glossary> the entities the returned entries mention), so both sides
+ * agree on what "mentions" means. Pure: no node:/cloudflare: imports.
+ *
+ * A mention is the exact name (case-sensitive: entity names are proper nouns, and "Gorilla" the glass brand must
+ * not match "gorilla") bounded by non-word characters on both sides, so "Sam's Club" matches in "Sam's Club's
+ * sales" and "Apple" does not match in "Applebee's". A trailing ®/™ after the name is allowed (it is a boundary).
+ */
+
+export type EntityKind = 'segment' | 'product' | 'counterparty';
+export const ENTITY_KINDS: readonly EntityKind[] = ['segment', 'product', 'counterparty'];
+
+const WORD = /[\p{L}\p{N}]/u;
+
+function isWordChar(ch: string | undefined): boolean {
+  return ch !== undefined && WORD.test(ch);
+}
+
+export interface EntityMatcher {
+  /** Indexes (into the names given to entityMatcher) of the names mentioned in the text, ascending. */
+  mentioned(text: string): number[];
+}
+
+/**
+ * Builds a matcher over the names. Lookup is by the name's first word, so a text is scanned once however many
+ * names there are (the builder runs it over every statement of a company).
+ */
+export function entityMatcher(names: readonly string[]): EntityMatcher {
+  const byFirstWord = new Map<string, number[]>();
+  names.forEach((name, i) => {
+    if (!name) return;
+    const first = firstWord(name, 0);
+    const list = byFirstWord.get(first);
+    if (list) list.push(i);
+    else byFirstWord.set(first, [i]);
+  });
+  return {
+    mentioned(text: string): number[] {
+      const found = new Set<number>();
+      for (let i = 0; i < text.length; i++) {
+        if (!isWordChar(text[i]) || isWordChar(text[i - 1])) continue;
+        const candidates = byFirstWord.get(firstWord(text, i));
+        if (!candidates) continue;
+        for (const n of candidates) {
+          const name = names[n]!;
+          if (!found.has(n) && text.startsWith(name, i) && !isWordChar(text[i + name.length])) found.add(n);
+        }
+      }
+      return [...found].sort((a, b) => a - b);
+    },
+  };
+}
+
+/** The run of word characters starting at `at` (the first word of a name, or of a text position). */
+function firstWord(text: string, at: number): string {
+  let end = at;
+  while (end < text.length && isWordChar(text[end])) end++;
+  return text.slice(at, end);
+}

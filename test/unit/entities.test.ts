@@ -1,0 +1,154 @@
+/**
+ * Entity extraction (index-builder/entities) and the shared name matcher (src/evidence/entities.ts), on invented
+ * sentences about invented companies, with the traps the extractors must not fall into.
+ */
+import { describe, expect, it } from 'vitest';
+import { EntityCollector, PRODUCT_MIN_MENTIONS } from '../../index-builder/entities/collect';
+import { counterpartyCandidates } from '../../index-builder/entities/counterparties';
+import { productCandidates } from '../../index-builder/entities/products';
+import { namedSegmentCandidates, segmentNames } from '../../index-builder/entities/segments';
+import { entityMatcher } from '../../src/evidence/entities';
+import { mentionedEntities } from '../../src/evidence/glossary';
+import type { Chain } from '../../src/evidence/model';
+import type { CatalogHeader } from '../../src/format/types';
+import { renderEvidence } from '../../src/render/evidence';
+
+const names = (cs: { name: string }[]) => cs.map((c) => c.name);
+
+describe('entityMatcher', () => {
+  const m = entityMatcher(['Harrow Hearth', 'Apple', "Sam's Club", 'Gorilla', 'Zenny']);
+  it('matches whole names, case-sensitively, with a possessive or a mark after them', () => {
+    expect(m.mentioned('Sales of Harrow Hearth® soups rose; Zenny’s bars fell.')).toEqual([0, 4]);
+    expect(m.mentioned("Sam's Club's membership income grew.")).toEqual([2]);
+  });
+  it('does not match inside longer words or in another case', () => {
+    expect(m.mentioned("Applebee's and a gorilla; Harrow Hearthstone; Zennyco")).toEqual([]);
+  });
+});
+
+describe('segments', () => {
+  it('reads explicit lists, with or without a qualifier when a count is given', () => {
+    expect(segmentNames('We operate in three reportable segments: Grid Services, Storage Systems and Field Software.')).toEqual(['Grid Services', 'Storage Systems', 'Field Software']);
+    expect(segmentNames('The Company is organized into two segments: Brewing and Distilling.')).toEqual(['Brewing', 'Distilling']);
+  });
+  it('ignores a segment mentioned in passing, a list of sub-units, and a count that does not match', () => {
+    expect(segmentNames('Sales in the Safety and Industrial segment rose 4%.')).toEqual([]);
+    expect(segmentNames('Our Services Businesses is comprised of three operating segments: Alpha Group, Beta Group and Gamma Group.')).toEqual([]);
+    expect(segmentNames('The four non-reportable operating segments are North Group, South Group, East Group and West Group.')).toEqual([]);
+    expect(segmentNames('We have three reportable segments: Grid Services and Storage Systems.')).toEqual([]);
+  });
+  it('names a segment candidate from "the X segment", never generic words', () => {
+    expect(names(namedSegmentCandidates('Operating income in our Frozen Meals segment rose.'))).toEqual(['Frozen Meals']);
+    expect(namedSegmentCandidates('Each reportable segment and the Corporate segment are reviewed.')).toEqual([]);
+  });
+});
+
+describe('products', () => {
+  it('takes registered names and proper-noun brand lists', () => {
+    expect(names(productCandidates('Sales of Kettlewise® soups and Tallgrain™ bars grew.'))).toEqual(['Kettlewise', 'Tallgrain']);
+    expect(names(productCandidates('Our brands include Harrow Hearth, Zenny, Meadowline and Copperpot.'))).toEqual(['Harrow Hearth', 'Zenny', 'Meadowline', 'Copperpot']);
+  });
+  it('does not take common-noun lists, items, or a truncated mark', () => {
+    expect(productCandidates('Our products include soups, snack bars and frozen meals.')).toEqual([]);
+    expect(productCandidates('See Item 7 and Item 1A for products such as Item 7, Part II and Note 4.')).toEqual([]);
+    expect(names(productCandidates('Sales of Call of Duty® rose.'))).toEqual(['Call of Duty']); // not "Duty"
+    expect(names(productCandidates('Microsoft® and the Q3® report'))).toEqual(['Microsoft']); // a figure-like word is no name
+  });
+  it('marks another owner’s trademarks so they are not the issuer’s products', () => {
+    const cs = productCandidates('Vexa, Vexa Pro and Orbline are trademarks of Orbital Widgets Inc. in the United States.');
+    expect(cs.filter((c) => c.role === 'trademark').map((c) => [c.name, c.detail])).toEqual([
+      ['Vexa', 'trademark of Orbital Widgets Inc'],
+      ['Vexa Pro', 'trademark of Orbital Widgets Inc'],
+      ['Orbline', 'trademark of Orbital Widgets Inc'],
+    ]);
+    const two = productCandidates('Vexa is a registered trademark of Orbital Widgets, Inc. Pelloq and Pelloq Mini are trademarks of Pell Ltd.');
+    expect(two.map((c) => c.name)).toEqual(['Vexa', 'Pelloq', 'Pelloq Mini']);
+  });
+});
+
+describe('counterparties', () => {
+  it('reads customers from a share of sales, "sales to", "largest customer" and a dashed list', () => {
+    expect(counterpartyCandidates('Marketbright Stores, Inc. and its affiliates accounted for approximately 18% of consolidated net sales; no other customer exceeded 10%.')).toEqual([
+      { kind: 'counterparty', name: 'Marketbright Stores, Inc.', role: 'customer', detail: 'accounted for 18% of consolidated net sales' },
+    ]);
+    expect(names(counterpartyCandidates('Sales to Pellmart Corp. represented 12% of net revenues in 2023.'))).toEqual(['Pellmart Corp.']);
+    expect(names(counterpartyCandidates('Our largest customer, Brindle Foods, buys soups.'))).toEqual(['Brindle Foods']);
+    expect(names(counterpartyCandidates('We had two customers—Orbital and Pellmart—who each accounted for 11% of net revenues.'))).toEqual(['Orbital', 'Pellmart']);
+  });
+  it('reads acquisitions, suppliers and agreement parties only with a company suffix or an explicit relation', () => {
+    expect(counterpartyCandidates('In 2023 we completed the acquisition of Brightwater Sensing, Inc. for $210 million.')[0]).toMatchObject({ name: 'Brightwater Sensing, Inc.', role: 'acquisition' });
+    expect(counterpartyCandidates('The acquisition of Property and Equipment was funded with cash.')).toEqual([]);
+    expect(counterpartyCandidates('We rely on Tarnfield Foundry for wafer fabrication.')[0]).toMatchObject({ name: 'Tarnfield Foundry', role: 'supplier', detail: 'the company relies on it for wafer fabrication' });
+    expect(counterpartyCandidates('We entered into a revolving credit agreement with Lakeshire Bank, N.A. in May.')[0]).toMatchObject({ name: 'Lakeshire Bank, N.A.', detail: 'party to a revolving credit agreement with the company' });
+  });
+  it('does not read a competitor, a product line, a segment or a region as a customer', () => {
+    expect(counterpartyCandidates('We compete with Tallbrook Kitchens, Inc. and other national brands.')).toEqual([]);
+    expect(counterpartyCandidates('Our principal competitor, Tallbrook Kitchens, accounted for approximately 22% of category sales.')).toEqual([]);
+    expect(counterpartyCandidates('Frozen Meals accounted for 24% of net sales, and our customers bought more soup.')).toEqual([]);
+    expect(counterpartyCandidates('Harrow Hearth products accounted for 30% of net sales to our customers.')).toEqual([]);
+    expect(counterpartyCandidates('Non-U.S. customers, which includes Europe, accounted for 40% of revenues.')).toEqual([]);
+  });
+});
+
+describe('EntityCollector', () => {
+  const ref = (filing: number, period: string) => ({ id: `ZNX-10K-FY${period.slice(0, 4)}-I1`, filing, period, label: `FY${period.slice(0, 4)} 10-K` });
+  const co = [{ ticker: 'ZNX', company: 'Zenix Foods', aliases: ['zenix foods', 'zenix', 'znx'] }];
+
+  it('keeps supported entities with first and latest sources and leaves out the unsupported and the issuer itself', () => {
+    const c = new EntityCollector();
+    c.observeSentence('ZNX', 'Our brands include Kettlewise, Tallgrain and Oatwhistle.', ref(0, '2022-12-31'));
+    c.observeSentence('ZNX', 'Our brands include Kettlewise, Tallgrain and Oatwhistle.', ref(1, '2023-12-31'));
+    c.observeSentence('ZNX', 'Sales to Pellmart Corp. represented 12% of net sales.', ref(1, '2023-12-31'));
+    c.observeSentence('ZNX', 'We completed the acquisition of Zenix Foods Holdings from its founders.', ref(1, '2023-12-31'));
+    const texts = ['Kettlewise grew.', 'Kettlewise soups.', 'Tallgrain bars.', 'Kettlewise and Tallgrain.', 'Our brands include Kettlewise, Tallgrain and Oatwhistle.'];
+    const out = c.finish(co, () => texts).get('ZNX')!;
+    expect(out.entities.map((e) => [e.kind, e.name, e.mentions])).toEqual([
+      ['counterparty', 'Pellmart Corp.', 0],
+      ['product', 'Kettlewise', 4],
+      ['product', 'Tallgrain', 3],
+    ]);
+    expect(PRODUCT_MIN_MENTIONS).toBe(3); // Oatwhistle (1 mention) is below it
+    const kettle = out.entities.find((e) => e.name === 'Kettlewise')!;
+    expect([kettle.first, kettle.latest]).toEqual(['ZNX-10K-FY2022-I1', 'ZNX-10K-FY2023-I1']);
+    expect(out.entities[0]!.description).toBe('Customer of Zenix Foods (ZNX): accounted for 12% of net sales (FY2023 10-K).');
+  });
+
+  it('prefers the latest explicit segment list and describes each segment', () => {
+    const c = new EntityCollector();
+    c.observeSentence('ZNX', 'We operate in two reportable segments: Soups and Snacks.', ref(0, '2022-12-31'));
+    c.observeSentence('ZNX', 'We operate in three reportable segments: Soups, Snacks and Frozen.', ref(1, '2023-12-31'));
+    const out = c.finish(co, () => ['Soups grew.']).get('ZNX')!;
+    expect(out.segments).toEqual(['Soups', 'Snacks', 'Frozen']);
+    expect(out.entities[0]!.description).toBe('Segment of Zenix Foods (ZNX): one of 3 business segments listed in FY2023 10-K; first FY2022 10-K.');
+  });
+});
+
+describe('glossary: entities the entries mention', () => {
+  const catalog = {
+    sources: ['ZNX', 'QQQ'].map((t) => ({
+      id: `${t}-10K-FY2023-I7`, type: 'sec_filing_item', date: '2024-02-20', doc_id: `${t}_2023_10K`, company: t, period_of_report: '2023-12-31', fiscal_period: 'FY',
+      item_title: 'MD&A', page_start: 1, page_end: 9, shard: 0,
+      meta: { sec_ticker: t, sec_fiscal_year_end: '12-31', sec_fiscal_year: 'FY-2023', sec_form_type: '10-K', sec_item_tag: '10K-Item-7', sec_gics_sector: null, sec_gics_sub_industry: null, report_filing_date: '2024-02-20' },
+    })),
+    companies: [
+      {
+        ticker: 'ZNX', company: 'Zenix Foods', cik: null, sector: null, sub_industry: null, aliases: [],
+        entities: [
+          { name: 'Kettlewise', kind: 'product', description: 'Product or brand of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 4 },
+          { name: 'Pellmart Corp.', kind: 'counterparty', description: 'Customer of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 2 },
+        ],
+      },
+      { ticker: 'QQQ', company: 'Quux', cik: null, sector: null, sub_industry: null, aliases: [], entities: [{ name: 'Tallgrain', kind: 'product', description: 'Product of Quux.', first: 'a', latest: 'b', mentions: 3 }] },
+    ],
+  } as unknown as CatalogHeader;
+  const chain = (text: string, source: number): Chain => ({ relevance: 5, score: 1, entries: [{ consensus: text, confidence: 'Low', sources: [{ source, status: 'FACT', page: 1, kind: 'sentence' }] }] });
+
+  it('lists the issuer’s entities the entry text names, and none it does not', () => {
+    const found = mentionedEntities(catalog, [chain('Kettlewise and Tallgrain sales grew.', 0)]);
+    expect([...found].map(([t, es]) => [t, es.map((e) => e.name)])).toEqual([['ZNX', ['Kettlewise']]]); // Tallgrain is another issuer's
+    const evidence = renderEvidence(catalog, [chain('Kettlewise and Tallgrain sales grew.', 0)], 'xml');
+    expect(evidence).toContain('<entity>\n<name>Kettlewise</name>\n<description>Product or brand of Zenix Foods (ZNX).</description>\n</entity>');
+    expect(evidence).not.toContain('Pellmart');
+    expect(evidence).not.toContain('<name>Tallgrain</name>');
+  });
+});
