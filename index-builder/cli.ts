@@ -97,6 +97,7 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
       `  statements ${s.statements} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})`,
       `  by status: ${Object.entries(s.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  entries merged across filings: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
+      `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
