@@ -8,6 +8,7 @@
  *   --sample N --seed S   print N blind candidates per predicted status for labelling (text shown, status hidden)
  *   --random N --seed S   print N sentences drawn uniformly from the corpus for labelling (status hidden)
  *     [--future-words]    ... drawn only from sentences with a word about the future (FUTURE_WORDS): the recall probe
+ *   --counts              count the statuses of every sentence of the corpus (what a full build assigns)
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -40,6 +41,16 @@ export const RANDOM_LABELS = join(ROOT, 'index-builder/eval/status-labels.random
 export const TUNING4_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning4.jsonl');
 /** Drawn with `--sample 12 --seed 41` during the fourth revision and labelled blind, then used to tune it. */
 export const TUNING5_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning5.jsonl');
+
+/**
+ * Labelled blind after the fourth revision was frozen and committed (seed 53, 30 per predicted status; status hidden
+ * while labelling); the rules were not revised after scoring it.
+ */
+export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout3.jsonl');
+/** Uniform random sample (seed 59, 110 sentences), labelled blind after the fourth revision: accuracy and recall. */
+export const RANDOM2_LABELS = join(ROOT, 'index-builder/eval/status-labels.random2.jsonl');
+/** Recall probe (seed 61, 60 sentences with a FUTURE_WORDS word), labelled blind after the fourth revision. */
+export const FUTURE_PROBE2_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe2.jsonl');
 
 /**
  * Words a statement about the future almost always contains (a superset of the PREDICTION cues): the recall probe
@@ -134,6 +145,14 @@ async function main() {
     }
     return;
   }
+  if (args.includes('--counts')) {
+    if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
+    const counts = new Map<EpistemicStatus, number>();
+    const all = await corpusSentences(filingsDir, null);
+    for (const s of all) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+    console.log(`${all.length} sentences: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    return;
+  }
   const sampleAt = args.indexOf('--sample');
   if (sampleAt >= 0) {
     if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
@@ -162,10 +181,13 @@ async function main() {
     ['real corpus, tuning sample 1', REAL_LABELS],
     ['real corpus, tuning sample 2', TUNING2_LABELS],
     ['real corpus, tuning sample 3 (the first hold-out)', TUNING3_LABELS],
-    ['real corpus, uniform random sample (recall)', RANDOM_LABELS],
-    ['real corpus, sentences with a word about the future (recall probe)', FUTURE_PROBE_LABELS],
+    ['real corpus, uniform random sample 1 (seed 29; studied for the fourth revision)', RANDOM_LABELS],
+    ['real corpus, future-word probe 1 (seed 37; studied for the fourth revision)', FUTURE_PROBE_LABELS],
     ['real corpus, tuning sample 4 (the second hold-out)', TUNING4_LABELS],
     ['real corpus, tuning sample 5', TUNING5_LABELS],
+    ['real corpus, hold-out sample 3 (blind, after the fourth revision)', HOLDOUT_LABELS],
+    ['real corpus, uniform random sample 2 (blind, accuracy and recall)', RANDOM2_LABELS],
+    ['real corpus, future-word probe 2 (blind, recall)', FUTURE_PROBE2_LABELS],
   ] as const;
   const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
   for (const [k, [name, path]] of named.entries()) {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStatuses } from '../../index-builder/eval/status-precision';
-import { FUTURE_PROBE_LABELS, RANDOM_LABELS, readInventedLabels, readRealLabelSets, REAL_LABELS, TUNING2_LABELS, TUNING3_LABELS, TUNING4_LABELS, TUNING5_LABELS } from '../../index-builder/eval/status';
+import { FUTURE_PROBE_LABELS, RANDOM_LABELS, readInventedLabels, readRealLabelSets, REAL_LABELS, TUNING2_LABELS, TUNING3_LABELS, TUNING4_LABELS, TUNING5_LABELS, HOLDOUT_LABELS, RANDOM2_LABELS, FUTURE_PROBE2_LABELS } from '../../index-builder/eval/status';
 import { wilson } from '../../index-builder/eval/status-precision';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { classifyStatus } from '../../index-builder/status';
@@ -144,15 +144,19 @@ describe('epistemic status rules', () => {
   const shared = sharedDir();
   const filings = shared ? join(shared, 'corpus/filings') : null;
   // Floors a little under the measured figures (npm run eval:status), so a regression in the rules fails here. The
-  // uniform random sample predicts too few of the rarer statuses for per-status floors: it keeps an accuracy floor.
+  // uniform random samples predict too few of the rarer statuses for per-status floors: it keeps an accuracy floor.
   const floors = {
     'tuning 1': { path: REAL_LABELS, FACT: 0.95, PREDICTION: 0.8, ASSESSMENT: 0.9, RISK: 0.9 },
     'tuning 2': { path: TUNING2_LABELS, FACT: 0.9, PREDICTION: 0.7, ASSESSMENT: 0.9, RISK: 0.9 },
     'tuning 3': { path: TUNING3_LABELS, FACT: 0.9, PREDICTION: 0.65, ASSESSMENT: 0.85, RISK: 0.9 },
     'tuning 4': { path: TUNING4_LABELS, FACT: 0.95, PREDICTION: 0.9, ASSESSMENT: 0.85, RISK: 0.85 },
     'tuning 5': { path: TUNING5_LABELS, FACT: 0.95, PREDICTION: 0.7, ASSESSMENT: 0.9, RISK: 0.9 },
-    'uniform random': { path: RANDOM_LABELS, accuracy: 0.93 },
-    'future-word probe': { path: FUTURE_PROBE_LABELS, accuracy: 0.95 },
+    'uniform random 1': { path: RANDOM_LABELS, accuracy: 0.93 },
+    'future-word probe 1': { path: FUTURE_PROBE_LABELS, accuracy: 0.95 },
+    // blind after the fourth revision (measured 96.7/76.7/66.7/90.0%, accuracy 94.5% and 85.0%)
+    'hold-out 3': { path: HOLDOUT_LABELS, FACT: 0.9, PREDICTION: 0.7, ASSESSMENT: 0.6, RISK: 0.85 },
+    'uniform random 2': { path: RANDOM2_LABELS, accuracy: 0.9 },
+    'future-word probe 2': { path: FUTURE_PROBE2_LABELS, accuracy: 0.8 },
   };
   const hasCorpus = !!filings && existsSync(join(filings, 'documents.jsonl'));
   let sets: Promise<Awaited<ReturnType<typeof readRealLabelSets>>> | null = null;
