@@ -21,7 +21,7 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
   if (isRisk(text, itemTag, exhibit)) return 'RISK';
   if (isPrediction(text, exhibit)) return 'PREDICTION';
   // "We use words such as believes, expects ... to identify forward-looking statements" describes wording.
-  if (ASSESSMENT.test(text) && !FLS_WORDS.test(text)) return 'ASSESSMENT';
+  if (ASSESSMENT.test(text) && !FLS_WORDS.test(text) && !NOT_AN_ASSESSMENT.test(text)) return 'ASSESSMENT';
   return 'FACT';
 }
 
@@ -36,11 +36,18 @@ const FLS_WORDS = /\b(?:words|expressions|terms) such as\b|\bsimilar (?:words|ex
  * defend vigorously"), section titles ("Strategy and Outlook").
  */
 function isPrediction(text: string, exhibit: boolean): boolean {
-  if (CONTRACT.test(text) || NOT_A_FORECAST.test(text) || POLICY.test(text) || SORTED_BY_EXPECTATION.test(text)) return false;
-  if (EXPECTATION.test(text) && !PAST_PLAN.test(text)) return true;
+  if (CONTRACT.test(text) || NOT_A_FORECAST.test(text) || POLICY.test(text)) return false;
+  if (SORTED_BY_EXPECTATION.test(text) && !JOINED_EXPECTATION.test(text)) return false;
+  // An expectation inside a restrictive relative clause defines the noun ("the period the services are expected to be
+  // provided", "synergies that are expected to be achieved"); a non-restrictive ", which is expected to" still counts.
+  if (EXPECTATION.test(text.replace(DEFINING_EXPECTATION, ' ')) && !PAST_PLAN.test(text)) return true;
   if (exhibit || CONDITIONAL_WILL.test(text)) return false;
-  return (WILL.test(text) || BELIEF_WILL.test(text)) && !PAST_PLAN.test(text);
+  return (WILL.test(text) || BELIEF_WILL.test(text)) && !PAST_PLAN.test(text) && !STANDING_WILL.test(text);
 }
+
+const DEFINING_EXPECTATION = /\b(?:that|who|(?:period|periods|life|lives|term|time|date|amount|extent) (?:over which |during which |in which )?the [\w-]+(?: [\w-]+){0,5}) (?:(?:have|has) [^,.]{0,40} or )?(?:is|are) (?:currently )?(?:expected|anticipated) to\b/gi;
+// A standing commitment is a practice, not a forecast: "we will post any amendments to the code on our website".
+const STANDING_WILL = /\bwill (?:post|disclose|provide)\b[^.]{0,80}\b(?:amendments?|waivers?|website|web site)\b/i;
 
 const MODAL = /\b(?:could|might|may(?! \d)|would)\b/i;
 // In risk factors "can" is hypothetical too ("harm to our brand can arise from many sources").
@@ -51,6 +58,11 @@ const NO_ASSURANCE = /\b(?:no|cannot (?:give|provide)) (?:assurance|guarantee)|\
 const IF_WILL = /\b(?:if|should|in the event)\b[^.]{0,200}\bwill\b|\bwill\b[^.]{0,200}\b(?:if|should|in the event)\b/i;
 const IF_FAIL = /^\s*(?:if|should|in the event)\b[^,]{0,160},?\s.*\b(?:could|may|might|would)\b/i;
 
+const STRONG_ADVERSE = /\b(?:advers\w*|negatively|harm(?:ed|s|ful)?)\b/i;
+// Modal words that are not a hypothetical harm: an accounting consequence ("any resulting gain or loss would be
+// recognized in earnings", "excluded as their inclusion would be anti-dilutive"), a pointer to the risk factors ("see Item 1A, which could affect our results").
+const NOT_A_RISK = /\banti-?dilutive\b|\bgains? or loss(?:es)? (?:would|will|may|could) be (?:recognized|recorded|reclassified)\b|\b(?:see|consider|refer to|discussed (?:in|under)|described (?:in|under)|identify in)\b[^.]{0,60}\b(?:risk factors|Item 1A)\b/i;
+
 function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean {
   if (NO_ASSURANCE.test(text)) return true;
   const riskFactors = !!itemTag && /Item-1A$/.test(itemTag);
@@ -59,7 +71,10 @@ function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean
   if (riskFactors && IF_WILL.test(text) && ADVERSE.test(text)) return true;
   if (!(riskFactors ? MODAL_IN_RISK_FACTORS : MODAL).test(text)) return false;
   if (riskFactors) return true; // a modal sentence in Item 1A is a risk even without an adverse word
-  if (exhibit) return false;
+  if (NOT_A_RISK.test(text)) return false;
+  // Exhibits are mostly contracts ("the Borrower may ..., damages"), but some filers (Pfizer, Corning, Verizon) put the
+  // annual report body there: a modal with a strong adverse word outside contract language is a risk there too.
+  if (exhibit) return STRONG_ADVERSE.test(text) && !CONTRACT.test(text);
   if (IF_FAIL.test(text)) return true;
   return ADVERSE.test(text);
 }
@@ -69,11 +84,13 @@ function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean
 // describes a standing aim, not an expectation, so it is not a cue.
 const EXPECTATION = new RegExp(
   [
-    String.raw`\b(?:we|the company|management|it|they|the corporation|the group)\s+(?:currently\s+|also\s+|now\s+|still\s+|continue to\s+)?(?:(?:expects?|anticipates?|intends?|forecasts?)\b(?! and perform)|(?:plans?|aims?|targets?) to\b|projects? (?:that|to)\b)`,
+    String.raw`\b(?:we|the company|management|it|they|the corporation|the group)\s+(?:currently\s+|also\s+|now\s+|still\s+|continue to\s+|do(?:es)? not\s+(?:currently\s+)?)?(?:(?:expects?|anticipates?|intends?|forecasts?)\b(?! and perform)|(?:plans?|aims?|targets?) to\b|projects? (?:that|to)\b)`,
     String.raw`\b(?:expects?|anticipates?) (?:to|that)\b`,
     String.raw`\b(?:is|are|was|were) (?:currently )?(?:expected|anticipated|scheduled|projected|forecasted|planned) to\b`,
     String.raw`\b(?:our|its|the company's|the company’s) (?:[\w-]+ )?outlook\b`,
-    String.raw`\bgoing forward\b`,
+    // "Going forward, ..." opens a forecast; "the relationship going forward" in a contract description does not.
+    String.raw`^\s*going forward\b`,
+    String.raw`\bestimates? (?:this|that|the) [\w-]+(?: [\w-]+)? to (?:commence|begin|close|be completed|occur)\b`,
     String.raw`\bin the (?:coming|next) (?:year|quarter|\w+ months)`,
     String.raw`\bover the next \w+ (?:years|months|quarters)`,
     String.raw`\bremainder of (?:fiscal |the )?(?:year|20\d\d)`,
@@ -86,7 +103,7 @@ const EXPECTATION = new RegExp(
 // A bare "will" is forward-looking when the company or a figure is its subject, not in definitions.
 const WILL = /\b(?:we|our|the company|management|it|they|these|this|[\w-]+ (?:costs?|expenses?|commitments?|payments?|contributions?|sales|revenues?|margins?))\s+(?:\w+\s+){0,3}?will\b(?! not be material)/i;
 // A belief about what will happen is a forecast: "we believe the liability will not have a material effect".
-const BELIEF_WILL = /\bbelieves?\b[^.;]{0,160}\bwill\b/i;
+const BELIEF_WILL = /\b(?:we|the company|management) believes?\b[^.;]{0,400}\bwill\b/i;
 // "will" in a condition or an accounting threshold states a policy, not an expectation: "if the carrying value
 // exceeds fair value, the Company will record an impairment", "if it is probable that the costs will be recovered",
 // "revenue will be recognized when control transfers", "the notes will mature in 2030" (a contract term).
@@ -95,8 +112,11 @@ const CONDITIONAL_WILL = new RegExp(
     String.raw`^\s*(?:if|when|whenever|once|unless|upon|in the event|to the extent|in the case)\b`,
     String.raw`\b(?:reasonably certain|probable|more likely than not|reasonably assured|reasonable likelihood|reasonably possible) that\b`,
     String.raw`\bwill be (?:recognized|recorded|measured|stated|reclassified|classified|accounted for|reported)\b[^.]{0,60}\b(?:when|if|upon|once|at the time)\b`,
-    String.raw`\bwill (?:mature|expire|vest|accrue|bear interest|be (?:payable|convertible|redeemable)|automatically (?:renew|terminate|extend)|(?:continue to )?remain in effect|terminate)\b`,
+    String.raw`\bwill (?:mature|expire|vest|accrue|bear interest|be (?:payable|convertible|redeemable)|automatically (?:renew|terminate|extend)|(?:continue to )?remain in effect|terminate|(?:be|become) effective (?:for|as of|beginning|on|in)\b)\b`,
     String.raw`\bevaluating (?:when|whether|how)\b`,
+    // a condition clause just before the subject: "For all awards, in the event the results equal the target, the
+    // Company will grant ..."
+    String.raw`\b(?:if|when|whenever|in the event|to the extent|unless)\b[^,.;]{0,160}, (?:the company|we|it|they) will\b`,
     String.raw`\bupon (?:written )?request\b`,
   ].join('|'),
   'i',
@@ -114,17 +134,37 @@ const NOT_A_FORECAST = new RegExp(
     String.raw`\bis a (?:statistical )?measure of\b|[”"] means\b|\bis defined as\b`,
     String.raw`\breasonable likelihood that there will be a material change\b`,
     String.raw`\b(?:difficult|not possible|impossible) to (?:predict|determine|estimate)\b`,
+    String.raw`\b(?:intends?|plans?|expects?) to\b[^.]{0,80}\bvigorously\b`,
+    // the premises of a pension investment strategy: "the investment strategy expects equity investments to yield"
+    String.raw`\b(?:investment|asset allocation) (?:strategy|strategies|policy|policies|objectives?)\b`,
   ].join('|'),
   'i',
 );
 // Accounting-policy boilerplate that uses the verbs without forecasting: "the consideration we expect to receive",
 // "we recognize an asset if we expect the benefit to exceed one year", "tax rates in the years in which we expect the
 // differences to reverse".
-const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled\b|\b(?:if|when|whether|unless|in which) (?:we|the company|it|management) (?:do(?:es)? not |currently )?(?:expects?|anticipates?)\b/i;
+const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled\b|\b(?:if|when|whether|unless|in which|where) (?:we|the company|it|management) (?:do(?:es)? not |currently )?(?:expects?|anticipates?)\b/i;
 // A policy that sorts items by an expectation: "liabilities expected to be paid within twelve months are classified as
 // current", "recoverability is measured by comparison to the cash flows the asset is expected to generate".
 const SORTED_BY_EXPECTATION = /\b(?:are|is) (?:classified|recorded|measured|determined|presented) (?:as|by|using|in|at)\b/i;
+// ... unless a forecast is joined to the classification: "the notes are classified as current, and we expect to repay
+// them in the first quarter".
+const JOINED_EXPECTATION = /\b(?:and|but|as) (?:we|the company|management) (?:currently )?(?:expects?|intends?|anticipates?|plans? to)\b/i;
 // "planned" or "expected" used of the past ("as planned", "than expected") is not a forecast.
 const PAST_PLAN = /\b(?:than (?:expected|anticipated|planned)|as (?:expected|anticipated|planned))\b(?![^.]*\b(?:will|expects?)\b)/i;
+// A belief that is not the company's present judgement: a policy ("if and when we believe"), the reason for a reported
+// figure ("a valuation allowance ... because the Company believes"), a belief in a restrictive relative clause ("items
+// that management believes do not reflect"), someone else's belief, auditor's boilerplate.
+const NOT_AN_ASSESSMENT = new RegExp(
+  [
+    String.raw`\b(?:if|when|whether|unless)(?: and when)? (?:we|the company|management|it) (?:believes?|considers?|concludes?)\b`,
+    String.raw`(?:\$\s?\d|\b(?:recorded|recognized)\b)[^.]*\b(?:because|since) (?:the company|we|management) believes?\b`,
+    String.raw`\b(?:because|since) (?:the company|we|management) believes?\b[^.]*\b(?:recorded|recognized)\b`,
+    String.raw`\bthat (?:we|management|the company) (?:believes?|considers?)\b`,
+    String.raw`\b(?:they|he|she|he/she|it) (?:reasonably )?believes?\b|\bbelieved by\b|\breasonably believe[sd]?\b|\bcause to believe\b`,
+    String.raw`\bappropriate in the circumstances\b`,
+  ].join('|'),
+  'i',
+);
 const ASSESSMENT =
-  /\b(?:believes?|believed|in (?:our|management's|management’s) (?:opinion|view)|management considers|concluded that|is of the opinion|(?:are|is|remain|remains) (?:adequate|sufficient|reasonable|appropriate|critical to|essential to|important to)|we are confident|remain confident|we think|consider(?:s|ed)? (?:the|this|such) risks? (?:to be )?remote|we consider\b[^.]{0,80}\bto (?:be|have)\b)/i;
+  /\b(?:believes?|believed|in (?:our|management's|management’s) (?:opinion|view)|management considers|concluded that|is of the opinion|(?:are|is|remain|remains) (?:adequate|sufficient|reasonable|appropriate|critical to|essential to|important to)\b|we are confident|remain confident|we think|consider(?:s|ed)? (?:the|this|such) risks? (?:to be )?remote|we consider\b[^.]{0,80}\bto (?:be|have)\b)/i;

@@ -3,11 +3,12 @@
  * npm run eval:status — precision per epistemic status (with 95% Wilson intervals) of the rules in
  * index-builder/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always),
  * and on hand labels of real corpus statements in index-builder/eval/status-labels.*.jsonl (references
- * doc_id/page/offset + label, no filing text), resolved against ../shared/corpus/filings when it is present: three
+ * doc_id/page/offset + label, no filing text), resolved against ../shared/corpus/filings when it is present: four
  * tuning samples, a uniform random sample and a future-word probe (recall), and the blind hold-out.
  *   --sample N --seed S   print N blind candidates per predicted status for labelling (text shown, status hidden)
  *   --random N --seed S   print N sentences drawn uniformly from the corpus for labelling (status hidden)
  *     [--future-words]    ... drawn only from sentences with a word about the future (FUTURE_WORDS): the recall probe
+ *   --counts              count the statuses of every sentence of the corpus (what a full build assigns)
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -33,8 +34,23 @@ export const TUNING3_LABELS = join(ROOT, 'index-builder/eval/status-labels.tunin
  * and recall per status (how many true predictions and risks the rules miss).
  */
 export const RANDOM_LABELS = join(ROOT, 'index-builder/eval/status-labels.random.jsonl');
-/** Labelled blind after the third revision (seed 31, 25 per predicted status); the rules were not revised after it. */
-export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout2.jsonl');
+/**
+ * Labelled blind after the third revision (seed 31, 25 per predicted status) as the second hold-out; once scored it was
+ * studied for the fourth revision, so it is tuning data now.
+ */
+export const TUNING4_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning4.jsonl');
+/** Drawn with `--sample 12 --seed 41` during the fourth revision and labelled blind, then used to tune it. */
+export const TUNING5_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning5.jsonl');
+
+/**
+ * Labelled blind after the fourth revision was frozen and committed (seed 53, 30 per predicted status; status hidden
+ * while labelling); the rules were not revised after scoring it.
+ */
+export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout3.jsonl');
+/** Uniform random sample (seed 59, 110 sentences), labelled blind after the fourth revision: accuracy and recall. */
+export const RANDOM2_LABELS = join(ROOT, 'index-builder/eval/status-labels.random2.jsonl');
+/** Recall probe (seed 61, 60 sentences with a FUTURE_WORDS word), labelled blind after the fourth revision. */
+export const FUTURE_PROBE2_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe2.jsonl');
 
 /**
  * Words a statement about the future almost always contains (a superset of the PREDICTION cues): the recall probe
@@ -64,7 +80,13 @@ interface RealLabel { doc_id: string; page: number; offset: number; label: Epist
  */
 export async function readRealLabelSets(filingsDir: string, paths: readonly string[]): Promise<{ sample: LabelledStatement[]; missing: string[] }[]> {
   const sets = paths.map((p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel));
-  const statements = await corpusSentences(filingsDir, new Set(sets.flat().map((r) => r.doc_id)));
+  const pages = new Map<string, Set<number>>();
+  for (const r of sets.flat()) {
+    const set = pages.get(r.doc_id);
+    if (set) set.add(r.page);
+    else pages.set(r.doc_id, new Set([r.page]));
+  }
+  const statements = await corpusSentences(filingsDir, null, pages);
   const at = new Map(statements.map((s) => [`${s.docId}/${s.page}/${s.offset}`, s]));
   const onPage = new Map<string, typeof statements>();
   for (const s of statements) {
@@ -123,6 +145,14 @@ async function main() {
     }
     return;
   }
+  if (args.includes('--counts')) {
+    if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
+    const counts = new Map<EpistemicStatus, number>();
+    const all = await corpusSentences(filingsDir, null);
+    for (const s of all) counts.set(s.status, (counts.get(s.status) ?? 0) + 1);
+    console.log(`${all.length} sentences: ${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    return;
+  }
   const sampleAt = args.indexOf('--sample');
   if (sampleAt >= 0) {
     if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
@@ -151,9 +181,13 @@ async function main() {
     ['real corpus, tuning sample 1', REAL_LABELS],
     ['real corpus, tuning sample 2', TUNING2_LABELS],
     ['real corpus, tuning sample 3 (the first hold-out)', TUNING3_LABELS],
-    ['real corpus, uniform random sample (recall)', RANDOM_LABELS],
-    ['real corpus, sentences with a word about the future (recall probe)', FUTURE_PROBE_LABELS],
-    ['real corpus, hold-out sample', HOLDOUT_LABELS],
+    ['real corpus, uniform random sample 1 (seed 29; studied for the fourth revision)', RANDOM_LABELS],
+    ['real corpus, future-word probe 1 (seed 37; studied for the fourth revision)', FUTURE_PROBE_LABELS],
+    ['real corpus, tuning sample 4 (the second hold-out)', TUNING4_LABELS],
+    ['real corpus, tuning sample 5', TUNING5_LABELS],
+    ['real corpus, hold-out sample 3 (blind, after the fourth revision)', HOLDOUT_LABELS],
+    ['real corpus, uniform random sample 2 (blind, accuracy and recall)', RANDOM2_LABELS],
+    ['real corpus, future-word probe 2 (blind, recall)', FUTURE_PROBE2_LABELS],
   ] as const;
   const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
   for (const [k, [name, path]] of named.entries()) {
