@@ -31,13 +31,13 @@ if (!AVAILABLE) console.warn(`quality floor SKIPPED: no shared data at ${SHARED}
 const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCOR_2023_10K', 'BOEING_2022_10K', 'PEPSICO_2022_10K', 'NIKE_2019_10K', 'VERIZON_2022_10K'];
 
 /**
- * The floors, slightly under what the system reached when they were set: gold-page hit 10 of these 15 questions
- * (0.667) and answer support 4 of 15 (0.267) on 2026-11-21 (ranking with named-row boosts), so losing one hit or
- * one supported answer fails. Raise them when retrieval improves (the test prints the
+ * The floors, slightly under what the system reached when they were set: gold-page hit 13 of these 15 questions
+ * (0.867) and answer support 5 of 15 (0.333) on 2026-11-21 (line-item passes, issuer names out of filtered queries,
+ * compact context lines), so losing one hit or one supported answer fails. Raise them when retrieval improves (the test prints the
  * current figures); README "Benchmark" has the full-corpus figures.
  */
-const GOLD_PAGE_HIT_FLOOR = 0.65;
-const ANSWER_SUPPORT_FLOOR = 0.25;
+const GOLD_PAGE_HIT_FLOOR = 0.85;
+const ANSWER_SUPPORT_FLOOR = 0.3;
 
 interface FbRow {
   id: string;
