@@ -76,9 +76,29 @@ export interface SupportInput {
 
 export interface SupportResult {
   supported: boolean;
-  /** Which rule decided: answer numbers, input numbers (justification), or key terms. */
-  by: 'answer_numbers' | 'input_numbers' | 'key_terms' | 'none';
+  /** Which rule decided: answer numbers, the justification's named line items or input numbers, or key terms. */
+  by: 'answer_numbers' | 'line_items' | 'input_numbers' | 'key_terms' | 'none';
   fraction: number;
+}
+
+function normalizeSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').replace(/[’‘]/g, "'");
+}
+
+/** Row labels a FinanceBench justification names ("... as a single line item named: Total current liabilities."). */
+export function namedLineItems(justification: string): string[] {
+  // Some non-breaking spaces arrive double-encoded ("Â" + U+00A0); note references are not label text.
+  return [...justification.matchAll(/line item named:?\s*([^\n]+?)\.?\s*(?:\n|$)/gi)]
+    .map((m) => normalizeSpace(m[1]!.replace(/\u00c2?\u00a0/g, ' ').replace(/\s*\(note \d+\)/gi, '').trim().toLowerCase()))
+    .filter(Boolean);
+}
+
+/**
+ * The justification without labels that are not figures: "Metric 2" and the form name "10K" were read as the
+ * inputs 2 and 10, which any page of numbers contains (that inflated the page baseline's support).
+ */
+function justificationFigures(justification: string): string {
+  return justification.replace(/\bMetric\s+\d+\b/gi, ' ').replace(/\b10-?[KQ]\b/gi, ' ');
 }
 
 /** Key-term rule: at least this share of the answer's key terms (those not already in the question). */
@@ -86,8 +106,10 @@ export const KEY_TERM_THRESHOLD = 0.5;
 
 /**
  * Answer support: (1) every number of the answer (years dropped) is in the evidence; else (2) the answer is
- * computed and every number of the justification's formula (at least two; the constants 0, 1 and 100 dropped)
- * is; else (3) for answers without numbers, at least half of the answer's key terms not already in the question.
+ * computed and the justification names its input rows ("line item named: ...") and every one of them is in the
+ * evidence, or it gives a formula and every number of it (at least two; the constants 0, 1 and 100, "Metric N" and
+ * "10K" dropped) is; else (3) for answers without numbers, at least half of the answer's key terms not already in
+ * the question.
  */
 export function answerSupport(input: SupportInput, evidenceText: string): SupportResult {
   const idx = numberIndex(evidenceText);
@@ -95,7 +117,15 @@ export function answerSupport(input: SupportInput, evidenceText: string): Suppor
   if (answerNums.length) {
     const found = answerNums.filter((n) => hasNumber(idx, n)).length;
     if (found === answerNums.length) return { supported: true, by: 'answer_numbers', fraction: 1 };
-    const inputs = extractNumbers(input.justification ?? '').filter((n) => !(n.decimals === 0 && (n.value <= 1 || n.value === 100)));
+    const items = namedLineItems(input.justification ?? '');
+    if (items.length) {
+      // "Metric 1: ... located in the 10K as a single line item named: Cost of products sold": the inputs are rows,
+      // found when every named row label is in the evidence (the justification gives no figures to look for).
+      const lower = normalizeSpace(evidenceText.toLowerCase());
+      const inFound = items.filter((l) => lower.includes(l)).length;
+      return { supported: inFound === items.length, by: 'line_items', fraction: inFound / items.length };
+    }
+    const inputs = extractNumbers(justificationFigures(input.justification ?? '')).filter((n) => !(n.decimals === 0 && (n.value <= 1 || n.value === 100)));
     if (inputs.length >= 2) {
       const inFound = inputs.filter((n) => hasNumber(idx, n)).length;
       if (inFound === inputs.length) return { supported: true, by: 'input_numbers', fraction: 1 };

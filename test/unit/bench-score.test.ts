@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { answerSupport, namedLineItems } from '../../bench/lib/score';
+
+// Invented justifications in FinanceBench's shape; the scorer is the bench's, shared by our responses and the baseline.
+const J = [
+  'The metric in question was calculated using other simpler metrics. The various simpler metrics used were:',
+  '',
+  'Metric 1: Cost of goods sold. This metric was located in the 10K as a single line item named: Cost of products sold.',
+  '',
+  'Metric 2: Inventories. This metric was located in the 10K as a single line item named: Inventories\u00c2\u00a0, net (Note 6).',
+].join('\n');
+
+describe('bench answer support', () => {
+  it('reads the named input rows of a computed answer, without note references or broken spaces', () => {
+    expect(namedLineItems(J)).toEqual(['cost of products sold', 'inventories , net']);
+  });
+
+  it('supports a computed answer only when every named row is in the evidence', () => {
+    const q = { answer: '6.25', justification: J, question: 'What is Zenharrow FY2023 inventory turnover?' };
+    expect(answerSupport(q, 'Cost of products sold: 16,830 for FY2023\nInventories , net: 2,721 for FY2023').by).toBe('line_items');
+    expect(answerSupport(q, 'Cost of products sold: 16,830 for FY2023\nInventories , net: 2,721 for FY2023').supported).toBe(true);
+    expect(answerSupport(q, 'Cost of products sold: 16,830 for FY2023').supported).toBe(false);
+  });
+
+  it('does not read "Metric 2" and "10K" as formula inputs', () => {
+    const q = { answer: '0.83', justification: 'Metric 1: a. Metric 2: b. Both from the 10K.', question: 'ratio?' };
+    // Any page has a 2 and a 10 in it; neither is an input.
+    expect(answerSupport(q, 'Total: 2 and 10 and 10,000').supported).toBe(false);
+    expect(answerSupport(q, 'Total: 2 and 10 and 10,000').by).toBe('answer_numbers');
+  });
+});
