@@ -20,6 +20,7 @@ import { sharedDir } from '../shared-dir';
 import { extractStatements } from '../statements';
 import { ENTITY_KINDS, entityMatcher, type EntityKind } from '../../src/evidence/entities';
 import type { CatalogEntity } from '../../src/format/types';
+import { mulberry32 } from '../embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
@@ -54,20 +55,8 @@ function candidatesOf(text: string): string[] {
   return [...segmentNames(text), ...[...namedSegmentCandidates(text), ...productCandidates(text), ...counterpartyCandidates(text)].map((c) => c.name)];
 }
 
-/** mulberry32: a small seeded generator, so a sample can be drawn again. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function sampleEntities(found: Map<string, CompanyEntities>, perKind: number, seed: number): { ticker: string; entity: CatalogEntity }[] {
-  const rand = rng(seed);
+  const rand = mulberry32(seed);
   const out: { ticker: string; entity: CatalogEntity }[] = [];
   for (const kind of ENTITY_KINDS) {
     const all = [...found].flatMap(([ticker, r]) => r.entities.filter((e) => e.kind === kind).map((entity) => ({ ticker, entity })));

@@ -17,6 +17,7 @@ import { sharedDir } from '../shared-dir';
 import { classifyStatus } from '../status';
 import { corpusSentences } from './corpus-statements';
 import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './status-precision';
+import { mulberry32 } from '../embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const INVENTED_LABELS = join(ROOT, 'fixtures/sample-corpus/labels/status-invented.jsonl');
@@ -117,16 +118,6 @@ export async function readRealLabels(filingsDir: string, path = REAL_LABELS): Pr
   return (await readRealLabelSets(filingsDir, [path]))[0]!;
 }
 
-/** mulberry32: a tiny seeded generator, so the blind sample is reproducible. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 async function main() {
   const args = process.argv.slice(2);
   const shared = sharedDir();
@@ -135,7 +126,7 @@ async function main() {
   if (randomAt >= 0) {
     if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
     const n = Number(args[randomAt + 1]);
-    const random = rng(Number(args[args.indexOf('--seed') + 1] || 1));
+    const random = mulberry32(Number(args[args.indexOf('--seed') + 1] || 1));
     const every = await corpusSentences(filingsDir, null);
     const all = args.includes('--future-words') ? every.filter((s) => FUTURE_WORDS.test(s.text)) : every;
     if (args.includes('--future-words')) console.error(`${all.length} of ${every.length} sentences have a word about the future`);
@@ -158,7 +149,7 @@ async function main() {
     if (!filingsDir) throw new Error('no corpus: set FILINGS_DIR');
     const n = Number(args[sampleAt + 1]);
     const seed = Number(args[args.indexOf('--seed') + 1] || 1);
-    const random = rng(seed);
+    const random = mulberry32(seed);
     const all = await corpusSentences(filingsDir, null);
     const byStatus = new Map<EpistemicStatus, typeof all>();
     for (const s of all) {
