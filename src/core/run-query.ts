@@ -20,7 +20,7 @@ import type { IndexReader } from './index-reader';
 import { assessCoverage, requirementsOfChain } from '../plan/coverage';
 import { mergeBranches } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
-import { facetsOfChain, lineItemFacets, type Facet } from '../plan/facets';
+import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -98,8 +98,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * One retrieval pass and its chains: retrieval -> chains over the hits' shards (already loaded and cached by
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
-  const gather = async (text: string, conds: readonly Condition[]) => {
-    const retrieval = await retrieve(reader, text, conds, plan);
+  const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
+    const retrieval = await retrieve(reader, text, conds, plan, onlySources);
     const weights = new Map<string, number>();
     for (const t of new Set(retrieval.queryTerms)) {
       const id = lexicon.termIndex.get(t);
@@ -118,7 +118,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       let pass: RetrievalTrace | null = null;
       let hits = retrieval.hits;
       if (preference.itemTags) {
-        const extra = await retrieve(reader, text, [...conds, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan);
+        const extra = await retrieve(reader, text, [...conds, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan, onlySources);
         pass = extra.trace;
         hits = extra.hits;
       }
@@ -137,7 +137,13 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let trace: QueryOutcome['trace'];
   let retrievedBy = new Map<Chain, Set<string>>();
   let prefInfo: QueryOutcome['trace']['preference'];
-  const facets: Facet[] = req.mode === 'research' ? lineItemFacets(req.normalizedQuery) : [];
+  // Research questions that need several line items, or one issuer's figures across several filings.
+  let facets: Facet[] = [];
+  if (req.mode === 'research') {
+    facets = lineItemFacets(req.normalizedQuery);
+    // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
+    if (!facets.length && !preference?.filings) facets = periodFacets(req.normalizedQuery, catalog.sources, conditions);
+  }
   if (requirementPlan.decomposed) {
     const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions)));
     ({ chains, retrievedBy } = mergeBranches(
@@ -153,9 +159,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     ({ chains, hitCount, pref: prefInfo } = single);
     trace = { ...single.trace };
     if (facets.length) {
-      // Research questions needing several line items: one pass per item, merged round-robin after the question's
-      // own pass, so each item's best row reaches the budget (src/plan/facets.ts).
-      const passes = await Promise.all(facets.map((f) => gather(f.query, conditions)));
+      // One pass per facet (line item or filing), merged round-robin after the question's own pass, so each facet's
+      // best evidence reaches the budget (src/plan/facets.ts).
+      const passes = await Promise.all(facets.map((f) => gather(f.query, conditions, f.sources)));
       chains = mergeBranches([chains, ...passes.map((p) => p.chains)], ['question', ...facets.map((f) => f.id)], plan.maxChains).chains;
       hitCount += passes.reduce((n, p) => n + p.hitCount, 0);
     }

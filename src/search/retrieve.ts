@@ -86,16 +86,23 @@ function filteredIssuerNames(catalog: IndexReader['catalog'], conditions: readon
 }
 
 /**
- * One retrieval branch: filters -> allowed sources -> shards (all candidates when few, else the best by the
- * lexicon's impact bounds) -> lexical BM25 and vector legs per shard -> reciprocal rank fusion.
+ * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
+ * allowed sources -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25
+ * and vector legs per shard -> reciprocal rank fusion.
  */
-export async function retrieve(reader: IndexReader, query: string, conditions: readonly Condition[], plan: EffortPlan): Promise<RetrievalResult> {
+export async function retrieve(
+  reader: IndexReader,
+  query: string,
+  conditions: readonly Condition[],
+  plan: EffortPlan,
+  onlySources?: ReadonlySet<number>,
+): Promise<RetrievalResult> {
   const { catalog } = reader;
   const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
-  if (conditions.length) {
+  if (conditions.length || onlySources) {
     allowed = new Uint8Array(catalog.sources.length);
-    catalog.sources.forEach((s, i) => (allowed![i] = matchesConditions(s.meta, conditions) ? 1 : 0));
+    catalog.sources.forEach((s, i) => (allowed![i] = (!onlySources || onlySources.has(i)) && matchesConditions(s.meta, conditions) ? 1 : 0));
   }
   const queryMetrics = new Set(metricCodes(query));
   const querySet = new Set(queryTerms);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
 import type { Chain } from '../../src/evidence/model';
-import { facetsOfChain, lineItemFacets } from '../../src/plan/facets';
+import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
+import type { CatalogSource } from '../../src/format/types';
 import { mergeBranches } from '../../src/plan/merge';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 
@@ -148,5 +149,38 @@ describe('lineItemFacets (research mode)', () => {
     const f = lineItemFacets('working capital of Quillvale in FY2023');
     const chain = { relevance: 7, entries: [{ consensus: 'Total current liabilities: 1,204 for FY2023', metric: 0, sources: [] }] } as unknown as Chain;
     expect(facetsOfChain(chain, f)).toEqual(['current_liabilities']);
+  });
+});
+
+describe('periodFacets (research mode)', () => {
+  // Invented sources: Zenharrow's FY2023 10-K and three 10-Qs (two items each), and one Quillvale 10-Q.
+  const src = (doc: string, ticker: string, form: string, period: string, item: string): CatalogSource =>
+    ({ id: `${doc}-${item}`, doc_id: doc, period_of_report: period, meta: { sec_ticker: ticker, sec_form_type: form, sec_fiscal_year: 'FY-2023', sec_item_tag: item } }) as unknown as CatalogSource;
+  const sources = [
+    src('ZNHF-K23', 'ZNHF', '10-K', '2023-12-31', '10K-Item-7'),
+    src('ZNHF-Q1', 'ZNHF', '10-Q', '2023-04-01', '10Q-PartI-Item-1'),
+    src('ZNHF-Q1', 'ZNHF', '10-Q', '2023-04-01', '10Q-PartI-Item-2'),
+    src('ZNHF-Q2', 'ZNHF', '10-Q', '2023-07-01', '10Q-PartI-Item-2'),
+    src('ZNHF-Q3', 'ZNHF', '10-Q', '2023-09-30', '10Q-PartI-Item-2'),
+    src('QVLT-Q1', 'QVLT', '10-Q', '2023-03-31', '10Q-PartI-Item-2'),
+  ];
+  const znhf: Condition = { field: 'sec_ticker', op: 'eq', values: ['ZNHF'] };
+
+  it('spreads a question about change across quarters over the issuer\'s 10-Qs, latest first', () => {
+    const f = periodFacets('How has Zenharrow revenue trended over the reported quarters?', sources, [znhf]);
+    expect(f.map((x) => x.id)).toEqual(['ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
+    expect([...f[2]!.sources!]).toEqual([1, 2]);
+    const chain = { relevance: 5, entries: [{ consensus: 'x', metric: 0, sources: [{ source: 3 }] }] } as unknown as Chain;
+    expect(facetsOfChain(chain, f)).toEqual(['ZNHF-Q2']);
+  });
+
+  it('counts the 10-K too when the question is not about quarters', () => {
+    expect(periodFacets('How has Zenharrow revenue evolved over time?', sources, [znhf]).map((x) => x.id)).toEqual(['ZNHF-K23', 'ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
+  });
+
+  it('has no facets for a point-in-time question, several issuers, or a single filing', () => {
+    expect(periodFacets('What was Zenharrow revenue in the third quarter?', sources, [znhf])).toEqual([]);
+    expect(periodFacets('How has revenue trended across quarters?', sources, [tickers('ZNHF', 'QVLT')])).toEqual([]);
+    expect(periodFacets('How has Quillvale revenue trended across quarters?', sources, [{ field: 'sec_ticker', op: 'eq', values: ['QVLT'] }])).toEqual([]);
   });
 });
