@@ -145,7 +145,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     if (!facets.length && !preference?.filings) facets = periodFacets(req.normalizedQuery, catalog.sources, conditions);
   }
   if (requirementPlan.decomposed) {
-    const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions)));
+    const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions, r.sources)));
     ({ chains, retrievedBy } = mergeBranches(
       branches.map((b) => b.chains),
       requirementPlan.requirements.map((r) => r.id),

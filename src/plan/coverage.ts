@@ -14,6 +14,8 @@ export function namesMetric(chain: Chain, code: number): boolean {
 
 /** Does any cited source of the chain belong to the requirement's issuer and fiscal year (each when set)? */
 function fromScope(chain: Chain, r: Requirement, sources: readonly CatalogSource[]): boolean {
+  // A period requirement is one filing: two 10-Qs share issuer and fiscal year, so only the filing itself counts.
+  if (r.sources) return chain.entries.some((e) => e.sources.some((s) => r.sources!.has(s.source)));
   return chain.entries.some((e) =>
     e.sources.some((s) => {
       const meta = sources[s.source]?.meta;

@@ -1,10 +1,10 @@
 import type { Chain } from '../evidence/model';
-import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { findPeriods } from '../filters/periods';
 import type { CatalogSource } from '../format/types';
 import { metricCode } from '../text/metrics';
 import { namesMetric } from './coverage';
+import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
 
 /**
@@ -44,39 +44,17 @@ export function lineItemFacets(query: string): Facet[] {
   });
 }
 
-/** "over the reported quarters", "across periods", "these 10-Qs", "quarter to quarter", "trended", "fluctuated". */
-const ACROSS_PERIODS =
-  /\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last|past|these|those|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods|10-?qs|quarterly reports|reports|filings|time)\b|\bquarter[- ](?:to|over)[- ]quarter\b|\btrend(?:s|ed|ing)?\b|\bfluctuat\w*|\bevolv\w*|\bevolution\b|\bthese (?:10-?qs|quarters|quarterly reports|filings|reports)\b/i;
-const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
-
 /**
  * Period facets: when the question asks about change across filings and its filters leave one issuer with two or
- * more filings (10-Qs only when it speaks of quarters), one facet per filing, latest first, at most MAX_FACETS.
+ * more filings, one facet per filing (src/plan/periods.ts), latest first.
  */
 export function periodFacets(query: string, sources: readonly CatalogSource[], conditions: readonly Condition[]): Facet[] {
-  if (!ACROSS_PERIODS.test(query)) return [];
-  const quarterly = QUARTERLY.test(query);
-  const filings = new Map<string, { period: string; form: string; sources: Set<number> }>();
-  const tickers = new Set<string>();
-  sources.forEach((s, i) => {
-    if (!matchesConditions(s.meta, conditions)) return;
-    if (quarterly && s.meta.sec_form_type !== '10-Q') return;
-    tickers.add(s.meta.sec_ticker ?? '');
-    const f = filings.get(s.doc_id) ?? { period: s.period_of_report, form: s.meta.sec_form_type ?? '', sources: new Set<number>() };
-    f.sources.add(i);
-    filings.set(s.doc_id, f);
-  });
-  // Several issuers: a comparison, not a time series; one filing: nothing to spread over.
-  if (tickers.size !== 1 || filings.size < 2) return [];
-  return [...filings]
-    .sort((a, b) => (a[1].period < b[1].period ? 1 : a[1].period > b[1].period ? -1 : a[0] < b[0] ? -1 : 1))
-    .slice(0, MAX_FACETS)
-    .map(([docId, f]) => ({
-      id: docId,
-      query,
-      sources: f.sources,
-      covers: (c: Chain) => c.entries.some((e) => e.sources.some((s) => f.sources.has(s.source))),
-    }));
+  return filingsAcrossPeriods(query, sources, conditions, MAX_FACETS).map((f) => ({
+    id: f.docId,
+    query,
+    sources: f.sources,
+    covers: (c: Chain) => c.entries.some((e) => e.sources.some((s) => f.sources.has(s.source))),
+  }));
 }
 
 /** The facets a chain covers. */

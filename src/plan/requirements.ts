@@ -1,6 +1,8 @@
 import type { Condition } from '../filters/parse';
 import { findPeriods } from '../filters/periods';
+import type { CatalogSource } from '../format/types';
 import { METRICS, metricCode, metricCodes, metricByCode, type Metric } from '../text/metrics';
+import { filingsAcrossPeriods } from './periods';
 
 /** Spec 3: agentic decomposition plans at most this many requirements; the rest are listed as omitted. */
 export const MAX_REQUIREMENTS = 4;
@@ -20,6 +22,8 @@ export interface Requirement {
   metric: string | null;
   /** The branch's filters: the question's filters with ticker and fiscal year narrowed to this requirement's. */
   conditions: Condition[];
+  /** A period requirement's filing: the catalog sources its branch may search (a 10-Q is not a filter value). */
+  sources?: ReadonlySet<number>;
 }
 
 export interface RequirementPlan {
@@ -32,6 +36,8 @@ export interface RequirementPlan {
 
 export interface PlannerCatalog {
   companies: readonly { ticker: string; company: string }[];
+  /** The catalog's sources, for planning over one issuer's filings (src/plan/periods.ts); optional in tests. */
+  sources?: readonly CatalogSource[];
 }
 
 /** Values an `eq`/`in` condition on `field` allows (intersection of several), or [] when the field is open. */
@@ -95,7 +101,9 @@ export function focusedQuery(metric: Metric, company: string | null, year: strin
  * (numerator before denominator), then each issuer. So when the product exceeds MAX_REQUIREMENTS the kept ones
  * still name every issuer first, then complete the current period's inputs, and comparison periods are cut first.
  * A product of one or zero (one issuer, one period, at most one metric) would just restate the question: no
- * decomposition, retrieval falls back to the original question.
+ * decomposition, retrieval falls back to the original question; unless the question asks about change across that
+ * issuer's filings, which plans one requirement per filing (latest first; the question's own text, the filing's
+ * ticker, fiscal year and form as filters, and its sources as the branch's scope).
  */
 export function planRequirements(query: string, catalog: PlannerCatalog, conditions: readonly Condition[]): RequirementPlan {
   const tickers = allowedValues(conditions, 'sec_ticker').sort();
@@ -104,9 +112,31 @@ export function planRequirements(query: string, catalog: PlannerCatalog, conditi
   const issuerAxis = tickers.length ? tickers : [null];
   const yearAxis = years.length ? years : [null];
   const metricAxis: (Metric | null)[] = metrics.length ? metrics : [null];
-  if (issuerAxis.length * yearAxis.length * metricAxis.length <= 1) return { decomposed: false, requirements: [], omitted: [] };
-
   const names = new Map(catalog.companies.map((c) => [c.ticker, c.company]));
+  if (issuerAxis.length * yearAxis.length * metricAxis.length <= 1) {
+    // One issuer, at most one year and metric, but a question about change across its filings: one requirement per
+    // filing (the quarters of "how has revenue trended over these 10-Qs").
+    const filings = catalog.sources ? filingsAcrossPeriods(query, catalog.sources, conditions, 2 * MAX_REQUIREMENTS) : [];
+    if (filings.length < 2) return { decomposed: false, requirements: [], omitted: [] };
+    const metric = metrics[0] ?? null;
+    const all = filings.map((f) => {
+      const period = f.fiscalPeriod && f.fiscalPeriod !== 'FY' ? `${yearLabel(f.fiscalYear)}${f.fiscalPeriod}` : yearLabel(f.fiscalYear);
+      const narrowed = conditions.filter((c) => !['sec_ticker', 'sec_fiscal_year', 'sec_form_type'].includes(c.field));
+      narrowed.push({ field: 'sec_ticker', op: 'eq', values: [f.ticker] }, { field: 'sec_fiscal_year', op: 'eq', values: [f.fiscalYear] }, { field: 'sec_form_type', op: 'eq', values: [f.form] });
+      return {
+        label: [f.ticker, metric?.name.toLowerCase(), f.form, period].filter(Boolean).join(' '),
+        query,
+        ticker: f.ticker,
+        fiscalYear: f.fiscalYear,
+        metric: metric?.id ?? null,
+        conditions: narrowed,
+        sources: f.sources,
+      };
+    });
+    const requirements = all.slice(0, MAX_REQUIREMENTS).map((r, i) => ({ id: `R${i + 1}`, ...r }));
+    return { decomposed: true, requirements, omitted: all.slice(MAX_REQUIREMENTS).map((r) => r.label) };
+  }
+
   const all: Omit<Requirement, 'id'>[] = [];
   for (const year of yearAxis) {
     for (const metric of metricAxis) {

@@ -155,7 +155,7 @@ describe('lineItemFacets (research mode)', () => {
 describe('periodFacets (research mode)', () => {
   // Invented sources: Zenharrow's FY2023 10-K and three 10-Qs (two items each), and one Quillvale 10-Q.
   const src = (doc: string, ticker: string, form: string, period: string, item: string): CatalogSource =>
-    ({ id: `${doc}-${item}`, doc_id: doc, period_of_report: period, meta: { sec_ticker: ticker, sec_form_type: form, sec_fiscal_year: 'FY-2023', sec_item_tag: item } }) as unknown as CatalogSource;
+    ({ id: `${doc}-${item}`, doc_id: doc, period_of_report: period, fiscal_period: form === '10-K' ? 'FY' : doc.slice(-2), meta: { sec_ticker: ticker, sec_form_type: form, sec_fiscal_year: 'FY-2023', sec_item_tag: item } }) as unknown as CatalogSource;
   const sources = [
     src('ZNHF-K23', 'ZNHF', '10-K', '2023-12-31', '10K-Item-7'),
     src('ZNHF-Q1', 'ZNHF', '10-Q', '2023-04-01', '10Q-PartI-Item-1'),
@@ -176,6 +176,23 @@ describe('periodFacets (research mode)', () => {
 
   it('counts the 10-K too when the question is not about quarters', () => {
     expect(periodFacets('How has Zenharrow revenue evolved over time?', sources, [znhf]).map((x) => x.id)).toEqual(['ZNHF-K23', 'ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
+  });
+
+  it('plans agentic requirements per filing for the same question, with the filing\'s filters and scope', () => {
+    const plan = planRequirements('How has Zenharrow revenue trended over the reported quarters?', { ...catalog, sources }, [znhf]);
+    expect(plan.decomposed).toBe(true);
+    expect(plan.requirements.map((r) => r.label)).toEqual(['ZNHF revenue 10-Q FY2023Q3', 'ZNHF revenue 10-Q FY2023Q2', 'ZNHF revenue 10-Q FY2023Q1']);
+    expect(plan.requirements[0]!.conditions).toEqual(
+      expect.arrayContaining([
+        { field: 'sec_ticker', op: 'eq', values: ['ZNHF'] },
+        { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] },
+        { field: 'sec_form_type', op: 'eq', values: ['10-Q'] },
+      ]),
+    );
+    expect([...plan.requirements[0]!.sources!]).toEqual([4]);
+    // Without the catalog's sources (or without a cue) the plan falls back as before.
+    expect(planRequirements('How has Zenharrow revenue trended over the reported quarters?', catalog, [znhf]).decomposed).toBe(false);
+    expect(planRequirements('What was Zenharrow revenue?', { ...catalog, sources }, [znhf]).decomposed).toBe(false);
   });
 
   it('has no facets for a point-in-time question, several issuers, or a single filing', () => {

@@ -116,4 +116,20 @@ describe('agentic_research: decomposition and coverage', () => {
     expect(json.coverage.status).toBe('partial');
     expect(json.coverage.requirements.map((r: any) => r.status).sort()).toEqual(['covered', 'missing']);
   });
+
+  it('a question about change across one issuer\'s filings: one requirement per filing, each searched in that filing only', async () => {
+    const json = await agentic('How have Zenharrow net sales evolved over time?');
+    expectConsistent(json);
+    expect(json.coverage.requirements.map((r: any) => r.label)).toEqual(['ZNHF revenue 10-K FY2023', 'ZNHF revenue 10-Q FY2023Q3', 'ZNHF revenue 10-K FY2022']);
+    expect(json.retrieval_plan.queries.map((q: any) => q.applied_metadata_filters)).toEqual([
+      { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_form_type: '10-K' },
+      { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_form_type: '10-Q' },
+      { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2022', sec_form_type: '10-K' },
+    ]);
+    // A covered requirement is backed by evidence citing that filing (the 10-Q's ids carry its quarter).
+    const covered = json.coverage.requirements.filter((r: any) => r.status === 'covered').map((r: any) => r.label);
+    expect(covered.length).toBeGreaterThan(1);
+    if (covered.includes('ZNHF revenue 10-Q FY2023Q3')) expect(json.evidence).toContain('ZNHF-10Q-FY2023Q3');
+  });
 });
+
