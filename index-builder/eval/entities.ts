@@ -44,6 +44,7 @@ export async function corpusEntities(filingsDir: string): Promise<{ found: Map<s
       for (const s of extractStatements(section, d.form_type)) {
         list.push(s.text);
         if (s.kind === 'sentence') collector.observeSentence(d.ticker, s.text, ref);
+        else if (s.fact) collector.observeTableRow(d.ticker, s.fact.label, ref);
       }
     }
   });
