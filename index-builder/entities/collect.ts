@@ -188,7 +188,7 @@ export class EntityCollector {
         const rows = rowFilings(name);
         const how = list
           ? `one of ${segments.length} business segments listed in ${latest.label}`
-          : `named as a segment in ${o!.hits} sentences${o!.hits < NAMED_SEGMENT_MIN_SENTENCES ? ` and labelling segment table rows in ${rows} filings` : ''}`;
+          : `named as a segment in ${o!.hits} sentences${o!.hits < NAMED_SEGMENT_MIN_SENTENCES || o!.filings.size < 2 ? ` and labelling segment table rows in ${rows} filing${rows === 1 ? '' : 's'}` : ''}`;
         entities.push({ name, kind: 'segment', description: `Segment of ${label}: ${how}${first.label !== latest.label ? `; first ${first.label}` : ''}.`, first: first.id, latest: latest.id, mentions: mentionsOf(name) });
       }
       // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity"; "Walmart Inc.", "Wal-Mart Stores, Inc.")

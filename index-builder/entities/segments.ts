@@ -15,7 +15,7 @@ import { cleanName } from './names';
  */
 const COUNT = '(two|three|four|five|six|seven|eight)';
 const LIST = new RegExp(
-  `\\b(?:(?:${COUNT}\\s+)?(?:reportable|operating|business|reporting)\\s+segments|${COUNT}\\s+segments)\\b[^.:;]{0,40}?(?::|\\bare\\b|\\bconsisting of\\b|\\bconsists? of\\b|\\bcomprised of\\b|\\bwhich are\\b)\\s*(?:the\\s+)?(.{3,220}?)(?:\\.(?:\\s|$)|;|$)`,
+  `\\b(?:(?:${COUNT}\\s+)?(?:(?:reportable|operating|business|reporting)\\s+){1,2}segments|${COUNT}\\s+segments)\\b[^.:;]{0,40}?(?::|\\bare\\b|\\bconsisting of\\b|\\bconsists? of\\b|\\bcomprised of\\b|\\bwhich are\\b)\\s*(?:the\\s+)?(.{3,220}?)(?:\\.(?:\\s|$)|;|$)`,
   'i',
 );
 const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8 };
@@ -35,13 +35,12 @@ export function segmentNames(sentence: string): string[] {
   const splitLast = last.split(/\s+and\s+/);
   if (expected !== undefined && names.length + splitLast.length - 1 === expected) names = [...names.slice(0, -1), ...splitLast];
   else if (expected === undefined && names.length < 3) return [];
-  else if (expected === undefined && !/,\s*and\s/.test(list) && splitLast.length > 1) {
+  else if (expected === undefined && !/,\s*and\s/.test(list) && splitLast.length === 2) {
     // No count and no ", and": the list's own "and" must be inside the last item ("Americas, Europe, Japan and
     // Rest of Asia Pacific"), so its last "and" joins the final two names. With an Oxford comma the last item is
-    // whole ("..., and Safety and Industrial").
-    const cut = last.lastIndexOf(' and ');
-    names = [...names.slice(0, -1), last.slice(0, cut).trim(), last.slice(cut + 5).trim()];
-  }
+    // whole ("..., and Safety and Industrial"). A last item with two "and"s is ambiguous and yields no list.
+    names = [...names.slice(0, -1), ...splitLast];
+  } else if (expected === undefined && !/,\s*and\s/.test(list) && splitLast.length > 2) return [];
   names = names.map((n) => n.replace(/^(?:the|our)\s+/i, '').replace(/\s+(?:segments?|businesses)$/i, ''));
   if (expected !== undefined && names.length !== expected) return [];
   const ok = names.every((n) => /^[A-Z&]/.test(n) && n.split(' ').length <= 6 && !/\d{2,}/.test(n) && !/\b(?:which|that|each|were|was|is|are|Inc)\b/.test(n));

@@ -93,18 +93,23 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
 
 export function formatPrecision(labels: readonly EntityLabel[], found: Map<string, CompanyEntities>): string {
   const lines: string[] = [];
-  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) lines.push(`set ${set}:`);
-  // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
-  // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
-  const stale = labels.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
-  for (const kind of ENTITY_KINDS) {
-    const ls = labels.filter((l) => l.kind === kind);
-    const ok = ls.filter((l) => l.label === 'correct').length;
-    lines.push(`${kind.padEnd(13)} precision ${ls.length ? ((100 * ok) / ls.length).toFixed(1) : '-'}% (${ok}/${ls.length})`);
+  // Each set is its own sample (a seeded draw, or a census of one role), so precision is printed per set.
+  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) {
+    const inSet = labels.filter((l) => (l.set ?? 'labels') === set);
+    lines.push(`set ${set}:`);
+    for (const kind of ENTITY_KINDS) {
+      const ls = inSet.filter((l) => l.kind === kind);
+      if (!ls.length) continue;
+      const ok = ls.filter((l) => l.label === 'correct').length;
+      lines.push(`  ${kind.padEnd(13)} precision ${((100 * ok) / ls.length).toFixed(1)}% (${ok}/${ls.length})`);
+    }
+    const ok = inSet.filter((l) => l.label === 'correct').length;
+    lines.push(`  ${'all'.padEnd(13)} precision ${((100 * ok) / inSet.length).toFixed(1)}% (${ok}/${inSet.length})`);
+    // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
+    // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
+    const stale = inSet.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
+    if (stale.length) lines.push(`  labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
   }
-  const ok = labels.filter((l) => l.label === 'correct').length;
-  lines.push(`all           precision ${labels.length ? ((100 * ok) / labels.length).toFixed(1) : '-'}% (${ok}/${labels.length})`);
-  if (stale.length) lines.push(`labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
   return lines.join('\n');
 }
 

@@ -47,6 +47,9 @@ describe('segments', () => {
     expect(segmentNames('The Company’s reportable segments consist of the Northlands, Ostmark, Greater Vell and Rest of Tarn.')).toEqual(['Northlands', 'Ostmark', 'Greater Vell', 'Rest of Tarn']);
     // Trap: with an Oxford comma the last item is one name.
     expect(segmentNames('Our reportable segments consist of Brewing, Distilling, and Safety and Industrial.')).toEqual(['Brewing', 'Distilling', 'Safety and Industrial']);
+    // Trap: two "and"s in the last item without a count cannot be split reliably.
+    expect(segmentNames('Our reportable segments consist of Brewing, Malting, Storage and Tanks and Bottling.')).toEqual([]);
+    expect(segmentNames('We operate four reportable operating segments: Home Cards, Business Cards, Travel Cards and Merchant Services.')).toEqual(['Home Cards', 'Business Cards', 'Travel Cards', 'Merchant Services']);
   });
   it('reads a table row label as a segment key, and whether the row itself says "segment"', () => {
     expect(segmentRowKey('Total Parcelway Ground segment')).toEqual({ key: 'Parcelway Ground', explicit: true });
