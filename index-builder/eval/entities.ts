@@ -5,6 +5,7 @@
  *   coverage: companies with at least one segment / product / counterparty, totals per kind, catalog bytes added;
  *   precision: hand labels in index-builder/eval/entities-labels.jsonl ({ticker, kind, name, label: correct|wrong,
  *   note}), references only — no filing text — judged by reading the sentences that name each entity.
+ *   recall: reference names read from 10 companies' latest 10-K in index-builder/eval/entities-recall.jsonl.
  *   --sample N --seed S   print N entities per kind (seeded) with the sentences that support them, for labelling.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,6 +25,33 @@ import { mulberry32 } from '../embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
+/**
+ * Recall references: the segments and named major customers one reader found in 10 companies' latest 10-K
+ * (Item 1), names only ({ticker, filing, kind: segment|customer, name, also: other spellings}).
+ */
+export const ENTITY_RECALL = join(ROOT, 'index-builder/eval/entities-recall.jsonl');
+
+export interface RecallRef { ticker: string; filing: string; kind: 'segment' | 'customer'; name: string; also?: string[] }
+
+/** How many reference names the builder extracted (a segment as a segment, a customer as a customer counterparty). */
+export function formatRecall(refs: readonly RecallRef[], found: Map<string, CompanyEntities>): string {
+  const lines: string[] = [];
+  for (const kind of ['segment', 'customer'] as const) {
+    const rs = refs.filter((r) => r.kind === kind);
+    const missed: string[] = [];
+    for (const r of rs) {
+      const keys = new Set([r.name, ...(r.also ?? [])].map((n) => baseName(n)));
+      const hit = (found.get(r.ticker)?.entities ?? []).some(
+        (e) =>
+          (kind === 'segment' ? e.kind === 'segment' : e.kind === 'counterparty' && /^Customer/.test(e.description)) &&
+          [e.name, ...(e.aliases ?? [])].some((n) => keys.has(baseName(n))),
+      );
+      if (!hit) missed.push(`${r.ticker}/${r.name}`);
+    }
+    lines.push(`${kind.padEnd(9)} recall ${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`);
+  }
+  return lines.join('\n');
+}
 
 export interface EntityLabel { set?: string; ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
 
@@ -145,6 +173,11 @@ async function main(): Promise<void> {
     : [];
   console.log(`\nprecision on ${labels.length} hand-labelled entities (${ENTITY_LABELS}):`);
   console.log(formatPrecision(labels, found));
+  if (existsSync(ENTITY_RECALL)) {
+    const refs = readFileSync(ENTITY_RECALL, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RecallRef);
+    console.log(`\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' latest 10-K (${ENTITY_RECALL}):`);
+    console.log(formatRecall(refs, found));
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();
