@@ -172,6 +172,7 @@ export async function buildIndex(filings: readonly Filing[], options: BuildOptio
       const entityRef = { id, filing: fi, period: d.period_of_report, label: d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}` };
       for (const s of raw) {
         if (s.kind === 'sentence') entityCollector.observeSentence(d.ticker, s.text, entityRef);
+        else if (s.fact) entityCollector.observeTableRow(d.ticker, s.fact.label, entityRef);
         statements.push({
           text: s.text,
           page: s.page,

@@ -1,9 +1,9 @@
 import type { CatalogEntity } from '../../src/format/types';
-import { entityMatcher, type EntityKind } from '../../src/evidence/entities';
+import { entityMatcher, segmentNeedsContext, type EntityKind } from '../../src/evidence/entities';
 import type { EntityCandidate } from './candidate';
 import { counterpartyCandidates } from './counterparties';
 import { productCandidates } from './products';
-import { namedSegmentCandidates, segmentNames } from './segments';
+import { namedSegmentCandidates, segmentNames, segmentRowKey } from './segments';
 
 /** Where a sentence comes from: its catalog source id, its filing and a label such as "FY2022 10-K". */
 export interface EntitySourceRef {
@@ -20,6 +20,13 @@ export interface EntitySourceRef {
  * explicit sentence; acquisitions and agreement parties also need COUNTERPARTY_MIN_MENTIONS mentions.
  */
 export const NAMED_SEGMENT_MIN_SENTENCES = 6;
+/**
+ * A named segment that also labels table rows (the segment note's tables) needs only TABLE_SEGMENT_MIN_SENTENCES
+ * sentences: in one filing when a row label itself says so ("FedEx Ground segment", "Total X segment"), else
+ * ("Graphics", "Rigid Packaging" as bare row labels) sentences and rows each in TABLE_SEGMENT_MIN_FILINGS filings.
+ */
+export const TABLE_SEGMENT_MIN_SENTENCES = 3;
+export const TABLE_SEGMENT_MIN_FILINGS = 2;
 export const PRODUCT_MIN_MENTIONS = 3;
 export const COUNTERPARTY_MIN_MENTIONS = 2;
 /** Caps per issuer, so the catalog stays small: the best supported first. */
@@ -36,11 +43,16 @@ interface Observed {
 
 const ROLE_RANK: Record<string, number> = { customer: 0, supplier: 1, acquisition: 2, 'agreement party': 3 };
 
-const SUFFIXES = /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group))+$/;
+const SUFFIXES = /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group|Stores))+$/;
 
-/** A company name without punctuation, possessive and corporate suffixes: the key that groups its variants. */
+/**
+ * A company name without punctuation, corporate suffixes (and "Stores"), hyphens, apostrophes and spaces: the key
+ * that groups its variants, so "Walmart Inc.", "Wal-Mart Stores, Inc." and "Walmart" are one counterparty. A name
+ * that is only a suffix word keeps it.
+ */
 export function baseName(name: string): string {
-  return name.replace(/[.,]/g, '').replace(/\s+/g, ' ').trim().replace(SUFFIXES, '').toLowerCase();
+  const plain = name.replace(/[.,]/g, '').replace(/\s+/g, ' ').trim();
+  return (plain.replace(SUFFIXES, '') || plain).replace(/[\s\-'’]/g, '').toLowerCase();
 }
 
 function newer(a: EntitySourceRef, b: EntitySourceRef): boolean {
@@ -59,6 +71,24 @@ export interface CompanyEntities {
 export class EntityCollector {
   private readonly observed = new Map<string, Map<string, Observed>>(); // ticker -> kind|role|name -> observation
   private readonly segmentLists = new Map<number, { ticker: string; ref: EntitySourceRef; counts: Map<string, number> }>();
+  private readonly rowLabels = new Map<string, Map<string, Set<number>>>(); // ticker -> segmentRowKey -> filings
+  private readonly explicitRows = new Map<string, Set<string>>(); // ticker -> keys of rows labelled "X segment"
+
+  /** A table row's label (with its group: "Net sales: Americas"): evidence for named segments. */
+  observeTableRow(ticker: string, label: string, ref: EntitySourceRef): void {
+    const { key, explicit } = segmentRowKey(label);
+    if (!key) return;
+    if (explicit) {
+      const set = this.explicitRows.get(ticker) ?? new Set<string>();
+      set.add(key);
+      this.explicitRows.set(ticker, set);
+    }
+    const byKey = this.rowLabels.get(ticker) ?? new Map<string, Set<number>>();
+    this.rowLabels.set(ticker, byKey);
+    const filings = byKey.get(key) ?? new Set<number>();
+    filings.add(ref.filing);
+    byKey.set(key, filings);
+  }
 
   observeSentence(ticker: string, text: string, ref: EntitySourceRef): void {
     const list = segmentNames(text);
@@ -120,13 +150,32 @@ export class EntityCollector {
         return co.aliases.some((a) => a === lower || lower.startsWith(`${a} `)) || lower === co.company.toLowerCase();
       };
       // Candidate names: the listed segments (or, with no list, recurring named segments), products, counterparties.
-      const segmentObs = list ? [] : obs.filter((o) => o.candidate.kind === 'segment' && o.hits >= NAMED_SEGMENT_MIN_SENTENCES && o.filings.size >= 2);
+      const rowFilings = (name: string) => this.rowLabels.get(co.ticker)?.get(name)?.size ?? 0;
+      const segmentObs = list
+        ? []
+        : obs.filter(
+            (o) =>
+              o.candidate.kind === 'segment' &&
+              ((o.hits >= NAMED_SEGMENT_MIN_SENTENCES && o.filings.size >= 2) ||
+                (o.hits >= TABLE_SEGMENT_MIN_SENTENCES &&
+                  (this.explicitRows.get(co.ticker)?.has(o.candidate.name) ||
+                    (o.filings.size >= TABLE_SEGMENT_MIN_FILINGS && rowFilings(o.candidate.name) >= TABLE_SEGMENT_MIN_FILINGS)))),
+          );
       const segments = list ? list.names : segmentObs.sort((a, b) => b.hits - a.hits || (a.candidate.name < b.candidate.name ? -1 : 1)).map((o) => o.candidate.name).slice(0, MAX_PER_KIND.segment);
       const names = [...new Set([...segments, ...obs.map((o) => o.candidate.name)])];
-      const matcher = entityMatcher(names);
+      const segmentSet = new Set(segments);
+      const matcher = entityMatcher(names, names.map((n) => segmentSet.has(n) && segmentNeedsContext('segment', n)));
       const mentions = new Uint32Array(names.length);
-      for (const text of statementsOf(co.ticker)) for (const i of matcher.mentioned(text)) mentions[i]!++;
+      // Counterparty variants count together: a statement naming "Walmart" or "Wal-Mart Stores" mentions the group.
+      const keyOf = names.map((n) => baseName(n));
+      const keyMentions = new Map<string, number>();
+      for (const text of statementsOf(co.ticker)) {
+        const hit = matcher.mentioned(text);
+        for (const i of hit) mentions[i]!++;
+        for (const k of new Set(hit.map((i) => keyOf[i]!))) keyMentions.set(k, (keyMentions.get(k) ?? 0) + 1);
+      }
       const mentionsOf = (name: string) => mentions[names.indexOf(name)] ?? 0;
+      const groupMentionsOf = (name: string) => keyMentions.get(baseName(name)) ?? 0;
 
       const entities: CatalogEntity[] = [];
       const taken = new Set<string>();
@@ -136,16 +185,20 @@ export class EntityCollector {
         const o = obs.find((x) => x.candidate.kind === 'segment' && x.candidate.name === name);
         const first = list ? firstListRef.get(co.ticker)! : o!.first;
         const latest = list ? list.ref : o!.latest;
-        const how = list ? `one of ${segments.length} business segments listed in ${latest.label}` : `named as a segment in ${o!.hits} sentences`;
+        const rows = rowFilings(name);
+        const how = list
+          ? `one of ${segments.length} business segments listed in ${latest.label}`
+          : `named as a segment in ${o!.hits} sentences${o!.hits < NAMED_SEGMENT_MIN_SENTENCES || o!.filings.size < 2 ? ` and labelling segment table rows in ${rows} filing${rows === 1 ? '' : 's'}` : ''}`;
         entities.push({ name, kind: 'segment', description: `Segment of ${label}: ${how}${first.label !== latest.label ? `; first ${first.label}` : ''}.`, first: first.id, latest: latest.id, mentions: mentionsOf(name) });
       }
-      // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity") are one entity, shown under the
-      // shortest variant the filings use, which also matches the most entry text.
+      // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity"; "Walmart Inc.", "Wal-Mart Stores, Inc.")
+      // are one entity, shown under the shortest variant the filings use, the others kept as aliases so the
+      // glossary matches every spelling; support counts statements naming any variant.
       const counterparties = new Map<string, Observed[]>();
       for (const o of obs) {
         if (o.candidate.kind !== 'counterparty' || taken.has(o.candidate.name) || isIssuer(o.candidate.name)) continue;
         const explicit = o.candidate.role === 'customer' || o.candidate.role === 'supplier';
-        if (!explicit && mentionsOf(o.candidate.name) < COUNTERPARTY_MIN_MENTIONS) continue;
+        if (!explicit && groupMentionsOf(o.candidate.name) < COUNTERPARTY_MIN_MENTIONS) continue;
         const key = baseName(o.candidate.name);
         const list2 = counterparties.get(key) ?? [];
         list2.push(o);
@@ -154,11 +207,13 @@ export class EntityCollector {
       const cpRanked = [...counterparties.values()].map((os) => {
         os.sort((a, b) => ROLE_RANK[a.candidate.role]! - ROLE_RANK[b.candidate.role]! || b.hits - a.hits);
         const name = os.map((o) => o.candidate.name).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0]!;
-        return { name, os, rank: ROLE_RANK[os[0]!.candidate.role]!, score: os.reduce((n, o) => Math.max(n, mentionsOf(o.candidate.name)), 0) };
+        return { name, os, rank: ROLE_RANK[os[0]!.candidate.role]!, score: groupMentionsOf(name) };
       });
       cpRanked.sort((a, b) => a.rank - b.rank || b.score - a.score || (a.name < b.name ? -1 : 1));
       for (const { name, os } of cpRanked.slice(0, MAX_PER_KIND.counterparty)) {
         taken.add(name);
+        const aliases = [...new Set(os.map((x) => x.candidate.name))].filter((n) => n !== name).sort();
+        for (const a of aliases) taken.add(a);
         const o = os[0]!;
         const first = os.reduce((f, x) => (newer(f, x.first) ? x.first : f), o.first);
         const latest = os.reduce((l, x) => (newer(x.latest, l) ? x.latest : l), o.latest);
@@ -169,7 +224,8 @@ export class EntityCollector {
           description: `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} (${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
           first: first.id,
           latest: latest.id,
-          mentions: mentionsOf(name),
+          mentions: groupMentionsOf(name),
+          ...(aliases.length ? { aliases } : {}),
         });
       }
       // Names the filings call another owner's trademarks ("Xbox ... are trademarks of Microsoft Corporation") are

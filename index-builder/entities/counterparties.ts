@@ -6,7 +6,10 @@ import { cleanName, NAME, splitNameList } from './names';
  * the relation. Precision first: only explicit relations count.
  *  - customer: "<Name> accounted for 15% of net sales", "sales to <Name> represented 12% of revenues",
  *    "our largest customer, <Name>", "two customers—<A> and <B>—who each accounted for 13% of net revenues";
- *  - supplier: "we rely on <Name> for", "sole/single supplier(s), <Name>";
+ *    "<Name>, our largest customer, represented", "<Name> is our largest customer", "... largest customers ...,
+ *    with <A> accounting for 17%", "sales to <Name>, a customer of our X segment, represented 14% of";
+ *  - supplier: "we rely on <Name> for", "sole/single supplier(s), <Name>", "<Name> is our sole supplier of",
+ *    "purchased 50% to 75% of their merchandise from <Name>";
  *  - acquisition: "acquisition of <Name>" / "acquired <Name>" when the name carries a company suffix (Inc., Corp.,
  *    LLC, Ltd., plc, Holdings ...), which separates a company from "acquisition of property";
  *  - agreement party: "<type> agreement with <Name>" when the name carries a company or bank suffix.
@@ -18,8 +21,16 @@ const COMPANY = `(${NAME}(?:,?\\s+${SUFFIX})?)`;
 const COMPANY_WITH_SUFFIX = `((?:${NAME})?(?:,?\\s+${SUFFIX}))`;
 
 const ACCOUNTED = new RegExp(`(?:^|[^\\w])${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made up)\\s+${SHARE}`, 'g');
-const SALES_TO = new RegExp(`\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`, 'g');
-const LARGEST = new RegExp(`\\b(?:[Oo]ur|[Ii]ts|the Company[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+${COMPANY}`, 'g');
+const SALES_TO = new RegExp(`\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:(?:a|an|our)\\s+(?:significant\\s+|major\\s+|large\\s+)?customer\\s+[^,;]{0,80},\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`, 'g');
+const LARGEST = new RegExp(`\\b(?:[Oo]ur|[Ii]ts|the (?:Company|[Cc]orporation)[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+(?:the\\s+)?${COMPANY}`, 'g');
+/** "Wal-Mart Stores Inc., our largest customer, represented ..." and "<Name> is our largest customer". */
+const IS_LARGEST = new RegExp(`(?:^|[^\\w])${COMPANY},?\\s+(?:is\\s+|was\\s+|has\\s+been\\s+)?(?:our|its|the Company[’']s|the)\\s+(?:single\\s+)?largest\\s+customer\\b(?!s)`, 'g');
+/** "... three largest customers accounted for 39% of our net revenue, with Dell Inc. accounting for 17% ...". */
+const WITH_ACCOUNTING = new RegExp(`(?:\\bwith|,|\\band)\\s+${COMPANY}\\s+accounting\\s+for\\s+(?:approximately\\s+|about\\s+)?(\\d+(?:\\.\\d+)?)\\s?%`, 'g');
+/** "<Name> is our sole supplier of ...": an explicit single source. */
+const IS_SOLE = new RegExp(`(?:^|[^\\w])${COMPANY},?\\s+(?:is|was|remains)\\s+(?:our|its|the Company[’']s)\\s+(?:sole|single|only|exclusive)\\s+(?:source|supplier|provider|manufacturer)\\b`, 'g');
+/** "purchased approximately 50% to 75% of their merchandise from <Name>": a supplier named with its share. */
+const PURCHASED_SHARE = new RegExp(`\\bpurchas(?:e|es|ed)\\s+(?:approximately\\s+|about\\s+)?(\\d+%(?:\\s+to\\s+\\d+%)?)\\s+of\\s+(?:our|their|its|the Company[’']s)\\s+([a-z][a-z ]{2,30}?)\\s+from\\s+${COMPANY}`, 'g');
 const CUSTOMERS_DASH = /\bcustomers\s*(?:[—–]+|,)\s*([^—–]{3,120}?)\s*(?:[—–]+|,)\s*(?:who|which|that)\s+(?:each\s+|collectively\s+)?accounted\s+for([^.;]{0,120})/g;
 const RELY = new RegExp(`\\b(?:[Ww]e|the Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)?on\\s+${COMPANY}\\s+(?:for|to)\\b`, 'g');
 const SOLE = new RegExp(`\\b(?:sole|single)[- ]source\\s+suppliers?,?\\s+${COMPANY}`, 'g');
@@ -38,7 +49,9 @@ function splitParties(raw: string): string[] {
 }
 
 function accept(raw: string): string | null {
-  const name = cleanName(raw.replace(/[’']s$/, '')); // "Microsoft Corporation's" names Microsoft Corporation
+  // "Microsoft Corporation's" names Microsoft Corporation; "2016 Wal-Mart Stores Inc." (a year before the
+  // subject, "For the year ended January 3, 2016 Wal-Mart ...") names Wal-Mart Stores Inc.
+  const name = cleanName(raw.replace(/[’']s$/, '').replace(/^(?:\d[\d,.]*\s+)+(?=[A-Z])/, ''));
   if (!name || NOT_COUNTERPARTY.test(name)) return null;
   // A share of sales preceded by a product or geography word is a product line or a market, not a customer.
   if (/(?:franchises?|products?|brands?|segments?|business|region|sales|revenues?|services?|operations?)$/i.test(name)) return null;
@@ -64,6 +77,20 @@ export function counterpartyCandidates(sentence: string): EntityCandidate[] {
   }
   for (const m of sentence.matchAll(SALES_TO)) for (const n of splitParties(m[1]!)) add(n, 'customer', `accounted for ${m[2]}% of ${m[3]}`);
   for (const m of sentence.matchAll(LARGEST)) add(m[1]!, 'customer', 'named as the largest customer');
+  for (const m of sentence.matchAll(IS_LARGEST)) {
+    // "<Name>" must be the subject, not the end of a list ("competitors such as X, our largest customer" is rare,
+    // but "such as"/"including" before the name marks a list of examples).
+    if (/(?:such as|including|like|and|or)\s*$/i.test(sentence.slice(0, m.index + m[0].indexOf(m[1]!)))) continue;
+    add(m[1]!, 'customer', 'named as the largest customer');
+  }
+  // Named shares after a statement about the largest customers ("our three largest customers accounted for 39% of
+  // our net revenue, with Dell Inc. accounting for 17%"); without a customer word nearby it is a product's share.
+  for (const m of sentence.matchAll(WITH_ACCOUNTING)) {
+    const before = sentence.slice(0, m.index);
+    if (!/\b(?:largest|major|significant)\s+customers\b/i.test(before)) continue;
+    const of = /%\s+of\s+(?:our\s+|the Company[’']s\s+|its\s+)?((?:total\s+|consolidated\s+)?(?:net\s+)?(?:sales|revenues?|net revenues?))/.exec(before)?.[1] ?? 'revenue';
+    add(m[1]!, 'customer', `accounted for ${m[2]}% of ${of}`);
+  }
   for (const m of sentence.matchAll(CUSTOMERS_DASH)) {
     const names = splitNameList(m[1]!);
     const of = /\bof\s+((?:[a-z]+\s+){0,3}(?:revenues?|sales|receivables))/.exec(m[2]!)?.[1];
@@ -74,6 +101,8 @@ export function counterpartyCandidates(sentence: string): EntityCandidate[] {
     add(m[1]!, 'supplier', what ? `the company relies on it for ${what.trim()}` : 'the company relies on it');
   }
   for (const m of sentence.matchAll(SOLE)) add(m[1]!, 'supplier', 'named as a sole or single-source supplier');
+  for (const m of sentence.matchAll(IS_SOLE)) add(m[1]!, 'supplier', 'named as a sole or single-source supplier');
+  for (const m of sentence.matchAll(PURCHASED_SHARE)) add(m[3]!, 'supplier', `source of ${m[1]} of ${m[2]!.trim()} purchased`);
   for (const m of sentence.matchAll(ACQUIRED)) add(m[1]!, 'acquisition', 'acquisition named by the company');
   for (const m of sentence.matchAll(AGREEMENT)) {
     // Only words that name a kind of agreement describe it ("revolving credit", "wafer supply"); "entered into an" does not.

@@ -5,6 +5,7 @@
  *   coverage: companies with at least one segment / product / counterparty, totals per kind, catalog bytes added;
  *   precision: hand labels in index-builder/eval/entities-labels.jsonl ({ticker, kind, name, label: correct|wrong,
  *   note}), references only — no filing text — judged by reading the sentences that name each entity.
+ *   recall: reference names read from 10 companies' latest 10-K in index-builder/eval/entities-recall.jsonl.
  *   --sample N --seed S   print N entities per kind (seeded) with the sentences that support them, for labelling.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,6 +25,33 @@ import { mulberry32 } from '../embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
+/**
+ * Recall references: the segments and named major customers one reader found in 10 companies' latest 10-K
+ * (Item 1), names only ({ticker, filing, kind: segment|customer, name, also: other spellings}).
+ */
+export const ENTITY_RECALL = join(ROOT, 'index-builder/eval/entities-recall.jsonl');
+
+export interface RecallRef { ticker: string; filing: string; kind: 'segment' | 'customer'; name: string; also?: string[] }
+
+/** How many reference names the builder extracted (a segment as a segment, a customer as a customer counterparty). */
+export function formatRecall(refs: readonly RecallRef[], found: Map<string, CompanyEntities>): string {
+  const lines: string[] = [];
+  for (const kind of ['segment', 'customer'] as const) {
+    const rs = refs.filter((r) => r.kind === kind);
+    const missed: string[] = [];
+    for (const r of rs) {
+      const keys = new Set([r.name, ...(r.also ?? [])].map((n) => baseName(n)));
+      const hit = (found.get(r.ticker)?.entities ?? []).some(
+        (e) =>
+          (kind === 'segment' ? e.kind === 'segment' : e.kind === 'counterparty' && /^Customer/.test(e.description)) &&
+          [e.name, ...(e.aliases ?? [])].some((n) => keys.has(baseName(n))),
+      );
+      if (!hit) missed.push(`${r.ticker}/${r.name}`);
+    }
+    lines.push(`${kind.padEnd(9)} recall ${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`);
+  }
+  return lines.join('\n');
+}
 
 export interface EntityLabel { set?: string; ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
 
@@ -44,6 +72,7 @@ export async function corpusEntities(filingsDir: string): Promise<{ found: Map<s
       for (const s of extractStatements(section, d.form_type)) {
         list.push(s.text);
         if (s.kind === 'sentence') collector.observeSentence(d.ticker, s.text, ref);
+        else if (s.fact) collector.observeTableRow(d.ticker, s.fact.label, ref);
       }
     }
   });
@@ -92,18 +121,23 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
 
 export function formatPrecision(labels: readonly EntityLabel[], found: Map<string, CompanyEntities>): string {
   const lines: string[] = [];
-  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) lines.push(`set ${set}:`);
-  // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
-  // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
-  const stale = labels.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
-  for (const kind of ENTITY_KINDS) {
-    const ls = labels.filter((l) => l.kind === kind);
-    const ok = ls.filter((l) => l.label === 'correct').length;
-    lines.push(`${kind.padEnd(13)} precision ${ls.length ? ((100 * ok) / ls.length).toFixed(1) : '-'}% (${ok}/${ls.length})`);
+  // Each set is its own sample (a seeded draw, or a census of one role), so precision is printed per set.
+  for (const set of [...new Set(labels.map((l) => l.set ?? 'labels'))]) {
+    const inSet = labels.filter((l) => (l.set ?? 'labels') === set);
+    lines.push(`set ${set}:`);
+    for (const kind of ENTITY_KINDS) {
+      const ls = inSet.filter((l) => l.kind === kind);
+      if (!ls.length) continue;
+      const ok = ls.filter((l) => l.label === 'correct').length;
+      lines.push(`  ${kind.padEnd(13)} precision ${((100 * ok) / ls.length).toFixed(1)}% (${ok}/${ls.length})`);
+    }
+    const ok = inSet.filter((l) => l.label === 'correct').length;
+    lines.push(`  ${'all'.padEnd(13)} precision ${((100 * ok) / inSet.length).toFixed(1)}% (${ok}/${inSet.length})`);
+    // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
+    // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
+    const stale = inSet.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
+    if (stale.length) lines.push(`  labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
   }
-  const ok = labels.filter((l) => l.label === 'correct').length;
-  lines.push(`all           precision ${labels.length ? ((100 * ok) / labels.length).toFixed(1) : '-'}% (${ok}/${labels.length})`);
-  if (stale.length) lines.push(`labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
   return lines.join('\n');
 }
 
@@ -139,6 +173,11 @@ async function main(): Promise<void> {
     : [];
   console.log(`\nprecision on ${labels.length} hand-labelled entities (${ENTITY_LABELS}):`);
   console.log(formatPrecision(labels, found));
+  if (existsSync(ENTITY_RECALL)) {
+    const refs = readFileSync(ENTITY_RECALL, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RecallRef);
+    console.log(`\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' latest 10-K (${ENTITY_RECALL}):`);
+    console.log(formatRecall(refs, found));
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

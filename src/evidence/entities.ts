@@ -6,7 +6,23 @@
  * A mention is the exact name (case-sensitive: entity names are proper nouns, and "Gorilla" the glass brand must
  * not match "gorilla") bounded by non-word characters on both sides, so "Sam's Club" matches in "Sam's Club's
  * sales" and "Apple" does not match in "Applebee's". A trailing ®/™ after the name is allowed (it is a boundary).
+ *
+ * A segment named by one capitalised common word ("International", "Consumer", "Space", "King") is also an
+ * ordinary word in filing text ("International sales", "Consumer demand"): such a name is a mention only when
+ * the word "segment" is within SEGMENT_CONTEXT_CHARS characters of it (`guarded`, from segmentNeedsContext).
+ * Multi-word names ("Consumer Health") and acronyms ("AWS", "MFC") are distinctive and match alone.
  */
+export const SEGMENT_CONTEXT_CHARS = 80;
+
+/** Whether a segment name is one capitalised word, which needs "segment" nearby to count as a mention. */
+export function segmentNeedsContext(kind: EntityKind, name: string): boolean {
+  return kind === 'segment' && /^[A-Z][a-z]+$/.test(name);
+}
+
+function segmentNear(text: string, at: number, length: number): boolean {
+  const window = text.slice(Math.max(0, at - SEGMENT_CONTEXT_CHARS), at + length + SEGMENT_CONTEXT_CHARS);
+  return /segment/i.test(window);
+}
 
 export type EntityKind = 'segment' | 'product' | 'counterparty';
 export const ENTITY_KINDS: readonly EntityKind[] = ['segment', 'product', 'counterparty'];
@@ -23,10 +39,10 @@ export interface EntityMatcher {
 }
 
 /**
- * Builds a matcher over the names. Lookup is by the name's first word, so a text is scanned once however many
+ * Builds a matcher over the names (`guarded[i]`: name i needs "segment" nearby). Lookup is by the name's first word, so a text is scanned once however many
  * names there are (the builder runs it over every statement of a company).
  */
-export function entityMatcher(names: readonly string[]): EntityMatcher {
+export function entityMatcher(names: readonly string[], guarded: readonly boolean[] = []): EntityMatcher {
   const byFirstWord = new Map<string, number[]>();
   names.forEach((name, i) => {
     if (!name) return;
@@ -44,7 +60,9 @@ export function entityMatcher(names: readonly string[]): EntityMatcher {
         if (!candidates) continue;
         for (const n of candidates) {
           const name = names[n]!;
-          if (!found.has(n) && text.startsWith(name, i) && !isWordChar(text[i + name.length])) found.add(n);
+          if (found.has(n) || !text.startsWith(name, i) || isWordChar(text[i + name.length])) continue;
+          if (guarded[n] && !segmentNear(text, i, name.length)) continue;
+          found.add(n);
         }
       }
       return [...found].sort((a, b) => a - b);

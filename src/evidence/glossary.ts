@@ -1,6 +1,6 @@
 import type { CatalogCompany, CatalogEntity, CatalogHeader } from '../format/types';
 import { metricByCode } from '../text/metrics';
-import { entityMatcher, type EntityMatcher } from './entities';
+import { entityMatcher, segmentNeedsContext, type EntityMatcher } from './entities';
 import type { Chain } from './model';
 
 /**
@@ -21,18 +21,37 @@ export function metricEntities(chains: readonly Chain[]): { name: string; descri
   return out;
 }
 
-const matchers = new WeakMap<CatalogCompany, EntityMatcher>();
+/** A matcher over every name of an issuer's entities (name and aliases), and the entity index of each name. */
+interface CompanyMatcher {
+  matcher: EntityMatcher;
+  entityOf: number[];
+}
 
-function matcherOf(company: CatalogCompany): EntityMatcher {
+const matchers = new WeakMap<CatalogCompany, CompanyMatcher>();
+
+function matcherOf(company: CatalogCompany): CompanyMatcher {
   let m = matchers.get(company);
-  if (!m) matchers.set(company, (m = entityMatcher((company.entities ?? []).map((e) => e.name))));
+  if (!m) {
+    const names: string[] = [];
+    const guarded: boolean[] = [];
+    const entityOf: number[] = [];
+    (company.entities ?? []).forEach((e, i) => {
+      for (const name of [e.name, ...(e.aliases ?? [])]) {
+        names.push(name);
+        guarded.push(segmentNeedsContext(e.kind, name));
+        entityOf.push(i);
+      }
+    });
+    matchers.set(company, (m = { matcher: entityMatcher(names, guarded), entityOf }));
+  }
   return m;
 }
 
 /**
  * Segments, products and counterparties (catalog entities) that the returned entries mention, per issuer: an
  * entry's text is matched against the entities of the issuer whose filing states it (its first source), with the
- * builder's matcher, so the glossary lists exactly the names the chains contain. In first-mention order.
+ * builder's matcher, so the glossary lists exactly the names the chains contain; an entity is found by its name or
+ * any alias (another spelling the filings use: "Wal-Mart Stores, Inc." for "Walmart Inc.").
  */
 export function mentionedEntities(catalog: CatalogHeader, chains: readonly Chain[]): Map<string, CatalogEntity[]> {
   const byTicker = new Map<string, Set<number>>();
@@ -45,7 +64,8 @@ export function mentionedEntities(catalog: CatalogHeader, chains: readonly Chain
       if (!company?.entities?.length) continue;
       const found = byTicker.get(company.ticker) ?? new Set<number>();
       byTicker.set(company.ticker, found);
-      for (const i of matcherOf(company).mentioned(e.consensus)) found.add(i);
+      const { matcher, entityOf } = matcherOf(company);
+      for (const i of matcher.mentioned(e.consensus)) found.add(entityOf[i]!);
     }
   }
   const out = new Map<string, CatalogEntity[]>();

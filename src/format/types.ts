@@ -44,8 +44,10 @@ export interface CatalogEntity {
   description: string;
   first: string;
   latest: string;
-  /** Statements of the issuer that mention the name (the support the builder required). */
+  /** Statements of the issuer that mention the name or an alias (the support the builder required). */
   mentions: number;
+  /** Other spellings of the same counterparty in the issuer's filings ("Wal-Mart Stores, Inc."), matched like the name. */
+  aliases?: string[];
 }
 
 export interface ShardInfo {

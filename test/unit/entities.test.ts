@@ -3,11 +3,11 @@
  * sentences about invented companies, with the traps the extractors must not fall into.
  */
 import { describe, expect, it } from 'vitest';
-import { EntityCollector, PRODUCT_MIN_MENTIONS } from '../../index-builder/entities/collect';
+import { baseName, EntityCollector, PRODUCT_MIN_MENTIONS } from '../../index-builder/entities/collect';
 import { counterpartyCandidates } from '../../index-builder/entities/counterparties';
 import { productCandidates } from '../../index-builder/entities/products';
-import { namedSegmentCandidates, segmentNames } from '../../index-builder/entities/segments';
-import { entityMatcher } from '../../src/evidence/entities';
+import { namedSegmentCandidates, segmentNames, segmentRowKey } from '../../index-builder/entities/segments';
+import { entityMatcher, segmentNeedsContext } from '../../src/evidence/entities';
 import { mentionedEntities } from '../../src/evidence/glossary';
 import type { Chain } from '../../src/evidence/model';
 import type { CatalogHeader } from '../../src/format/types';
@@ -26,10 +26,34 @@ describe('entityMatcher', () => {
   });
 });
 
+describe('entityMatcher: one-word segment names', () => {
+  it('needs "segment" nearby for a capitalised common word, not for several words or an acronym', () => {
+    const ns = ['Consumer', 'Consumer Health', 'AWS'];
+    const m = entityMatcher(ns, ns.map((n) => segmentNeedsContext('segment', n)));
+    expect(m.mentioned('Consumer demand weakened in the fourth quarter.')).toEqual([]); // trap: the ordinary word
+    expect(m.mentioned('Sales in the Consumer segment rose 3%.')).toEqual([0]);
+    expect(m.mentioned('Consumer Health sales rose 3%.')).toEqual([1]);
+    expect(m.mentioned('AWS sales rose 3%.')).toEqual([2]);
+    expect(segmentNeedsContext('product', 'Consumer')).toBe(false);
+  });
+});
+
 describe('segments', () => {
   it('reads explicit lists, with or without a qualifier when a count is given', () => {
     expect(segmentNames('We operate in three reportable segments: Grid Services, Storage Systems and Field Software.')).toEqual(['Grid Services', 'Storage Systems', 'Field Software']);
     expect(segmentNames('The Company is organized into two segments: Brewing and Distilling.')).toEqual(['Brewing', 'Distilling']);
+  });
+  it('reads "segments consist of" with the list\'s "and" inside the last item when there is no count', () => {
+    expect(segmentNames('The Company’s reportable segments consist of the Northlands, Ostmark, Greater Vell and Rest of Tarn.')).toEqual(['Northlands', 'Ostmark', 'Greater Vell', 'Rest of Tarn']);
+    // Trap: with an Oxford comma the last item is one name.
+    expect(segmentNames('Our reportable segments consist of Brewing, Distilling, and Safety and Industrial.')).toEqual(['Brewing', 'Distilling', 'Safety and Industrial']);
+    // Trap: two "and"s in the last item without a count cannot be split reliably.
+    expect(segmentNames('Our reportable segments consist of Brewing, Malting, Storage and Tanks and Bottling.')).toEqual([]);
+    expect(segmentNames('We operate four reportable operating segments: Home Cards, Business Cards, Travel Cards and Merchant Services.')).toEqual(['Home Cards', 'Business Cards', 'Travel Cards', 'Merchant Services']);
+  });
+  it('reads a table row label as a segment key, and whether the row itself says "segment"', () => {
+    expect(segmentRowKey('Total Parcelway Ground segment')).toEqual({ key: 'Parcelway Ground', explicit: true });
+    expect(segmentRowKey('Net sales: Rigid Tins (a)')).toEqual({ key: 'Rigid Tins', explicit: false });
   });
   it('ignores a segment mentioned in passing, a list of sub-units, and a count that does not match', () => {
     expect(segmentNames('Sales in the Safety and Industrial segment rose 4%.')).toEqual([]);
@@ -75,6 +99,24 @@ describe('counterparties', () => {
     expect(names(counterpartyCandidates('Our largest customer, Brindle Foods, buys soups.'))).toEqual(['Brindle Foods']);
     expect(names(counterpartyCandidates('We had two customers—Orbital and Pellmart—who each accounted for 11% of net revenues.'))).toEqual(['Orbital', 'Pellmart']);
   });
+  it('reads customers from an appositive, "X is our largest customer" and named shares of the largest customers', () => {
+    expect(counterpartyCandidates('For 2021, sales to Vellmont Glass Co. Ltd., a customer of our Panels segment, represented 13% of consolidated net sales.')[0]).toMatchObject({ name: 'Vellmont Glass Co. Ltd.', role: 'customer', detail: 'accounted for 13% of consolidated net sales' });
+    expect(names(counterpartyCandidates('For the year ended January 2, 2022 Brindle-Mart Stores Inc., our largest customer, represented approximately 19% of our net sales.'))).toEqual(['Brindle-Mart Stores Inc.']);
+    expect(names(counterpartyCandidates('The Postal Agency is the largest customer of our Air segment.'))).toEqual(['Postal Agency']);
+    expect(counterpartyCandidates('In 2022, our three largest customers accounted for 38% of our net revenue, with Korvel Inc. accounting for 16% and Dastra Limited accounting for 11%.').map((c) => [c.name, c.detail])).toEqual([
+      ['Korvel Inc.', 'accounted for 16% of net revenue'],
+      ['Dastra Limited', 'accounted for 11% of net revenue'],
+    ]);
+    // Traps: examples in a list, and a share named without any statement about customers (a product line).
+    expect(counterpartyCandidates('Retailers such as Brindle-Mart, our largest customer, carry our soups.')).toEqual([]);
+    expect(counterpartyCandidates('Net sales rose 9%, with Kettlewise accounting for 16% of the increase.')).toEqual([]);
+  });
+  it('reads suppliers from "is our sole supplier" and a share of purchases, not from a sole supplier left unnamed', () => {
+    expect(counterpartyCandidates('Tarnfield Foundry is our sole supplier of wafers.')[0]).toMatchObject({ name: 'Tarnfield Foundry', role: 'supplier' });
+    expect(counterpartyCandidates('Our stores purchased approximately 55% to 70% of their merchandise from Stridewell.')[0]).toMatchObject({ name: 'Stridewell', role: 'supplier', detail: 'source of 55% to 70% of merchandise purchased' });
+    expect(counterpartyCandidates('Some materials are available only from a sole supplier.')).toEqual([]);
+    expect(counterpartyCandidates('Stridewell is our main competitor in running shoes.')).toEqual([]);
+  });
   it('reads acquisitions, suppliers and agreement parties only with a company suffix or an explicit relation', () => {
     expect(counterpartyCandidates('In 2023 we completed the acquisition of Brightwater Sensing, Inc. for $210 million.')[0]).toMatchObject({ name: 'Brightwater Sensing, Inc.', role: 'acquisition' });
     expect(counterpartyCandidates('The acquisition of Property and Equipment was funded with cash.')).toEqual([]);
@@ -113,6 +155,38 @@ describe('EntityCollector', () => {
     expect(out.entities[0]!.description).toBe('Customer of Zenix Foods (ZNX): accounted for 12% of net sales (FY2023 10-K).');
   });
 
+  it('merges name variants of one counterparty into one entity matchable by every spelling', () => {
+    expect(baseName('Wal-Mart Stores, Inc.')).toBe(baseName('Walmart Inc.'));
+    expect(baseName('Pellmart Corp.')).not.toBe(baseName('Pell Corp.'));
+    const c = new EntityCollector();
+    c.observeSentence('ZNX', 'Our largest customer, Brindle-Mart Stores, Inc., represented 20% of our net sales.', ref(0, '2022-12-31'));
+    c.observeSentence('ZNX', 'Our largest customer, Brindlemart Inc., represented 21% of our net sales.', ref(1, '2023-12-31'));
+    const out = c.finish(co, () => ['Brindlemart Inc. grew.', 'Brindle-Mart Stores, Inc. grew.', 'Brindlemart Inc. and Brindle-Mart Stores, Inc.']).get('ZNX')!;
+    expect(out.entities.map((e) => [e.name, e.aliases, e.mentions])).toEqual([['Brindlemart Inc.', ['Brindle-Mart Stores, Inc.'], 3]]);
+  });
+
+  it('keeps a named segment with few sentences when the segment table labels its rows, not otherwise', () => {
+    const c = new EntityCollector();
+    for (const f of [0, 1]) {
+      const r = ref(f, `${2022 + f}-12-31`);
+      for (let i = 0; i < 3; i++) c.observeSentence('ZNX', `Sales in the Rigid Tins segment rose ${i + 1}%.`, r);
+      for (let i = 0; i < 3; i++) c.observeSentence('ZNX', `Costs in the Kettle Works segment rose ${i + 1}%.`, r);
+      c.observeTableRow('ZNX', 'Net sales: Rigid Tins', r);
+    }
+    c.observeSentence('ZNX', 'Sales in the Parcelway Ground segment rose 1%.', ref(1, '2023-12-31'));
+    c.observeSentence('ZNX', 'Sales in the Parcelway Ground segment rose 2%.', ref(1, '2023-12-31'));
+    c.observeSentence('ZNX', 'Sales in the Parcelway Ground segment rose 3%.', ref(1, '2023-12-31'));
+    c.observeTableRow('ZNX', 'Parcelway Ground segment', ref(1, '2023-12-31'));
+    const out = c.finish(co, () => []).get('ZNX')!;
+    // Kettle Works (6 sentences, 2 filings) meets the old rule; Rigid Tins (rows in 2 filings) and Parcelway Ground
+    // (a row labelled "segment") the table rule.
+    expect(out.segments.sort()).toEqual(['Kettle Works', 'Parcelway Ground', 'Rigid Tins']);
+    const c2 = new EntityCollector();
+    for (let i = 0; i < 3; i++) c2.observeSentence('ZNX', `Sales in the Rigid Tins segment rose ${i + 1}%.`, ref(0, '2022-12-31'));
+    c2.observeTableRow('ZNX', 'Net sales: Rigid Tins', ref(0, '2022-12-31'));
+    expect(c2.finish(co, () => []).get('ZNX')).toBeUndefined(); // one filing, bare row label: not enough
+  });
+
   it('prefers the latest explicit segment list and describes each segment', () => {
     const c = new EntityCollector();
     c.observeSentence('ZNX', 'We operate in two reportable segments: Soups and Snacks.', ref(0, '2022-12-31'));
@@ -135,7 +209,8 @@ describe('glossary: entities the entries mention', () => {
         ticker: 'ZNX', company: 'Zenix Foods', cik: null, sector: null, sub_industry: null, aliases: [],
         entities: [
           { name: 'Kettlewise', kind: 'product', description: 'Product or brand of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 4 },
-          { name: 'Pellmart Corp.', kind: 'counterparty', description: 'Customer of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 2 },
+          { name: 'Pellmart Corp.', kind: 'counterparty', description: 'Customer of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 2, aliases: ['Pell-Mart Stores Corp.'] },
+          { name: 'Frozen', kind: 'segment', description: 'Segment of Zenix Foods (ZNX).', first: 'a', latest: 'b', mentions: 2 },
         ],
       },
       { ticker: 'QQQ', company: 'Quux', cik: null, sector: null, sub_industry: null, aliases: [], entities: [{ name: 'Tallgrain', kind: 'product', description: 'Product of Quux.', first: 'a', latest: 'b', mentions: 3 }] },
@@ -150,5 +225,11 @@ describe('glossary: entities the entries mention', () => {
     expect(evidence).toContain('<entity>\n<name>Kettlewise</name>\n<description>Product or brand of Zenix Foods (ZNX).</description>\n</entity>');
     expect(evidence).not.toContain('Pellmart');
     expect(evidence).not.toContain('<name>Tallgrain</name>');
+  });
+  it('finds a counterparty by an alias, and a one-word segment only with "segment" nearby', () => {
+    const byAlias = mentionedEntities(catalog, [chain('Pell-Mart Stores Corp. bought more soup.', 0)]);
+    expect(byAlias.get('ZNX')!.map((e) => e.name)).toEqual(['Pellmart Corp.']);
+    expect(mentionedEntities(catalog, [chain('Frozen inventories rose.', 0)]).get('ZNX')).toBeUndefined();
+    expect(mentionedEntities(catalog, [chain('The Frozen segment grew.', 0)]).get('ZNX')!.map((e) => e.name)).toEqual(['Frozen']);
   });
 });
