@@ -19,7 +19,7 @@ export interface EffortPlan {
 
 export const EFFORT_PLANS: Record<Effort, EffortPlan> = {
   low: { maxShards: 3, depth: 40, maxChains: 5, entriesPerChain: 2, efSearch: 64 },
-  medium: { maxShards: 6, depth: 100, maxChains: 8, entriesPerChain: 3, efSearch: 128 },
+  medium: { maxShards: 6, depth: 100, maxChains: 12, entriesPerChain: 3, efSearch: 128 },
   high: { maxShards: 12, depth: 200, maxChains: 12, entriesPerChain: 4, efSearch: 256 },
 };
 
