@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runQuery } from '../../src/core/run-query';
+import { mergePreferred, runQuery } from '../../src/core/run-query';
+import type { Chain } from '../../src/evidence/model';
+import { EFFORT_PLANS } from '../../src/search/plan';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
 import { openFileIndex } from '../support/file-index';
@@ -31,5 +33,19 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
     const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
     expect(first).toMatch(/sources='QVLT-10Q-FY2024Q1-/);
     expect(first).not.toMatch(/QVLT-10K-/);
+  });
+});
+
+describe('mergePreferred', () => {
+  const chain = (relevance: number, text: string): Chain => ({
+    score: 0.01,
+    relevance,
+    entries: [{ consensus: text, sources: [{ source: 0, status: 'FACT', page: 1, kind: 'sentence' }], disagreements: [], confidence: 'Medium' }],
+  });
+  it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
+    const order = (pref: number, gen: number) =>
+      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.entries[0]!.consensus);
+    expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
+    expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
   });
 });
