@@ -53,6 +53,16 @@ function isPreferredSource(catalog: CatalogHeader, pref: RankingPreference, sour
   return true;
 }
 
+/** Catalog sources of the preferred filings, within a branch's own scope when it has one. */
+function preferredSources(catalog: CatalogHeader, filings: readonly string[], within?: ReadonlySet<number>): Set<number> {
+  const docs = new Set(filings);
+  const out = new Set<number>();
+  catalog.sources.forEach((s, i) => {
+    if (docs.has(s.doc_id) && (!within || within.has(i))) out.add(i);
+  });
+  return out;
+}
+
 /**
  * Merges chains built from preferred sources with the general ones. A preferred chain ranks as if its relevance
  * were PREFERENCE_BONUS higher (its reported relevance_score is unchanged), so a clearly better general chain still
@@ -117,8 +127,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
       let pass: RetrievalTrace | null = null;
       let hits = retrieval.hits;
-      if (preference.itemTags) {
-        const extra = await retrieve(reader, text, [...conds, { field: 'sec_item_tag', op: 'in', values: preference.itemTags }], plan, onlySources);
+      // Named quarters also get their own pass, restricted to those filings' sources: the general pass spreads its
+      // depth over every 10-Q of the fiscal year, and the named filing's rows fell below it.
+      const scope = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
+      if (preference.itemTags || preference.filings) {
+        const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
+        const extra = await retrieve(reader, text, [...conds, ...itemConds], plan, scope);
         pass = extra.trace;
         hits = extra.hits;
       }

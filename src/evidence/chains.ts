@@ -93,6 +93,14 @@ const ANCHORS_PER_CHAIN = 4;
  */
 const GRAPH_BONUS = 0.05;
 
+/**
+ * Added to the rank score of a chain anchored on a named row. METRIC_ROW_BONUS is lost to the 0-10 clamp when
+ * prose that repeats the question's words also reaches 10 ("operating cash flows used for operating leases" beat
+ * the net-cash-from-operations row); at equal relevance the row that states the figure comes first. Larger than
+ * GRAPH_BONUS and any fused score difference (below 0.04).
+ */
+const NAMED_ROW_RANK_BONUS = 0.1;
+
 /** Which statements of a shard a chain may show: those whose source satisfies the request's filters. */
 export type AllowedStatement = (shard: Shard, local: number) => boolean;
 const ANY: AllowedStatement = () => true;
@@ -232,7 +240,7 @@ export function buildChains(
       if (e.sources[0]?.kind !== 'table_row') continue;
       for (const src of e.sources.slice(1)) shownRows.add(rowKey(src.source, src.page, e.consensus));
     }
-    chains.push({ score: score + (path.length > 1 ? GRAPH_BONUS : 0), relevance, entries });
+    chains.push({ score: score + (path.length > 1 ? GRAPH_BONUS : 0) + (hit.namedRow ? NAMED_ROW_RANK_BONUS : 0), relevance, entries });
   }
   return chains.sort((a, b) => b.relevance - a.relevance || b.score - a.score).slice(0, plan.maxChains);
 }

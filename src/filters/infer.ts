@@ -43,6 +43,13 @@ const ACRONYMS = new Set(
   ).split(' '),
 );
 
+/**
+ * A question about several quarters of one issuer ("over the reported quarters", "across quarters", "quarter to
+ * quarter"): quarters are reported in 10-Qs, and the annual reports' rows (one column per year) crowded them out.
+ */
+const ACROSS_QUARTERS =
+  /\b(?:these|those|the|reported|recent|past|prior|previous|successive|several|multiple|different|various|consecutive)\s+quarters\b|\b(?:over|across|throughout|during|between|for|in)\s+(?:the\s+)?quarters\b|\bquarter[- ](?:to|over)[- ]quarter\b|\beach\s+quarter\b/i;
+
 const FORWARD_LOOKING = /\b(?:expects?|expected|expectations?|anticipat\w*|forecast\w*|guidance|outlook|plans? to|planned|will|projected|projections?|targets?)\b/i;
 
 function escapeRegExp(s: string): string {
@@ -183,7 +190,8 @@ function describeScope(conditions: readonly Condition[]): string {
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
  *    filing's fiscal year; a forward-looking question also admits the year before (where the outlook was stated).
  * 4. Quarters Q1-Q3: the fiscal year and form 10-Q as filters, the quarter itself as a ranking preference.
- * 5. The form when the question names it ("10-K", "annual report", "10-Q", "quarterly report").
+ * 5. The form when the question names it ("10-K", "annual report", "10-Q(s)", "quarterly report") or speaks of
+ *    several quarters ("over the reported quarters", "quarter to quarter": 10-Q).
  * 6. Item hints ("risk factors", "MD&A", "Item 7A") as a ranking preference, never a filter.
  * A field the caller filtered is never inferred, so inference narrows but never contradicts the caller. Inferred
  * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
@@ -310,7 +318,7 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
   // 5. Form.
   if (free('sec_form_type')) {
     const tenK = /\b10-?K\b|\bannual reports?\b|\bannual filings?\b/i.test(query);
-    const tenQ = /\b10-?Q\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(query);
+    const tenQ = /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(query) || ACROSS_QUARTERS.test(query);
     // A forward-looking question about a quarter is answered by the filing that made the forecast, often a 10-K.
     const quarterly = tenQ || (impliedQuarterly && !forwardLooking && !tenK);
     if (tenK !== quarterly) form = { field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] };

@@ -59,6 +59,27 @@ describe('buildChains over the evidence graph', () => {
   });
 });
 
+describe('buildChains ranking of a named row', () => {
+  const bare = (source: number, text: string, fused: number, namedRow: boolean): Hit => ({
+    shard: 0, local: source, text, source, page: 1, kind: namedRow ? 'table_row' : 'sentence', status: 'FACT', fused, lexical: fused, cosine: 1, namedRow,
+  });
+
+  it('puts the row that states the named figure before prose of equal (clamped) relevance that fused higher', () => {
+    const prose = bare(1, 'Operating cash flows used for operating leases were small.', 0.03, false);
+    const row = bare(2, 'Net cash provided by operating activities: 3,393 for nine months ended October 30, 2022', 0.02, true);
+    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), tokenize);
+    expect(chains.map((c) => c.relevance)).toEqual([10, 10]);
+    expect(chains[0]!.entries[0]!.consensus).toMatch(/^Net cash provided/);
+  });
+
+  it('still ranks clearly more relevant prose first', () => {
+    const prose = bare(1, 'Operating cash flows rose on higher collections.', 0.03, false);
+    const row = bare(2, 'Deferred revenue: 12 for 2022', 0.02, true);
+    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), tokenize);
+    expect(chains[0]!.entries[0]!.consensus).toMatch(/^Operating cash flows rose/);
+  });
+});
+
 describe('confidenceOf', () => {
   const src = (source: number, status: 'FACT' | 'PREDICTION' = 'FACT') => ({ source, status, page: 0, kind: 'sentence' as const });
   it('follows agreement, status and disagreement', () => {

@@ -180,6 +180,20 @@ describe('inferFilters', () => {
     expect(infer('10-K versus 10-Q').filters).toEqual({});
   });
 
+  it('reads "these 10-Qs" and questions about several quarters as form 10-Q, a single quarter or year as no form', () => {
+    for (const q of [
+      'Foodgrove liquidity changes as reported in these 10-Qs',
+      'How has Foodgrove gross margin changed over the reported quarters?',
+      'Foodgrove revenue across quarters',
+      'Foodgrove segment revenue quarter to quarter',
+      'Foodgrove inventory levels during these quarters',
+    ]) {
+      expect(infer(q).filters, q).toEqual({ sec_ticker: ['FDGR'], sec_form_type: '10-Q' });
+    }
+    expect(infer('Foodgrove revenue in the quarter and the year').filters).toEqual({ sec_ticker: ['FDGR'] });
+    expect(infer('Foodgrove headquarters lease').filters).toEqual({ sec_ticker: ['FDGR'] });
+  });
+
   it('admits the year before a forward-looking year, where the outlook was stated, and no 10-Q form for it', () => {
     expect(infer('What capital expenditures does Chipperfield anticipate for fiscal 2024?').filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2023', 'FY-2024'] });
     const quarter = infer('What does Arbelion expect for the second quarter of fiscal 2024?');

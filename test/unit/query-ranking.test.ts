@@ -68,6 +68,20 @@ describe('rowBoost', () => {
   });
 });
 
+describe('rowBoost and one-word labels', () => {
+  const shard = {
+    kind: ['table_row', 'table_row', 'table_row'],
+    metric: new Uint8Array([0, 0, 0]),
+    texts: ['Vantor: 795 | 658 | 21%', 'Total: 1,238 for three months ended December 30, 2023', 'QuillLink: 443 | 406 | 9%'],
+  } as unknown as Shard;
+  it('boosts a product row the question names by its one-word label, never a bare "Total" row', () => {
+    const terms = new Set(queryTerms('What was the total revenue from Quillvale Vantor sales in the latest quarter?'));
+    expect(rowBoost(shard, 0, terms, new Set())).toBe(METRIC_ROW_BOOST);
+    expect(rowBoost(shard, 1, terms, new Set())).toBe(1);
+    expect(rowBoost(shard, 2, terms, new Set())).toBe(1);
+  });
+});
+
 describe('rowBoost and reconciling rows', () => {
   const ocf = metricCode('operating_cash_flow');
   const inventory = metricCode('inventory');

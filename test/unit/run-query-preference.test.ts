@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mergePreferred, runQuery } from '../../src/core/run-query';
+import type { Chain } from '../../src/evidence/model';
+import { EFFORT_PLANS } from '../../src/search/plan';
+import { ResearchRequest } from '../../src/schema/request';
+import { normalizeQuery } from '../../src/text/normalize';
+import { openFileIndex } from '../support/file-index';
+import { buildSample } from '../support/sample-build';
+
+let sample: Awaited<ReturnType<typeof buildSample>>;
+beforeAll(async () => {
+  sample = await buildSample();
+});
+afterAll(() => sample.dispose());
+
+async function ask(body: Record<string, unknown>) {
+  const reader = openFileIndex(sample.result.dir);
+  const req = ResearchRequest.parse({ mode: 'research', effort: 'medium', ...body });
+  return { reader, ...(await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) })) };
+}
+
+describe('runQuery: a named quarter gets its own retrieval pass', () => {
+  it('searches only the named 10-Q in the preference pass, and ranks its evidence first', async () => {
+    // The caller keeps the 10-K of the year before in scope, so the general pass sees both filings.
+    const { reader, body, trace } = await ask({
+      query: 'Quillvale net sales in Q1 2024',
+      metadata_filters: { sec_ticker: 'QVLT', sec_fiscal_year: ['FY-2023', 'FY-2024'], sec_form_type: ['10-K', '10-Q'] },
+    });
+    const tenQ = reader.catalog.sources.filter((s) => s.doc_id === 'QVLT_2024Q1_10Q').length;
+    expect(trace.preference?.label).toMatch(/Q1 2024/);
+    expect(trace.allowedSources).toBeGreaterThan(tenQ);
+    expect(trace.preference?.pass?.allowedSources).toBe(tenQ);
+    const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
+    expect(first).toMatch(/sources='QVLT-10Q-FY2024Q1-/);
+    expect(first).not.toMatch(/QVLT-10K-/);
+  });
+});
+
+describe('mergePreferred', () => {
+  const chain = (relevance: number, text: string): Chain => ({
+    score: 0.01,
+    relevance,
+    entries: [{ consensus: text, sources: [{ source: 0, status: 'FACT', page: 1, kind: 'sentence' }], disagreements: [], confidence: 'Medium' }],
+  });
+  it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
+    const order = (pref: number, gen: number) =>
+      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.entries[0]!.consensus);
+    expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
+    expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
+  });
+});
