@@ -123,12 +123,11 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
     if (preference) {
-      // Item hints get their own retrieval pass restricted to those items (their statements may rank below the
-      // general pass's depth); named quarters need none, the filters already narrow to that fiscal year's 10-Qs.
+      // The preference gets its own retrieval pass: item hints restricted to those items (their statements may rank
+      // below the general pass's depth), named quarters restricted to those filings' sources (the general pass
+      // spreads its depth over every 10-Q of the fiscal year, and the named filing's rows fell below it).
       let pass: RetrievalTrace | null = null;
       let hits = retrieval.hits;
-      // Named quarters also get their own pass, restricted to those filings' sources: the general pass spreads its
-      // depth over every 10-Q of the fiscal year, and the named filing's rows fell below it.
       const scope = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
