@@ -2,9 +2,9 @@ import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
 
-/** "over the reported quarters", "across periods", "these 10-Qs", "quarter to quarter", "trended", "fluctuated". */
+/** "over the reported quarters", "across periods", "these 10-Qs", "over time" (not "in time"), "quarter to quarter", "trended". */
 const ACROSS_PERIODS =
-  /\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last|past|these|those|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods|10-?qs|quarterly reports|reports|filings|time)\b|\bquarter[- ](?:to|over)[- ]quarter\b|\btrend(?:s|ed|ing)?\b|\bfluctuat\w*|\bevolv\w*|\bevolution\b|\bthese (?:10-?qs|quarters|quarterly reports|filings|reports)\b/i;
+  /\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last|past|these|those|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods|10-?qs|quarterly reports|reports|filings)\b|\bover time\b|\bquarter[- ](?:to|over)[- ]quarter\b|\btrend(?:s|ed|ing)?\b|\bfluctuat\w*|\bevolv\w*|\bevolution\b|\bthese (?:10-?qs|quarters|quarterly reports|filings|reports)\b/i;
 const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */

@@ -197,6 +197,7 @@ describe('periodFacets (research mode)', () => {
 
   it('has no facets for a point-in-time question, several issuers, or a single filing', () => {
     expect(periodFacets('What was Zenharrow revenue in the third quarter?', sources, [znhf])).toEqual([]);
+    expect(periodFacets('Did Zenharrow deliver its plant upgrades in time?', sources, [znhf])).toEqual([]);
     expect(periodFacets('How has revenue trended across quarters?', sources, [tickers('ZNHF', 'QVLT')])).toEqual([]);
     expect(periodFacets('How has Quillvale revenue trended across quarters?', sources, [{ field: 'sec_ticker', op: 'eq', values: ['QVLT'] }])).toEqual([]);
   });
