@@ -11,14 +11,14 @@
  *                 evidence came from (* = a filing the answer cites), and the cited filings.
  *   QE_ONLY=<substring>  only questions whose id or type contains it.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
-import { answerSupport } from './lib/score';
+import { readJsonl } from './lib/jsonl';
+import { answerSupport, docugamiAnswer } from './lib/score';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -38,12 +38,8 @@ interface Row {
   source_doc_ids: string[];
   cited_doc_ids: string[];
 }
-const rows = readFileSync(join(SHARED, 'bench/docugami-10q-dev.jsonl'), 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Row)
-  .filter((r) => !only || r.id.includes(only) || r.question_type.includes(only));
-const answerOf = (r: Row) => r.answer.replace(/SOURCE\(S\):[\s\S]*$/i, '').trim();
+const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).filter((r) => !only || r.id.includes(only) || r.question_type.includes(only));
+const answerOf = (r: Row) => docugamiAnswer(r.answer);
 
 const reader = openFileIndex(dir);
 const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));

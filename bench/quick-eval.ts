@@ -6,13 +6,13 @@
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
  *   QE_VERBOSE=1 prints per-question outcomes.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
+import { readJsonl } from './lib/jsonl';
 import { answerSupport } from './lib/score';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
@@ -28,15 +28,10 @@ interface Q {
   justification: string | null;
   gold: { docId: string; pages: number[] }[];
 }
-const jsonl = <T>(file: string): T[] =>
-  readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
-const fb: Q[] = jsonl<{ id: string; question: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
+const fb: Q[] = readJsonl<{ id: string; question: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
   join(SHARED, 'bench/financebench-dev.jsonl'),
 ).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
-const ho: Q[] = jsonl<{ id: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
+const ho: Q[] = readJsonl<{ id: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
   join(ROOT, 'bench/holdout/questions.jsonl'),
 ).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
 

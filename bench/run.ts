@@ -16,8 +16,9 @@ import { readPages } from './lib/corpus-pages';
 import { parseEvidence, type EvidenceEntry } from './lib/evidence';
 import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
 import { ensureIndex } from './lib/index-cache';
+import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
-import { answerSupport, containment, counts, extractNumbers, hasNumber, keyTerms, mean, ndcgAt, numberIndex, overlapTokens, percentile } from './lib/score';
+import { answerSupport, containment, docugamiAnswer, counts, extractNumbers, hasNumber, keyTerms, mean, ndcgAt, numberIndex, overlapTokens, percentile } from './lib/score';
 import { benchApiKey, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,12 +53,6 @@ interface PageQuestion {
   kind?: string;
 }
 
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as T);
-}
 
 // ---------------------------------------------------------------- requests
 
@@ -230,8 +225,7 @@ interface DocugamiRow {
 }
 
 async function runDocugami(w: RunningWorker, base: PageBm25Baseline, rows: DocugamiRow[]) {
-  // The answers end with "SOURCE(S): 2023 Q3 AAPL.pdf": file names, not content.
-  const answerOf = (r: DocugamiRow) => r.answer.replace(/SOURCE\(S\):[\s\S]*$/i, '').trim();
+  const answerOf = (r: DocugamiRow) => docugamiAnswer(r.answer);
   const configs = [];
   for (const mode of ['research', 'agentic_research'] as Mode[]) {
     for (const cap of [CAP, null]) {

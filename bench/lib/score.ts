@@ -142,6 +142,11 @@ export function answerSupport(input: SupportInput, evidenceText: string): Suppor
   return { supported: fraction >= KEY_TERM_THRESHOLD, by: 'key_terms', fraction };
 }
 
+/** A docugami answer without its trailer: the answers end with "SOURCE(S): 2023 Q3 AAPL.pdf", file names, not content. */
+export function docugamiAnswer(answer: string): string {
+  return answer.replace(/SOURCE\(S\):[\s\S]*$/i, '').trim();
+}
+
 /** Tokens for text overlap (letters and digits, lower-cased). */
 export function overlapTokens(text: string): string[] {
   return text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];

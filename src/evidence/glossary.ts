@@ -47,6 +47,16 @@ function matcherOf(company: CatalogCompany): CompanyMatcher {
   return m;
 }
 
+/** Entity indexes (into its issuer's catalog entities) that each entry's consensus mentions. */
+const entryMentions = new WeakMap<Chain['entries'][number], number[]>();
+const companyMaps = new WeakMap<CatalogHeader, Map<string, CatalogCompany>>();
+
+function companiesOf(catalog: CatalogHeader): Map<string, CatalogCompany> {
+  let m = companyMaps.get(catalog);
+  if (!m) companyMaps.set(catalog, (m = new Map(catalog.companies.map((c) => [c.ticker, c]))));
+  return m;
+}
+
 /**
  * Segments, products and counterparties (catalog entities) that the returned entries mention, per issuer: an
  * entry's text is matched against the entities of the issuer whose filing states it (its first source), with the
@@ -55,7 +65,7 @@ function matcherOf(company: CatalogCompany): CompanyMatcher {
  */
 export function mentionedEntities(catalog: CatalogHeader, chains: readonly Chain[]): Map<string, CatalogEntity[]> {
   const byTicker = new Map<string, Set<number>>();
-  const companies = new Map(catalog.companies.map((c) => [c.ticker, c]));
+  const companies = companiesOf(catalog);
   for (const c of chains) {
     for (const e of c.entries) {
       const first = e.sources[0];
@@ -64,8 +74,13 @@ export function mentionedEntities(catalog: CatalogHeader, chains: readonly Chain
       if (!company?.entities?.length) continue;
       const found = byTicker.get(company.ticker) ?? new Set<number>();
       byTicker.set(company.ticker, found);
-      const { matcher, entityOf } = matcherOf(company);
-      for (const i of matcher.mentioned(e.consensus)) found.add(entityOf[i]!);
+      // The token budget re-renders the evidence once per candidate chain; an entry is matched only the first time.
+      let ids = entryMentions.get(e);
+      if (!ids) {
+        const { matcher, entityOf } = matcherOf(company);
+        entryMentions.set(e, (ids = matcher.mentioned(e.consensus).map((i) => entityOf[i]!)));
+      }
+      for (const i of ids) found.add(i);
     }
   }
   const out = new Map<string, CatalogEntity[]>();

@@ -31,6 +31,10 @@ function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): str
   return `<source_registry>\n${lines.join('\n')}\n</source_registry>`;
 }
 
+function entityElement(name: string, description: string): string {
+  return `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(description)}</description>\n</entity>`;
+}
+
 function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chains: readonly Chain[]): string {
   const tickers = [...new Set(sources.map((i) => catalog.sources[i]!.meta.sec_ticker!))];
   const mentioned = mentionedEntities(catalog, chains);
@@ -42,14 +46,14 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chai
     const fyEnds = [...new Set(sources.map((i) => catalog.sources[i]!).filter((s) => s.meta.sec_ticker === ticker).map((s) => s.meta.sec_fiscal_year_end))];
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
     if (c?.segments?.length) parts.push(`business segments (latest filing): ${c.segments.join(', ')}`);
-    const issuer = `<entity>\n<name>${escapeText(name)}</name>\n<description>${escapeText(parts.join('; '))}.</description>\n</entity>`;
+    const issuer = entityElement(name, `${parts.join('; ')}.`);
     // Then the issuer's segments, products and counterparties that the returned entries name (each description
     // says which issuer it belongs to).
-    const named = (mentioned.get(ticker) ?? []).map((e) => `<entity>\n<name>${escapeText(e.name)}</name>\n<description>${escapeText(e.description)}</description>\n</entity>`);
+    const named = (mentioned.get(ticker) ?? []).map((e) => entityElement(e.name, e.description));
     return [issuer, ...named];
   });
   // Metrics the entries are tagged with, described from the builder's metric vocabulary.
-  for (const m of metricEntities(chains)) entities.push(`<entity>\n<name>${escapeText(m.name)}</name>\n<description>${escapeText(m.description)}</description>\n</entity>`);
+  for (const m of metricEntities(chains)) entities.push(entityElement(m.name, m.description));
   return `<entity_glossary>\n${entities.join('\n')}\n</entity_glossary>`;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildConsensus, normalizeLabel, type ConsensusInput } from '../../index-builder/consensus';
-import { segmentNames } from '../../index-builder/segments';
+import { segmentNames } from '../../index-builder/entities/segments';
 import { TableState, parseRow } from '../../index-builder/table-facts';
 import { buildSample } from '../support/sample-build';
 

@@ -1,2 +1,0 @@
-/** Kept for existing imports: segment extraction lives in index-builder/entities/segments.ts. */
-export { segmentNames } from './entities/segments';
