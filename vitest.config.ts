@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { cloudflareTest } from '@cloudflare/vitest-pool-workers';
-import { defineConfig } from 'vitest/config';
+import { readFileSync } from 'node:fs';
+import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { defineConfig, type Plugin } from 'vitest/config';
 
 /** The documented local key; tests configure its SHA-256 like a deployment would. */
 export const TEST_API_KEY = 'local-dev-key';
@@ -11,6 +12,23 @@ const SECOND_KEY_HASH = createHash('sha256').update(SECOND_TEST_API_KEY).digest(
 /** The limit the rate-limit project runs with: small, so a test reaches it in a few requests. */
 export const TEST_RATE_LIMIT = 3;
 const RATE_LIMIT_TEST = 'test/worker/rate-limit.test.ts';
+/** wrangler.toml's ratelimits namespace_id (miniflare 5 requires it when a test overrides the binding). */
+const RATE_LIMIT_NAMESPACE = '1001';
+
+/**
+ * itty-router ships source maps whose sources point outside its package, and Vite warns once per file per worker
+ * project (dozens of lines). Loading its modules without the sourceMappingURL comment silences that; nothing of
+ * ours maps into itty-router's sources.
+ */
+const ittyRouterWithoutSourceMaps: Plugin = {
+  name: 'itty-router-without-source-maps',
+  enforce: 'pre',
+  load(id) {
+    if (!/[\\/]node_modules[\\/]itty-router[\\/].*\.mjs$/.test(id)) return null;
+    const code = readFileSync(id.replace(/\?.*$/, ''), 'utf8').replace(/^\/\/# sourceMappingURL=.*$/m, '');
+    return { code, map: null };
+  },
+};
 
 export default defineConfig({
   test: {
@@ -28,13 +46,14 @@ export default defineConfig({
       },
       {
         plugins: [
+          ittyRouterWithoutSourceMaps,
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: { API_KEY_HASHES: TEST_KEY_HASH },
               // The suite sends thousands of requests with one key: lift the per-key limit here; its own project
               // below runs with a limit small enough to reach.
-              ratelimits: { RATE_LIMITER: { simple: { limit: 1_000_000_000, period: 60 } } },
+              ratelimits: { RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: 1_000_000_000, period: 60 } } },
             },
           }),
         ],
@@ -49,11 +68,12 @@ export default defineConfig({
       },
       {
         plugins: [
+          ittyRouterWithoutSourceMaps,
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: { API_KEY_HASHES: `${TEST_KEY_HASH},${SECOND_KEY_HASH}` },
-              ratelimits: { RATE_LIMITER: { simple: { limit: TEST_RATE_LIMIT, period: 60 } } },
+              ratelimits: { RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: TEST_RATE_LIMIT, period: 60 } } },
             },
           }),
         ],

@@ -7,7 +7,6 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { encodeGraph, type GraphHeader } from '../src/format/codec';
 import type { HnswLib } from '../src/vector/hnsw';
 
@@ -33,7 +32,7 @@ export const GRAPH_PARAMS = {
 };
 
 /** Where scripts/prepare-hnswlib.mjs writes the wasm and its glue. */
-export const HNSWLIB_DIR = fileURLToPath(new URL('../generated/hnswlib/', import.meta.url));
+export const HNSWLIB_DIR = join(import.meta.dirname, '../generated/hnswlib/');
 
 export interface GraphBuilder {
   /** Builds the graph artifact (container kind 'graph') over one shard's int8 vectors; labels = local ids. */

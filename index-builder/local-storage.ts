@@ -1,5 +1,5 @@
-import { join, resolve } from 'node:path';
-import { Miniflare } from 'miniflare';
+import { resolve } from 'node:path';
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import type { PublishTarget } from './publish';
 
 /** The binding names and ids of wrangler.toml; local state is keyed by them, so they must match. */
@@ -12,16 +12,17 @@ export const DEFAULT_PERSIST_DIR = '.wrangler/state';
  * <dir>/v3). Miniflare's own bindings write it, so no wrangler subprocess per file is needed.
  */
 export async function openLocalStorage(persistTo = DEFAULT_PERSIST_DIR): Promise<{ target: PublishTarget; dispose(): Promise<void> }> {
-  const root = resolve(persistTo, 'v3');
-  const mf = new Miniflare({
-    modules: true,
-    script: 'export default { fetch() { return new Response(null, { status: 404 }); } }',
-    r2Buckets: { BUCKET: R2_BUCKET },
-    kvNamespaces: { KV: KV_NAMESPACE_ID },
-    r2Persist: join(root, 'r2'),
-    kvPersist: join(root, 'kv'),
-    cf: false,
-  });
+  // miniflare 5 takes one persistence root for every resource; wrangler passes `<persist-to>/v3`.
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: 'export default { fetch() { return new Response(null, { status: 404 }); } }',
+      r2Buckets: { BUCKET: R2_BUCKET },
+      kvNamespaces: { KV: KV_NAMESPACE_ID },
+      resourcePersistencePath: resolve(persistTo, 'v3'),
+      cf: false,
+    }),
+  );
   const bucket = await mf.getR2Bucket('BUCKET');
   const kv = await mf.getKVNamespace('KV');
   return {

@@ -8,12 +8,11 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUnitVectors } from '../support/random-vectors';
 
-const GENERATED = fileURLToPath(new URL('../../generated/hnswlib/', import.meta.url));
-const HNSW_TS = fileURLToPath(new URL('../../src/vector/hnsw.ts', import.meta.url));
+const GENERATED = join(import.meta.dirname, '../../generated/hnswlib/');
+const HNSW_TS = join(import.meta.dirname, '../../src/vector/hnsw.ts');
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
 if (!READY) {
   console.warn('hnsw workerd test SKIPPED: generated/hnswlib is missing; run `node scripts/prepare-hnswlib.mjs`.');
@@ -88,7 +87,7 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
   const [query = new Float32Array(DIM)] = randomUnitVectors(1, DIM, 99);
 
   beforeAll(async () => {
-    const [{ Miniflare }, { build }, hnsw] = await Promise.all([
+    const [{ Miniflare, convertV4MiniflareOptions }, { build }, hnsw] = await Promise.all([
       import('miniflare'),
       import('esbuild'),
       import('../../src/vector/hnsw'),
@@ -123,7 +122,7 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
     if (!workerJs) throw new Error('esbuild produced no output');
 
     // 3. Start workerd with an R2 bucket holding the graph.
-    mf = new Miniflare({
+    mf = new Miniflare(convertV4MiniflareOptions({
       modulesRoot: tmp,
       modules: [
         { type: 'ESModule', path: join(tmp, 'worker.mjs'), contents: workerJs.text },
@@ -133,7 +132,7 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
       compatibilityDate: '2025-09-01',
       r2Buckets: ['INDEX'],
       cf: false,
-    });
+    }));
     const bucket = await mf.getR2Bucket('INDEX');
     await bucket.put('graphs/test.bin', new Uint8Array(graph)); // plain Uint8Array, not a Buffer
   }, 60_000);

@@ -1,11 +1,11 @@
 // hnswlib-wasm (patched build in generated/hnswlib) driven through src/vector/hnsw.ts in Node:
 // build -> bytes -> reload -> search, compared with an exact brute-force scan.
 import { existsSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { randomUnitVectors } from '../support/random-vectors';
 
-const GENERATED = fileURLToPath(new URL('../../generated/hnswlib/', import.meta.url));
+const GENERATED = join(import.meta.dirname, '../../generated/hnswlib/');
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
 if (!READY) {
   console.warn('hnsw tests SKIPPED: generated/hnswlib is missing; run `node scripts/prepare-hnswlib.mjs`.');

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Miniflare } from 'miniflare';
+import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { KV_NAMESPACE_ID, openLocalStorage, R2_BUCKET } from '../../index-builder/local-storage';
@@ -31,19 +31,20 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 /** What a Worker would see: the pointer and whether a version's manifest exists. */
 async function readState(): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean>; dispose: () => Promise<void> }> {
-  const mf = new Miniflare({
-    modules: true,
-    script: 'export default { fetch() { return new Response(null, { status: 404 }); } }',
-    r2Buckets: { BUCKET: R2_BUCKET },
-    kvNamespaces: { KV: KV_NAMESPACE_ID },
-    r2Persist: join(persist, 'v3', 'r2'),
-    kvPersist: join(persist, 'v3', 'kv'),
-    cf: false,
-  });
+  const mf = new Miniflare(
+    convertV4MiniflareOptions({
+      modules: true,
+      script: 'export default { fetch() { return new Response(null, { status: 404 }); } }',
+      r2Buckets: { BUCKET: R2_BUCKET },
+      kvNamespaces: { KV: KV_NAMESPACE_ID },
+      resourcePersistencePath: join(persist, 'v3'),
+      cf: false,
+    }),
+  );
   const bucket = await mf.getR2Bucket('BUCKET');
   const kv = await mf.getKVNamespace('KV');
   return {
-    pointer: await kv.get(pointerKey('sp500')),
+    pointer: await kv.get(pointerKey('sp500'), 'text'),
     hasManifest: async (version) => (await bucket.head(manifestKey('sp500', version))) !== null,
     dispose: () => mf.dispose(),
   };

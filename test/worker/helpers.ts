@@ -30,7 +30,7 @@ export async function unpublish(): Promise<void> {
 
 /**
  * Calls the Worker's own fetch handler with the test bindings, in workerd. Not `exports.default.fetch`: the pool
- * wraps each entrypoint instance in one more Proxy layer (vitest-pool-workers 0.15), so after a couple of
+ * wraps each entrypoint instance in one more Proxy layer (seen with vitest-pool-workers 0.15), so after a couple of
  * thousand calls in one file every call slows down and the stack finally overflows (seen in the fuzz tests).
  */
 export async function call(path: string, init: RequestInit & { key?: string | null } = {}): Promise<Response> {
