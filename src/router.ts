@@ -8,6 +8,7 @@ import { authorize } from './http/guard';
 import { queryStages } from './http/logging';
 import { handleQuery } from './routes/query';
 import { listMetadataFilters, parseListingParams } from './routes/metadata-filters';
+import { handleMcp } from './routes/mcp';
 
 export const DOMAINS = new Set(['sp500']);
 
@@ -69,6 +70,15 @@ router
     return json(listMetadataFilters(reader, params), 200, rc.requestId);
   })
   .all('/v2/:domain/metadata-filters', notAllowed)
+  // Model Context Protocol (Streamable HTTP, stateless): the same tools as the two routes above. Bearer keys are
+  // accepted here because many MCP clients can set Authorization but not a custom header.
+  .post('/v2/:domain/mcp', async (request, env, _ctx, rc) => {
+    const domain = domainOf(request);
+    await authorize(request, env, rc, { allowBearer: true });
+    return handleMcp(request, { requestId: rc.requestId, openIndex: () => openIndex(env, domain, rc), log: rc.log });
+  })
+  // No server-initiated stream (GET) and no sessions to end (DELETE): the endpoint is stateless.
+  .all('/v2/:domain/mcp', notAllowed)
   // The interface description is public: it holds no index data, and clients fetch it before they have a key.
   .get('/v2/:domain/openapi.json', (request, _env, _ctx, rc) => {
     domainOf(request);

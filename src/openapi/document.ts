@@ -6,6 +6,7 @@ import { NOTICE_CODES } from '../schema/notices';
 import { IncludeOptions, LIMITS, ResearchRequest, RetrievalControls } from '../schema/request';
 import * as R from '../schema/response';
 import { OPENAPI_EXAMPLES } from './examples';
+import { MCP_MAX_BODY_BYTES } from '../mcp/tool-schemas';
 
 /** The interface description's own version (spec section 9); independent of the service's package version. */
 export const API_VERSION = '7.22.0';
@@ -182,6 +183,32 @@ export function openApiDocument(): JsonSchema {
           },
         },
       },
+      '/mcp': {
+        post: {
+          operationId: 'mcp',
+          summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the same service as MCP tools.',
+          description: [
+            'JSON-RPC 2.0 messages of the Model Context Protocol (2025 revisions and 2026-07-28). Tools:',
+            '`search_filing_evidence` (the arguments of POST /query: query, mode, effort, metadata_filters, max_evidence,',
+            'max_evidence_tokens, default 8,000; text content = agent_context markdown, structured content = the',
+            'ResearchResponse without agent_context) and `list_metadata_filters` (field, include_values; structured',
+            'content = MetadataFiltersListing). Contract errors (422, 413, 500, 503) are tool results with `isError` and',
+            'the envelope; 401, 413 for the whole message and 429 are HTTP answers in the envelope. Body cap:',
+            `${MCP_MAX_BODY_BYTES.toLocaleString('en-US')} bytes per message, tool arguments at most ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')}.`,
+            'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated streams, no sessions).',
+          ].join(' '),
+          security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message (or batch).' } } } },
+          responses: {
+            '200': {
+              description: 'The JSON-RPC response (application/json, or one text/event-stream event).',
+              content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            '202': { description: 'A notification was accepted.' },
+            ...errorResponses([401, 404, 405, 413, 429]),
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
@@ -195,7 +222,10 @@ export function openApiDocument(): JsonSchema {
       },
     },
     components: {
-      securitySchemes: { ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.' } },
+      securitySchemes: {
+        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.' },
+        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The same key as a bearer token; accepted on /mcp only (MCP clients that cannot set X-API-Key).' },
+      },
       schemas: componentSchemas(),
     },
   };

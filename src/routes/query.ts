@@ -42,6 +42,11 @@ export async function parseQueryRequest(request: Request): Promise<ValidRequest>
   } catch {
     throw new ApiError('MALFORMED_JSON');
   }
+  return validateQueryBody(json);
+}
+
+/** A parsed JSON body -> validated request (every check after JSON parsing); the MCP tool uses it too. */
+export function validateQueryBody(json: unknown): ValidRequest {
   rejectProtoKeys(json);
   if (json && typeof json === 'object' && !Array.isArray(json) && Object.hasOwn(json, 'filters')) {
     throw new ApiError('LEGACY_FILTERS_KEY', { errors: [{ path: 'filters', message: 'use metadata_filters' }] });
@@ -65,7 +70,10 @@ export async function parseQueryRequest(request: Request): Promise<ValidRequest>
 }
 
 export async function handleQuery(request: Request, openIndex: () => Promise<IndexReader>, requestId: string) {
-  const valid = await parseQueryRequest(request);
+  return answerQuery(await parseQueryRequest(request), openIndex, requestId);
+}
+
+export async function answerQuery(valid: ValidRequest, openIndex: () => Promise<IndexReader>, requestId: string) {
   const reader = await openIndex();
   const outcome = await runQuery(reader, valid);
   return { body: { request_id: requestId, ...outcome.body }, trace: outcome.trace, mode: valid.mode, effort: valid.effort };

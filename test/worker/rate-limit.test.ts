@@ -62,6 +62,18 @@ describe('per-key rate limit (RATE_LIMITER binding)', () => {
     expect(preflight.status).toBe(204);
   });
 
+  it('counts MCP requests against the same per-key limit (a bearer key included), as an HTTP 429', async () => {
+    await burstUntilLimited(API_KEY);
+    const mcp = await call('/mcp', {
+      method: 'POST',
+      key: null,
+      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(mcp.status).toBe(429);
+    expect(((await mcp.json()) as any).detail.code).toBe('RATE_LIMITED');
+  });
+
   it('logs the limited request with its key_id and outcome, never the key', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
