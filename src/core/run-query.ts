@@ -102,6 +102,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     notices.push(...inferred.notices);
   }
 
+  // basic mode infers nothing, but the companies and years a question names still pick where to look first.
+  const basicRoute = req.mode === 'basic' ? inferFilters(req.normalizedQuery, catalog, []).conditions : [];
+
+  // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
+  const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
+
   // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
   const lexicon = await reader.lexicon();
   /**
@@ -118,7 +124,15 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const chainsOf = async (hits: readonly Hit[]) => {
       const hitShards = [...new Set(hits.map((h) => h.shard))];
       const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
-      return buildChains(hits, plan, weights, tokenize, shards, (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds));
+      return buildChains(
+        hits,
+        plan,
+        weights,
+        tokenize,
+        shards,
+        (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds),
+        citableUnderCallerFilters,
+      );
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
@@ -167,6 +181,19 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     hitCount = branches.reduce((n, b) => n + b.hitCount, 0);
     trace = { ...branches[0]!.trace };
     prefInfo = branches.find((b) => b.pref)?.pref;
+  } else if (basicRoute.length) {
+    // basic mode: the company and period the question names route retrieval to their filings. A ranking prior, never
+    // a filter: nothing is reported as applied, a clearly better chain from elsewhere still ranks first
+    // (mergePreferred), and other filings fill the chains the named ones leave.
+    const routed = await gather(req.normalizedQuery, basicRoute);
+    ({ chains, hitCount } = routed);
+    trace = { ...routed.trace };
+    if (chains.length < plan.maxChains) {
+      const general = await gather(req.normalizedQuery, []);
+      chains = mergePreferred(chains, general.chains, plan);
+      hitCount += general.hitCount;
+      trace.searchedShards = [...new Set([...trace.searchedShards, ...general.trace.searchedShards])];
+    }
   } else {
     const single = await gather(req.normalizedQuery, conditions);
     ({ chains, hitCount, pref: prefInfo } = single);

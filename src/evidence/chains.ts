@@ -137,15 +137,21 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
   return path;
 }
 
-function toEntry(shard: Shard, local: number): Entry {
+/** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
+export type CitableSource = (source: number) => boolean;
+const ANY_SOURCE: CitableSource = () => true;
+
+function toEntry(shard: Shard, local: number, citable: CitableSource): Entry {
   const kind = shard.kind[local]!;
   const own: EntrySource = { source: shard.source[local]!, status: shard.status[local]!, page: shard.page[local]!, kind };
   const sources: EntrySource[] = [own];
   for (const o of shard.agree[local] ?? []) {
-    if (sources.some((s) => s.source === o.source)) continue;
+    if (!citable(o.source) || sources.some((s) => s.source === o.source)) continue;
     sources.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
   }
-  const disagreements: EntrySource[] = (shard.disagree[local] ?? []).map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
+  const disagreements: EntrySource[] = (shard.disagree[local] ?? [])
+    .filter((o) => citable(o.source))
+    .map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
   const metric = shard.metric[local] ?? 0;
   return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
 }
@@ -158,6 +164,8 @@ function toEntry(shard: Shard, local: number): Entry {
  * a hit already shown in a better chain anchors nothing, and a claim appears in one chain only. Chains with
  * relevance 0 are dropped. Graph neighbours are followed only to statements `allowed` accepts (the request's
  * filters): the hits already satisfy them, and a linked MD&A sentence must not smuggle in another item or year.
+ * Agreeing and disagreeing filings are cited only when `citable` accepts them (the caller's own filters; inferred
+ * filters still let a later 10-K that restates a figure agree, docs/DECISIONS.md).
  */
 export function buildChains(
   hits: readonly Hit[],
@@ -166,6 +174,7 @@ export function buildChains(
   tokenize: (text: string) => string[],
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
+  citable: CitableSource = ANY_SOURCE,
 ): Chain[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
@@ -224,7 +233,7 @@ export function buildChains(
       const key = claimKey(text);
       if (keys.has(key) || (shown.has(key) && !(n.shard === hit.shard && n.local === hit.local))) continue;
       keys.add(key);
-      entries.push(s ? toEntry(s, n.local) : fallbackEntry(h!));
+      entries.push(s ? toEntry(s, n.local, citable) : fallbackEntry(h!));
       const entryTerms = chainTerms(text, s ? s.metric[n.local] ?? 0 : 0, tokenize);
       for (const t of entryTerms) terms.add(t);
       perEntry.push(new Set(entryTerms));

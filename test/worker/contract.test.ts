@@ -249,6 +249,26 @@ describe('metadata filters (spec 2.2, 8)', () => {
     }
   });
 
+  it('caller filters bound every cited source, agreeing and disagreeing filings included (neq; a report_filing_date lte backtest)', async () => {
+    const cases: { filters: Record<string, unknown>; ok: (attrs: Record<string, string>) => boolean }[] = [
+      { filters: { sec_ticker: 'QVLT', sec_fiscal_year: { neq: 'FY-2022' } }, ok: (a) => a.sec_fiscal_year !== 'FY-2022' },
+      { filters: { sec_ticker: 'QVLT', report_filing_date: { lte: '2022-12-31' } }, ok: (a) => a.date! <= '2022-12-31' },
+    ];
+    for (const { filters, ok } of cases) {
+      const { json } = await research(filters, 'purchases of property, plant and equipment and net sales');
+      const evidence: string = json.evidence ?? '';
+      const registry = [...evidence.matchAll(/<source (id="[^"]+"[^>]*)\/>/g)].map((m) =>
+        Object.fromEntries([...m[1]!.matchAll(/([a-z_]+)="([^"]*)"/g)].map((a) => [a[1]!, a[2]!])),
+      );
+      expect(registry.length, JSON.stringify(filters)).toBeGreaterThan(0);
+      for (const attrs of registry) expect(ok(attrs), `${attrs.id} cited under ${JSON.stringify(filters)}`).toBe(true);
+      // Every id an entry cites is in the registry, so the registry is the whole list of cited sources.
+      for (const m of evidence.matchAll(/sources='([^']+)'/g)) {
+        for (const id of m[1]!.split(', ')) expect(registry.some((a) => a.id === id), id).toBe(true);
+      }
+    }
+  });
+
   it('caller filters are constraints: inference never contradicts them', async () => {
     const { json } = await research({ sec_ticker: 'ZNHF' }, 'Quillvale Microdevices capital expenditure in fiscal 2023');
     expect(json.summary.applied_metadata_filters.sec_ticker).toBe('ZNHF');

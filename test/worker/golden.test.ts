@@ -188,16 +188,31 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     for (const s of parsed.registry) expect(s.attrs.sec_ticker).toBe('QVLT');
   });
 
-  it('cites every 10-K that states the capex row, including the FY2022 10-K outside the caller\'s fiscal-year filter', () => {
+  it('cites only filings inside the caller\'s filters: the FY2022 10-K restating the capex row is not an agreeing source', () => {
     const parsed = parseEvidence(json.evidence);
     const row = parsed.chains[0]!.entries.find((e) => e.consensus.startsWith('Purchases of property, plant and equipment: (412)'));
+    expect(row).toBeDefined();
+    expect(row!.sources).toEqual(['QVLT-10K-FY2023-I8']);
+    expect(row!.confidence).toBe('Medium');
+    expect(row!.statuses.map((s) => s.status)).toEqual(['FACT']);
+    expect(row!.context[0]!.text).toMatch(/^page \d+; table row$/);
+    expect(parsed.glossary.map((g) => g.name)).toContain('Capital expenditure');
+  });
+
+  it('cites every 10-K that states the capex row when the fiscal year is inferred, not a caller filter', async () => {
+    const { json: inferred } = await query({
+      query: 'purchases of property, plant and equipment in fiscal 2023',
+      mode: 'research',
+      metadata_filters: { sec_ticker: 'QVLT', sec_item_tag: '10K-Item-8' },
+    });
+    expect(inferred.summary.applied_metadata_filters.sec_fiscal_year).toEqual(['FY-2023']);
+    const parsed = parseEvidence(inferred.evidence);
+    const row = parsed.chains.flatMap((c) => c.entries).find((e) => e.consensus.startsWith('Purchases of property, plant and equipment: (412)'));
     expect(row).toBeDefined();
     expect(row!.sources).toEqual(['QVLT-10K-FY2023-I8', 'QVLT-10K-FY2022-I8']);
     expect(row!.confidence).toBe('High');
     expect(row!.statuses.map((s) => s.status)).toEqual(['FACT', 'FACT']);
-    expect(row!.context[0]!.text).toMatch(/^page \d+; table row$/);
     expect(row!.context[1]!.text).toMatch(/^page \d+; table row; same value for fiscal year ended September 24, 2022/);
-    expect(parsed.glossary.map((g) => g.name)).toContain('Capital expenditure');
   });
 
   it('returns the instructions text exactly', () => {
@@ -212,7 +227,7 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     expect(EVIDENCE_INSTRUCTIONS).toMatch(/If the evidence does not support an answer, say so/);
   });
 
-  it('gives a metadata_distribution of the cited statements, consensus sources outside the filters included', () => {
+  it('gives a metadata_distribution of the cited statements, all inside the caller\'s filters', () => {
     // Exact percentages depend on which entries the chain holds; they are recomputed from the evidence instead
     // (expectConsistent), and the exact layout is pinned in test/unit/render.test.ts.
     const parsed = expectConsistent(json);
@@ -221,8 +236,8 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     expect(d.evidence_paths).toBe(1);
     expect(d.sec_ticker).toEqual({ display_name: 'Ticker symbols', values: { QVLT: 100 } });
     expect(Object.keys(d.evidence_strength.values)).toEqual(['High', 'Medium', 'Low']);
-    // The FY2022 10-K that restates the row counts: the distribution describes where the returned grounding comes from.
-    expect(Object.keys(d.sec_fiscal_year.values)).toEqual(expect.arrayContaining(['FY-2023', 'FY-2022']));
+    // The FY2022 10-K that restates the row is outside the caller's fiscal-year filter, so it is not cited or counted.
+    expect(Object.keys(d.sec_fiscal_year.values)).toEqual(['FY-2023']);
     expect(d.report_filing_date.value).toBe(recountDates(parsed));
   });
 
@@ -288,10 +303,11 @@ describe('golden: registry escaping and unknown dates on the sample filings', ()
   });
 
   it('keeps the restated FY2022 cost of sales as a disagreement, never merged (sample trap 1, fact 14)', async () => {
+    // The fiscal year is inferred, not a caller filter: a caller's FY-2023 would bound the cited filings to FY-2023.
     const { json } = await query({
-      query: 'cost of sales',
+      query: 'cost of sales in fiscal 2023',
       mode: 'research',
-      metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_item_tag: '10K-Item-8' },
+      metadata_filters: { sec_ticker: 'ZNHF', sec_item_tag: '10K-Item-8' },
     });
     const parsed = expectConsistent(json);
     const row = parsed.chains.flatMap((c) => c.entries).find((e) => /^Cost of sales: 3,061 for .*\| 2,995 for year ended December 31, 2022/.test(e.consensus));
