@@ -3,7 +3,9 @@
  * Index builder CLI.
  *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/);
  *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph
- *   publish-local  the latest built version -> local R2/KV state (PERSIST_DIR, default .wrangler/state)
+ *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
+ *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
+ *   gc             --keep N: removes published versions older than the N newest (never the current or previous)
  *   fetch          EDGAR 10-K/10-Q primary documents + metadata sidecars -> <out>/edgar/ (see fetch/parse-fetch-args.ts)
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,8 +14,9 @@ import cliProgress from 'cli-progress';
 import { buildIndex, DOMAIN } from './build';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
-import { openLocalStorage, DEFAULT_PERSIST_DIR } from './local-storage';
+import { collectGarbage } from './gc';
 import { publishVersion } from './publish';
+import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
 import { readCorpus } from './read-corpus';
 
 export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
@@ -113,19 +116,75 @@ export function latestVersionDir(artifactsDir: string): string | null {
   return existsSync(join(dir, 'manifest.json')) ? dir : null;
 }
 
-export async function runPublishLocal(artifactsDir: string, persistDir: string) {
-  const dir = latestVersionDir(artifactsDir);
-  if (!dir) throw new Error(`no built index in ${artifactsDir}: run npm run build:index first`);
-  const storage = await openLocalStorage(persistDir);
+export interface PublishOptions {
+  remote: boolean;
+  persistDir: string;
+  /** A version directory name under <artifacts>/sp500/; default the latest build. */
+  version?: string;
+}
+
+/** Publishes a built version to the bindings of wrangler.toml (local state or the Cloudflare account). */
+export async function runPublish(artifactsDir: string, opts: PublishOptions) {
+  const dir = opts.version ? join(artifactsDir, DOMAIN, opts.version) : latestVersionDir(artifactsDir);
+  if (!dir || !existsSync(join(dir, 'manifest.json'))) {
+    throw new Error(opts.version ? `no built version ${opts.version} in ${join(artifactsDir, DOMAIN)}` : `no built index in ${artifactsDir}: run npm run build:index first`);
+  }
+  const storage = await openStorage({ remote: opts.remote, persistTo: opts.persistDir });
   try {
     const bar = progressBar('publish');
     const report = await publishVersion(dir, storage.target, (d, t) => bar.update(d, t));
     bar.stop();
-    console.log(`published ${DOMAIN} ${report.version} to local R2/KV (${persistDir}): ${report.uploaded} uploaded, ${report.skipped} already there, ${report.bytes} bytes`);
+    console.log(`published ${DOMAIN} ${report.version} to ${storage.where}: ${report.uploaded} uploaded, ${report.skipped} already there, ${report.bytes} bytes`);
     return report;
   } finally {
     await storage.dispose();
   }
+}
+
+export const runPublishLocal = (artifactsDir: string, persistDir: string) => runPublish(artifactsDir, { remote: false, persistDir });
+
+/** Removes published versions older than the `keep` newest (never the current or the previous one). */
+export async function runGc(keep: number, opts: { remote: boolean; persistDir: string; dryRun: boolean }) {
+  const storage = await openStorage({ remote: opts.remote, persistTo: opts.persistDir });
+  try {
+    const plan = await collectGarbage(storage.target, DOMAIN, keep, { dryRun: opts.dryRun });
+    console.log(
+      `${opts.dryRun ? 'would remove' : 'removed'} ${plan.remove.length} of ${plan.versions.length} versions from ${storage.where} ` +
+        `(${plan.keys.length} objects, ${plan.bytes} bytes); kept ${plan.keep.join(', ') || 'none'} (current ${plan.current ?? 'none'})` +
+        (plan.remove.length ? `; removed ${plan.remove.join(', ')}` : ''),
+    );
+    return plan;
+  } finally {
+    await storage.dispose();
+  }
+}
+
+/** Flags of `publish` and `gc`: --local (default) or --remote, --persist-to <dir>, --version <v>, --keep <n>, --dry-run. */
+export function parseStorageArgs(args: readonly string[]) {
+  const out = { remote: false, persistDir: undefined as string | undefined, version: undefined as string | undefined, keep: undefined as number | undefined, dryRun: false };
+  let target: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === '--local' || a === '--remote') {
+      if (target && target !== a) throw new Error('give either --local or --remote, not both');
+      target = a;
+      out.remote = a === '--remote';
+    } else if (a === '--persist-to') out.persistDir = value();
+    else if (a === '--version') out.version = value();
+    else if (a === '--keep') {
+      const n = Number(value());
+      if (!Number.isInteger(n) || n < 1) throw new Error('--keep needs a positive integer');
+      out.keep = n;
+    } else if (a === '--dry-run') out.dryRun = true;
+    else throw new Error(`unknown option ${a}`);
+  }
+  if (out.remote && out.persistDir) throw new Error('--persist-to is for --local only');
+  return out;
 }
 
 async function main() {
@@ -137,10 +196,21 @@ async function main() {
     const graphMinStatements = parseGraphMinStatements(process.env.GRAPH_MIN_STATEMENTS);
     await runBuild(filingsDir, artifactsDir, graphMinStatements === undefined ? {} : { graphMinStatements });
   }
-  else if (command === 'publish-local') await runPublishLocal(artifactsDir, persistDir);
+  else if (command === 'publish' || command === 'gc') {
+    const args = parseStorageArgs(process.argv.slice(3));
+    const storage = { remote: args.remote, persistDir: resolve(args.persistDir ?? persistDir) };
+    if (command === 'publish') await runPublish(artifactsDir, { ...storage, ...(args.version ? { version: args.version } : {}) });
+    else {
+      if (args.keep === undefined) throw new Error('gc needs --keep <n>: how many of the newest versions to keep');
+      await runGc(args.keep, { ...storage, dryRun: args.dryRun });
+    }
+  }
   else if (command === 'fetch') await runFetchCommand(process.argv.slice(3), progressBar('fetch'));
   else {
-    console.error('usage: cli.ts build | publish-local | fetch --help   (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)');
+    console.error(
+      'usage: cli.ts build | publish [--local|--remote] [--persist-to dir] [--version v] | gc --keep n [--local|--remote] [--dry-run] | fetch --help\n' +
+        '  (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)',
+    );
     process.exitCode = 2;
   }
 }

@@ -4,11 +4,22 @@ import { decodeManifest } from '../src/format/codec';
 import type { Manifest } from '../src/format/types';
 import { manifestKey, objectKey, pointerKey } from '../src/format/keys';
 
-/** The two storage operations publishing needs; implemented over Miniflare locally, R2/KV APIs when deployed. */
+/** An object in the bucket, as a listing reports it. */
+export interface StoredObject {
+  key: string;
+  bytes: number;
+  /** Upload time, ms since the epoch. */
+  uploaded: number;
+}
+
+/** The storage operations publishing and gc need; implemented over R2/KV bindings (storage.ts). */
 export interface PublishTarget {
   hasObject(key: string, bytes: number): Promise<boolean>;
   putObject(key: string, bytes: Uint8Array): Promise<void>;
+  getPointer(key: string): Promise<string | null>;
   putPointer(key: string, value: string): Promise<void>;
+  listObjects(prefix: string): Promise<StoredObject[]>;
+  deleteObjects(keys: string[]): Promise<void>;
 }
 
 export interface PublishReport {

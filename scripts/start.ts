@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DOMAIN } from '../index-builder/build';
 import { DEFAULT_ARTIFACTS_DIR, DEFAULT_FILINGS_DIR, latestVersionDir, runBuild, runPublishLocal } from '../index-builder/cli';
-import { DEFAULT_PERSIST_DIR } from '../index-builder/local-storage';
+import { DEFAULT_PERSIST_DIR } from '../index-builder/storage';
 
 const LOCAL_KEY = 'local-dev-key';
 

@@ -22,7 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { DOMAIN } from '../../index-builder/build';
 import { DEFAULT_ARTIFACTS_DIR, DEFAULT_FILINGS_DIR, latestVersionDir, runBuild, runPublishLocal } from '../../index-builder/cli';
-import { DEFAULT_PERSIST_DIR } from '../../index-builder/local-storage';
+import { DEFAULT_PERSIST_DIR } from '../../index-builder/storage';
 import { CORPUS_MIX, SAMPLE_MIX, type MixEntry } from './mix';
 import { startWranglerDev, type DevServer, type WorkerLogLine } from './server';
 import { fmt, percentile } from './stats';

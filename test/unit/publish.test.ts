@@ -4,8 +4,11 @@ import { join } from 'node:path';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { KV_NAMESPACE_ID, openLocalStorage, R2_BUCKET } from '../../index-builder/local-storage';
-import { publishVersion, type PublishTarget } from '../../index-builder/publish';
+import { KV_NAMESPACE_ID, openLocalBindings, R2_BUCKET } from '../support/local-bindings';
+import { collectGarbage, planGc } from '../../index-builder/gc';
+import { publishVersion, type PublishTarget, type StoredObject } from '../../index-builder/publish';
+import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/storage';
+import { parseStorageArgs } from '../../index-builder/cli';
 import { readCorpus } from '../../index-builder/read-corpus';
 import { manifestKey, pointerKey } from '../../src/format/keys';
 
@@ -52,7 +55,7 @@ async function readState(): Promise<{ pointer: string | null; hasManifest: (vers
 
 /** Runs a publish against the real local storage, through `wrap` (which may inject a failure). */
 async function publishThrough(dir: string, wrap: (t: PublishTarget) => PublishTarget) {
-  const storage = await openLocalStorage(persist);
+  const storage = await openLocalBindings(persist);
   try {
     return await publishVersion(dir, wrap(storage.target));
   } finally {
@@ -70,6 +73,7 @@ function uploadKeys(build: BuildResult): string[] {
 /** A target whose upload of `failKey` throws, as a dropped connection would; records what it wrote. */
 function failingOn(failKey: string | null, log: string[] = []) {
   return (t: PublishTarget): PublishTarget => ({
+    ...t,
     hasObject: (k, b) => t.hasObject(k, b),
     putObject: async (key, bytes) => {
       if (key === failKey) throw new Error(`injected failure uploading ${key}`);
@@ -125,5 +129,109 @@ describe('publishVersion', () => {
     const state = await readState();
     expect(state.pointer).toBe(next.version);
     await state.dispose();
+  });
+});
+
+describe('gc --keep N', () => {
+  const obj = (key: string, uploaded: number): StoredObject => ({ key, bytes: 10, uploaded });
+  // Three versions published at t=1, 2, 3 (data first, manifest last), and a publish of v4 that stopped midway.
+  const objects = [
+    ...['v1', 'v2', 'v3'].flatMap((v, i) => [obj(`sp500/${v}/shards/a.bin`, i * 10), obj(`sp500/${v}/manifest.json`, i * 10 + 1)]),
+    obj('sp500/v4/shards/a.bin', 40),
+    obj('other/v0/manifest.json', 0),
+  ];
+
+  it('keeps the N newest, the current and the previous version; removes manifests before data', () => {
+    const plan = planGc(objects, 'sp500', 'v3', 1);
+    expect(plan.versions).toEqual(['v4', 'v3', 'v2', 'v1']);
+    expect(plan.keep).toEqual(['v4', 'v3', 'v2']); // v4 newest, v3 current, v2 previous
+    expect(plan.remove).toEqual(['v1']);
+    expect(plan.keys).toEqual(['sp500/v1/manifest.json', 'sp500/v1/shards/a.bin']);
+    expect(plan.bytes).toBe(20);
+  });
+
+  it('never removes the current version, even when a rollback made it the oldest', () => {
+    const plan = planGc(objects, 'sp500', 'v1', 2);
+    expect(plan.keep).toEqual(['v4', 'v3', 'v1']); // the two newest, and current v1 (nothing older: no previous)
+    expect(plan.remove).toEqual(['v2']);
+  });
+
+  it('removes old versions from real local R2, leaves the live one serving, and reports what it did', async () => {
+    const filings = await readCorpus('fixtures/sample-corpus/filings');
+    const third = await buildIndex(filings.filter((f) => f.doc.ticker !== 'QVLT'), { outDir: join(dirs[0]!, 'third') });
+    const state = join(dirs[0]!, 'gc-state');
+    const storage = await openLocalBindings(state);
+    try {
+      for (const build of [live, next, third]) await publishVersion(build.dir, storage.target);
+      const dry = await collectGarbage(storage.target, 'sp500', 1, { dryRun: true });
+      expect(dry.remove).toEqual([live.version]);
+      expect((await storage.target.listObjects(`sp500/${live.version}/`)).length).toBeGreaterThan(0);
+
+      const plan = await collectGarbage(storage.target, 'sp500', 1);
+      expect(plan.current).toBe(third.version);
+      expect(plan.keep.sort()).toEqual([next.version, third.version].sort());
+      expect(await storage.target.listObjects(`sp500/${live.version}/`)).toEqual([]);
+      expect((await storage.target.listObjects(`sp500/${next.version}/`)).length).toBe(uploadKeys(next).length);
+      expect(await storage.target.getPointer(pointerKey('sp500'))).toBe(third.version);
+      // A second run has nothing left to remove.
+      expect((await collectGarbage(storage.target, 'sp500', 1)).remove).toEqual([]);
+      await expect(collectGarbage(storage.target, 'sp500', 0)).rejects.toThrow(/--keep/);
+    } finally {
+      await storage.dispose();
+    }
+  });
+});
+
+describe('storage adapter and CLI flags', () => {
+  const noSleep = async () => {};
+
+  it('retries a failing storage call with backoff, and gives up with the last error after five attempts', async () => {
+    const waits: number[] = [];
+    let calls = 0;
+    const flaky = async () => {
+      if (++calls < 3) throw new Error('connection reset');
+      return 'ok';
+    };
+    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms))).toBe('ok');
+    expect(waits).toEqual([500, 1000]);
+    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y failed after 5 attempts: 503 from R2');
+  });
+
+  it('wraps R2/KV bindings: a put that fails twice still lands', async () => {
+    const stored = new Map<string, Uint8Array>();
+    let failures = 2;
+    const bucket = {
+      head: async (k: string) => (stored.has(k) ? { size: stored.get(k)!.byteLength } : null),
+      put: async (k: string, v: Uint8Array) => {
+        if (failures-- > 0) throw new Error('timeout');
+        stored.set(k, v);
+      },
+      delete: async () => {},
+      list: async () => ({ objects: [], truncated: false }),
+    };
+    const kv = { get: async () => null, put: async () => {} };
+    const target = bindingsTarget(bucket, kv, noSleep);
+    await target.putObject('a', new Uint8Array([1, 2, 3]));
+    expect(await target.hasObject('a', 3)).toBe(true);
+    expect(await target.hasObject('a', 4)).toBe(false);
+  });
+
+  it('refuses a remote publish before any upload when wrangler is not logged in, saying what to run', () => {
+    const home = mkdtempSync(join(tmpdir(), 'fers-nohome-'));
+    dirs.push(home);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, XDG_CONFIG_HOME: join(home, '.config') };
+    delete env.CLOUDFLARE_API_TOKEN;
+    delete env.CLOUDFLARE_API_KEY;
+    expect(() => checkWranglerLogin(undefined, env)).toThrow(/not logged in.*npx wrangler login.*CLOUDFLARE_API_TOKEN/);
+  });
+
+  it('parses publish and gc flags, and refuses contradictions', () => {
+    expect(parseStorageArgs([])).toMatchObject({ remote: false, dryRun: false });
+    expect(parseStorageArgs(['--remote', '--version', 'abc'])).toMatchObject({ remote: true, version: 'abc' });
+    expect(parseStorageArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toMatchObject({ keep: 3, dryRun: true, persistDir: 'x' });
+    expect(() => parseStorageArgs(['--local', '--remote'])).toThrow(/either/);
+    expect(() => parseStorageArgs(['--keep', '0'])).toThrow(/positive/);
+    expect(() => parseStorageArgs(['--remote', '--persist-to', 'x'])).toThrow(/--local only/);
+    expect(() => parseStorageArgs(['--bogus'])).toThrow(/unknown option/);
   });
 });
