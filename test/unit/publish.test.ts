@@ -1,10 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { KV_NAMESPACE_ID, openLocalBindings, R2_BUCKET } from '../support/local-bindings';
+import { openLocalBindings } from '../support/local-bindings';
 import { collectGarbage, planGc } from '../../index-builder/gc';
 import { publishVersion, type PublishTarget, type StoredObject } from '../../index-builder/publish';
 import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/storage';
@@ -32,18 +31,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-/** What a Worker would see: the pointer and whether a version's manifest exists. */
+/** What a Worker would see: the pointer and whether a version's manifest exists, read with Miniflare's raw bindings. */
 async function readState(): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean>; dispose: () => Promise<void> }> {
-  const mf = new Miniflare(
-    convertV4MiniflareOptions({
-      modules: true,
-      script: 'export default { fetch() { return new Response(null, { status: 404 }); } }',
-      r2Buckets: { BUCKET: R2_BUCKET },
-      kvNamespaces: { KV: KV_NAMESPACE_ID },
-      resourcePersistencePath: join(persist, 'v3'),
-      cf: false,
-    }),
-  );
+  const { mf } = await openLocalBindings(persist);
   const bucket = await mf.getR2Bucket('BUCKET');
   const kv = await mf.getKVNamespace('KV');
   return {
