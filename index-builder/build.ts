@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
 import { encodeCatalog, encodeEmbedding, encodeLexicon, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
 import { FORMAT_VERSION } from '../src/format/container';
 import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, Manifest, ShardInfo, StatementKind } from '../src/format/types';
@@ -10,13 +11,13 @@ import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases } from './aliases';
-import { learnEmbeddings, type EmbeddingOptions } from './embeddings';
-import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
-import type { Filing } from './read-corpus';
-import { segmentFiling } from './segment';
 import { buildConsensus } from './consensus';
+import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
+import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
-import { EntityCollector } from './entities/collect';
+import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
+import type { Filing, FilingDocument } from './read-corpus';
+import { segmentFiling } from './segment';
 import { extractStatements } from './statements';
 import type { TableFact } from './table-facts';
 
@@ -34,20 +35,43 @@ export interface BuildOptions {
   onStage?: (stage: string, done: number, total: number) => void;
 }
 
-interface Statement {
+/** One statement of a filing as segmentation leaves it: everything but its place in the corpus. */
+export interface StatementDraft {
   text: string;
   page: number;
   offset: number;
   length: number;
   kind: StatementKind;
   status: EpistemicStatus;
-  source: number;
-  filing: number;
-  ticker: string;
+  /** Index into its filing's sources. */
+  localSource: number;
   itemTag: string;
   metrics: number[];
   fact?: TableFact;
   tokens: string[];
+}
+
+export interface SourceDraft {
+  id: string;
+  itemTag: string;
+  title: string;
+  pageStart: number;
+  pageEnd: number;
+}
+
+/** A segmented filing: the unit the streaming build spills to disk and reads back. */
+export interface FilingRecord {
+  doc: FilingDocument;
+  pageCount: number;
+  sources: SourceDraft[];
+  statements: StatementDraft[];
+}
+
+/** A statement placed in the corpus: global source index, dense filing number, issuer. */
+export interface Statement extends StatementDraft {
+  source: number;
+  filing: number;
+  ticker: string;
 }
 
 export interface BuildResult {
@@ -85,7 +109,7 @@ export interface BuildResult {
  * property, plant and equipment" is also found by "capital expenditure" (the metric vocabulary's name). Only the
  * index terms change; the statement text stays as printed.
  */
-function withMetricTerms(tokens: string[], metrics: readonly number[]): string[] {
+export function withMetricTerms(tokens: string[], metrics: readonly number[]): string[] {
   const metric = metrics[0] ? metricByCode(metrics[0]) : null;
   if (!metric) return tokens;
   const have = new Set(tokens);
@@ -93,7 +117,7 @@ function withMetricTerms(tokens: string[], metrics: readonly number[]): string[]
   return extra.length ? [...tokens, ...extra] : tokens;
 }
 
-function sha256(bytes: Uint8Array | string): string {
+export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
@@ -102,348 +126,281 @@ function formCode(form: string): string {
 }
 
 /** Stable readable id: MMM-10K-FY2018-I8, AAPL-10Q-FY2023Q3-P1I2. */
-function sourceId(f: Filing, itemCode: string): string {
-  const period = f.doc.form_type === '10-Q' ? `FY${f.doc.fiscal_year}${f.doc.fiscal_period}` : `FY${f.doc.fiscal_year}`;
-  return `${f.doc.ticker}-${formCode(f.doc.form_type)}-${period}-${itemCode}`;
+export function sourceId(doc: FilingDocument, itemCode: string): string {
+  const period = doc.form_type === '10-Q' ? `FY${doc.fiscal_year}${doc.fiscal_period}` : `FY${doc.fiscal_year}`;
+  return `${doc.ticker}-${formCode(doc.form_type)}-${period}-${itemCode}`;
+}
+
+export const shardKeyOf = (doc: FilingDocument) => `${doc.ticker}-FY${doc.fiscal_year}`;
+
+/** Filing -> items -> statements: the CPU-heavy part, one filing at a time, independent of every other filing. */
+export function analyzeFiling(filing: Filing): FilingRecord {
+  const d = filing.doc;
+  const sources: SourceDraft[] = [];
+  const statements: StatementDraft[] = [];
+  const seenIds = new Map<string, number>();
+  // Start of each page in the filing's text joined by '\n': statement lengths are measured there.
+  const pageStarts: number[] = [];
+  let at = 0;
+  for (const p of filing.pages) {
+    pageStarts.push(at);
+    at += p.length + 1;
+  }
+  for (const section of segmentFiling(d.form_type, filing.pages)) {
+    let id = sourceId(d, section.itemCode);
+    // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
+    const dup = seenIds.get(id) ?? 0;
+    seenIds.set(id, dup + 1);
+    if (dup) id = `${id}-${dup + 1}`;
+    const raw = extractStatements(section, d.form_type);
+    if (!raw.length) continue;
+    const localSource = sources.length;
+    sources.push({ id, itemTag: section.itemTag, title: section.title, pageStart: section.lines[0]!.page, pageEnd: section.lines[section.lines.length - 1]!.page });
+    for (const s of raw) {
+      statements.push({
+        text: s.text,
+        page: s.page,
+        offset: s.offset,
+        length: Math.max(0, pageStarts[s.endPage]! + s.endOffset - (pageStarts[s.page]! + s.offset)),
+        kind: s.kind,
+        status: s.status,
+        localSource,
+        itemTag: section.itemTag,
+        metrics: s.metrics,
+        ...(s.fact ? { fact: s.fact } : {}),
+        tokens: withMetricTerms(tokenize(s.text), s.metrics),
+      });
+    }
+  }
+  return { doc: d, pageCount: filing.pages.length, sources, statements };
+}
+
+/** A filing's sources as catalog sources (their global index is their position in the catalog). */
+export function catalogSources(record: FilingRecord, shard: number): CatalogSource[] {
+  const d = record.doc;
+  return record.sources.map((s) => ({
+    id: s.id,
+    type: 'sec_filing_item',
+    date: d.filing_date,
+    doc_id: d.doc_id,
+    company: d.company,
+    period_of_report: d.period_of_report,
+    fiscal_period: d.fiscal_period,
+    item_title: s.title,
+    page_start: s.pageStart,
+    page_end: s.pageEnd,
+    shard,
+    meta: {
+      report_filing_date: d.filing_date,
+      sec_fiscal_year: `FY-${d.fiscal_year}`,
+      sec_fiscal_year_end: d.fiscal_year_end,
+      sec_form_type: d.form_type,
+      sec_gics_sector: d.gics_sector,
+      sec_gics_sub_industry: d.gics_sub_industry,
+      sec_item_tag: s.itemTag,
+      sec_ticker: d.ticker,
+    },
+  }));
+}
+
+/** Feeds an issuer's statements to an entity collector, in corpus order, as the sentences and rows that name names. */
+export function observeEntities(collector: EntityCollector, record: FilingRecord, filing: number, statements: Iterable<StatementDraft>): void {
+  const d = record.doc;
+  const label = d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
+  // One ref per section, shared by its statements: the collector takes a later statement of the same section (the
+  // same ref) as the latest wording of a candidate.
+  const refs = record.sources.map((src) => ({ id: src.id, filing, period: d.period_of_report, label }));
+  for (const s of statements) {
+    const ref = refs[s.localSource]!;
+    if (s.kind === 'sentence') collector.observeSentence(d.ticker, s.text, ref);
+    else if (s.fact) collector.observeTableRow(d.ticker, s.fact.label, ref);
+  }
+}
+
+/** Corpus-wide term statistics: document frequency per term, statement count and total length. */
+export class TermStats {
+  readonly df = new Map<string, number>();
+  statements = 0;
+  totalLen = 0;
+
+  add(tokens: readonly string[]): void {
+    this.statements++;
+    this.totalLen += tokens.length;
+    for (const t of new Set(tokens)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+  }
+
+  get avgLen(): number {
+    return this.statements ? this.totalLen / this.statements : 0;
+  }
 }
 
 /**
- * The whole offline pipeline: filings -> items -> statements -> embeddings -> shards, lexicon, catalog ->
- * a content-addressed version directory with a manifest of checksums. No clock or randomness beyond fixed seeds
- * enters the output, so identical input gives byte-identical artifacts.
+ * Each term's best BM25 contribution per shard, kept per shard as (term id, impact) arrays and merged into the
+ * lexicon at the end: memory is a term dictionary plus 12 bytes per (term, shard) pair, not a map of maps.
  */
-export async function buildIndex(filings: readonly Filing[], options: BuildOptions): Promise<BuildResult> {
-  const stage = options.onStage ?? (() => {});
-  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
-  const sources: CatalogSource[] = [];
-  const statements: Statement[] = [];
-  const shardKeys: string[] = [];
-  const shardByKey = new Map<string, number>();
+export class ShardImpacts {
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private shardsPerTerm = new Uint32Array(1024);
+  private readonly perShard: { ids: Uint32Array; impacts: Float64Array }[] = [];
+  maxImpact = 0;
 
-  const entityCollector = new EntityCollector(); // segments, products, counterparties named by the sentences
-  filings.forEach((filing, fi) => {
-    stage('segment', fi + 1, filings.length);
-    const d = filing.doc;
-    const shardKey = `${d.ticker}-FY${d.fiscal_year}`;
-    if (!shardByKey.has(shardKey)) {
-      shardByKey.set(shardKey, shardKeys.length);
-      shardKeys.push(shardKey);
-    }
-    const seenIds = new Map<string, number>();
-    // Start of each page in the filing's text joined by '\n': statement lengths are measured there.
-    const pageStarts: number[] = [];
-    let at = 0;
-    for (const p of filing.pages) {
-      pageStarts.push(at);
-      at += p.length + 1;
-    }
-    for (const section of segmentFiling(d.form_type, filing.pages)) {
-      let id = sourceId(filing, section.itemCode);
-      // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
-      const dup = seenIds.get(id) ?? 0;
-      seenIds.set(id, dup + 1);
-      if (dup) id = `${id}-${dup + 1}`;
-      const raw = extractStatements(section, d.form_type);
-      if (!raw.length) continue;
-      const sourceIndex = sources.length;
-      sources.push({
-        id,
-        type: 'sec_filing_item',
-        date: d.filing_date,
-        doc_id: d.doc_id,
-        company: d.company,
-        period_of_report: d.period_of_report,
-        fiscal_period: d.fiscal_period,
-        item_title: section.title,
-        page_start: section.lines[0]!.page,
-        page_end: section.lines[section.lines.length - 1]!.page,
-        shard: shardByKey.get(shardKey)!,
-        meta: {
-          report_filing_date: d.filing_date,
-          sec_fiscal_year: `FY-${d.fiscal_year}`,
-          sec_fiscal_year_end: d.fiscal_year_end,
-          sec_form_type: d.form_type,
-          sec_gics_sector: d.gics_sector,
-          sec_gics_sub_industry: d.gics_sub_industry,
-          sec_item_tag: section.itemTag,
-          sec_ticker: d.ticker,
-        },
-      });
-      const entityRef = { id, filing: fi, period: d.period_of_report, label: d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}` };
-      for (const s of raw) {
-        if (s.kind === 'sentence') entityCollector.observeSentence(d.ticker, s.text, entityRef);
-        else if (s.fact) entityCollector.observeTableRow(d.ticker, s.fact.label, entityRef);
-        statements.push({
-          text: s.text,
-          page: s.page,
-          offset: s.offset,
-          length: Math.max(0, pageStarts[s.endPage]! + s.endOffset - (pageStarts[s.page]! + s.offset)),
-          kind: s.kind,
-          status: s.status,
-          source: sourceIndex,
-          filing: fi,
-          ticker: d.ticker,
-          itemTag: section.itemTag,
-          metrics: s.metrics,
-          ...(s.fact ? { fact: s.fact } : {}),
-          tokens: withMetricTerms(tokenize(s.text), s.metrics),
-        });
+  /** `terms` and `impacts` of one shard, in any order; shards are added in shard order. */
+  addShard(shard: number, terms: readonly string[], impacts: Float64Array): void {
+    const ids = new Uint32Array(terms.length);
+    terms.forEach((t, i) => {
+      let id = this.termIds.get(t);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.termIds.set(t, id);
+        this.terms.push(t);
+        if (id >= this.shardsPerTerm.length) {
+          const grown = new Uint32Array(this.shardsPerTerm.length * 2);
+          grown.set(this.shardsPerTerm);
+          this.shardsPerTerm = grown;
+        }
       }
-    }
-  });
-
-  stage('consensus', 0, 1);
-  const consensus = buildConsensus(statements);
-  stage('consensus', 1, 1);
-  const edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
-
-  stage('embed', 0, 1);
-  const model = learnEmbeddings(statements.map((s) => s.tokens), options.embedding);
-  stage('embed', 1, 1);
-
-  // Global statistics: document frequency and average length over every statement.
-  const df = new Map<string, number>();
-  let totalLen = 0;
-  for (const s of statements) {
-    totalLen += s.tokens.length;
-    for (const t of new Set(s.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  const N = statements.length;
-  const avgLen = N ? totalLen / N : 0;
-
-  // Shards: one per issuer and fiscal year, so company and period filters select shards from the catalog alone.
-  const members: number[][] = shardKeys.map(() => []);
-  statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
-  const shardFiles: { info: ShardInfo; bytes: Uint8Array }[] = [];
-  // Vectors of the shards that get a graph, kept until the graph stage (the others are dropped with the loop).
-  const graphInputs: { info: ShardInfo; vectors: Int8Array }[] = [];
-  const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
-  members.forEach((ids, shardIndex) => {
-    stage('shards', shardIndex + 1, members.length);
-    const shardId = shardKeys[shardIndex]!;
-    const termPostings = new Map<string, { docs: number[]; tfs: number[] }>();
-    const docLen = new Uint16Array(ids.length);
-    const vectors = new Int8Array(ids.length * model.dim);
-    ids.forEach((statementIndex, local) => {
-      const s = statements[statementIndex]!;
-      docLen[local] = Math.min(65535, s.tokens.length);
-      const tf = new Map<string, number>();
-      for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [t, n] of tf) {
-        let p = termPostings.get(t);
-        if (!p) termPostings.set(t, (p = { docs: [], tfs: [] }));
-        p.docs.push(local);
-        p.tfs.push(Math.min(255, n));
-        const impact = bm25TermScore(bm25Idf(N, df.get(t)!), n, s.tokens.length, avgLen);
-        let perShard = impacts.get(t);
-        if (!perShard) impacts.set(t, (perShard = new Map()));
-        if (impact > (perShard.get(shardIndex) ?? 0)) perShard.set(shardIndex, impact);
-      }
-      quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
+      ids[i] = id;
+      this.shardsPerTerm[id]!++;
+      if (impacts[i]! > this.maxImpact) this.maxImpact = impacts[i]!;
     });
-    const terms = [...termPostings.keys()].sort();
-    const postOffsets = new Uint32Array(terms.length + 1);
+    this.perShard[shard] = { ids, impacts };
+  }
+
+  /** The lexicon's term list and per-term shard lists (shard ascending), impacts quantized to one byte. */
+  lexicon(df: ReadonlyMap<string, number>, totalStatements: number, avgLen: number): Uint8Array {
+    const order = this.terms.map((_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
+    const rank = new Uint32Array(this.terms.length);
+    order.forEach((id, r) => (rank[id] = r));
+    const shardOffsets = new Uint32Array(order.length + 1);
     let total = 0;
-    terms.forEach((t, i) => {
-      postOffsets[i] = total;
-      total += termPostings.get(t)!.docs.length;
+    order.forEach((id, r) => {
+      shardOffsets[r] = total;
+      total += this.shardsPerTerm[id]!;
     });
-    postOffsets[terms.length] = total;
-    const postDocs = new Uint32Array(total);
-    const postTfs = new Uint8Array(total);
-    terms.forEach((t, i) => {
-      const p = termPostings.get(t)!;
-      postDocs.set(p.docs, postOffsets[i]);
-      postTfs.set(p.tfs, postOffsets[i]);
+    shardOffsets[order.length] = total;
+    const next = shardOffsets.slice(0, order.length);
+    const shardIds = new Uint16Array(total);
+    const shardImpact = new Uint8Array(total);
+    const impactScale = this.maxImpact / 255 || 1;
+    this.perShard.forEach((entry, shard) => {
+      if (!entry) return;
+      entry.ids.forEach((id, i) => {
+        const at = next[rank[id]!]!++;
+        shardIds[at] = shard;
+        shardImpact[at] = Math.max(1, Math.min(255, Math.ceil(entry.impacts[i]! / impactScale)));
+      });
     });
-    const file = `shards/${shardId}.bin`;
-    const shardStatements = ids.map((i) => statements[i]!);
-    const edges = buildShardEdges(shardStatements);
-    for (const list of edges) for (const e of list) edgeCounts[e.kind]!++;
-    const bytes = encodeShard({
-      id: shardId,
-      texts: shardStatements.map((s) => s.text),
-      source: shardStatements.map((s) => s.source),
-      page: shardStatements.map((s) => s.page),
-      kind: shardStatements.map((s) => s.kind),
-      status: shardStatements.map((s) => s.status),
-      offset: Uint32Array.from(shardStatements, (s) => s.offset),
-      length: Uint32Array.from(shardStatements, (s) => s.length),
-      metric: Uint8Array.from(shardStatements, (s) => s.metrics[0] ?? 0),
-      agree: ids.map((i) => consensus.agree.get(i) ?? []),
-      disagree: ids.map((i) => consensus.disagree.get(i) ?? []),
-      edges,
+    const terms = order.map((id) => this.terms[id]!);
+    return encodeLexicon({
       terms,
-      postOffsets,
-      postDocs,
-      postTfs,
-      termDf: Uint32Array.from(terms.map((t) => df.get(t)!)),
-      totalStatements: N,
+      df: Uint32Array.from(terms.map((t) => df.get(t)!)),
+      shardOffsets,
+      shardIds,
+      shardImpact,
+      impactScale,
+      totalStatements,
       avgLen,
-      docLen,
-      dim: model.dim,
-      vectors,
     });
-    const shardSources = sources.filter((s) => s.shard === shardIndex);
-    const distinct = (f: (s: CatalogSource) => string | null) =>
-      [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
-    const info: ShardInfo = {
-      id: shardId,
-      file,
-      statement_count: ids.length,
-      tickers: distinct((s) => s.meta.sec_ticker),
-      fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
-      form_types: distinct((s) => s.meta.sec_form_type),
-      graph_file: null, // set by the graph stage below
-    };
-    shardFiles.push({ bytes, info });
-    if (ids.length > 0 && ids.length >= graphMinStatements) graphInputs.push({ info, vectors });
-  });
-
-  // HNSW graphs for the large shards (shard order, so the output does not depend on timing). The wasm is only
-  // loaded when some shard needs a graph; a missing generated/ build then fails here with "run npm install".
-  const graphFiles: { file: string; bytes: Uint8Array }[] = [];
-  const graphStarted = performance.now();
-  let graphBuilder: GraphBuilder | null = null;
-  for (const [i, input] of graphInputs.entries()) {
-    stage('graphs', i, graphInputs.length);
-    graphBuilder ??= await openGraphBuilder();
-    const file = `graphs/${input.info.id}.bin`;
-    graphFiles.push({ file, bytes: graphBuilder.build(input.info.id, input.vectors, model.dim) });
-    input.info.graph_file = file;
-    stage('graphs', i + 1, graphInputs.length);
   }
-  const graphMs = performance.now() - graphStarted;
-  graphInputs.length = 0;
-
-  stage('lexicon', 0, 1);
-  const lexTerms = [...impacts.keys()].sort();
-  let maxImpact = 0;
-  for (const m of impacts.values()) for (const v of m.values()) maxImpact = Math.max(maxImpact, v);
-  const impactScale = maxImpact / 255 || 1;
-  const shardOffsets = new Uint32Array(lexTerms.length + 1);
-  const shardIdsArr: number[] = [];
-  const shardImpactArr: number[] = [];
-  lexTerms.forEach((t, i) => {
-    shardOffsets[i] = shardIdsArr.length;
-    for (const [shard, impact] of [...impacts.get(t)!.entries()].sort((a, b) => a[0] - b[0])) {
-      shardIdsArr.push(shard);
-      shardImpactArr.push(Math.max(1, Math.min(255, Math.ceil(impact / impactScale))));
-    }
-  });
-  shardOffsets[lexTerms.length] = shardIdsArr.length;
-  const lexiconBytes = encodeLexicon({
-    terms: lexTerms,
-    df: Uint32Array.from(lexTerms.map((t) => df.get(t)!)),
-    shardOffsets,
-    shardIds: Uint16Array.from(shardIdsArr),
-    shardImpact: Uint8Array.from(shardImpactArr),
-    impactScale,
-    totalStatements: N,
-    avgLen,
-  });
-  stage('lexicon', 1, 1);
-
-  const embeddingBytes = encodeEmbedding(model);
-  stage('entities', 0, 1);
-  const catalog = buildCatalog(filings, sources, statements, shardFiles.map((s) => s.info), model.dim, avgLen, entityCollector);
-  stage('entities', 1, 1);
-  const catalogBytes = encodeCatalog(catalog);
-  const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
-  for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
-
-  // Content-addressed version: the hash of every artifact's hash, so a rebuild of the same input is a no-op.
-  const files = new Map<string, Uint8Array>([
-    ['catalog.bin', catalogBytes],
-    ['lexicon.bin', lexiconBytes],
-    ['embedding.bin', embeddingBytes],
-    ...shardFiles.map((s) => [s.info.file, s.bytes] as [string, Uint8Array]),
-    ...graphFiles.map((g) => [g.file, g.bytes] as [string, Uint8Array]),
-  ]);
-  const refs = new Map<string, ArtifactRef>();
-  for (const [file, bytes] of files) refs.set(file, { file, bytes: bytes.byteLength, sha256: sha256(bytes) });
-  const version = sha256([...refs.values()].map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
-  const manifest: Manifest = {
-    format: MANIFEST_FORMAT,
-    format_version: FORMAT_VERSION,
-    analyzer_version: ANALYZER_VERSION,
-    domain: DOMAIN,
-    version,
-    created_by: 'index-builder',
-    catalog: refs.get('catalog.bin')!,
-    lexicon: refs.get('lexicon.bin')!,
-    embedding: refs.get('embedding.bin')!,
-    shards: shardFiles.map((s) => refs.get(s.info.file)!),
-    graphs: graphFiles.map((g) => refs.get(g.file)!),
-    totals: {
-      files: files.size,
-      bytes: [...files.values()].reduce((a, b) => a + b.byteLength, 0),
-      statements: N,
-    },
-  };
-  const dir = join(options.outDir, DOMAIN, version);
-  mkdirSync(join(dir, 'shards'), { recursive: true });
-  if (graphFiles.length) mkdirSync(join(dir, 'graphs'), { recursive: true });
-  for (const [file, bytes] of files) writeFileSync(join(dir, file), bytes);
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  writeFileSync(join(options.outDir, DOMAIN, 'LATEST'), version + '\n');
-
-  const byStatus: Record<string, number> = {};
-  const byKind: Record<string, number> = {};
-  for (const s of statements) {
-    byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
-    byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
-  }
-  return {
-    version,
-    dir,
-    manifest,
-    summary: {
-      filings: filings.length,
-      pages: filings.reduce((a, f) => a + f.pages.length, 0),
-      sources: sources.length,
-      statements: N,
-      byStatus,
-      byKind,
-      shards: shardFiles.length,
-      mergedSentenceGroups: consensus.mergedSentenceGroups,
-      mergedTableRows: consensus.mergedTableRows,
-      disagreeingRows: consensus.disagreeingRows,
-      edges: edgeCounts,
-      largestShardBytes: Math.max(0, ...shardFiles.map((f) => f.bytes.byteLength)),
-      graphs: graphFiles.length,
-      graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
-      graphMs,
-      entities: entityCounts,
-      bytes: manifest.totals.bytes,
-    },
-  };
 }
 
-function buildCatalog(
-  filings: readonly Filing[],
-  sources: CatalogSource[],
-  statements: Statement[],
-  shards: ShardInfo[],
-  dim: number,
-  avgLen: number,
-  entityCollector: EntityCollector,
-): CatalogHeader {
+/** One shard: postings, vectors, consensus and edges of its statements, encoded; plus its terms' impacts. */
+export function encodeShardStatements(
+  shardId: string,
+  statements: readonly Statement[],
+  consensus: { agree: (i: number) => ReturnType<typeof buildConsensus>['agree'] extends Map<number, infer V> ? V : never; disagree: (i: number) => ReturnType<typeof buildConsensus>['disagree'] extends Map<number, infer V> ? V : never },
+  stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
+  model: ReturnType<EmbeddingLearner['finish']>,
+): { bytes: Uint8Array; vectors: Int8Array; terms: string[]; impacts: Float64Array; edges: ReturnType<typeof buildShardEdges> } {
+  const N = stats.statements;
+  const termPostings = new Map<string, { docs: number[]; tfs: number[]; impact: number }>();
+  const docLen = new Uint16Array(statements.length);
+  const vectors = new Int8Array(statements.length * model.dim);
+  statements.forEach((s, local) => {
+    docLen[local] = Math.min(65535, s.tokens.length);
+    const tf = new Map<string, number>();
+    for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const [t, n] of tf) {
+      let p = termPostings.get(t);
+      if (!p) termPostings.set(t, (p = { docs: [], tfs: [], impact: 0 }));
+      p.docs.push(local);
+      p.tfs.push(Math.min(255, n));
+      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), n, s.tokens.length, stats.avgLen);
+      if (impact > p.impact) p.impact = impact;
+    }
+    quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
+  });
+  const terms = [...termPostings.keys()].sort();
+  const postOffsets = new Uint32Array(terms.length + 1);
+  let total = 0;
+  terms.forEach((t, i) => {
+    postOffsets[i] = total;
+    total += termPostings.get(t)!.docs.length;
+  });
+  postOffsets[terms.length] = total;
+  const postDocs = new Uint32Array(total);
+  const postTfs = new Uint8Array(total);
+  const impacts = new Float64Array(terms.length);
+  terms.forEach((t, i) => {
+    const p = termPostings.get(t)!;
+    postDocs.set(p.docs, postOffsets[i]);
+    postTfs.set(p.tfs, postOffsets[i]);
+    impacts[i] = p.impact;
+  });
+  const edges = buildShardEdges(statements);
+  const bytes = encodeShard({
+    id: shardId,
+    texts: statements.map((s) => s.text),
+    source: statements.map((s) => s.source),
+    page: statements.map((s) => s.page),
+    kind: statements.map((s) => s.kind),
+    status: statements.map((s) => s.status),
+    offset: Uint32Array.from(statements, (s) => s.offset),
+    length: Uint32Array.from(statements, (s) => s.length),
+    metric: Uint8Array.from(statements, (s) => s.metrics[0] ?? 0),
+    agree: statements.map((_, i) => consensus.agree(i)),
+    disagree: statements.map((_, i) => consensus.disagree(i)),
+    edges,
+    terms,
+    postOffsets,
+    postDocs,
+    postTfs,
+    termDf: Uint32Array.from(terms.map((t) => stats.df.get(t)!)),
+    totalStatements: N,
+    avgLen: stats.avgLen,
+    docLen,
+    dim: model.dim,
+    vectors,
+  });
+  return { bytes, vectors, terms, impacts, edges };
+}
+
+/** The catalog: sources, companies with their entities, shards, field values and bounds. */
+export function buildCatalog(input: {
+  docs: readonly FilingDocument[];
+  pages: number;
+  sources: readonly CatalogSource[];
+  statementsPerSource: Uint32Array;
+  statements: number;
+  shards: ShardInfo[];
+  dim: number;
+  avgLen: number;
+  entities: ReadonlyMap<string, CompanyEntities>;
+}): CatalogHeader {
+  const { sources } = input;
   const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
-  const perSource = new Uint32Array(sources.length);
-  for (const s of statements) perSource[s.source]!++;
   sources.forEach((src, i) => {
     for (const field of FILTER_FIELDS) {
       if (field === 'report_filing_date') continue; // dates are bounded, not enumerated
       const v = src.meta[field];
-      if (v) fieldValues[field][v] = (fieldValues[field][v] ?? 0) + perSource[i]!;
+      if (v) fieldValues[field][v] = (fieldValues[field][v] ?? 0) + input.statementsPerSource[i]!;
     }
   });
   const years = sources.map((s) => Number(s.meta.sec_fiscal_year!.slice(3)));
   const dates = sources.map((s) => s.date).filter((d): d is string => !!d).map((d) => Number(d.replace(/-/g, '')));
   const companies = new Map<string, CatalogHeader['companies'][number]>();
-  for (const f of filings) {
-    const d = f.doc;
+  for (const d of input.docs) {
     if (!companies.has(d.ticker)) {
       companies.set(d.ticker, {
         ticker: d.ticker,
@@ -455,34 +412,306 @@ function buildCatalog(
       });
     }
   }
-  // Entities (index-builder/entities): supported by explicit patterns and by the statements naming them, counted
-  // with the matcher the Worker uses on entry text.
-  const textsByTicker = new Map<string, string[]>();
-  for (const s of statements) {
-    const list = textsByTicker.get(s.ticker);
-    if (list) list.push(s.text);
-    else textsByTicker.set(s.ticker, [s.text]);
-  }
-  const found = entityCollector.finish([...companies.values()], (ticker) => textsByTicker.get(ticker) ?? []);
-  for (const [ticker, { segments, entities }] of found) {
+  for (const [ticker, { segments, entities }] of input.entities) {
     const c = companies.get(ticker)!;
     if (segments.length) c.segments = segments;
     if (entities.length) c.entities = entities;
+  }
+  let minYear = Infinity;
+  let maxYear = -Infinity;
+  for (const y of years) {
+    if (y < minYear) minYear = y;
+    if (y > maxYear) maxYear = y;
+  }
+  let minDate = Infinity;
+  let maxDate = -Infinity;
+  for (const d of dates) {
+    if (d < minDate) minDate = d;
+    if (d > maxDate) maxDate = d;
   }
   return {
     domain: DOMAIN,
     schema_version: SCHEMA_VERSION,
     analyzer_version: ANALYZER_VERSION,
-    built_from: { filings: filings.length, pages: filings.reduce((a, f) => a + f.pages.length, 0) },
-    stats: { statements: statements.length, sources: sources.length, avg_statement_terms: avgLen },
-    sources,
+    built_from: { filings: input.docs.length, pages: input.pages },
+    stats: { statements: input.statements, sources: sources.length, avg_statement_terms: input.avgLen },
+    sources: [...sources],
     companies: [...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)),
-    shards,
+    shards: input.shards,
     field_values: fieldValues,
     numeric_bounds: {
-      ...(years.length ? { sec_fiscal_year: { min: Math.min(...years), max: Math.max(...years) } } : {}),
-      ...(dates.length ? { report_filing_date: { min: Math.min(...dates), max: Math.max(...dates) } } : {}),
+      ...(years.length ? { sec_fiscal_year: { min: minYear, max: maxYear } } : {}),
+      ...(dates.length ? { report_filing_date: { min: minDate, max: maxDate } } : {}),
     },
-    embedding_dim: dim,
+    embedding_dim: input.dim,
   };
+}
+
+/**
+ * The artifacts of a version, written as they are produced into a staging directory, then moved to
+ * `<outDir>/sp500/<version>` once the version (a hash of every artifact's hash) is known.
+ */
+class VersionWriter {
+  private readonly refs = new Map<string, ArtifactRef>();
+  readonly staging: string;
+
+  constructor(private readonly outDir: string) {
+    this.staging = join(outDir, DOMAIN, `.staging-${process.pid}`);
+    rmSync(this.staging, { recursive: true, force: true });
+    mkdirSync(join(this.staging, 'shards'), { recursive: true });
+  }
+
+  write(file: string, bytes: Uint8Array): ArtifactRef {
+    if (file.startsWith('graphs/')) mkdirSync(join(this.staging, 'graphs'), { recursive: true });
+    writeFileSync(join(this.staging, file), bytes);
+    const ref = { file, bytes: bytes.byteLength, sha256: sha256(bytes) };
+    this.refs.set(file, ref);
+    return ref;
+  }
+
+  /** Hashes every ref in the given order into the version, writes the manifest, moves the directory, sets LATEST. */
+  finish(order: string[], shards: string[], graphs: string[], statements: number): { version: string; dir: string; manifest: Manifest } {
+    const refs = order.map((f) => this.refs.get(f)!);
+    const version = sha256(refs.map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
+    const manifest: Manifest = {
+      format: MANIFEST_FORMAT,
+      format_version: FORMAT_VERSION,
+      analyzer_version: ANALYZER_VERSION,
+      domain: DOMAIN,
+      version,
+      created_by: 'index-builder',
+      catalog: this.refs.get('catalog.bin')!,
+      lexicon: this.refs.get('lexicon.bin')!,
+      embedding: this.refs.get('embedding.bin')!,
+      shards: shards.map((f) => this.refs.get(f)!),
+      graphs: graphs.map((f) => this.refs.get(f)!),
+      totals: { files: refs.length, bytes: refs.reduce((a, r) => a + r.bytes, 0), statements },
+    };
+    writeFileSync(join(this.staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    const dir = join(this.outDir, DOMAIN, version);
+    rmSync(dir, { recursive: true, force: true }); // an identical rebuild replaces its own bytes
+    renameSync(this.staging, dir);
+    writeFileSync(join(this.outDir, DOMAIN, 'LATEST'), version + '\n');
+    return { version, dir, manifest };
+  }
+}
+
+/** Where a filing's record is while the build runs: spilled to disk, with what the plan needs from it. */
+interface FilingEntry {
+  doc: FilingDocument;
+  file: string;
+  pageCount: number;
+}
+
+/**
+ * The whole offline pipeline, streaming: filings are segmented one at a time and spilled to disk (pass 1, which
+ * also gathers term statistics and the embedding vocabulary); the co-occurrences for the word vectors are read back
+ * in corpus order (pass 2); then each issuer's filings are read back together for what needs them together
+ * (consensus across its filings, its entities, its shards), one issuer at a time (pass 3); the corpus-wide tables
+ * (lexicon, catalog) come from per-shard and per-issuer summaries. Memory is bounded by the largest issuer plus
+ * fixed-size state (the co-occurrence matrix, the term dictionary), not by the corpus. Filings are ordered by
+ * doc_id whatever order they arrive in, and no clock or randomness beyond fixed seeds enters the output: identical
+ * input gives byte-identical artifacts (test/support/build-in-memory.ts is the in-memory twin it is tested against).
+ */
+export async function buildIndex(filings: AsyncIterable<Filing> | Iterable<Filing>, options: BuildOptions): Promise<BuildResult> {
+  const stage = options.onStage ?? (() => {});
+  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
+  mkdirSync(join(options.outDir, DOMAIN), { recursive: true });
+  const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
+  rmSync(spill, { recursive: true, force: true });
+  mkdirSync(spill, { recursive: true });
+  const writer = new VersionWriter(options.outDir);
+  try {
+    // Pass 1: segment each filing as it arrives, spill it, count terms.
+    const stats = new TermStats();
+    const learner = new EmbeddingLearner(options.embedding);
+    const entries: FilingEntry[] = [];
+    for await (const filing of filings) {
+      const record = analyzeFiling(filing);
+      const file = join(spill, `${entries.length}.bin`);
+      writeFileSync(file, serialize(record));
+      entries.push({ doc: record.doc, file, pageCount: record.pageCount });
+      for (const s of record.statements) {
+        stats.add(s.tokens);
+        learner.count(s.tokens);
+      }
+      stage('segment', entries.length, entries.length);
+    }
+    entries.sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
+    const read = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
+
+    // The plan, in corpus order: shards (one per issuer and fiscal year, numbered by first appearance) and sources.
+    const shardKeys: string[] = [];
+    const shardByKey = new Map<string, number>();
+    for (const e of entries) {
+      const key = shardKeyOf(e.doc);
+      if (!shardByKey.has(key)) {
+        shardByKey.set(key, shardKeys.length);
+        shardKeys.push(key);
+      }
+    }
+
+    // Pass 2: word vectors (co-occurrences in corpus order) and the catalog's sources.
+    learner.fixVocabulary();
+    const sources: CatalogSource[] = [];
+    const firstSource = new Uint32Array(entries.length);
+    entries.forEach((e, fi) => {
+      stage('embed', fi + 1, entries.length);
+      const record = read(e);
+      firstSource[fi] = sources.length;
+      sources.push(...catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!));
+      for (const s of record.statements) learner.cooccur(s.tokens);
+    });
+    const model = learner.finish();
+
+    // Pass 3: issuer by issuer: consensus across its filings, its shards, its entities.
+    const byIssuer = new Map<string, number[]>();
+    entries.forEach((e, fi) => {
+      const list = byIssuer.get(e.doc.ticker);
+      if (list) list.push(fi);
+      else byIssuer.set(e.doc.ticker, [fi]);
+    });
+    const shardInfos: ShardInfo[] = new Array(shardKeys.length);
+    const graphFiles: (string | null)[] = new Array(shardKeys.length).fill(null);
+    const impacts = new ShardImpacts();
+    const statementsPerSource = new Uint32Array(sources.length);
+    const entities = new Map<string, CompanyEntities>();
+    const byStatus: Record<string, number> = {};
+    const byKind: Record<string, number> = {};
+    const edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
+    const merged = { sentences: 0, rows: 0, disagreeing: 0 };
+    let largestShardBytes = 0;
+    let graphBuilder: GraphBuilder | null = null;
+    let graphMs = 0;
+    let graphBytes = 0;
+    let issuersDone = 0;
+    for (const [ticker, filingIndexes] of byIssuer) {
+      stage('shards', ++issuersDone, byIssuer.size);
+      const collector = new EntityCollector();
+      const statements: Statement[] = [];
+      for (const fi of filingIndexes) {
+        const record = read(entries[fi]!);
+        observeEntities(collector, record, fi, record.statements);
+        for (const s of record.statements) {
+          const source = firstSource[fi]! + s.localSource;
+          statements.push({ ...s, source, filing: fi, ticker });
+          statementsPerSource[source]!++;
+          byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
+          byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
+        }
+      }
+      const consensus = buildConsensus(statements);
+      merged.sentences += consensus.mergedSentenceGroups;
+      merged.rows += consensus.mergedTableRows;
+      merged.disagreeing += consensus.disagreeingRows;
+      const company = entries[filingIndexes[0]!]!.doc;
+      for (const [t, found] of collector.finish([{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }], () =>
+        statements.map((s) => s.text),
+      )) {
+        entities.set(t, found);
+      }
+
+      // This issuer's shards, in shard order; each takes its statements in corpus order.
+      const members = new Map<number, number[]>();
+      for (const fi of filingIndexes) {
+        const shard = shardByKey.get(shardKeyOf(entries[fi]!.doc))!;
+        if (!members.has(shard)) members.set(shard, []);
+      }
+      statements.forEach((s, i) => members.get(sources[s.source]!.shard)!.push(i));
+      for (const [shardIndex, ids] of [...members].sort((a, b) => a[0] - b[0])) {
+        const shardId = shardKeys[shardIndex]!;
+        const shardStatements = ids.map((i) => statements[i]!);
+        const encoded = encodeShardStatements(
+          shardId,
+          shardStatements,
+          { agree: (k) => consensus.agree.get(ids[k]!) ?? [], disagree: (k) => consensus.disagree.get(ids[k]!) ?? [] },
+          { df: stats.df, statements: stats.statements, avgLen: stats.avgLen },
+          model,
+        );
+        for (const list of encoded.edges) for (const e of list) edgeCounts[e.kind]!++;
+        impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
+        const file = `shards/${shardId}.bin`;
+        writer.write(file, encoded.bytes);
+        largestShardBytes = Math.max(largestShardBytes, encoded.bytes.byteLength);
+        const shardSources = sources.filter((s) => s.shard === shardIndex);
+        const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
+        let graphFile: string | null = null;
+        // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
+        if (ids.length > 0 && ids.length >= graphMinStatements) {
+          const started = performance.now();
+          graphBuilder ??= await openGraphBuilder();
+          graphFile = `graphs/${shardId}.bin`;
+          graphBytes += writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim)).bytes;
+          graphMs += performance.now() - started;
+        }
+        graphFiles[shardIndex] = graphFile;
+        shardInfos[shardIndex] = {
+          id: shardId,
+          file,
+          statement_count: ids.length,
+          tickers: distinct((s) => s.meta.sec_ticker),
+          fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
+          form_types: distinct((s) => s.meta.sec_form_type),
+          graph_file: graphFile,
+        };
+      }
+    }
+
+    // The corpus-wide tables, from the per-shard and per-issuer summaries.
+    stage('lexicon', 0, 1);
+    writer.write('lexicon.bin', impacts.lexicon(stats.df, stats.statements, stats.avgLen));
+    stage('lexicon', 1, 1);
+    writer.write('embedding.bin', encodeEmbedding(model));
+    const pages = entries.reduce((a, e) => a + e.pageCount, 0);
+    const catalog = buildCatalog({
+      docs: entries.map((e) => e.doc),
+      pages,
+      sources,
+      statementsPerSource,
+      statements: stats.statements,
+      shards: shardInfos,
+      dim: model.dim,
+      avgLen: stats.avgLen,
+      entities,
+    });
+    writer.write('catalog.bin', encodeCatalog(catalog));
+    const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
+    for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
+
+    const shardFileList = shardInfos.map((s) => s.file);
+    const graphFileList = graphFiles.filter((f): f is string => f !== null);
+    const { version, dir, manifest } = writer.finish(
+      ['catalog.bin', 'lexicon.bin', 'embedding.bin', ...shardFileList, ...graphFileList],
+      shardFileList,
+      graphFileList,
+      stats.statements,
+    );
+    return {
+      version,
+      dir,
+      manifest,
+      summary: {
+        filings: entries.length,
+        pages,
+        sources: sources.length,
+        statements: stats.statements,
+        byStatus,
+        byKind,
+        shards: shardInfos.length,
+        mergedSentenceGroups: merged.sentences,
+        mergedTableRows: merged.rows,
+        disagreeingRows: merged.disagreeing,
+        edges: edgeCounts,
+        largestShardBytes,
+        graphs: graphFileList.length,
+        graphBytes,
+        graphMs,
+        entities: entityCounts,
+        bytes: manifest.totals.bytes,
+      },
+    };
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+    if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
+  }
 }

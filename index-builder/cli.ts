@@ -17,7 +17,7 @@ import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs'
 import { collectGarbage } from './gc';
 import { publishVersion } from './publish';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
-import { readCorpus } from './read-corpus';
+import { streamCorpus } from './read-corpus';
 
 export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
@@ -63,13 +63,8 @@ export function parseGraphMinStatements(value: string | undefined): number | und
 
 export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions = {}) {
   const t0 = performance.now();
-  let pages = 0;
-  const reading = progressBar('reading');
-  const corpus = await readCorpus(filingsDir, () => {
-    pages++;
-    if (pages % 500 === 0) reading.update(pages, Math.max(pages, 1));
-  });
-  reading.stop();
+  // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
+  const corpus = streamCorpus(filingsDir);
   const bars = new Map<string, ReturnType<typeof progressBar>>();
   const result = await buildIndex(corpus, {
     outDir: artifactsDir,

@@ -48,40 +48,66 @@ function gaussian(rand: () => number): number {
  * random projection (which preserves cosines between PPMI rows). Pooling weights are inverse document frequencies.
  * No pretrained model is needed or downloadable here (DESIGN.md section 6).
  */
-export function learnEmbeddings(
-  docs: readonly string[][],
-  options: Partial<EmbeddingOptions> = {},
-): EmbeddingModel {
-  const opt = { ...DEFAULT_EMBEDDING_OPTIONS, ...options };
-  const counts = new Map<string, number>();
-  const docFreq = new Map<string, number>();
-  for (const tokens of docs) {
+export function learnEmbeddings(docs: readonly string[][], options: Partial<EmbeddingOptions> = {}): EmbeddingModel {
+  const learner = new EmbeddingLearner(options);
+  for (const tokens of docs) learner.count(tokens);
+  learner.fixVocabulary();
+  for (const tokens of docs) learner.cooccur(tokens);
+  return learner.finish();
+}
+
+/**
+ * The same learning in two streamed passes, so a builder never holds every statement at once: `count` every
+ * statement's tokens, `fixVocabulary`, then `cooccur` every statement again in the same order, then `finish`. The
+ * co-occurrence matrix (vocabulary x contexts) is the only large state and does not grow with the corpus.
+ */
+export class EmbeddingLearner {
+  private readonly opt: EmbeddingOptions;
+  private readonly counts = new Map<string, number>();
+  private readonly docFreq = new Map<string, number>();
+  private docs = 0;
+  private vocab: string[] = [];
+  private vocabIndex = new Map<string, number>();
+  private cooc: Float32Array | null = null;
+  private C = 0;
+
+  constructor(options: Partial<EmbeddingOptions> = {}) {
+    this.opt = { ...DEFAULT_EMBEDDING_OPTIONS, ...options };
+  }
+
+  count(tokens: readonly string[]): void {
+    this.docs++;
     const seen = new Set<string>();
     for (const t of tokens) {
-      counts.set(t, (counts.get(t) ?? 0) + 1);
+      this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
       if (!seen.has(t)) {
         seen.add(t);
-        docFreq.set(t, (docFreq.get(t) ?? 0) + 1);
+        this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
       }
     }
   }
-  const byFrequency = [...counts.entries()]
-    .filter(([, c]) => c >= opt.minCount)
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const vocab = byFrequency.slice(0, opt.maxVocab).map(([t]) => t);
-  const vocabIndex = new Map(vocab.map((t, i) => [t, i]));
-  const C = Math.min(opt.contexts, vocab.length);
-  const V = vocab.length;
 
-  // Co-occurrence counts: rows = vocabulary words, columns = the C most frequent words.
-  const cooc = new Float32Array(V * C);
-  for (const tokens of docs) {
-    const ids = tokens.map((t) => vocabIndex.get(t) ?? -1);
+  fixVocabulary(): void {
+    const byFrequency = [...this.counts.entries()]
+      .filter(([, c]) => c >= this.opt.minCount)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+    this.vocab = byFrequency.slice(0, this.opt.maxVocab).map(([t]) => t);
+    this.vocabIndex = new Map(this.vocab.map((t, i) => [t, i]));
+    this.C = Math.min(this.opt.contexts, this.vocab.length);
+    this.cooc = new Float32Array(this.vocab.length * this.C);
+    this.counts.clear();
+  }
+
+  cooccur(tokens: readonly string[]): void {
+    const cooc = this.cooc;
+    if (!cooc) throw new Error('EmbeddingLearner: fixVocabulary() before cooccur()');
+    const { C } = this;
+    const ids = tokens.map((t) => this.vocabIndex.get(t) ?? -1);
     for (let i = 0; i < ids.length; i++) {
       const w = ids[i]!;
       if (w < 0) continue;
-      const lo = Math.max(0, i - opt.window);
-      const hi = Math.min(ids.length - 1, i + opt.window);
+      const lo = Math.max(0, i - this.opt.window);
+      const hi = Math.min(ids.length - 1, i + this.opt.window);
       for (let j = lo; j <= hi; j++) {
         const c = ids[j]!;
         if (j === i || c < 0 || c >= C) continue;
@@ -89,50 +115,58 @@ export function learnEmbeddings(
       }
     }
   }
-  const rowSum = new Float64Array(V);
-  const colSum = new Float64Array(C);
-  let total = 0;
-  for (let w = 0; w < V; w++) {
-    for (let c = 0; c < C; c++) {
-      const v = cooc[w * C + c]!;
-      rowSum[w]! += v;
-      colSum[c]! += v;
-      total += v;
-    }
-  }
-  let colSmoothedTotal = 0;
-  const colSmoothed = new Float64Array(C);
-  for (let c = 0; c < C; c++) {
-    colSmoothed[c] = Math.pow(colSum[c]!, 0.75);
-    colSmoothedTotal += colSmoothed[c]!;
-  }
 
-  const rand = mulberry32(opt.seed);
-  const projection = new Float32Array(C * opt.dim);
-  for (let i = 0; i < projection.length; i++) projection[i] = gaussian(rand);
-
-  const vectors = new Int8Array(V * opt.dim);
-  const row = new Float32Array(opt.dim);
-  for (let w = 0; w < V; w++) {
-    row.fill(0);
-    if (rowSum[w]! > 0 && total > 0) {
+  finish(): EmbeddingModel {
+    const cooc = this.cooc;
+    if (!cooc) throw new Error('EmbeddingLearner: fixVocabulary() before finish()');
+    const { opt, C, vocab, vocabIndex, docFreq } = this;
+    const V = vocab.length;
+    const rowSum = new Float64Array(V);
+    const colSum = new Float64Array(C);
+    let total = 0;
+    for (let w = 0; w < V; w++) {
       for (let c = 0; c < C; c++) {
         const v = cooc[w * C + c]!;
-        if (v <= 0) continue;
-        const pmi = Math.log((v / total) / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
-        if (pmi <= 0) continue;
-        const base = c * opt.dim;
-        for (let d = 0; d < opt.dim; d++) row[d]! += pmi * projection[base + d]!;
+        rowSum[w]! += v;
+        colSum[c]! += v;
+        total += v;
       }
     }
-    // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
-    // statements that contain it, like a lexical term.
-    if (row.every((x) => x === 0)) for (let d = 0; d < opt.dim; d++) row[d] = gaussian(rand);
-    quantizeUnit(normalizeInPlace(row), vectors, w * opt.dim);
-  }
+    let colSmoothedTotal = 0;
+    const colSmoothed = new Float64Array(C);
+    for (let c = 0; c < C; c++) {
+      colSmoothed[c] = Math.pow(colSum[c]!, 0.75);
+      colSmoothedTotal += colSmoothed[c]!;
+    }
 
-  const n = docs.length || 1;
-  const weights = new Float32Array(V);
-  vocab.forEach((t, i) => (weights[i] = Math.log(1 + n / (docFreq.get(t) ?? 1))));
-  return { dim: opt.dim, vocab, vocabIndex, weights, vectors, byteSize: vectors.byteLength };
+    const rand = mulberry32(opt.seed);
+    const projection = new Float32Array(C * opt.dim);
+    for (let i = 0; i < projection.length; i++) projection[i] = gaussian(rand);
+
+    const vectors = new Int8Array(V * opt.dim);
+    const row = new Float32Array(opt.dim);
+    for (let w = 0; w < V; w++) {
+      row.fill(0);
+      if (rowSum[w]! > 0 && total > 0) {
+        for (let c = 0; c < C; c++) {
+          const v = cooc[w * C + c]!;
+          if (v <= 0) continue;
+          const pmi = Math.log((v / total) / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
+          if (pmi <= 0) continue;
+          const base = c * opt.dim;
+          for (let d = 0; d < opt.dim; d++) row[d]! += pmi * projection[base + d]!;
+        }
+      }
+      // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
+      // statements that contain it, like a lexical term.
+      if (row.every((x) => x === 0)) for (let d = 0; d < opt.dim; d++) row[d] = gaussian(rand);
+      quantizeUnit(normalizeInPlace(row), vectors, w * opt.dim);
+    }
+
+    const n = this.docs || 1;
+    const weights = new Float32Array(V);
+    vocab.forEach((t, i) => (weights[i] = Math.log(1 + n / (docFreq.get(t) ?? 1))));
+    this.cooc = null;
+    return { dim: opt.dim, vocab, vocabIndex, weights, vectors, byteSize: vectors.byteLength };
+  }
 }

@@ -94,6 +94,64 @@ export async function readCorpus(dir: string, onPage?: () => void): Promise<Fili
   return filings.sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
 }
 
+/**
+ * The corpus one filing at a time, in the order the files hold them: page-text filings as their pages complete
+ * (pages.jsonl(.gz) is in document order: all pages of a document are contiguous), then EDGAR documents. Memory
+ * holds one filing's pages plus the document metadata. The caller orders filings itself (a build sorts by doc_id,
+ * as readCorpus does). A document whose pages are not contiguous is an error, not a silent split.
+ */
+export async function* streamCorpus(dir: string, onPage?: () => void): AsyncGenerator<Filing> {
+  const docsPath = join(dir, 'documents.jsonl');
+  const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
+  const hasPageText = existsSync(docsPath);
+  if (!hasPageText && !edgarDirs.length) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
+  const docs = new Map<string, FilingDocument>();
+  if (hasPageText) for await (const row of readJsonLines(docsPath)) {
+    const doc = requireDocument(row, docsPath);
+    docs.set(doc.doc_id, doc);
+  }
+  const pagesPath = [join(dir, 'pages.jsonl.gz'), join(dir, 'pages.jsonl')].find(existsSync);
+  if (hasPageText && !pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
+  const finished = new Set<string>();
+  const withPages = new Set<string>();
+  let current: Filing | null = null;
+  const complete = (f: Filing): Filing | null => {
+    finished.add(f.doc.doc_id);
+    for (let i = 0; i < f.pages.length; i++) f.pages[i] ??= '';
+    if (!f.pages.length) return null;
+    withPages.add(f.doc.doc_id);
+    return f;
+  };
+  if (pagesPath && hasPageText) for await (const row of readJsonLines(pagesPath)) {
+    const p = row as { doc_id: string; page: number; text: string };
+    if (current?.doc.doc_id !== p.doc_id) {
+      const doc = docs.get(p.doc_id);
+      if (!doc) continue; // pages of documents without metadata are skipped, not guessed
+      if (finished.has(p.doc_id)) throw new Error(`${pagesPath}: the pages of ${p.doc_id} are not contiguous; the file must be in document order`);
+      const done = current && complete(current);
+      if (done) yield done;
+      current = { doc, pages: [] };
+    }
+    current.pages[p.page] = typeof p.text === 'string' ? p.text : '';
+    onPage?.();
+  }
+  const last = current && complete(current);
+  if (last) yield last;
+  // As readCorpus: EDGAR's conformed name and missing GICS give way to the page-text corpus's row for the ticker.
+  const byTicker = new Map([...docs.values()].filter((d) => withPages.has(d.doc_id)).map((d) => [d.ticker, d]));
+  for (const dirPath of edgarDirs) {
+    for (const edgar of edgarFilings(dirPath)) {
+      const known = byTicker.get(edgar.doc.ticker);
+      if (known) {
+        edgar.doc.company = known.company;
+        edgar.doc.gics_sector ??= known.gics_sector;
+        edgar.doc.gics_sub_industry ??= known.gics_sub_industry;
+      }
+      yield edgar;
+    }
+  }
+}
+
 interface EdgarSidecar {
   cik: string;
   company: string;
@@ -112,8 +170,12 @@ interface EdgarSidecar {
 
 /** EDGAR primary documents (HTML) with their metadata: converted to page text and labelled by our conventions. */
 export function readEdgarFolder(dir: string): Filing[] {
-  if (!existsSync(dir)) return [];
-  const out: Filing[] = [];
+  return [...edgarFilings(dir)];
+}
+
+/** The same, one filing at a time (a streaming build never holds every document). */
+export function* edgarFilings(dir: string): Generator<Filing> {
+  if (!existsSync(dir)) return;
   for (const name of readdirSync(dir).filter((n) => /\.html?$/i.test(n)).sort()) {
     const sidecarPath = join(dir, name.replace(/\.html?$/i, '.json'));
     if (!existsSync(sidecarPath)) throw new Error(`${name}: EDGAR document without metadata sidecar ${sidecarPath}`);
@@ -121,7 +183,7 @@ export function readEdgarFolder(dir: string): Filing[] {
     const pages = htmlToPages(readFileSync(join(dir, name), 'utf8'));
     const form = meta.form.toUpperCase().replace(/^10K$/, '10-K').replace(/^10Q$/, '10-Q');
     if (form !== '10-K' && form !== '10-Q') continue;
-    out.push({
+    yield {
       doc: {
         doc_id: `EDGAR_${meta.cik}_${form.replace('-', '')}_${meta.period_of_report}`,
         collection: 'edgar',
@@ -140,9 +202,8 @@ export function readEdgarFolder(dir: string): Filing[] {
         num_pages: pages.length,
       },
       pages,
-    });
+    };
   }
-  return out;
 }
 
 export { fiscalYearLabel } from './fiscal-year';

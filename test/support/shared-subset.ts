@@ -23,7 +23,7 @@ export function readJsonlFile<T>(file: string): T[] {
     .map((l) => JSON.parse(l) as T);
 }
 
-async function writeSubsetCorpus(dir: string, docIds: ReadonlySet<string>) {
+export async function writeSubsetCorpus(dir: string, docIds: ReadonlySet<string>) {
   const docs = readFileSync(join(FILINGS, 'documents.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim() && docIds.has((JSON.parse(l) as { doc_id: string }).doc_id));

@@ -1,0 +1,104 @@
+/**
+ * npm run bench:scale — the builder at 1x and 4x the shared corpus (8x on request): build time, filings per second,
+ * peak RSS and artifact bytes, each build a fresh process on a corpus replicated with renamed issuers
+ * (scripts/replicate-corpus.ts; replicas are cached under bench/.cache/scale/).
+ *
+ *   npm run bench:scale                      # factors 1,4
+ *   npm run bench:scale -- --factors 1,4,8
+ * Writes bench/results/scale.json. Run on an otherwise idle machine: wall time is shared with whatever else runs.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
+const SOURCE = join(SHARED, 'corpus/filings');
+const CACHE = join(ROOT, 'bench/.cache/scale');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+function factors(): number[] {
+  const i = process.argv.indexOf('--factors');
+  const list = (i >= 0 ? process.argv[i + 1] : '1,4')!.split(',').map(Number);
+  if (!list.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--factors takes positive integers, e.g. 1,4,8');
+  return list;
+}
+
+function corpusFor(factor: number): string {
+  if (factor === 1) return SOURCE;
+  const dir = join(CACHE, `corpus-${factor}x`);
+  if (!existsSync(join(dir, 'pages.jsonl.gz'))) {
+    console.log(`replicating the corpus ${factor}x -> ${dir}`);
+    const run = spawnSync(TSX, ['scripts/replicate-corpus.ts', '--from', SOURCE, '--factor', String(factor), '--out', dir], { cwd: ROOT, stdio: 'inherit' });
+    if (run.status !== 0) throw new Error('replication failed');
+  }
+  return dir;
+}
+
+interface Row {
+  factor: number;
+  filings: number;
+  statements: number;
+  seconds: number;
+  filingsPerSecond: number;
+  peakRssMb: number;
+  artifactBytes: number;
+  largestShardBytes: number;
+  catalogBytes: number;
+  lexiconBytes: number;
+  load: number[];
+}
+
+function build(factor: number): Row {
+  const filingsDir = corpusFor(factor);
+  const artifacts = join(CACHE, `artifacts-${factor}x`);
+  rmSync(artifacts, { recursive: true, force: true });
+  console.log(`building ${factor}x ...`);
+  const run = spawnSync(TSX, ['index-builder/cli.ts', 'build'], {
+    cwd: ROOT,
+    env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts, GRAPH_MIN_STATEMENTS: 'none' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`build ${factor}x failed:\n${run.stderr}`);
+  const out = run.stdout;
+  const num = (re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? NaN);
+  const version = /built sp500 index (\w+)/.exec(out)![1]!;
+  const manifest = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'manifest.json'), 'utf8')) as { catalog: { bytes: number }; lexicon: { bytes: number } };
+  const filings = num(/filings (\d+)/);
+  const seconds = num(/ in ([\d.]+) s ->/);
+  return {
+    factor,
+    filings,
+    statements: num(/statements (\d+)/),
+    seconds,
+    filingsPerSecond: filings / seconds,
+    peakRssMb: num(/peak RSS (\d+) MB/),
+    artifactBytes: num(/artifact bytes (\d+)/),
+    largestShardBytes: num(/largest shard (\d+) bytes/),
+    catalogBytes: manifest.catalog.bytes,
+    lexiconBytes: manifest.lexicon.bytes,
+    load: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+if (!existsSync(join(SOURCE, 'pages.jsonl.gz'))) {
+  console.error(`bench:scale needs the shared corpus at ${SOURCE} (set SHARED_DIR)`);
+  process.exit(1);
+}
+mkdirSync(CACHE, { recursive: true });
+const rows = factors().map(build);
+const base = rows.find((r) => r.factor === 1);
+const mb = (b: number) => (b / 1e6).toFixed(1);
+console.log('\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | catalog MB | lexicon MB | load |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+for (const r of rows) {
+  console.log(
+    `| ${r.factor}x | ${r.filings} | ${r.statements} | ${r.seconds.toFixed(1)} | ${r.filingsPerSecond.toFixed(2)} | ${r.peakRssMb} | ${base ? (r.peakRssMb / base.peakRssMb).toFixed(2) : '-'} | ` +
+      `${mb(r.artifactBytes)} | ${mb(r.largestShardBytes)} | ${mb(r.catalogBytes)} | ${mb(r.lexiconBytes)} | ${r.load.join(' / ')} |`,
+  );
+}
+mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench/results/scale.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
+console.log('\nwrote bench/results/scale.json');

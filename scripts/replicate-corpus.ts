@@ -1,0 +1,82 @@
+/**
+ * Replicates a page-text corpus N times with renamed issuers, to measure how the builder and the Worker scale:
+ *
+ *   npx tsx scripts/replicate-corpus.ts --from ../shared/corpus/filings --factor 4 --out /tmp/corpus-4x
+ *
+ * Copy 1 is the corpus as it is; copy k (2..N) renames every issuer so it is a distinct company to the index: ticker
+ * MMM -> MMM<k>, company "3M" -> "3M Replica <k>", CIK + k x 10^8, doc_id <id>__R<k>. Page text is unchanged (the
+ * text still names the original company; the index knows the copy by its metadata). Pages stay in document order,
+ * so the output streams like the input. Writes <out>/documents.jsonl and <out>/pages.jsonl.gz; nothing in the repo.
+ */
+import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { finished } from 'node:stream/promises';
+import { createGunzip, createGzip } from 'node:zlib';
+
+interface Doc {
+  doc_id: string;
+  ticker: string;
+  company: string;
+  cik: string | null;
+  [key: string]: unknown;
+}
+
+export function renameDoc(doc: Doc, copy: number): Doc {
+  if (copy === 1) return doc;
+  return {
+    ...doc,
+    doc_id: `${doc.doc_id}__R${copy}`,
+    ticker: `${doc.ticker}${copy}`,
+    company: `${doc.company} Replica ${copy}`,
+    cik: doc.cik === null ? null : String(Number(doc.cik) + copy * 100_000_000),
+  };
+}
+
+function parseArgs(argv: string[]) {
+  const get = (name: string) => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const from = get('--from');
+  const out = get('--out');
+  const factor = Number(get('--factor') ?? '4');
+  if (!from || !out || !Number.isInteger(factor) || factor < 1) {
+    throw new Error('usage: replicate-corpus.ts --from <filings dir> --factor <n> --out <dir>');
+  }
+  return { from: resolve(from), out: resolve(out), factor };
+}
+
+async function main() {
+  const { from, out, factor } = parseArgs(process.argv.slice(2));
+  mkdirSync(out, { recursive: true });
+  const docs = readFileSync(join(from, 'documents.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Doc);
+  const docLines: string[] = [];
+  for (let k = 1; k <= factor; k++) for (const d of docs) docLines.push(JSON.stringify(renameDoc(d, k)));
+  writeFileSync(join(out, 'documents.jsonl'), docLines.join('\n') + '\n');
+
+  const gzip = createGzip({ level: 1 });
+  const file = createWriteStream(join(out, 'pages.jsonl.gz'));
+  gzip.pipe(file);
+  let pages = 0;
+  for (let k = 1; k <= factor; k++) {
+    const input = createReadStream(join(from, 'pages.jsonl.gz')).pipe(createGunzip());
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (!line.trim()) continue;
+      const row = JSON.parse(line) as { doc_id: string };
+      const text = k === 1 ? line : JSON.stringify({ ...row, doc_id: `${row.doc_id}__R${k}` });
+      if (!gzip.write(text + '\n')) await new Promise((r) => gzip.once('drain', r));
+      pages++;
+    }
+  }
+  gzip.end();
+  await finished(file);
+  console.log(`replicated ${docs.length} filings x ${factor} = ${docs.length * factor} filings, ${pages} pages -> ${out}`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  });
+}
