@@ -223,7 +223,7 @@ export class TermStats {
   statements = 0;
   totalLen = 0;
 
-  add(tokens: readonly string[]): void {
+  addStatement(tokens: readonly string[]): void {
     this.statements++;
     this.totalLen += tokens.length;
     for (const t of new Set(tokens)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
@@ -231,6 +231,17 @@ export class TermStats {
 
   get avgLen(): number {
     return this.statements ? this.totalLen / this.statements : 0;
+  }
+
+  snapshot(): { df: [string, number][]; statements: number; totalLen: number } {
+    return { df: [...this.df], statements: this.statements, totalLen: this.totalLen };
+  }
+
+  /** Sums another part of the corpus into these statistics (a partitioned build's merge). */
+  add(snapshot: ReturnType<TermStats['snapshot']>): void {
+    for (const [t, n] of snapshot.df) this.df.set(t, (this.df.get(t) ?? 0) + n);
+    this.statements += snapshot.statements;
+    this.totalLen += snapshot.totalLen;
   }
 }
 
@@ -497,10 +508,46 @@ class VersionWriter {
 }
 
 /** Where a filing's record is while the build runs: spilled to disk, with what the plan needs from it. */
-interface FilingEntry {
+export interface FilingEntry {
   doc: FilingDocument;
   file: string;
   pageCount: number;
+}
+
+/** What the segmentation pass leaves: spilled filing records and the sums the later passes need. */
+export interface SegmentedCorpus {
+  entries: FilingEntry[];
+  stats: TermStats;
+  learner: EmbeddingLearner;
+}
+
+/**
+ * Pass 1: segments each filing as it arrives (the CPU-heavy part), spills its record to `spillDir`, and sums term
+ * statistics and embedding counts. Independent per filing, so it is also what a partitioned build spreads.
+ */
+export async function segmentCorpus(
+  filings: AsyncIterable<Filing> | Iterable<Filing>,
+  spillDir: string,
+  options: Pick<BuildOptions, 'embedding' | 'onStage'> & { include?: (doc: FilingDocument) => boolean } = {},
+): Promise<SegmentedCorpus> {
+  const stage = options.onStage ?? (() => {});
+  mkdirSync(spillDir, { recursive: true });
+  const stats = new TermStats();
+  const learner = new EmbeddingLearner(options.embedding);
+  const entries: FilingEntry[] = [];
+  for await (const filing of filings) {
+    if (options.include && !options.include(filing.doc)) continue;
+    const record = analyzeFiling(filing);
+    const file = join(spillDir, `${entries.length}.bin`);
+    writeFileSync(file, serialize(record));
+    entries.push({ doc: record.doc, file, pageCount: record.pageCount });
+    for (const s of record.statements) {
+      stats.addStatement(s.tokens);
+      learner.count(s.tokens);
+    }
+    stage('segment', entries.length, entries.length);
+  }
+  return { entries, stats, learner };
 }
 
 /**
@@ -514,32 +561,28 @@ interface FilingEntry {
  * input gives byte-identical artifacts (test/support/build-in-memory.ts is the in-memory twin it is tested against).
  */
 export async function buildIndex(filings: AsyncIterable<Filing> | Iterable<Filing>, options: BuildOptions): Promise<BuildResult> {
-  const stage = options.onStage ?? (() => {});
-  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
   mkdirSync(join(options.outDir, DOMAIN), { recursive: true });
   const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
   rmSync(spill, { recursive: true, force: true });
-  mkdirSync(spill, { recursive: true });
+  try {
+    return await assembleIndex(await segmentCorpus(filings, spill, options), options);
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+  }
+}
+
+/** Passes 2 and 3 over a segmented corpus (one build's, or the merged partitions of several). */
+export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptions): Promise<BuildResult> {
+  const stage = options.onStage ?? (() => {});
+  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
+  const { stats, learner } = corpus;
+  const entries = [...corpus.entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id) throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
+  }
+  const read = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
   const writer = new VersionWriter(options.outDir);
   try {
-    // Pass 1: segment each filing as it arrives, spill it, count terms.
-    const stats = new TermStats();
-    const learner = new EmbeddingLearner(options.embedding);
-    const entries: FilingEntry[] = [];
-    for await (const filing of filings) {
-      const record = analyzeFiling(filing);
-      const file = join(spill, `${entries.length}.bin`);
-      writeFileSync(file, serialize(record));
-      entries.push({ doc: record.doc, file, pageCount: record.pageCount });
-      for (const s of record.statements) {
-        stats.add(s.tokens);
-        learner.count(s.tokens);
-      }
-      stage('segment', entries.length, entries.length);
-    }
-    entries.sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
-    const read = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
-
     // The plan, in corpus order: shards (one per issuer and fiscal year, numbered by first appearance) and sources.
     const shardKeys: string[] = [];
     const shardByKey = new Map<string, number>();
@@ -711,7 +754,6 @@ export async function buildIndex(filings: AsyncIterable<Filing> | Iterable<Filin
       },
     };
   } finally {
-    rmSync(spill, { recursive: true, force: true });
     if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
   }
 }

@@ -2,7 +2,9 @@
 /**
  * Index builder CLI.
  *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/);
- *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph
+ *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph;
+ *                  --partition i/n --out <dir>: segment only partition i's issuers into a partial output;
+ *                  --merge <partial dirs...>: the index of all partitions (byte-identical to a single build)
  *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
  *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
  *   gc             --keep N: removes published versions older than the N newest (never the current or previous)
@@ -11,10 +13,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
-import { buildIndex, DOMAIN } from './build';
+import { buildIndex, DOMAIN, type BuildOptions } from './build';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { collectGarbage } from './gc';
+import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { publishVersion } from './publish';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
 import { streamCorpus } from './read-corpus';
@@ -61,12 +64,31 @@ export function parseGraphMinStatements(value: string | undefined): number | und
   return checkGraphMinStatements(n);
 }
 
-export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions = {}) {
+/** Flags of `build`: `--partition i/n --out <dir>` (a partial output) or `--merge <partial dirs...>`. */
+export function parseBuildArgs(args: readonly string[]): { partition?: PartitionSpec; out?: string; merge?: string[] } {
+  const out: { partition?: PartitionSpec; out?: string; merge?: string[] } = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--partition') out.partition = parsePartition(args[++i] ?? '');
+    else if (a === '--out') {
+      out.out = args[++i];
+      if (!out.out) throw new Error('--out needs a directory');
+    } else if (a === '--merge') {
+      out.merge = [];
+      while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) out.merge.push(args[++i]!);
+      if (!out.merge.length) throw new Error('--merge needs the partial output directories');
+    } else throw new Error(`unknown build option ${a}`);
+  }
+  if (out.partition && !out.out) throw new Error('--partition needs --out <dir> for the partial output');
+  if (out.partition && out.merge) throw new Error('give either --partition or --merge, not both');
+  if (out.out && !out.partition) throw new Error('--out is for --partition');
+  return out;
+}
+
+export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions & { merge?: string[] } = {}) {
   const t0 = performance.now();
-  // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
-  const corpus = streamCorpus(filingsDir);
   const bars = new Map<string, ReturnType<typeof progressBar>>();
-  const result = await buildIndex(corpus, {
+  const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
@@ -77,7 +99,9 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
       }
       bar.update(done, total);
     },
-  });
+  };
+  // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
+  const result = options.merge ? await mergePartitions(options.merge, buildOptions) : await buildIndex(streamCorpus(filingsDir), buildOptions);
   for (const b of bars.values()) b.stop();
   const seconds = (performance.now() - t0) / 1000;
   const s = result.summary;
@@ -189,7 +213,14 @@ async function main() {
   const persistDir = resolve(process.env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR);
   if (command === 'build') {
     const graphMinStatements = parseGraphMinStatements(process.env.GRAPH_MIN_STATEMENTS);
-    await runBuild(filingsDir, artifactsDir, graphMinStatements === undefined ? {} : { graphMinStatements });
+    const buildArgs = parseBuildArgs(process.argv.slice(3));
+    const options = graphMinStatements === undefined ? {} : { graphMinStatements };
+    if (buildArgs.partition) {
+      const t0 = performance.now();
+      const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
+      const { index, count } = buildArgs.partition;
+      console.log(`segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with build:index -- --merge)`);
+    } else await runBuild(filingsDir, artifactsDir, { ...options, ...(buildArgs.merge ? { merge: buildArgs.merge } : {}) });
   }
   else if (command === 'publish' || command === 'gc') {
     const args = parseStorageArgs(process.argv.slice(3));

@@ -87,6 +87,17 @@ export class EmbeddingLearner {
     }
   }
 
+  /** The pass-1 counts, to be summed with another part of the corpus (a partitioned build). */
+  countsSnapshot(): { counts: [string, number][]; docFreq: [string, number][]; docs: number } {
+    return { counts: [...this.counts], docFreq: [...this.docFreq], docs: this.docs };
+  }
+
+  addCounts(snapshot: { counts: [string, number][]; docFreq: [string, number][]; docs: number }): void {
+    for (const [t, n] of snapshot.counts) this.counts.set(t, (this.counts.get(t) ?? 0) + n);
+    for (const [t, n] of snapshot.docFreq) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + n);
+    this.docs += snapshot.docs;
+  }
+
   fixVocabulary(): void {
     const byFrequency = [...this.counts.entries()]
       .filter(([, c]) => c >= this.opt.minCount)

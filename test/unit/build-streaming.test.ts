@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, streamCorpus, type Filing } from '../../index-builder/read-corpus';
+import { buildPartition, mergePartitions, parsePartition, partitionOf } from '../../index-builder/partition';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { filesOf } from '../support/files';
 
@@ -73,5 +74,31 @@ describe('streamCorpus', () => {
       for await (const _ of streamCorpus(dir)) void _;
     };
     await expect(drain()).rejects.toThrow(/pages of A are not contiguous/);
+  });
+});
+
+describe('partitioned build (--partition i/n, then --merge)', () => {
+  it('splits issuers over the partitions and merges to the single build, byte for byte', async () => {
+    const tickers = [...new Set(filings.map((f) => f.doc.ticker))];
+    const parts = [1, 2].map((i) => tickers.filter((t) => partitionOf(t, 2) === i));
+    expect(parts[0]!.length).toBeGreaterThan(0); // both partitions have work on the sample corpus
+    expect(parts[1]!.length).toBeGreaterThan(0);
+    const out = tmp();
+    const partials = [];
+    for (const index of [2, 1]) partials.push(await buildPartition(streamCorpus(SAMPLE), { index, count: 2 }, join(out, `part-${index}`)));
+    expect(partials.reduce((n, p) => n + p.filings, 0)).toBe(filings.length);
+    const merged = await mergePartitions(partials.map((p) => p.dir), { outDir: join(out, 'merged'), graphMinStatements: 200 });
+    expectSameArtifacts(merged, twin);
+  });
+
+  it('refuses a merge that misses or repeats a partition, and malformed specs', async () => {
+    const out = tmp();
+    const one = await buildPartition(filings, { index: 1, count: 3 }, join(out, 'p1'));
+    const two = await buildPartition(filings, { index: 2, count: 3 }, join(out, 'p2'));
+    await expect(mergePartitions([one.dir, two.dir], { outDir: join(out, 'm') })).rejects.toThrow(/every partition of one split exactly once \(1\.\.3 of 3\); got 1\/3, 2\/3/);
+    await expect(mergePartitions([one.dir, one.dir], { outDir: join(out, 'm') })).rejects.toThrow(/exactly once/);
+    await expect(mergePartitions([out], { outDir: join(out, 'm') })).rejects.toThrow(/not a partial build output/);
+    expect(parsePartition('2/4')).toEqual({ index: 2, count: 4 });
+    for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parsePartition(bad)).toThrow(/i\/n/);
   });
 });
