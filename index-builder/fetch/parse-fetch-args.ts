@@ -1,4 +1,8 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readConstituents } from './constituents';
+import { isIsoDate } from './fiscal';
 import { SEC_BASES, type EdgarBases } from './edgar-api';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS } from './http';
 import { DEFAULT_REQUESTS_PER_SECOND, MAX_REQUESTS_PER_SECOND } from './rate-limiter';
@@ -19,8 +23,12 @@ export interface FetchOptions {
   timeoutMs: number;
   maxRetries: number;
   bases: EdgarBases;
-  /** Optional S&P 500 constituents CSV for GICS. */
+  /** Optional S&P 500 constituents CSV for GICS (and the ticker list when --tickers is absent). */
   constituentsPath: string | null;
+  /** Only filings filed on or after this date. */
+  filedSince: string | null;
+  /** JSON file holding the last successful run's date: read for --since, written after a run without failures. */
+  statePath: string | null;
 }
 
 export const FETCH_USAGE = `usage: cli.ts fetch --tickers MMM,AAPL --years 2021-2023 --out <filings dir> --user-agent "Name email@example.com"
@@ -32,7 +40,11 @@ export const FETCH_USAGE = `usage: cli.ts fetch --tickers MMM,AAPL --years 2021-
   --rate         requests per second, at most ${MAX_REQUESTS_PER_SECOND} (default ${DEFAULT_REQUESTS_PER_SECOND})
   --timeout      seconds per request (default ${DEFAULT_TIMEOUT_MS / 1000})
   --retries      retries on 429/5xx/network errors (default ${DEFAULT_MAX_RETRIES})
-  --constituents CSV with Symbol, GICS Sector, GICS Sub-Industry (e.g. sp500-constituents.csv) for GICS fields
+  --constituents CSV with Symbol, GICS Sector, GICS Sub-Industry (e.g. sp500-constituents.csv) for GICS fields;
+                 without --tickers, every Symbol in it is fetched
+  --since        only filings filed on or after YYYY-MM-DD (then --years may be left out: every fiscal year)
+  --state        JSON file of the last successful run ({"since": "YYYY-MM-DD"}): its date is the --since of this
+                 run, and a run without failures writes today's date (UTC) into it for the next one
   --www-base, --data-base   other servers for www.sec.gov and data.sec.gov (mirrors, tests)`;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
@@ -91,13 +103,20 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
       timeout: { type: 'string' },
       retries: { type: 'string' },
       constituents: { type: 'string' },
+      since: { type: 'string' },
+      state: { type: 'string' },
       'www-base': { type: 'string' },
       'data-base': { type: 'string' },
     },
   });
   const userAgent = parseUserAgent(values['user-agent'] ?? env[USER_AGENT_ENV]);
-  const tickers = [...new Set((values.tickers ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))];
-  if (!tickers.length) throw new Error('--tickers is required, e.g. --tickers MMM,AAPL');
+  let tickers = [...new Set((values.tickers ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))];
+  if (!tickers.length && values.constituents) tickers = [...readConstituents(values.constituents).keys()];
+  if (!tickers.length) throw new Error('--tickers is required (or --constituents <csv> to fetch every constituent), e.g. --tickers MMM,AAPL');
+  const statePath = values.state ?? null;
+  let filedSince = values.since ?? null;
+  if (!filedSince && statePath && existsSync(statePath)) filedSince = readFetchState(statePath).since;
+  if (filedSince !== null && !isIsoDate(filedSince)) throw new Error(`--since must be a date YYYY-MM-DD, got "${filedSince}"`);
   if (!values.out) throw new Error('--out is required: the filings folder to write <out>/edgar/ into');
   const rate = parsePositive('--rate', values.rate, DEFAULT_REQUESTS_PER_SECOND);
   if (rate > MAX_REQUESTS_PER_SECOND) throw new Error(`--rate ${rate} is above SEC's limit of ${MAX_REQUESTS_PER_SECOND} requests per second`);
@@ -105,7 +124,8 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
   if (!Number.isInteger(retries) || retries < 0 || retries > 10) throw new Error(`--retries must be an integer from 0 to 10, got "${values.retries}"`);
   return {
     tickers,
-    ...parseYears(values.years),
+    // With --since (or a state file) and no --years, every fiscal year: what is new is decided by the filing date.
+    ...(values.years === undefined && (filedSince || statePath) ? { fromYear: 1993, toYear: 2100 } : parseYears(values.years)),
     forms: parseForms(values.forms),
     outDir: values.out,
     userAgent,
@@ -114,5 +134,25 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
     maxRetries: retries,
     bases: { www: values['www-base'] ?? SEC_BASES.www, data: values['data-base'] ?? SEC_BASES.data },
     constituentsPath: values.constituents ?? null,
+    filedSince,
+    statePath,
   };
+}
+
+/** The refresh state file: the date the next run fetches from. */
+export function readFetchState(path: string): { since: string } {
+  let state: { since?: unknown };
+  try {
+    state = JSON.parse(readFileSync(path, 'utf8')) as { since?: unknown };
+  } catch (err) {
+    throw new Error(`${path}: not a readable fetch state (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (typeof state.since !== 'string' || !isIsoDate(state.since)) throw new Error(`${path}: "since" must be a date YYYY-MM-DD`);
+  return { since: state.since };
+}
+
+/** After a run without failures: the next run fetches what is filed from `today` on (re-fetching is skipped by hash). */
+export function writeFetchState(path: string, today: string, summary: { downloaded: number; skipped: number }): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify({ since: today, last_run: today, downloaded: summary.downloaded, skipped: summary.skipped }, null, 2) + '\n');
 }

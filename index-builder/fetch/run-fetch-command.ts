@@ -1,5 +1,5 @@
 import { fetchFilings, formatFetchSummary, type FetchSummary } from './fetch-filings';
-import { FETCH_USAGE, parseFetchArgs, type FetchOptions } from './parse-fetch-args';
+import { FETCH_USAGE, parseFetchArgs, writeFetchState, type FetchOptions } from './parse-fetch-args';
 
 interface Progress {
   update(done: number, total: number): void;
@@ -31,5 +31,9 @@ export async function runFetchCommand(argv: readonly string[], progress: Progres
   }
   console.log(formatFetchSummary(summary));
   if (summary.failed.length) process.exitCode = 1;
+  else if (options.statePath) {
+    writeFetchState(options.statePath, new Date().toISOString().slice(0, 10), summary);
+    console.log(`fetch state: the next run fetches filings filed from ${new Date().toISOString().slice(0, 10)} on (${options.statePath})`);
+  }
   return summary;
 }

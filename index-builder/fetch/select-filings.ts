@@ -9,6 +9,8 @@ export interface FilingSelection {
   fromYear: number;
   toYear: number;
   forms: readonly SupportedForm[];
+  /** Only filings filed on or after this date (YYYY-MM-DD): what landed since the last refresh. */
+  filedSince?: string | null;
 }
 
 /** A filing chosen for download, with the labels its sidecar will carry. */
@@ -31,7 +33,8 @@ export interface Exclusion {
  * earlier than the year before Y (a 10-Q of a year ending early in Y), so pages that end before then are skipped.
  */
 export function selectSubmissionPages(files: readonly SubmissionsPage[], selection: FilingSelection): SubmissionsPage[] {
-  const earliest = `${selection.fromYear - 1}-01-01`;
+  const byYear = `${selection.fromYear - 1}-01-01`;
+  const earliest = selection.filedSince && selection.filedSince > byYear ? selection.filedSince : byYear;
   return files.filter((f) => !f.filingTo || f.filingTo >= earliest);
 }
 
@@ -62,6 +65,13 @@ export function selectFilings(
       continue;
     }
     if (labels.fiscal_year < selection.fromYear || labels.fiscal_year > selection.toYear) continue;
+    if (selection.filedSince) {
+      if (!isIsoDate(row.filingDate)) {
+        skip('no filingDate in EDGAR, so it cannot be placed after --since');
+        continue;
+      }
+      if (row.filingDate < selection.filedSince) continue;
+    }
     if (!/\.html?$/i.test(row.primaryDocument)) {
       skip(`primary document "${row.primaryDocument}" is not HTML`);
       continue;

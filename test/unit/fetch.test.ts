@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { buildIndex } from '../../index-builder/build';
 import { fetchFilings, UnknownTickerError, type EdgarSidecar, type FetchRequest, type FetchSummary } from '../../index-builder/fetch/fetch-filings';
 import { EdgarForbiddenError } from '../../index-builder/fetch/http';
+import { parseFetchArgs, readFetchState, writeFetchState } from '../../index-builder/fetch/parse-fetch-args';
 import { readCorpus } from '../../index-builder/read-corpus';
 import { decodeCatalog } from '../../src/format/codec';
 import { startRecordedEdgar, type Received, type RecordedEdgar } from '../support/edgar-server';
@@ -162,6 +163,31 @@ describe('fetch against recorded EDGAR responses', () => {
     const names = readdirSync(join(out2023, 'edgar')).filter((n) => n.endsWith('.htm')).sort();
     // Calendar 2023 but fiscal 2024 (qvlt-10q-20231230) stays out; fiscal 2023 of every company comes in.
     expect(names).toEqual(['qsep-10k-20231231.htm', 'qsep-10q-20230930.htm', 'qvlt-10k-20230930.htm', 'qvlt-10q-20230701.htm', 'znhf-10k-20231231.htm', 'znhf-10q-20230930.htm']);
+  });
+
+  it('fetches only what was filed since a date (--since), every fiscal year, skipping older submissions pages', async () => {
+    const out = tempDir();
+    const summary = await fetchFilings(request(out, { fromYear: 1993, toYear: 2100, filedSince: '2024-01-01' }));
+    const names = readdirSync(join(out, 'edgar')).filter((n) => n.endsWith('.htm')).sort();
+    // Filed 2024-02-21, 2024-02-06 and 2024-02-23; QSEP's 8-K of 2024-01-18 is not a 10-K or 10-Q.
+    expect(names).toEqual(['qsep-10k-20231231.htm', 'qvlt-10q-20231230.htm', 'znhf-10k-20231231.htm']);
+    expect(summary.found).toBe(3);
+    expect(edgar.paths()).not.toContain('data:/submissions/CIK0009990101-submissions-001.json');
+  });
+
+  it('reads --since from a state file and refuses a malformed one', () => {
+    const dir = tempDir();
+    const state = join(dir, 'state.json');
+    writeFetchState(state, '2024-02-01', { downloaded: 2, skipped: 1 });
+    expect(readFetchState(state)).toEqual({ since: '2024-02-01' });
+    const opts = parseFetchArgs(['--tickers', 'QSEP', '--out', dir, '--state', state], { EDGAR_USER_AGENT: UA });
+    expect(opts).toMatchObject({ filedSince: '2024-02-01', statePath: state, fromYear: 1993, toYear: 2100 });
+    // No state file yet (the first run): every filing of the years asked for.
+    const first = parseFetchArgs(['--tickers', 'QSEP', '--out', dir, '--state', join(dir, 'none.json'), '--years', '2023'], { EDGAR_USER_AGENT: UA });
+    expect(first).toMatchObject({ filedSince: null, fromYear: 2023, toYear: 2023 });
+    writeFileSync(state, '{"since": "last tuesday"}');
+    expect(() => parseFetchArgs(['--tickers', 'QSEP', '--out', dir, '--state', state], { EDGAR_USER_AGENT: UA })).toThrow(/"since" must be a date/);
+    expect(() => parseFetchArgs(['--tickers', 'QSEP', '--out', dir, '--since', '2024-13-01'], { EDGAR_USER_AGENT: UA })).toThrow(/--since must be a date/);
   });
 
   it('reports a primary document that is not HTML instead of downloading it', async () => {
