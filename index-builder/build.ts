@@ -246,15 +246,20 @@ export class TermStats {
 }
 
 /**
- * Each term's best BM25 contribution per shard, kept per shard as (term id, impact) arrays and merged into the
- * lexicon at the end: memory is a term dictionary plus 12 bytes per (term, shard) pair, not a map of maps.
+ * Each term's best BM25 contribution per shard, spilled per shard as (term id, impact) arrays and merged into the
+ * lexicon at the end: memory is the term dictionary and a count per term, not a (term, shard) pair per posting
+ * list, which grows with the corpus (20 M pairs at 4x the shared corpus).
  */
 export class ShardImpacts {
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
   private shardsPerTerm = new Uint32Array(1024);
-  private readonly perShard: { ids: Uint32Array; impacts: Float64Array }[] = [];
+  private readonly spilled: (string | undefined)[] = [];
   maxImpact = 0;
+
+  constructor(private readonly spillDir: string) {
+    mkdirSync(spillDir, { recursive: true });
+  }
 
   /** `terms` and `impacts` of one shard, in any order; shards are added in shard order. */
   addShard(shard: number, terms: readonly string[], impacts: Float64Array): void {
@@ -275,7 +280,9 @@ export class ShardImpacts {
       this.shardsPerTerm[id]!++;
       if (impacts[i]! > this.maxImpact) this.maxImpact = impacts[i]!;
     });
-    this.perShard[shard] = { ids, impacts };
+    const file = join(this.spillDir, `${shard}.bin`);
+    writeFileSync(file, serialize({ ids, impacts }));
+    this.spilled[shard] = file;
   }
 
   /** The lexicon's term list and per-term shard lists (shard ascending), impacts quantized to one byte. */
@@ -294,8 +301,9 @@ export class ShardImpacts {
     const shardIds = new Uint16Array(total);
     const shardImpact = new Uint8Array(total);
     const impactScale = this.maxImpact / 255 || 1;
-    this.perShard.forEach((entry, shard) => {
-      if (!entry) return;
+    this.spilled.forEach((file, shard) => {
+      if (!file) return;
+      const entry = deserialize(readFileSync(file)) as { ids: Uint32Array; impacts: Float64Array };
       entry.ids.forEach((id, i) => {
         const at = next[rank[id]!]!++;
         shardIds[at] = shard;
@@ -616,7 +624,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     });
     const shardInfos: ShardInfo[] = new Array(shardKeys.length);
     const graphFiles: (string | null)[] = new Array(shardKeys.length).fill(null);
-    const impacts = new ShardImpacts();
+    const impacts = new ShardImpacts(join(options.outDir, DOMAIN, `.impacts-${process.pid}`));
     const statementsPerSource = new Uint32Array(sources.length);
     const entities = new Map<string, CompanyEntities>();
     const byStatus: Record<string, number> = {};
@@ -755,5 +763,6 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     };
   } finally {
     if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
+    rmSync(join(options.outDir, DOMAIN, `.impacts-${process.pid}`), { recursive: true, force: true });
   }
 }
