@@ -1,6 +1,6 @@
 /**
  * Quick in-process retrieval eval (no Worker, no baseline): gold-page hit and answer support of runQuery over
- * FinanceBench dev and the hold-out set, on a built index directory. For iterating on ranking; `npm run bench`
+ * FinanceBench dev and dev-2 (the project's own set, once called the hold-out), on a built index directory. For iterating on ranking; `npm run bench`
  * remains the reference (it adds the baseline, latency and HNSW graphs).
  *
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
@@ -32,7 +32,7 @@ const fb: Q[] = readJsonl<{ id: string; question: string; answer: string; justif
   join(SHARED, 'bench/financebench-dev.jsonl'),
 ).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
 const ho: Q[] = readJsonl<{ id: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
-  join(ROOT, 'bench/holdout/questions.jsonl'),
+  join(ROOT, 'bench/dev-2/questions.jsonl'),
 ).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
 
 const reader = openFileIndex(dir);
@@ -68,6 +68,6 @@ for (const c of configs) {
   const [mode, effort] = c.split('/');
   for (const cap of [4000, null]) {
     await evalSet('fb-dev', fb, mode!, effort!, cap);
-    await evalSet('holdout', ho, mode!, effort!, cap);
+    await evalSet('dev-2', ho, mode!, effort!, cap);
   }
 }

@@ -138,7 +138,7 @@ function returnedPages(entries: readonly EvidenceEntry[], cat: LoadedCatalog): S
 }
 const evidenceText = (entries: readonly EvidenceEntry[]) => entries.map((e) => e.text).join('\n');
 
-// ---------------------------------------------------------------- page-gold sets (FinanceBench, hold-out)
+// ---------------------------------------------------------------- page-gold sets (FinanceBench, dev-2)
 
 interface PageScores {
   n: number;
@@ -419,7 +419,7 @@ async function main() {
     join(SHARED, 'bench/financebench-dev.jsonl'),
   ).map((r) => ({ id: r.id, question: r.question, answer: r.answer, justification: r.justification, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
   const holdout = readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
-    join(ROOT, 'bench/holdout/questions.jsonl'),
+    join(ROOT, 'bench/dev-2/questions.jsonl'),
   ).map((r) => ({ id: r.id, kind: r.kind, question: r.question, answer: r.answer, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
   const docugami = readJsonl<DocugamiRow>(join(SHARED, 'bench/docugami-10q-dev.jsonl'));
 
@@ -434,8 +434,8 @@ async function main() {
   try {
     log(`FinanceBench dev (${fb.length} questions x ${ALL_CONFIGS.length} configs x 2 caps) ...`);
     const financebench = await runPageSet(w, cat, base, fb, 'financebench');
-    log(`hold-out (${holdout.length} questions) ...`);
-    const hold = await runPageSet(w, cat, base, holdout, 'holdout');
+    log(`dev-2 (${holdout.length} questions) ...`);
+    const hold = await runPageSet(w, cat, base, holdout, 'dev-2');
     const holdByKind: Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }> = {};
     for (const kind of [...new Set(holdout.map((q) => q.kind))].sort()) {
       const ids = holdout.filter((q) => q.kind === kind).map((q) => q.id);

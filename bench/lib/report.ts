@@ -76,8 +76,8 @@ export function renderMarkdown(r: Results, cap: number): string {
   out.push(`Baseline: ${r.baseline.library} over ${r.baseline.pages.toLocaleString('en-US')} pages (indexed in ${r.baseline.index_seconds} s), same inferred filters, ${cap.toLocaleString('en-US')}-token budget.`, '');
   out.push('## Retrieval quality', '');
   out.push(...pageSetTable('FinanceBench dev', r.financebench));
-  out.push(...pageSetTable('Hold-out (bench/holdout, written for this project)', r.holdout));
-  out.push('Hold-out by kind (research/medium, 4,000 tokens):', '', '| kind | n | gold-page hit | answer support |', '|---|---|---|---|');
+  out.push(...pageSetTable('dev-2 (bench/dev-2, written for this project; used to choose parameters, so a second dev set)', r.holdout));
+  out.push('dev-2 by kind (research/medium, 4,000 tokens):', '', '| kind | n | gold-page hit | answer support |', '|---|---|---|---|');
   for (const [k, v] of Object.entries(r.holdout.by_kind_research_medium_capped)) out.push(`| ${k} | ${v.n} | ${pct(v.gold_page_hit)} | ${pct(v.answer_support)} |`);
   out.push('');
   out.push(`### docugami 10-Q dev (${r.docugami.n} questions): answer support`, '', '| mode | effort | token cap | answer support |', '|---|---|---|---|');
