@@ -4,7 +4,8 @@
  * remains the reference (it adds the baseline, latency and HNSW graphs).
  *
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
- *   QE_VERBOSE=1 prints per-question outcomes.
+ *   QE_VERBOSE=1 prints per-question outcomes; QE_BY_TYPE=1 prints gold-page hit per question group (FinanceBench's
+ *   question_type, the answer's form: numeric or descriptive; dev-2's kind).
  */
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
@@ -27,13 +28,15 @@ interface Q {
   answer: string;
   justification: string | null;
   gold: { docId: string; pages: number[] }[];
+  groups: string[];
 }
-const fb: Q[] = readJsonl<{ id: string; question: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
+const answerForm = (answer: string) => `answer: ${/\d/.test(answer) ? 'numeric' : 'descriptive'}`;
+const fb: Q[] = readJsonl<{ id: string; question: string; question_type: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
   join(SHARED, 'bench/financebench-dev.jsonl'),
-).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
-const ho: Q[] = readJsonl<{ id: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
+).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })), groups: [`type: ${r.question_type}`, answerForm(r.answer)] }));
+const ho: Q[] = readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
   join(ROOT, 'bench/dev-2/questions.jsonl'),
-).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
+).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })), groups: [`kind: ${r.kind}`] }));
 
 const reader = openFileIndex(dir);
 const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));
@@ -43,6 +46,7 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
   let hit = 0;
   let sup = 0;
   let ms = 0;
+  const byGroup = new Map<string, { n: number; hit: number }>();
   let shards = 0;
   const lines: string[] = [];
   for (const q of qs) {
@@ -56,12 +60,19 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
     const h = q.gold.some((g) => g.pages.some((p) => pages.has(`${g.docId}#${p}`)));
     const s = answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, entries.map((e) => e.text).join('\n')).supported;
     hit += h ? 1 : 0;
+    for (const g of q.groups) {
+      const e = byGroup.get(g) ?? { n: 0, hit: 0 };
+      e.n++;
+      e.hit += h ? 1 : 0;
+      byGroup.set(g, e);
+    }
     sup += s ? 1 : 0;
     lines.push(`  ${h ? 'H' : '.'}${s ? 'S' : '.'} ${q.id} ${q.question.slice(0, 90)}`);
   }
   const pct = (n: number) => ((100 * n) / qs.length).toFixed(1).padStart(5);
   console.log(`${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`);
   if (verbose) console.log(lines.join('\n'));
+  if (process.env.QE_BY_TYPE) for (const [g, e] of [...byGroup].sort()) console.log(`    ${g.padEnd(34)} hit ${e.hit}/${e.n}`);
 }
 
 for (const c of configs) {

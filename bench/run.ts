@@ -399,6 +399,29 @@ async function coldQuery(persistDir: string, question: string, mode: Mode) {
   }
 }
 
+/** Gold-page hit and answer support per group of questions (a question may be in several), per mode at the cap. */
+function groupScores(
+  perQuestion: Record<string, Record<string, { hit: boolean; support: boolean }>>,
+  groups: { id: string; groups: string[] }[],
+  configs: string[],
+): Record<string, Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }>> {
+  const names = [...new Set(groups.flatMap((g) => g.groups))].sort();
+  const out: Record<string, Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }>> = {};
+  for (const name of names) {
+    const ids = groups.filter((g) => g.groups.includes(name)).map((g) => g.id);
+    out[name] = {};
+    for (const config of configs) {
+      const key = `${config}/${CAP}`;
+      out[name][config] = {
+        n: ids.length,
+        gold_page_hit: round(mean(ids.map((id) => (perQuestion[id]![key]!.hit ? 1 : 0)))),
+        answer_support: round(mean(ids.map((id) => (perQuestion[id]![key]!.support ? 1 : 0)))),
+      };
+    }
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------- main
 
 async function main() {
@@ -415,9 +438,12 @@ async function main() {
   const base = new PageBm25Baseline(pages, cat.catalog);
   const baselineIndexSeconds = (performance.now() - tBuilt) / 1000;
 
-  const fb = readJsonl<{ id: string; question: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
+  const fbRows = readJsonl<{ id: string; question: string; question_type: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
     join(SHARED, 'bench/financebench-dev.jsonl'),
-  ).map((r) => ({ id: r.id, question: r.question, answer: r.answer, justification: r.justification, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
+  );
+  const fb = fbRows.map((r) => ({ id: r.id, question: r.question, answer: r.answer, justification: r.justification, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
+  // Per question type: FinanceBench's own type, and the answer's form (a descriptive answer carries no figure).
+  const fbGroups = fbRows.map((r) => ({ id: r.id, groups: [`type: ${r.question_type}`, `answer: ${/\d/.test(r.answer) ? 'numeric' : 'descriptive'}`] }));
   const holdout = readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
     join(ROOT, 'bench/dev-2/questions.jsonl'),
   ).map((r) => ({ id: r.id, kind: r.kind, question: r.question, answer: r.answer, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
@@ -434,6 +460,7 @@ async function main() {
   try {
     log(`FinanceBench dev (${fb.length} questions x ${ALL_CONFIGS.length} configs x 2 caps) ...`);
     const financebench = await runPageSet(w, cat, base, fb, 'financebench');
+    const fbByType = groupScores(financebench.per_question, fbGroups, ['basic/medium', 'research/medium']);
     log(`dev-2 (${holdout.length} questions) ...`);
     const hold = await runPageSet(w, cat, base, holdout, 'dev-2');
     const holdByKind: Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }> = {};
@@ -488,7 +515,7 @@ async function main() {
         shards: cat.manifest.shards.length,
       },
       baseline: { library: 'minisearch 7.2.0 (BM25+)', unit: 'corpus page', pages: pages.length, index_seconds: round(baselineIndexSeconds, 1) },
-      financebench: { ...financebench, per_question: undefined },
+      financebench: { ...financebench, per_question: undefined, by_type_capped: fbByType },
       holdout: { ...hold, per_question: undefined, by_kind_research_medium_capped: holdByKind },
       docugami: dg,
       finqabench: fqb,

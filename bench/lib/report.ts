@@ -23,7 +23,7 @@ interface Results {
   machine: { cpus: number; loadavg_at_end: number[] };
   index: { version: string; reused: boolean; build_seconds: number; build_peak_rss_mb: number; statements: number; artifact_bytes: number; shards: number };
   baseline: { library: string; pages: number; index_seconds: number };
-  financebench: PageSet;
+  financebench: PageSet & { by_type_capped?: Record<string, Record<string, { n: number; gold_page_hit: Num; answer_support: Num }>> };
   holdout: PageSet & { by_kind_research_medium_capped: Record<string, { n: number; gold_page_hit: Num; answer_support: Num }> };
   docugami: { n: number; configs: { mode: string; cap: number | null; answer_support: Num }[]; comparison: { ours: Num; baseline: Num; ratio: Num } };
   finqabench: { n: number; ndcg_at_10: Num; baseline: { ndcg_at_10: Num }; ratio: Num; statements_mapped_to_passages: Num };
@@ -76,6 +76,15 @@ export function renderMarkdown(r: Results, cap: number): string {
   out.push(`Baseline: ${r.baseline.library} over ${r.baseline.pages.toLocaleString('en-US')} pages (indexed in ${r.baseline.index_seconds} s), same inferred filters, ${cap.toLocaleString('en-US')}-token budget.`, '');
   out.push('## Retrieval quality', '');
   out.push(...pageSetTable('FinanceBench dev', r.financebench));
+  if (r.financebench.by_type_capped) {
+    out.push('FinanceBench dev by question type and answer form (medium effort, 4,000 tokens):', '', '| group | n | basic hit | basic support | research hit | research support |', '|---|---|---|---|---|---|');
+    for (const [g, v] of Object.entries(r.financebench.by_type_capped)) {
+      const b = v['basic/medium']!;
+      const rs = v['research/medium']!;
+      out.push(`| ${g} | ${b.n} | ${pct(b.gold_page_hit)} | ${pct(b.answer_support)} | ${pct(rs.gold_page_hit)} | ${pct(rs.answer_support)} |`);
+    }
+    out.push('');
+  }
   out.push(...pageSetTable('dev-2 (bench/dev-2, written for this project; used to choose parameters, so a second dev set)', r.holdout));
   out.push('dev-2 by kind (research/medium, 4,000 tokens):', '', '| kind | n | gold-page hit | answer support |', '|---|---|---|---|');
   for (const [k, v] of Object.entries(r.holdout.by_kind_research_medium_capped)) out.push(`| ${k} | ${v.n} | ${pct(v.gold_page_hit)} | ${pct(v.answer_support)} |`);
