@@ -55,7 +55,8 @@ function build(factor: number): Row {
   const artifacts = join(CACHE, `artifacts-${factor}x`);
   rmSync(artifacts, { recursive: true, force: true });
   console.log(`building ${factor}x ...`);
-  const run = spawnSync(TSX, ['index-builder/cli.ts', 'build'], {
+  // As npm run build:index runs it (with --expose-gc).
+  const run = spawnSync(TSX, ['--expose-gc', 'index-builder/cli.ts', 'build'], {
     cwd: ROOT,
     env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts, GRAPH_MIN_STATEMENTS: 'none' },
     encoding: 'utf8',

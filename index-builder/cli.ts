@@ -88,10 +88,13 @@ export function parseBuildArgs(args: readonly string[]): { partition?: Partition
 export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions & { merge?: string[] } = {}) {
   const t0 = performance.now();
   const bars = new Map<string, ReturnType<typeof progressBar>>();
+  // Resident memory seen during each stage, sampled at each progress step: where a build's peak comes from.
+  const rssByStage = new Map<string, number>();
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
+      rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
       let bar = bars.get(stage);
       if (!bar) {
         for (const b of bars.values()) b.stop();
@@ -123,6 +126,7 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+      `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
     ].join('\n'),
   );
   return result;
