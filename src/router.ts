@@ -4,9 +4,9 @@ import { openR2Index, pointerTtlMs, type LoadStats } from './adapters/r2-index';
 import type { Env } from './env';
 import { ApiError, toErrorBody } from './errors';
 import { openApiDocument } from './openapi/document';
-import { authorize } from './http/guard';
+import { authenticate, authorize, rateLimit } from './http/guard';
 import { queryStages } from './http/logging';
-import { handleQuery } from './routes/query';
+import { answerQuery, parseQueryRequest } from './routes/query';
 import { listMetadataFilters, parseListingParams } from './routes/metadata-filters';
 import { handleMcp } from './routes/mcp';
 
@@ -54,9 +54,18 @@ export const router = Router<IRequest, [Env, ExecutionContext, RequestContext]>(
 router
   .post('/v2/:domain/query', async (request, env, _ctx, rc) => {
     const domain = domainOf(request);
-    await authorize(request, env, rc);
+    const keyHash = await authenticate(request, env, rc);
     const stages = queryStages(rc, () => openIndex(env, domain, rc));
-    const result = await handleQuery(request, stages.open, rc.requestId);
+    // The limiter's answer and the body arrive together; the limit still decides first (a limited key gets 429).
+    const limited = rateLimit(env, keyHash, rc);
+    const parsed = parseQueryRequest(request).then(
+      (valid) => ({ valid }),
+      (error: unknown) => ({ error }),
+    );
+    await limited;
+    const body = await parsed;
+    if ('error' in body) throw body.error;
+    const result = await answerQuery(body.valid, stages.open, rc.requestId);
     stages.done();
     Object.assign(rc.log, { mode: result.mode, effort: result.effort, searched_shards: result.trace.searchedShards.length, evidence_count: result.body.summary?.evidence_count });
     return json(result.body, 200, rc.requestId);

@@ -69,10 +69,6 @@ export function validateQueryBody(json: unknown): ValidRequest {
   return { ...parsed.data, normalizedQuery };
 }
 
-export async function handleQuery(request: Request, openIndex: () => Promise<IndexReader>, requestId: string) {
-  return answerQuery(await parseQueryRequest(request), openIndex, requestId);
-}
-
 export async function answerQuery(valid: ValidRequest, openIndex: () => Promise<IndexReader>, requestId: string) {
   const reader = await openIndex();
   const outcome = await runQuery(reader, valid);
