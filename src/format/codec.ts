@@ -5,27 +5,25 @@ import {
   FORMAT_VERSION,
   requireSection,
 } from './container';
-import { EDGE_KINDS, EPISTEMIC_STATUSES, type CatalogHeader, type ClaimOccurrence, type EdgeKind, type EmbeddingModel, type EpistemicStatus, type Lexicon, type Manifest, type Shard } from './types';
+import {
+  EDGE_KINDS,
+  EPISTEMIC_STATUSES,
+  NO_VECTOR,
+  type ArtifactRef,
+  type ClaimOccurrence,
+  type Directory,
+  type EdgeKind,
+  type EpistemicStatus,
+  type FileList,
+  type IssuerTable,
+  type Manifest,
+  type Shard,
+  type TermBlock,
+} from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
 // builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
 import type { HnswHeader } from '../vector/hnsw';
-
-// ---------- catalog ----------
-export function encodeCatalog(catalog: CatalogHeader): Uint8Array {
-  return encodeArtifact('catalog', catalog);
-}
-
-export function decodeCatalog(bytes: Uint8Array): CatalogHeader {
-  const { header } = decodeArtifact<CatalogHeader>(bytes, 'catalog');
-  if (!header || !Array.isArray(header.sources) || !Array.isArray(header.shards) || !Array.isArray(header.companies)) {
-    throw new ArtifactFormatError('catalog header incomplete');
-  }
-  if (header.analyzer_version !== ANALYZER_VERSION) {
-    throw new ArtifactFormatError(`catalog built with analyzer ${header.analyzer_version}, this code uses ${ANALYZER_VERSION}`);
-  }
-  return header;
-}
 
 // ---------- shard ----------
 /** What the builder hands to encodeShard: a decoded Shard minus what decoding derives. */
@@ -39,8 +37,6 @@ interface ShardHeader {
   kind: string; // one char per statement: s = sentence, t = table row
   status: string; // one char per statement: F = FACT, P = PREDICTION, A = ASSESSMENT, R = RISK
   terms: string[];
-  total_statements: number;
-  avg_len: number;
   /** Notes of the agree/disagree occurrences, in section order. */
   agree_note: string[];
   disagree_note: string[];
@@ -101,8 +97,6 @@ export function encodeShard(s: ShardInput): Uint8Array {
     kind: s.kind.map((k) => (k === 'table_row' ? 't' : 's')).join(''),
     status: s.status.map((k) => STATUS_CHAR[k]).join(''),
     terms: s.terms,
-    total_statements: s.totalStatements,
-    avg_len: s.avgLen,
     agree_note: [],
     disagree_note: [],
   };
@@ -133,7 +127,6 @@ export function encodeShard(s: ShardInput): Uint8Array {
     edge_offsets: edgeOffsets,
     edge_target: Uint32Array.from(flatEdges, (x) => x.target),
     edge_kind: Uint8Array.from(flatEdges, (x) => EDGE_KINDS.indexOf(x.kind)),
-    term_df: s.termDf,
     source: Uint32Array.from(s.source),
     page: Uint32Array.from(s.page),
     post_offsets: s.postOffsets,
@@ -208,9 +201,6 @@ export function decodeShard(bytes: Uint8Array): Shard {
     postOffsets,
     postDocs,
     postTfs,
-    termDf: requireSection(decoded, 'term_df', Uint32Array, h.terms.length),
-    totalStatements: h.total_statements,
-    avgLen: h.avg_len,
     docLen: requireSection(decoded, 'doc_len', Uint16Array, h.count),
     dim: h.dim,
     vectors: requireSection(decoded, 'vectors', Int8Array, h.count * h.dim),
@@ -218,78 +208,83 @@ export function decodeShard(bytes: Uint8Array): Shard {
   };
 }
 
-// ---------- lexicon ----------
-interface LexiconHeader {
-  terms: string[];
-  total_statements: number;
-  avg_len: number;
-  impact_scale: number;
+// ---------- directory and issuer tables ----------
+export function encodeDirectory(d: Directory): Uint8Array {
+  return encodeArtifact('directory', d);
 }
 
-export function encodeLexicon(l: Omit<Lexicon, 'termIndex' | 'byteSize'>): Uint8Array {
-  const header: LexiconHeader = {
-    terms: l.terms,
-    total_statements: l.totalStatements,
-    avg_len: l.avgLen,
-    impact_scale: l.impactScale,
-  };
-  return encodeArtifact('lexicon', header, {
-    df: l.df,
-    shard_offsets: l.shardOffsets,
-    shard_ids: l.shardIds,
-    shard_impact: l.shardImpact,
+export function decodeDirectory(bytes: Uint8Array): Directory {
+  const { header: d } = decodeArtifact<Directory>(bytes, 'directory');
+  if (!d || !Array.isArray(d.companies) || !d.field_values || !d.terms || !Number.isInteger(d.terms.blocks) || d.terms.blocks < 1) {
+    throw new ArtifactFormatError('directory incomplete');
+  }
+  if (d.analyzer_version !== ANALYZER_VERSION) {
+    throw new ArtifactFormatError(`directory built with analyzer ${d.analyzer_version}, this code uses ${ANALYZER_VERSION}`);
+  }
+  for (const c of d.companies) {
+    if (typeof c.ticker !== 'string' || !c.shards || !Number.isInteger(c.shards.first) || !Array.isArray(c.shards.fiscal_years)) {
+      throw new ArtifactFormatError('directory company incomplete');
+    }
+  }
+  return d;
+}
+
+export function encodeIssuerTable(t: IssuerTable): Uint8Array {
+  return encodeArtifact('issuer', t);
+}
+
+export function decodeIssuerTable(bytes: Uint8Array, ticker: string): IssuerTable {
+  const { header: t } = decodeArtifact<IssuerTable>(bytes, 'issuer');
+  if (!t || !Array.isArray(t.filings) || !Array.isArray(t.items) || !Array.isArray(t.shards)) throw new ArtifactFormatError('issuer table incomplete');
+  if (t.ticker !== ticker) throw new ArtifactFormatError(`issuer table is for ${String(t.ticker)}, expected ${ticker}`);
+  for (const item of t.items) {
+    if (!Number.isInteger(item.index) || !t.filings[item.filing]) throw new ArtifactFormatError('issuer table item out of range');
+  }
+  return t;
+}
+
+// ---------- term blocks ----------
+interface TermBlockHeader {
+  block: number;
+  terms: string[];
+  dim: number;
+}
+
+export function encodeTermBlock(b: Omit<TermBlock, 'byteSize'>): Uint8Array {
+  return encodeArtifact('terms', { block: b.block, terms: b.terms, dim: b.dim } satisfies TermBlockHeader, {
+    df: b.df,
+    shard_offsets: b.shardOffsets,
+    shard_ids: b.shardIds,
+    shard_impact: b.shardImpact,
+    vector_row: b.vectorRow,
+    weights: b.weights,
+    vectors: b.vectors,
   });
 }
 
-export function decodeLexicon(bytes: Uint8Array): Lexicon {
-  const decoded = decodeArtifact<LexiconHeader>(bytes, 'lexicon');
+export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {
+  const decoded = decodeArtifact<TermBlockHeader>(bytes, 'terms');
   const h = decoded.header;
-  if (!h || !Array.isArray(h.terms)) throw new ArtifactFormatError('lexicon header incomplete');
-  const shardOffsets = requireSection(decoded, 'shard_offsets', Uint32Array, h.terms.length + 1);
+  if (!h || !Array.isArray(h.terms) || !Number.isInteger(h.dim) || h.dim <= 0) throw new ArtifactFormatError('term block header incomplete');
+  if (h.block !== block) throw new ArtifactFormatError(`term block ${String(h.block)} read as block ${block}`);
+  const n = h.terms.length;
+  const shardOffsets = requireSection(decoded, 'shard_offsets', Uint32Array, n + 1);
   const shardIds = requireSection(decoded, 'shard_ids', Uint16Array);
-  const termIndex = new Map<string, number>();
-  h.terms.forEach((t, i) => termIndex.set(t, i));
+  if (shardOffsets[n] !== shardIds.length) throw new ArtifactFormatError('term block postings misaligned');
+  const weights = requireSection(decoded, 'weights', Float32Array);
+  const vectorRow = requireSection(decoded, 'vector_row', Uint32Array, n);
+  for (const r of vectorRow) if (r !== NO_VECTOR && r >= weights.length) throw new ArtifactFormatError('term block vector row out of range');
   return {
+    block,
     terms: h.terms,
-    termIndex,
-    df: requireSection(decoded, 'df', Uint32Array, h.terms.length),
+    df: requireSection(decoded, 'df', Uint32Array, n),
     shardOffsets,
     shardIds,
     shardImpact: requireSection(decoded, 'shard_impact', Uint8Array, shardIds.length),
-    impactScale: h.impact_scale,
-    totalStatements: h.total_statements,
-    avgLen: h.avg_len,
-    byteSize: bytes.byteLength,
-  };
-}
-
-// ---------- embedding ----------
-interface EmbeddingHeader {
-  dim: number;
-  vocab: string[];
-}
-
-export function encodeEmbedding(e: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): Uint8Array {
-  return encodeArtifact('embedding', { dim: e.dim, vocab: e.vocab } satisfies EmbeddingHeader, {
-    weights: e.weights,
-    vectors: e.vectors,
-  });
-}
-
-export function decodeEmbedding(bytes: Uint8Array): EmbeddingModel {
-  const decoded = decodeArtifact<EmbeddingHeader>(bytes, 'embedding');
-  const h = decoded.header;
-  if (!h || !Array.isArray(h.vocab) || !Number.isInteger(h.dim) || h.dim <= 0) {
-    throw new ArtifactFormatError('embedding header incomplete');
-  }
-  const vocabIndex = new Map<string, number>();
-  h.vocab.forEach((t, i) => vocabIndex.set(t, i));
-  return {
+    vectorRow,
+    weights,
+    vectors: requireSection(decoded, 'vectors', Int8Array, weights.length * h.dim),
     dim: h.dim,
-    vocab: h.vocab,
-    vocabIndex,
-    weights: requireSection(decoded, 'weights', Float32Array, h.vocab.length),
-    vectors: requireSection(decoded, 'vectors', Int8Array, h.vocab.length * h.dim),
     byteSize: bytes.byteLength,
   };
 }
@@ -362,6 +357,10 @@ function checkGraph(h: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeade
 // ---------- manifest ----------
 export const MANIFEST_FORMAT = 'filing-evidence-index';
 
+const isRef = (r: unknown): r is ArtifactRef =>
+  !!r && typeof r === 'object' && typeof (r as { file: unknown }).file === 'string' &&
+  typeof (r as { sha256: unknown }).sha256 === 'string' && Number.isInteger((r as { bytes: unknown }).bytes);
+
 export function decodeManifest(text: string): Manifest {
   let m: Manifest;
   try {
@@ -369,17 +368,20 @@ export function decodeManifest(text: string): Manifest {
   } catch {
     throw new ArtifactFormatError('manifest is not JSON');
   }
-  const isRef = (r: unknown) =>
-    !!r && typeof r === 'object' && typeof (r as { file: unknown }).file === 'string' &&
-    typeof (r as { sha256: unknown }).sha256 === 'string' && Number.isInteger((r as { bytes: unknown }).bytes);
   if (m?.format !== MANIFEST_FORMAT) throw new ArtifactFormatError('not a filing-evidence-index manifest');
   if (m.format_version !== FORMAT_VERSION) throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
   if (m.analyzer_version !== ANALYZER_VERSION) throw new ArtifactFormatError('manifest analyzer version mismatch');
-  if (
-    !isRef(m.catalog) || !isRef(m.lexicon) || !isRef(m.embedding) || !Array.isArray(m.shards) || !m.shards.every(isRef) ||
-    !Array.isArray(m.graphs) || !m.graphs.every(isRef)
-  ) {
-    throw new ArtifactFormatError('manifest artifact list incomplete');
-  }
+  if (!isRef(m.directory) || !isRef(m.files)) throw new ArtifactFormatError('manifest incomplete: directory or file list missing');
   return m;
+}
+
+export function decodeFileList(text: string): FileList {
+  let f: FileList;
+  try {
+    f = JSON.parse(text) as FileList;
+  } catch {
+    throw new ArtifactFormatError('file list is not JSON');
+  }
+  if (!f || !Array.isArray(f.files) || !f.files.every(isRef)) throw new ArtifactFormatError('file list incomplete');
+  return f;
 }

@@ -1,13 +1,15 @@
 /**
  * Binary container for every index artifact: a magic number, a format version, an artifact kind, a JSON header
- * and 8-byte-aligned typed sections. Decoding checks everything before anything is trusted (STYLE.md section 4);
- * checksums live in the manifest and are verified by the loader before decode.
+ * and 8-byte-aligned typed sections, sealed with the SHA-256 of everything after the seal. Decoding checks
+ * everything before anything is trusted (STYLE.md section 4); the loader verifies the seal before decoding, so an
+ * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
-export const FORMAT_VERSION = 2; // 2: provenance offsets, metrics, consensus and graph sections in shards
+/** 3: partitioned index (directory, issuer tables, term blocks), sealed artifacts, shards without corpus statistics. */
+export const FORMAT_VERSION = 3;
 
-export type ArtifactKind = 'catalog' | 'shard' | 'lexicon' | 'embedding' | 'graph';
-const KIND_CODES: Record<ArtifactKind, number> = { catalog: 1, shard: 2, lexicon: 3, embedding: 4, graph: 5 };
+export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms';
+const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8 };
 
 export type SectionData = Uint8Array | Int8Array | Uint16Array | Uint32Array | Float32Array;
 type SectionType = 'u8' | 'i8' | 'u16' | 'u32' | 'f32';
@@ -36,7 +38,10 @@ function typeOf(data: SectionData): SectionType {
 
 const ALIGN = 8;
 const align = (n: number) => Math.ceil(n / ALIGN) * ALIGN;
-const PREAMBLE_BYTES = 16; // magic u32, version u16, kind u16, header length u32, total length u32
+/** magic u32, version u16, kind u16, header length u32, total length u32, then the seal. */
+const SEAL_OFFSET = 16;
+const SEAL_BYTES = 32;
+const PREAMBLE_BYTES = SEAL_OFFSET + SEAL_BYTES;
 
 export function encodeArtifact(
   kind: ArtifactKind,
@@ -66,6 +71,26 @@ export function encodeArtifact(
     out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), dataStart + table[i]!.offset);
   });
   return out;
+}
+
+/** The bytes a seal covers: everything after it. */
+export const sealedPart = (bytes: Uint8Array): Uint8Array => bytes.subarray(PREAMBLE_BYTES);
+
+/** Writes the seal (SHA-256 of sealedPart, computed by the caller: the builder hashes synchronously) in place. */
+export function writeSeal(bytes: Uint8Array, digest: Uint8Array): Uint8Array {
+  if (digest.byteLength !== SEAL_BYTES) throw new Error('a seal is a 32-byte SHA-256 digest');
+  bytes.set(digest, SEAL_OFFSET);
+  return bytes;
+}
+
+/** Whether `bytes` is a container whose seal matches its content (false for anything truncated, altered or unsealed). */
+export async function verifySeal(bytes: Uint8Array): Promise<boolean> {
+  if (bytes.byteLength < PREAMBLE_BYTES) return false;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(12, true) !== bytes.byteLength) return false;
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', sealedPart(bytes)));
+  for (let i = 0; i < SEAL_BYTES; i++) if (digest[i] !== bytes[SEAL_OFFSET + i]) return false;
+  return true;
 }
 
 export interface DecodedArtifact<H> {

@@ -57,8 +57,9 @@ export interface ShardInfo {
   tickers: string[];
   fiscal_years: string[];
   form_types: string[];
-  /** Whether an hnswlib graph artifact exists for this shard (large shards only). */
+  /** Whether an hnswlib graph artifact exists for this shard (large shards only), and its size. */
   graph_file: string | null;
+  graph_bytes?: number;
 }
 
 export interface CatalogHeader {
@@ -122,16 +123,17 @@ export interface Shard {
   postOffsets: Uint32Array;
   postDocs: Uint32Array;
   postTfs: Uint8Array;
-  /** Corpus-wide document frequency of each shard term, so a shard scores BM25 on global statistics alone. */
-  termDf: Uint32Array;
-  totalStatements: number;
-  avgLen: number;
   docLen: Uint16Array;
   dim: number;
   vectors: Int8Array;
   byteSize: number;
 }
 
+/**
+ * Term statistics for BM25 and shard routing: corpus-wide document frequencies and, per term, the shards holding it
+ * with an upper bound of its contribution there. The Worker assembles one per query from the term blocks of the
+ * query's terms (src/format/views.ts), so it holds those terms only.
+ */
 export interface Lexicon {
   terms: string[];
   termIndex: Map<string, number>;
@@ -146,6 +148,7 @@ export interface Lexicon {
   byteSize: number;
 }
 
+/** Word vectors for embedding text (src/text/embed.ts): the builder's whole model, or the Worker's query-term part. */
 export interface EmbeddingModel {
   dim: number;
   vocab: string[];
@@ -156,6 +159,10 @@ export interface EmbeddingModel {
   byteSize: number;
 }
 
+/**
+ * The root of a published version (manifest.json): what the Worker reads first. Small and fixed-size; the list of
+ * every object of the version (for publishing and garbage collection) is files.json, which the Worker never reads.
+ */
 export interface Manifest {
   format: 'filing-evidence-index';
   format_version: number;
@@ -163,13 +170,99 @@ export interface Manifest {
   domain: string;
   version: string;
   created_by: string;
-  catalog: ArtifactRef;
-  lexicon: ArtifactRef;
-  embedding: ArtifactRef;
-  shards: ArtifactRef[];
-  graphs: ArtifactRef[];
+  directory: ArtifactRef;
+  files: ArtifactRef;
   totals: { files: number; bytes: number; statements: number };
 }
+
+/** files.json: every object of a version except the manifest and itself, in publishing order. */
+export interface FileList {
+  files: ArtifactRef[];
+}
+
+/**
+ * directory.bin: the part of an index every query reads. It grows with the number of issuers (their names, aliases,
+ * classification and per-fiscal-year shards), never with filings, statements or terms: sources live in issuer
+ * tables, term statistics and word vectors in term blocks (docs/DECISIONS.md "Partitioned index").
+ */
+export interface Directory {
+  domain: string;
+  schema_version: string;
+  analyzer_version: number;
+  built_from: { filings: number; pages: number };
+  stats: { statements: number; sources: number; avg_statement_terms: number };
+  companies: DirectoryCompany[];
+  field_values: Record<FilterField, Record<string, number>>;
+  numeric_bounds: Partial<Record<FilterField, { min: number; max: number }>>;
+  embedding_dim: number;
+  shard_count: number;
+  /** Term blocks: `blocks` files terms/<k>.bin, a term in block termBlockOf(term, blocks); BM25 corpus statistics. */
+  terms: { blocks: number; total_statements: number; avg_len: number; impact_scale: number };
+}
+
+export interface DirectoryCompany {
+  ticker: string;
+  company: string;
+  cik: string | null;
+  sector: string | null;
+  sub_industry: string | null;
+  aliases: string[];
+  /** Its shards, numbered first, first + 1, ...: one per fiscal year (sec_fiscal_year values), in that order. */
+  shards: { first: number; fiscal_years: string[] };
+  /** Its issuer table (issuers/<ticker>.bin). */
+  table: string;
+}
+
+/** issuers/<ticker>.bin: one issuer's sources (by global source index), shards, segments and entities. */
+export interface IssuerTable {
+  ticker: string;
+  /** Filing-level fields once per filing; each item names its filing by position. */
+  filings: IssuerFiling[];
+  items: IssuerItem[];
+  shards: ShardInfo[];
+  segments?: string[];
+  entities?: CatalogEntity[];
+}
+
+export interface IssuerFiling {
+  doc_id: string;
+  type: string;
+  date: string | null;
+  company: string;
+  period_of_report: string;
+  fiscal_period: string;
+  meta: Omit<SourceMeta, 'sec_item_tag'>;
+}
+
+export interface IssuerItem {
+  /** Global catalog source index (what shards and consensus occurrences reference). */
+  index: number;
+  filing: number;
+  id: string;
+  item_title: string;
+  page_start: number;
+  page_end: number;
+  shard: number;
+  item_tag: string | null;
+}
+
+/** terms/<k>.bin decoded: its terms (sorted), their statistics and shard postings, and word vectors for some. */
+export interface TermBlock {
+  block: number;
+  terms: string[];
+  df: Uint32Array;
+  shardOffsets: Uint32Array;
+  shardIds: Uint16Array;
+  shardImpact: Uint8Array;
+  /** Per term, its row in weights/vectors, or NO_VECTOR when the term is outside the embedding vocabulary. */
+  vectorRow: Uint32Array;
+  weights: Float32Array;
+  vectors: Int8Array;
+  dim: number;
+  byteSize: number;
+}
+
+export const NO_VECTOR = 0xffffffff;
 
 export interface ArtifactRef {
   file: string;

@@ -1,0 +1,184 @@
+import type { CatalogCompany, CatalogHeader, CatalogSource, Directory, DirectoryCompany, EmbeddingModel, IssuerTable, Lexicon, TermBlock } from './types';
+import { NO_VECTOR } from './types';
+
+/**
+ * The partitioned index seen as the core's plain values: a catalog scoped to some issuers, and the lexicon and
+ * word vectors of some terms. Pure functions over decoded artifacts, shared by the Worker's R2 reader and the file
+ * reader of tests and benchmarks, so both hand the core exactly the same values.
+ */
+
+/** The term block holding a term: FNV-1a of its UTF-16 code units, modulo the block count. Builder and Worker agree. */
+export function termBlockOf(term: string, blocks: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < term.length; i++) {
+    h ^= term.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h % blocks;
+}
+
+export const termBlockFile = (block: number) => `terms/${block}.bin`;
+export const issuerFile = (ticker: string) => `issuers/${ticker}.bin`;
+
+/** Lookups over a directory: companies by ticker and the owner of a shard number. */
+export class DirectoryIndex {
+  private readonly byTicker = new Map<string, DirectoryCompany>();
+  /** Companies ordered by their first shard, for a binary search by shard number. */
+  private readonly byFirstShard: DirectoryCompany[];
+
+  constructor(readonly directory: Directory) {
+    for (const c of directory.companies) this.byTicker.set(c.ticker, c);
+    this.byFirstShard = [...directory.companies].sort((a, b) => a.shards.first - b.shards.first);
+  }
+
+  company(ticker: string): DirectoryCompany | undefined {
+    return this.byTicker.get(ticker);
+  }
+
+  /** The company whose shard range holds `shard`, or undefined. */
+  ownerOfShard(shard: number): DirectoryCompany | undefined {
+    let lo = 0;
+    let hi = this.byFirstShard.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = this.byFirstShard[mid]!;
+      if (shard < c.shards.first) hi = mid - 1;
+      else if (shard >= c.shards.first + c.shards.fiscal_years.length) lo = mid + 1;
+      else return c;
+    }
+    return undefined;
+  }
+}
+
+function catalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): CatalogCompany {
+  const out: CatalogCompany = { ticker: c.ticker, company: c.company, cik: c.cik, sector: c.sector, sub_industry: c.sub_industry, aliases: c.aliases };
+  if (table?.segments?.length) out.segments = table.segments;
+  if (table?.entities?.length) out.entities = table.entities;
+  return out;
+}
+
+/** The catalog sources of one issuer table, with their global source indices. */
+export function issuerSources(table: IssuerTable): { index: number; source: CatalogSource }[] {
+  return table.items.map((item) => {
+    const f = table.filings[item.filing]!;
+    return {
+      index: item.index,
+      source: {
+        id: item.id,
+        type: f.type,
+        date: f.date,
+        doc_id: f.doc_id,
+        company: f.company,
+        period_of_report: f.period_of_report,
+        fiscal_period: f.fiscal_period,
+        item_title: item.item_title,
+        page_start: item.page_start,
+        page_end: item.page_end,
+        shard: item.shard,
+        meta: { ...f.meta, sec_item_tag: item.item_tag },
+      },
+    };
+  });
+}
+
+/**
+ * The catalog the core works on, scoped to the issuers whose tables are given: every company (names and aliases
+ * resolve companies the question names), and the sources and shards of the scoped issuers at their global
+ * indices. `sources` and `shards` are sparse arrays: positions of other issuers are holes, which forEach, filter
+ * and some skip, so a scan over them covers the scope only.
+ */
+export function scopedCatalog(directory: Directory, tables: readonly IssuerTable[]): CatalogHeader {
+  const byTicker = new Map(tables.map((t) => [t.ticker, t]));
+  const sources: CatalogSource[] = [];
+  const shards: CatalogHeader['shards'] = [];
+  sources.length = directory.stats.sources;
+  shards.length = directory.shard_count;
+  for (const table of tables) {
+    for (const { index, source } of issuerSources(table)) sources[index] = source;
+    const company = directory.companies.find((c) => c.ticker === table.ticker);
+    table.shards.forEach((info, k) => (shards[(company?.shards.first ?? 0) + k] = info));
+  }
+  return {
+    domain: directory.domain,
+    schema_version: directory.schema_version,
+    analyzer_version: directory.analyzer_version,
+    built_from: directory.built_from,
+    stats: directory.stats,
+    sources,
+    companies: directory.companies.map((c) => catalogCompany(c, byTicker.get(c.ticker))),
+    shards,
+    field_values: directory.field_values,
+    numeric_bounds: directory.numeric_bounds,
+    embedding_dim: directory.embedding_dim,
+  };
+}
+
+/** Lexicon and word vectors of `terms` (those in the index), from the blocks that hold them. */
+export function termTable(directory: Directory, blocks: ReadonlyMap<number, TermBlock>, terms: Iterable<string>): { lexicon: Lexicon; model: EmbeddingModel } {
+  const dim = directory.embedding_dim;
+  const found: { term: string; block: TermBlock; at: number }[] = [];
+  for (const term of new Set(terms)) {
+    const block = blocks.get(termBlockOf(term, directory.terms.blocks));
+    if (!block) continue;
+    const at = binarySearch(block.terms, term);
+    if (at >= 0) found.push({ term, block, at });
+  }
+  found.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+  const n = found.length;
+  const df = new Uint32Array(n);
+  const shardOffsets = new Uint32Array(n + 1);
+  let postings = 0;
+  found.forEach(({ block, at }, i) => {
+    df[i] = block.df[at]!;
+    shardOffsets[i] = postings;
+    postings += block.shardOffsets[at + 1]! - block.shardOffsets[at]!;
+  });
+  shardOffsets[n] = postings;
+  const shardIds = new Uint16Array(postings);
+  const shardImpact = new Uint8Array(postings);
+  const vocab: string[] = [];
+  const withVector = found.filter(({ block, at }) => block.vectorRow[at] !== NO_VECTOR);
+  const weights = new Float32Array(withVector.length);
+  const vectors = new Int8Array(withVector.length * dim);
+  found.forEach(({ block, at }, i) => {
+    const a = block.shardOffsets[at]!;
+    const b = block.shardOffsets[at + 1]!;
+    shardIds.set(block.shardIds.subarray(a, b), shardOffsets[i]!);
+    shardImpact.set(block.shardImpact.subarray(a, b), shardOffsets[i]!);
+  });
+  withVector.forEach(({ term, block, at }, row) => {
+    const r = block.vectorRow[at]!;
+    vocab.push(term);
+    weights[row] = block.weights[r]!;
+    vectors.set(block.vectors.subarray(r * dim, (r + 1) * dim), row * dim);
+  });
+  const termList = found.map((f) => f.term);
+  return {
+    lexicon: {
+      terms: termList,
+      termIndex: new Map(termList.map((t, i) => [t, i])),
+      df,
+      shardOffsets,
+      shardIds,
+      shardImpact,
+      impactScale: directory.terms.impact_scale,
+      totalStatements: directory.terms.total_statements,
+      avgLen: directory.terms.avg_len,
+      byteSize: df.byteLength + shardOffsets.byteLength + shardIds.byteLength + shardImpact.byteLength,
+    },
+    model: { dim, vocab, vocabIndex: new Map(vocab.map((t, i) => [t, i])), weights, vectors, byteSize: weights.byteLength + vectors.byteLength },
+  };
+}
+
+function binarySearch(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = sorted[mid]!;
+    if (v === key) return mid;
+    if (v < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
