@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { encodeCatalog, encodeEmbedding, encodeLexicon, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
-import { FORMAT_VERSION } from '../src/format/container';
-import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, Manifest, ShardInfo, StatementKind } from '../src/format/types';
+import { encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
+import { FORMAT_VERSION, sealedPart, writeSeal } from '../src/format/container';
+import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, FileList, Manifest, ShardInfo, StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases } from './aliases';
+import { DIRECTORY_FILE, partitionedArtifacts, type CorpusLexicon } from './partitioned';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
@@ -121,6 +122,11 @@ export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Seals a container artifact (src/format/container.ts): the SHA-256 of its content, which readers verify. */
+export function seal(bytes: Uint8Array): Uint8Array {
+  return writeSeal(bytes, createHash('sha256').update(sealedPart(bytes)).digest());
+}
+
 function formCode(form: string): string {
   return form === '10-K' ? '10K' : '10Q';
 }
@@ -132,6 +138,23 @@ export function sourceId(doc: FilingDocument, itemCode: string): string {
 }
 
 export const shardKeyOf = (doc: FilingDocument) => `${doc.ticker}-FY${doc.fiscal_year}`;
+
+/**
+ * Shard numbers (one shard per issuer and fiscal year): issuer by issuer in order of first appearance, each issuer's
+ * shards in order of first appearance, so every issuer's shards are numbered contiguously (the directory stores a
+ * range per issuer).
+ */
+export function planShards(docs: readonly FilingDocument[]): { keys: string[]; byKey: Map<string, number> } {
+  const byIssuer = new Map<string, string[]>();
+  for (const doc of docs) {
+    const key = shardKeyOf(doc);
+    const list = byIssuer.get(doc.ticker);
+    if (!list) byIssuer.set(doc.ticker, [key]);
+    else if (!list.includes(key)) list.push(key);
+  }
+  const keys = [...byIssuer.values()].flat();
+  return { keys, byKey: new Map(keys.map((k, i) => [k, i])) };
+}
 
 /** Filing -> items -> statements: the CPU-heavy part, one filing at a time, independent of every other filing. */
 export function analyzeFiling(filing: Filing): FilingRecord {
@@ -286,7 +309,7 @@ export class ShardImpacts {
   }
 
   /** The lexicon's term list and per-term shard lists (shard ascending), impacts quantized to one byte. */
-  lexicon(df: ReadonlyMap<string, number>, totalStatements: number, avgLen: number): Uint8Array {
+  lexicon(df: ReadonlyMap<string, number>, totalStatements: number, avgLen: number): CorpusLexicon {
     const order = this.terms.map((_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
     const rank = new Uint32Array(this.terms.length);
     order.forEach((id, r) => (rank[id] = r));
@@ -311,7 +334,7 @@ export class ShardImpacts {
       });
     });
     const terms = order.map((id) => this.terms[id]!);
-    return encodeLexicon({
+    return {
       terms,
       df: Uint32Array.from(terms.map((t) => df.get(t)!)),
       shardOffsets,
@@ -320,7 +343,7 @@ export class ShardImpacts {
       impactScale,
       totalStatements,
       avgLen,
-    });
+    };
   }
 }
 
@@ -385,9 +408,6 @@ export function encodeShardStatements(
     postOffsets,
     postDocs,
     postTfs,
-    termDf: Uint32Array.from(terms.map((t) => stats.df.get(t)!)),
-    totalStatements: N,
-    avgLen: stats.avgLen,
     docLen,
     dim: model.dim,
     vectors,
@@ -480,32 +500,20 @@ class VersionWriter {
     mkdirSync(join(this.staging, 'shards'), { recursive: true });
   }
 
+  /** Seals and writes one container artifact. */
   write(file: string, bytes: Uint8Array): ArtifactRef {
-    if (file.startsWith('graphs/')) mkdirSync(join(this.staging, 'graphs'), { recursive: true });
+    mkdirSync(dirname(join(this.staging, file)), { recursive: true });
+    seal(bytes);
     writeFileSync(join(this.staging, file), bytes);
     const ref = { file, bytes: bytes.byteLength, sha256: sha256(bytes) };
     this.refs.set(file, ref);
     return ref;
   }
 
-  /** Hashes every ref in the given order into the version, writes the manifest, moves the directory, sets LATEST. */
-  finish(order: string[], shards: string[], graphs: string[], statements: number): { version: string; dir: string; manifest: Manifest } {
-    const refs = order.map((f) => this.refs.get(f)!);
-    const version = sha256(refs.map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
-    const manifest: Manifest = {
-      format: MANIFEST_FORMAT,
-      format_version: FORMAT_VERSION,
-      analyzer_version: ANALYZER_VERSION,
-      domain: DOMAIN,
-      version,
-      created_by: 'index-builder',
-      catalog: this.refs.get('catalog.bin')!,
-      lexicon: this.refs.get('lexicon.bin')!,
-      embedding: this.refs.get('embedding.bin')!,
-      shards: shards.map((f) => this.refs.get(f)!),
-      graphs: graphs.map((f) => this.refs.get(f)!),
-      totals: { files: refs.length, bytes: refs.reduce((a, r) => a + r.bytes, 0), statements },
-    };
+  /** Hashes every ref in the given order into the version, writes the file list and manifest, moves the directory. */
+  finish(order: string[], statements: number): { version: string; dir: string; manifest: Manifest } {
+    const { version, manifest, fileList } = versionOf(order.map((f) => this.refs.get(f)!), statements);
+    writeFileSync(join(this.staging, FILE_LIST), fileList);
     writeFileSync(join(this.staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     const dir = join(this.outDir, DOMAIN, version);
     rmSync(dir, { recursive: true, force: true }); // an identical rebuild replaces its own bytes
@@ -513,6 +521,29 @@ class VersionWriter {
     writeFileSync(join(this.outDir, DOMAIN, 'LATEST'), version + '\n');
     return { version, dir, manifest };
   }
+}
+
+export const FILE_LIST = 'files.json';
+
+/**
+ * A version from its artifacts (in publishing order, the directory last): the version id hashes every artifact's
+ * name and hash; the manifest points at the directory and at files.json, the list publishing and gc read.
+ */
+export function versionOf(refs: readonly ArtifactRef[], statements: number): { version: string; manifest: Manifest; fileList: string } {
+  const version = sha256(refs.map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
+  const fileList = JSON.stringify({ files: [...refs] } satisfies FileList) + '\n';
+  const manifest: Manifest = {
+    format: MANIFEST_FORMAT,
+    format_version: FORMAT_VERSION,
+    analyzer_version: ANALYZER_VERSION,
+    domain: DOMAIN,
+    version,
+    created_by: 'index-builder',
+    directory: refs.find((r) => r.file === DIRECTORY_FILE)!,
+    files: { file: FILE_LIST, bytes: Buffer.byteLength(fileList), sha256: sha256(fileList) },
+    totals: { files: refs.length, bytes: refs.reduce((a, r) => a + r.bytes, 0), statements },
+  };
+  return { version, manifest, fileList };
 }
 
 /**
@@ -599,16 +630,8 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
   const read = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
   const writer = new VersionWriter(options.outDir);
   try {
-    // The plan, in corpus order: shards (one per issuer and fiscal year, numbered by first appearance) and sources.
-    const shardKeys: string[] = [];
-    const shardByKey = new Map<string, number>();
-    for (const e of entries) {
-      const key = shardKeyOf(e.doc);
-      if (!shardByKey.has(key)) {
-        shardByKey.set(key, shardKeys.length);
-        shardKeys.push(key);
-      }
-    }
+    // The plan: shards (one per issuer and fiscal year, contiguous per issuer) and, in corpus order, sources.
+    const { keys: shardKeys, byKey: shardByKey } = planShards(entries.map((e) => e.doc));
 
     // Pass 2: word vectors (co-occurrences in corpus order) and the catalog's sources.
     learner.fixVocabulary();
@@ -697,12 +720,14 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         const shardSources = sources.filter((s) => s.shard === shardIndex);
         const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
         let graphFile: string | null = null;
+        let shardGraphBytes = 0;
         // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
         if (ids.length > 0 && ids.length >= graphMinStatements) {
           const started = performance.now();
           graphBuilder ??= await openGraphBuilder();
           graphFile = `graphs/${shardId}.bin`;
-          graphBytes += writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim)).bytes;
+          shardGraphBytes = writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim)).bytes;
+          graphBytes += shardGraphBytes;
           graphMs += performance.now() - started;
         }
         graphFiles[shardIndex] = graphFile;
@@ -714,15 +739,16 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
           form_types: distinct((s) => s.meta.sec_form_type),
           graph_file: graphFile,
+          ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
         };
       }
     }
 
-    // The corpus-wide tables, from the per-shard and per-issuer summaries.
+    // The corpus-wide tables, from the per-shard and per-issuer summaries, split into the directory, issuer tables
+    // and term blocks (index-builder/partitioned.ts).
     stage('lexicon', 0, 1);
-    writer.write('lexicon.bin', impacts.lexicon(stats.df, stats.statements, stats.avgLen));
+    const lexicon = impacts.lexicon(stats.df, stats.statements, stats.avgLen);
     stage('lexicon', 1, 1);
-    writer.write('embedding.bin', encodeEmbedding(model));
     stage('catalog', 0, 1);
     const pages = entries.reduce((a, e) => a + e.pageCount, 0);
     const catalog = buildCatalog({
@@ -736,19 +762,15 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       avgLen: stats.avgLen,
       entities,
     });
-    writer.write('catalog.bin', encodeCatalog(catalog));
+    const partitioned = partitionedArtifacts(catalog, lexicon, model);
+    for (const [file, bytes] of partitioned) writer.write(file, bytes);
     stage('catalog', 1, 1);
     const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
     for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
 
     const shardFileList = shardInfos.map((s) => s.file);
     const graphFileList = graphFiles.filter((f): f is string => f !== null);
-    const { version, dir, manifest } = writer.finish(
-      ['catalog.bin', 'lexicon.bin', 'embedding.bin', ...shardFileList, ...graphFileList],
-      shardFileList,
-      graphFileList,
-      stats.statements,
-    );
+    const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements);
     return {
       version,
       dir,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeManifest } from '../src/format/codec';
+import { decodeFileList, decodeManifest } from '../src/format/codec';
 import type { Manifest } from '../src/format/types';
 import { manifestKey, objectKey, pointerKey } from '../src/format/keys';
 
@@ -30,8 +30,8 @@ export interface PublishReport {
 }
 
 /**
- * Publishes one built version: every data file first, then the manifest, then (last) the KV pointer that makes the
- * version live. A crash at any point leaves the previous version serving; objects are content-addressed by version,
+ * Publishes one built version: every data file first (files.json lists them), then files.json and the manifest,
+ * then (last) the KV pointer that makes the version live. A crash at any point leaves the previous version serving; objects are content-addressed by version,
  * so re-running skips what is already there.
  */
 export async function publishVersion(
@@ -41,7 +41,7 @@ export async function publishVersion(
 ): Promise<PublishReport> {
   const manifestText = readFileSync(join(versionDir, 'manifest.json'), 'utf8');
   const manifest: Manifest = decodeManifest(manifestText);
-  const files = [...manifest.shards, ...manifest.graphs, manifest.lexicon, manifest.embedding, manifest.catalog];
+  const files = [...decodeFileList(readFileSync(join(versionDir, manifest.files.file), 'utf8')).files, manifest.files];
   let uploaded = 0;
   let skipped = 0;
   let bytes = 0;

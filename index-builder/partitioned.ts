@@ -1,0 +1,159 @@
+import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../src/format/codec';
+import { NO_VECTOR } from '../src/format/types';
+import type { CatalogHeader, Directory, EmbeddingModel, IssuerFiling, IssuerItem, IssuerTable, Lexicon, TermBlock } from '../src/format/types';
+import { issuerFile, termBlockFile, termBlockOf } from '../src/format/views';
+
+/**
+ * Splits the builder's corpus-wide tables into the partitioned artifacts the Worker reads by part
+ * (docs/DECISIONS.md "Partitioned index"): the directory, one table per issuer and hash-partitioned term blocks.
+ */
+
+/** Target size of a term block: a query reads one block per term, so small blocks keep cold reads small. */
+export const TERM_BLOCK_TARGET_BYTES = 8 * 1024;
+
+export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize'>;
+
+/** Bytes a term takes in its block (postings, statistics, vector), to size the block count. */
+function termBytes(lexicon: CorpusLexicon, t: number, hasVector: boolean, dim: number): number {
+  const postings = lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!;
+  return lexicon.terms[t]!.length + 3 + 12 + postings * 3 + (hasVector ? dim + 4 : 0);
+}
+
+export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): { blocks: number; files: [string, Uint8Array][] } {
+  const dim = model.dim;
+  const vocabRow = new Map(model.vocab.map((w, i) => [w, i]));
+  let total = 0;
+  lexicon.terms.forEach((term, t) => (total += termBytes(lexicon, t, vocabRow.has(term), dim)));
+  const blocks = Math.max(1, Math.ceil(total / TERM_BLOCK_TARGET_BYTES));
+  const members: number[][] = Array.from({ length: blocks }, () => []);
+  // lexicon.terms is sorted, so each block's terms come out sorted too.
+  lexicon.terms.forEach((term, t) => members[termBlockOf(term, blocks)]!.push(t));
+  const files: [string, Uint8Array][] = members.map((ids, block) => {
+    const n = ids.length;
+    const df = new Uint32Array(n);
+    const shardOffsets = new Uint32Array(n + 1);
+    let postings = 0;
+    ids.forEach((t, i) => {
+      df[i] = lexicon.df[t]!;
+      shardOffsets[i] = postings;
+      postings += lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!;
+    });
+    shardOffsets[n] = postings;
+    const shardIds = new Uint16Array(postings);
+    const shardImpact = new Uint8Array(postings);
+    const vectorRow = new Uint32Array(n).fill(NO_VECTOR);
+    const rows: number[] = [];
+    ids.forEach((t, i) => {
+      const a = lexicon.shardOffsets[t]!;
+      const b = lexicon.shardOffsets[t + 1]!;
+      shardIds.set(lexicon.shardIds.subarray(a, b), shardOffsets[i]!);
+      shardImpact.set(lexicon.shardImpact.subarray(a, b), shardOffsets[i]!);
+      const row = vocabRow.get(lexicon.terms[t]!);
+      if (row !== undefined) {
+        vectorRow[i] = rows.length;
+        rows.push(row);
+      }
+    });
+    const weights = Float32Array.from(rows, (r) => model.weights[r]!);
+    const vectors = new Int8Array(rows.length * dim);
+    rows.forEach((r, k) => vectors.set(model.vectors.subarray(r * dim, (r + 1) * dim), k * dim));
+    const data: Omit<TermBlock, 'byteSize'> = { block, terms: ids.map((t) => lexicon.terms[t]!), df, shardOffsets, shardIds, shardImpact, vectorRow, weights, vectors, dim };
+    return [termBlockFile(block), encodeTermBlock(data)];
+  });
+  return { blocks, files };
+}
+
+/** One issuer's table from the corpus catalog: its filings once, its items, its shards, segments and entities. */
+function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: readonly number[], firstShard: number, shardCount: number): IssuerTable {
+  const filings: IssuerFiling[] = [];
+  const filingOf = new Map<string, number>();
+  const items: IssuerItem[] = [];
+  for (const index of sourceIndexes) {
+    const s = catalog.sources[index]!;
+    let filing = filingOf.get(s.doc_id);
+    if (filing === undefined) {
+      filing = filings.length;
+      filingOf.set(s.doc_id, filing);
+      const { sec_item_tag: _tag, ...meta } = s.meta;
+      filings.push({ doc_id: s.doc_id, type: s.type, date: s.date, company: s.company, period_of_report: s.period_of_report, fiscal_period: s.fiscal_period, meta });
+    }
+    items.push({ index, filing, id: s.id, item_title: s.item_title, page_start: s.page_start, page_end: s.page_end, shard: s.shard, item_tag: s.meta.sec_item_tag });
+  }
+  const company = catalog.companies.find((c) => c.ticker === ticker);
+  return {
+    ticker,
+    filings,
+    items,
+    shards: catalog.shards.slice(firstShard, firstShard + shardCount),
+    ...(company?.segments?.length ? { segments: company.segments } : {}),
+    ...(company?.entities?.length ? { entities: company.entities } : {}),
+  };
+}
+
+/**
+ * The directory and issuer tables of a corpus catalog. Shards must be numbered contiguously per issuer (the builder
+ * plans them so, src/format/views.ts finds a shard's issuer by its range).
+ */
+export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms']): { directory: Directory; files: [string, Uint8Array][] } {
+  const shardsOf = new Map<string, number[]>();
+  catalog.shards.forEach((info, i) => {
+    const ticker = info.tickers[0] ?? '';
+    const list = shardsOf.get(ticker);
+    if (list) list.push(i);
+    else shardsOf.set(ticker, [i]);
+  });
+  const sourcesOf = new Map<string, number[]>();
+  catalog.sources.forEach((s, i) => {
+    const ticker = s.meta.sec_ticker ?? '';
+    const list = sourcesOf.get(ticker);
+    if (list) list.push(i);
+    else sourcesOf.set(ticker, [i]);
+  });
+  const files: [string, Uint8Array][] = [];
+  const companies: Directory['companies'] = catalog.companies.map((c) => {
+    const shards = shardsOf.get(c.ticker) ?? [];
+    const first = shards[0] ?? 0;
+    if (shards.some((s, k) => s !== first + k)) throw new Error(`shards of ${c.ticker} are not numbered contiguously`);
+    const table = issuerTable(catalog, c.ticker, sourcesOf.get(c.ticker) ?? [], first, shards.length);
+    files.push([issuerFile(c.ticker), encodeIssuerTable(table)]);
+    return {
+      ticker: c.ticker,
+      company: c.company,
+      cik: c.cik,
+      sector: c.sector,
+      sub_industry: c.sub_industry,
+      aliases: c.aliases,
+      shards: { first, fiscal_years: shards.map((s) => catalog.shards[s]!.fiscal_years[0] ?? '') },
+      table: issuerFile(c.ticker),
+    };
+  });
+  const directory: Directory = {
+    domain: catalog.domain,
+    schema_version: catalog.schema_version,
+    analyzer_version: catalog.analyzer_version,
+    built_from: catalog.built_from,
+    stats: catalog.stats,
+    companies,
+    field_values: catalog.field_values,
+    numeric_bounds: catalog.numeric_bounds,
+    embedding_dim: catalog.embedding_dim,
+    shard_count: catalog.shards.length,
+    terms,
+  };
+  return { directory, files };
+}
+
+/** Every partitioned artifact of a version but the shards and graphs, the directory last (it is written last). */
+export function partitionedArtifacts(catalog: CatalogHeader, lexicon: CorpusLexicon, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): [string, Uint8Array][] {
+  if (catalog.shards.length > 0xffff) throw new Error(`${catalog.shards.length} shards: term blocks number shards with 16 bits`);
+  const { blocks, files: blockFiles } = termBlocks(lexicon, model);
+  const { directory, files } = issuerArtifacts(catalog, {
+    blocks,
+    total_statements: lexicon.totalStatements,
+    avg_len: lexicon.avgLen,
+    impact_scale: lexicon.impactScale,
+  });
+  return [...blockFiles, ...files, [DIRECTORY_FILE, encodeDirectory(directory)]];
+}
+
+export const DIRECTORY_FILE = 'directory.bin';
