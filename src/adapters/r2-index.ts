@@ -1,9 +1,10 @@
 import type { HnswIndexHandle, IndexReader } from '../core/index-reader';
+import { partitionedReader, ShardNotInIndexError } from '../core/partitioned-reader';
 import { ApiError } from '../errors';
-import { ArtifactFormatError } from '../format/container';
-import { decodeCatalog, decodeEmbedding, decodeGraph, decodeLexicon, decodeManifest, decodeShard } from '../format/codec';
+import { ArtifactFormatError, verifySeal } from '../format/container';
+import { decodeDirectory, decodeGraph, decodeManifest } from '../format/codec';
 import { manifestKey, objectKey, pointerKey } from '../format/keys';
-import type { ArtifactRef, CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
+import type { Directory, Manifest } from '../format/types';
 import { hnswHandle } from '../search/vector-strategy';
 import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../vector/hnsw';
 import type { ArtifactCache } from './artifact-cache';
@@ -18,6 +19,9 @@ const GRAPH_OVERHEAD_PER_VECTOR = 128;
 export interface LoadStats {
   loaded: string[];
   cacheHits: number;
+  /** Bytes read from storage (R2 object bodies, the manifest included), and how many objects. */
+  storageBytes?: number;
+  objectsRead?: number;
   /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
   loadMs?: number;
   /** Bookkeeping for loadMs: loads in flight and when the current busy interval began. */
@@ -57,18 +61,14 @@ async function timedLoad<T>(stats: LoadStats, step: () => Promise<T>): Promise<T
   }
 }
 
-async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
-
 function unavailable(reason: string, extra: Record<string, unknown> = {}): ApiError {
   return new ApiError('INDEX_UNAVAILABLE', { extra: { reason, ...extra } });
 }
 
 /**
- * Opens the live version of a domain's index: the pointer from KV, then artifacts from R2 on demand, each
- * verified against the manifest's size and SHA-256 before decoding, and cached per isolate under a byte budget.
+ * Opens the live version of a domain's index: the pointer from KV, the manifest and the directory, then the other
+ * artifacts from R2 on demand (src/core/partitioned-reader.ts says which), each verified by its seal before
+ * decoding and cached per isolate under a byte budget.
  * Any missing, corrupt or mismatched artifact is a 503 INDEX_UNAVAILABLE with a reason; nothing half-loaded is
  * cached, so the next request retries and the Worker recovers by itself once the data is fixed.
  */
@@ -120,13 +120,17 @@ export async function openR2Index(
     });
   };
 
-  const fetchVerified = async (ref: ArtifactRef): Promise<Uint8Array> => {
-    const object = await bucket.get(objectKey(domain, version, ref.file));
-    if (!object) throw unavailable('artifact_missing', { version, file: ref.file });
+  const countRead = (bytes: number) => {
+    stats.storageBytes = (stats.storageBytes ?? 0) + bytes;
+    stats.objectsRead = (stats.objectsRead ?? 0) + 1;
+  };
+
+  const fetchVerified = async (file: string): Promise<Uint8Array> => {
+    const object = await bucket.get(objectKey(domain, version, file));
+    if (!object) throw unavailable('artifact_missing', { version, file });
     const bytes = new Uint8Array(await object.arrayBuffer());
-    if (bytes.byteLength !== ref.bytes || (await sha256Hex(bytes)) !== ref.sha256) {
-      throw unavailable('artifact_checksum_mismatch', { version, file: ref.file });
-    }
+    countRead(bytes.byteLength);
+    if (!(await verifySeal(bytes))) throw unavailable('artifact_checksum_mismatch', { version, file });
     return bytes;
   };
 
@@ -143,17 +147,26 @@ export async function openR2Index(
     const object = await bucket.get(manifestKey(domain, version));
     if (!object) throw unavailable('manifest_missing', { version });
     const text = await object.text();
+    countRead(text.length);
     return { value: decodeOr503('manifest.json', () => decodeManifest(text)), bytes: text.length * 2 };
   });
-  const load = <T>(ref: ArtifactRef, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
-    cached<T>(ref.file, async () => {
-      const bytes = await fetchVerified(ref);
-      const value = decodeOr503(ref.file, () => decode(bytes));
+  const load = <T>(file: string, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
+    cached<T>(file, async () => {
+      const bytes = await fetchVerified(file);
+      const value = decodeOr503(file, () => decode(bytes));
       return { value, bytes: size(value) };
     });
 
-  // Decoded JSON costs roughly twice its UTF-8 size in memory; count that, not the wire size.
-  const catalog = await load<CatalogHeader>(manifest.catalog, decodeCatalog, () => manifest.catalog.bytes * 2);
+  const directory = await load<Directory>(manifest.directory.file, decodeDirectory, () => manifest.directory.bytes * 2);
+  const parts = partitionedReader(manifest, directory, load);
+  /** Any failure in the partitioned reads: a shard number outside the index is the version's fault, a 503. */
+  const guarded = <T>(p: Promise<T>): Promise<T> =>
+    forgetPointerOnFailure(
+      p.catch((err: unknown) => {
+        if (err instanceof ShardNotInIndexError) throw unavailable('shard_not_in_index', { version, shard: err.shard });
+        throw err;
+      }),
+    );
   /**
    * A shard's graph, read into the isolate's hnswlib heap and cached there. The heap is a cache arena: its size
    * (16 MiB from the first graph on, growing, never shrinking) is what counts against the budget, and the graphs
@@ -162,41 +175,40 @@ export async function openR2Index(
    * other artifact: it means the published version is broken.
    */
   const graph = async (index: number): Promise<HnswIndexHandle | null> => {
-    const info = catalog.shards[index];
-    if (!info?.graph_file) return null;
-    const ref = manifest.graphs.find((r) => r.file === info.graph_file);
-    if (!ref) throw unavailable('graph_not_in_manifest', { version, file: info.graph_file });
-    const key = `${version}/${ref.file}`;
+    const info = await parts.shardInfo(index);
+    if (!info.graph_file) return null;
+    const file = info.graph_file;
+    const key = `${version}/${file}`;
     const hit = cache.get<HnswIndexHandle>(key);
     if (hit !== undefined) {
       stats.cacheHits++;
       return hit;
     }
-    const needed = ref.bytes + info.statement_count * GRAPH_OVERHEAD_PER_VECTOR;
+    const needed = (info.graph_bytes ?? 0) + info.statement_count * GRAPH_OVERHEAD_PER_VECTOR;
     if (Math.max(HNSW_MIN_HEAP_BYTES, needed) > cache.budget) return null; // could never be cached: do not load it
 
     const lib = await hnswRuntime();
     cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // first graph of the isolate: the 16 MiB heap enters the budget
-    const bytes = await timedLoad(stats, () => fetchVerified(ref));
-    const { hnsw } = decodeOr503(ref.file, () =>
-      decodeGraph(bytes, { shard: info.id, dim: catalog.embedding_dim, count: info.statement_count }, parseHnswHeader),
+    const bytes = await timedLoad(stats, () => fetchVerified(file));
+    const { hnsw } = decodeOr503(file, () =>
+      decodeGraph(bytes, { shard: info.id, dim: directory.embedding_dim, count: info.statement_count }, parseHnswHeader),
     );
     // Free least recently used graphs first if the heap has no room, so it grows only when it must.
     cache.evictFromArena(HNSW_ARENA, needed);
     let native: HnswIndex;
     try {
-      native = readHnswIndex(lib, hnsw, { space: 'ip', dim: catalog.embedding_dim, maxElements: 0 });
+      native = readHnswIndex(lib, hnsw, { space: 'ip', dim: directory.embedding_dim, maxElements: 0 });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       // The heap could not grow: degrade to an exact scan instead of failing the request. hnswlib reports it as
       // "std::runtime_error: Not enough memory: loadIndex failed to allocate ..." and the instance stays usable.
       if (/not enough memory|bad_alloc|out of memory/i.test(message)) {
-        console.error(JSON.stringify({ level: 'error', event: 'graph_oom', file: ref.file, heap_bytes: hnswHeapBytes(lib) }));
+        console.error(JSON.stringify({ level: 'error', event: 'graph_oom', file, heap_bytes: hnswHeapBytes(lib) }));
         return null;
       }
-      throw unavailable('artifact_invalid', { version, file: ref.file, error: message });
+      throw unavailable('artifact_invalid', { version, file, error: message });
     }
-    stats.loaded.push(ref.file);
+    stats.loaded.push(file);
     cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // the read may have grown the heap
     const handle = hnswHandle(native);
     const stored = cache.set(key, handle, needed, { arena: HNSW_ARENA, onEvict: () => freeHnswIndex(native) });
@@ -213,14 +225,10 @@ export async function openR2Index(
 
   return {
     manifest,
-    catalog,
-    graph: (index: number) => forgetPointerOnFailure(graph(index)),
-    lexicon: () => load<Lexicon>(manifest.lexicon, decodeLexicon, (l) => l.byteSize * 2),
-    embedding: () => load<EmbeddingModel>(manifest.embedding, decodeEmbedding, (e) => e.byteSize * 2),
-    shard(index: number): Promise<Shard> {
-      const ref = manifest.shards[index];
-      if (!ref) return Promise.reject(unavailable('shard_not_in_manifest', { index }));
-      return load<Shard>(ref, decodeShard, (s) => s.byteSize * 2);
-    },
+    directory,
+    scope: (tickers) => guarded(parts.scope(tickers)),
+    terms: (terms) => guarded(parts.terms(terms)),
+    shard: (index) => guarded(parts.shard(index)),
+    graph: (index: number) => guarded(graph(index)),
   };
 }

@@ -1,4 +1,4 @@
-import type { CatalogHeader, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
+import type { CatalogHeader, Directory, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
 
 /** k-NN result of a graph: shard-local statement ids, best first, with hnswlib's ip distances (1 - dot). */
 export interface GraphSearchResult {
@@ -20,15 +20,25 @@ export interface HnswIndexHandle {
   search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
 }
 
+/** Lexicon and word vectors of some terms (src/format/views.ts termTable). */
+export interface TermTable {
+  lexicon: Lexicon;
+  model: EmbeddingModel;
+}
+
 /**
  * What the pure core needs from a published index. The Worker implements it over R2/KV with a per-isolate cache;
- * tests and the bench implement it over files. Loading is lazy: a query touches only the shards it selects.
+ * tests and the bench implement it over files. Everything is read on demand and by part: the directory once, then
+ * the issuer tables of a request's scope, the term blocks of its terms and the shards it searches.
  */
 export interface IndexReader {
   readonly manifest: Manifest;
-  readonly catalog: CatalogHeader;
-  lexicon(): Promise<Lexicon>;
-  embedding(): Promise<EmbeddingModel>;
+  readonly directory: Directory;
+  /** The catalog scoped to these issuers (unknown tickers are ignored): their sources and shards, every company. */
+  scope(tickers: readonly string[]): Promise<CatalogHeader>;
+  /** Corpus statistics, shard postings and word vectors of these terms (terms not in the index are absent). */
+  terms(terms: readonly string[]): Promise<TermTable>;
+  /** A shard by its global number; its issuer's table is read first if needed. */
   shard(index: number): Promise<Shard>;
   /**
    * The shard's HNSW graph, or null when it has none (small shards) or it cannot be kept within the memory budget.

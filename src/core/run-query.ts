@@ -4,7 +4,7 @@ import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import { inferFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader, Directory } from '../format/types';
 import { renderAgentContext } from '../render/agent-context';
 import { renderDashboard } from '../render/dashboard';
 import { profileEvidence, toMetadataDistribution } from '../render/distribution';
@@ -21,6 +21,8 @@ import { assessCoverage, requirementsOfChain } from '../plan/coverage';
 import { mergeBranches } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
+import { planScope, routeScope, type Scope } from '../plan/scope';
+import { queryTerms as toQueryTerms } from '../search/query-terms';
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -28,13 +30,15 @@ export type ValidRequest = ResearchRequest & { normalizedQuery: string };
 export interface QueryOutcome {
   body: Omit<ResearchResponse, 'request_id'>;
   trace: RetrievalTrace & {
+    /** The issuers the request read (src/plan/scope.ts). */
+    scope: Scope;
     /** The ranking preference inferred from the question, and the extra retrieval pass it took (item hints). */
     preference?: { label: string; preferredChains: number; pass: RetrievalTrace | null };
   };
 }
 
-/** Filter vocabulary from the catalog: company names and tickers for sec_ticker, case-folded known values. */
-export function filterVocabulary(catalog: CatalogHeader): FilterVocabulary {
+/** Filter vocabulary from the directory: company names and tickers for sec_ticker, case-folded known values. */
+export function filterVocabulary(catalog: Pick<Directory, 'companies' | 'field_values'>): FilterVocabulary {
   const aliases: FilterVocabulary['aliases'] = {};
   const tickers = new Map<string, string>();
   for (const c of catalog.companies) for (const a of [...c.aliases, c.ticker.toLowerCase()]) tickers.set(a, c.ticker);
@@ -85,10 +89,19 @@ export function mergePreferred(preferred: readonly Chain[], general: readonly Ch
  * token budget -> rendered sections. Everything here is deterministic for a given index and request.
  */
 export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<QueryOutcome> {
-  const { catalog } = reader;
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
-  const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(catalog)) : [];
+  const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
+  // The issuers this request reads; everything below sees their sources and shards only.
+  const scopePlan = planScope(req.normalizedQuery, reader.directory, callerConditions);
+  let scope: Scope;
+  if (scopePlan.kind === 'issuers') scope = { tickers: scopePlan.tickers, source: scopePlan.source };
+  else {
+    const terms = toQueryTerms(req.normalizedQuery);
+    const { lexicon } = await reader.terms(terms);
+    scope = routeScope(reader.directory, lexicon, scopePlan.conditions, terms, plan.maxShards);
+  }
+  const catalog = await reader.scope(scope.tickers);
   const notices: QueryNotice[] = [];
   let conditions = callerConditions;
   let preference: RankingPreference | null = null;
@@ -108,14 +121,14 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
 
-  // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
-  const lexicon = await reader.lexicon();
   /**
    * One retrieval pass and its chains: retrieval -> chains over the hits' shards (already loaded and cached by
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
   const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
-    const retrieval = await retrieve(reader, text, conds, plan, onlySources);
+    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources);
+    // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
+    const { lexicon } = retrieval;
     const weights = new Map<string, number>();
     for (const t of new Set(retrieval.queryTerms)) {
       const id = lexicon.termIndex.get(t);
@@ -142,10 +155,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       // spreads its depth over every 10-Q of the fiscal year, and the named filing's rows fell below it).
       let pass: RetrievalTrace | null = null;
       let hits = retrieval.hits;
-      const scope = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
+      const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, text, [...conds, ...itemConds], plan, scope);
+        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within);
         pass = extra.trace;
         hits = extra.hits;
       }
@@ -161,7 +174,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     req.mode === 'agentic_research' ? planRequirements(req.normalizedQuery, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
   let chains: Chain[];
   let hitCount: number;
-  let trace: QueryOutcome['trace'];
+  let trace: Omit<QueryOutcome['trace'], 'scope'>;
   let retrievedBy = new Map<Chain, Set<string>>();
   let prefInfo: QueryOutcome['trace']['preference'];
   // Research questions that need several line items, or one issuer's figures across several filings.
@@ -309,5 +322,5 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
   const ordered: QueryOutcome['body'] = {};
   for (const k of ORDER) if (body[k] !== undefined) (ordered as Record<string, unknown>)[k] = body[k];
-  return { body: ordered, trace };
+  return { body: ordered, trace: { ...trace, scope } };
 }

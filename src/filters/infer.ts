@@ -68,14 +68,14 @@ function toWords(text: string): string[] {
 }
 
 /** Companies named in the question by alias (any case) or by ticker (written in capitals), plus unknown tickers. */
-function findCompanies(query: string, catalog: CatalogHeader): { tickers: string[]; unknown: string[] } {
+export function findCompanies(query: string, companies: readonly { ticker: string; aliases: readonly string[] }[]): { tickers: string[]; unknown: string[] } {
   const words = toWords(query);
   const phrases = new Set<string>();
   for (let i = 0; i < words.length; i++) for (let n = 1; n <= 6 && i + n <= words.length; n++) phrases.add(words.slice(i, i + n).join(' '));
   const found = new Set<string>();
-  const known = new Map(catalog.companies.map((c) => [c.ticker, c]));
+  const known = new Map(companies.map((c) => [c.ticker, c]));
   const aliasWords = new Set<string>();
-  for (const c of catalog.companies) {
+  for (const c of companies) {
     for (const alias of c.aliases) {
       if (alias === c.ticker.toLowerCase()) continue; // tickers only in capitals, below
       const key = toWords(alias).join(' ');
@@ -124,7 +124,7 @@ const SECTOR_CUE = '(?:sectors?|sub-?industr(?:y|ies)|industr(?:y|ies)|companies
  * so they count only when followed by a cue ("utilities sector", "energy companies"); multi-word sub-industries
  * ("electric utilities") are specific enough alone, one-word ones ("semiconductors") need the cue too.
  */
-function findClassification(query: string, values: readonly string[], alwaysCue: boolean): string[] {
+export function findClassification(query: string, values: readonly string[], alwaysCue: boolean): string[] {
   const lower = query.toLowerCase();
   return values.filter((v) => {
     const pat = valuePattern(v);
@@ -213,7 +213,7 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
 
   // 1. Companies.
   if (free('sec_ticker')) {
-    const { tickers: found, unknown } = findCompanies(query, catalog);
+    const { tickers: found, unknown } = findCompanies(query, catalog.companies);
     if (found.length) tickers = { field: 'sec_ticker', op: 'in', values: found };
     for (const t of unknown) {
       warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);

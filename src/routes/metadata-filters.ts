@@ -2,7 +2,7 @@ import type { IndexReader } from '../core/index-reader';
 import { ApiError } from '../errors';
 import { FIELD_RULES, FILTER_FIELDS, isFilterField, ITEM_TAGS, type FilterField } from '../filters/fields';
 import { FORM_TYPE_ALIASES } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
+import type { Directory } from '../format/types';
 import { LIMITS } from '../schema/request';
 import type { MetadataFiltersListing } from '../schema/response';
 
@@ -12,7 +12,7 @@ type AllowedValue = NonNullable<FieldDescriptor['allowed_values']>[number];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
 /** Display value and aliases of one value that occurs in the index. Every alias listed is accepted as a filter value. */
-function describeValue(catalog: CatalogHeader, field: FilterField, value: string): AllowedValue {
+function describeValue(catalog: Directory, field: FilterField, value: string): AllowedValue {
   switch (field) {
     case 'sec_ticker': {
       const c = catalog.companies.find((x) => x.ticker === value);
@@ -33,7 +33,7 @@ function describeValue(catalog: CatalogHeader, field: FilterField, value: string
   }
 }
 
-function allowedValues(catalog: CatalogHeader, field: FilterField): AllowedValue[] {
+function allowedValues(catalog: Directory, field: FilterField): AllowedValue[] {
   const present = Object.keys(catalog.field_values[field] ?? {});
   // Item tags in the service's canonical order (10-K items, then 10-Q parts); everything else sorted.
   const ordered = field === 'sec_item_tag' ? ITEM_TAGS.map((t) => t.tag).filter((t) => present.includes(t)) : present.sort();
@@ -67,7 +67,7 @@ export function parseListingParams(url: URL): { includeValues: boolean; field: F
 
 /** GET /metadata-filters: the field descriptors, with the values and bounds of the published index. */
 export function listMetadataFilters(reader: IndexReader, params: { includeValues: boolean; field: FilterField | null }): MetadataFiltersListing {
-  const { catalog } = reader;
+  const catalog = reader.directory;
   const fields = FILTER_FIELDS.filter((f) => params.field === null || f === params.field).map((name): FieldDescriptor => {
     const rule = FIELD_RULES[name];
     const bounds = catalog.numeric_bounds[name];

@@ -1,4 +1,5 @@
 import type { IndexReader } from '../core/index-reader';
+import type { CatalogHeader, Lexicon } from '../format/types';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
@@ -43,6 +44,8 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
+  /** Corpus statistics of the query terms (what BM25 weighed them by). */
+  lexicon: Lexicon;
   trace: RetrievalTrace;
 }
 
@@ -86,7 +89,7 @@ export function rowLabel(text: string): string | null {
 }
 
 /** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */
-function filteredIssuerNames(catalog: IndexReader['catalog'], conditions: readonly Condition[]): string[] {
+function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condition[]): string[] {
   const tickers = new Set(conditions.filter((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')).flatMap((c) => c.values));
   return catalog.companies.filter((c) => tickers.has(c.ticker)).flatMap((c) => [c.company, c.ticker, ...c.aliases]);
 }
@@ -98,12 +101,12 @@ function filteredIssuerNames(catalog: IndexReader['catalog'], conditions: readon
  */
 export async function retrieve(
   reader: IndexReader,
+  catalog: CatalogHeader,
   query: string,
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
 ): Promise<RetrievalResult> {
-  const { catalog } = reader;
   const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
   if (conditions.length || onlySources) {
@@ -115,12 +118,12 @@ export async function retrieve(
   const candidates = candidateShards(catalog, allowed);
   // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank
   // best, so a request loads a handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
+  const { lexicon, model } = await reader.terms(queryTerms);
   const shardIds = allowed
     ? candidates.length <= plan.maxShards
       ? candidates
-      : rankShards(await reader.lexicon(), candidates, queryTerms, plan.maxShards)
-    : rankShards(await reader.lexicon(), candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
-  const model = await reader.embedding();
+      : rankShards(lexicon, candidates, queryTerms, plan.maxShards)
+    : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const queryVector = embedTokens(model, queryTerms);
 
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
@@ -134,7 +137,7 @@ export async function retrieve(
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
     const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
-    for (const h of searchLexical(shard, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
+    for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.texts.length;
     const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
@@ -192,6 +195,7 @@ export async function retrieve(
   return {
     hits,
     queryTerms,
+    lexicon,
     trace: {
       candidateShards: candidates.length,
       searchedShards: shardIds.map((i) => catalog.shards[i]!.id),

@@ -1,8 +1,12 @@
 import type { CatalogHeader, Lexicon } from '../format/types';
 
-/** Shards holding at least one allowed source (all shards when nothing is filtered). */
+/** Shards of the catalog's scope holding at least one allowed source (all of them when nothing is filtered). */
 export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {
-  if (!allowedSources) return catalog.shards.map((_, i) => i);
+  if (!allowedSources) {
+    const all: number[] = [];
+    catalog.shards.forEach((_, i) => all.push(i)); // sparse: the scope's shards only
+    return all;
+  }
   const set = new Set<number>();
   catalog.sources.forEach((s, i) => {
     if (allowedSources[i]) set.add(s.shard);

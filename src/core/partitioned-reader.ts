@@ -1,0 +1,56 @@
+import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
+import type { Directory, IssuerTable, Manifest, ShardInfo, TermBlock } from '../format/types';
+import { DirectoryIndex, issuerFile, scopedCatalog, termBlockFile, termBlockOf, termTable } from '../format/views';
+import type { IndexReader } from './index-reader';
+
+/**
+ * Loads one artifact of the open version: read, verified (its seal), decoded and cached by the implementation.
+ * `size` is what the decoded value costs in memory, for the cache's budget.
+ */
+export type LoadArtifact = <T>(file: string, decode: (bytes: Uint8Array) => T, size: (value: T) => number) => Promise<T>;
+
+export class ShardNotInIndexError extends Error {
+  constructor(readonly shard: number) {
+    super(`shard ${shard} is not in the index`);
+  }
+}
+
+/** Decoded JSON costs roughly twice its UTF-8 size in memory; count that, not the wire size. */
+const JSON_COST = 2;
+
+/**
+ * The reading logic of a partitioned version, shared by every IndexReader (R2 in the Worker, files in tests and
+ * benchmarks): which artifact holds what, and how the core's values are assembled from them. The caller supplies
+ * how an artifact is loaded (and cached), so the Worker and the file reader differ only in I/O.
+ */
+export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact) {
+  const index = new DirectoryIndex(directory);
+  const issuer = (ticker: string): Promise<IssuerTable> =>
+    load(issuerFile(ticker), (b) => decodeIssuerTable(b, ticker), (t) => JSON.stringify(t).length * JSON_COST);
+  const shardInfo = async (shard: number): Promise<ShardInfo> => {
+    const owner = index.ownerOfShard(shard);
+    if (!owner) throw new ShardNotInIndexError(shard);
+    const info = (await issuer(owner.ticker)).shards[shard - owner.shards.first];
+    if (!info) throw new ShardNotInIndexError(shard);
+    return info;
+  };
+  const reader: IndexReader & { shardInfo(shard: number): Promise<ShardInfo> } = {
+    manifest,
+    directory,
+    async scope(tickers) {
+      const known = [...new Set(tickers)].filter((t) => index.company(t)).sort();
+      return scopedCatalog(directory, await Promise.all(known.map(issuer)));
+    },
+    async terms(terms) {
+      const ids = [...new Set(terms.map((t) => termBlockOf(t, directory.terms.blocks)))].sort((a, b) => a - b);
+      const blocks = await Promise.all(ids.map((k) => load<TermBlock>(termBlockFile(k), (b) => decodeTermBlock(b, k), (t) => t.byteSize)));
+      return termTable(directory, new Map(blocks.map((b) => [b.block, b])), terms);
+    },
+    async shard(shard) {
+      const info = await shardInfo(shard);
+      return load(info.file, decodeShard, (s) => s.byteSize * JSON_COST);
+    },
+    shardInfo,
+  };
+  return reader;
+}
