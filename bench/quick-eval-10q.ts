@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
+import { loadCatalog } from './lib/catalog';
 import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
 import { readJsonl } from './lib/jsonl';
@@ -42,7 +43,7 @@ const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).filter
 const answerOf = (r: Row) => docugamiAnswer(r.answer);
 
 const reader = openFileIndex(dir);
-const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));
+const docOf = new Map(loadCatalog(dir).catalog.sources.map((s) => [s.id, s.doc_id]));
 
 for (const c of configs) {
   const [mode, effort] = c.split('/');

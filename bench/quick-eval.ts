@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
+import { loadCatalog } from './lib/catalog';
 import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
 import { readJsonl } from './lib/jsonl';
@@ -39,7 +40,7 @@ const ho: Q[] = readJsonl<{ id: string; kind: string; question: string; answer: 
 ).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })), groups: [`kind: ${r.kind}`] }));
 
 const reader = openFileIndex(dir);
-const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));
+const docOf = new Map(loadCatalog(dir).catalog.sources.map((s) => [s.id, s.doc_id]));
 const verbose = !!process.env.QE_VERBOSE;
 
 async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap: number | null) {

@@ -512,7 +512,7 @@ async function main() {
         built_at: index.build.built_at,
         statements: cat.manifest.totals.statements,
         artifact_bytes: cat.manifest.totals.bytes,
-        shards: cat.manifest.shards.length,
+        shards: cat.catalog.shards.length,
       },
       baseline: { library: 'minisearch 7.2.0 (BM25+)', unit: 'corpus page', pages: pages.length, index_seconds: round(baselineIndexSeconds, 1) },
       financebench: { ...financebench, per_question: undefined, by_type_capped: fbByType },

@@ -1,8 +1,9 @@
-/** The built index's catalog, read from the artifacts directory (the same bytes the Worker serves from R2). */
+/** The built index's whole catalog, read from the artifacts directory (the same bytes the Worker serves from R2). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeCatalog, decodeManifest } from '../../src/format/codec';
+import { decodeManifest } from '../../src/format/codec';
 import type { CatalogHeader, CatalogSource, Manifest } from '../../src/format/types';
+import { readFullCatalog } from '../../test/support/file-index';
 
 export interface LoadedCatalog {
   manifest: Manifest;
@@ -13,6 +14,6 @@ export interface LoadedCatalog {
 
 export function loadCatalog(versionDir: string): LoadedCatalog {
   const manifest = decodeManifest(readFileSync(join(versionDir, 'manifest.json'), 'utf8'));
-  const catalog = decodeCatalog(new Uint8Array(readFileSync(join(versionDir, manifest.catalog.file))));
+  const catalog = readFullCatalog(versionDir);
   return { manifest, catalog, byId: new Map(catalog.sources.map((s) => [s.id, s])) };
 }

@@ -60,7 +60,7 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
   /** Gold-page hit and answer support of one mode over the subset, printed for whoever raises the floors. */
   async function measure(mode: 'research' | 'basic') {
     expect(questions.length).toBeGreaterThanOrEqual(10);
-    const docOf = new Map(reader.catalog.sources.map((s) => [s.id, s.doc_id]));
+    const docOf = new Map((await reader.scope(reader.directory.companies.map((c) => c.ticker))).sources.map((s) => [s.id, s.doc_id]));
     const misses: string[] = [];
     let hits = 0;
     let supported = 0;

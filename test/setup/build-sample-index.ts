@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { runBuild } from '../../index-builder/cli';
 import { manifestKey, objectKey, pointerKey } from '../../src/format/keys';
-import type { Manifest } from '../../src/format/types';
+import type { FileList, Manifest } from '../../src/format/types';
 
 export interface SampleIndex {
   domain: string;
@@ -26,7 +26,7 @@ export default async function setup(project: TestProject) {
   const { dir } = await runBuild(SAMPLE_FILINGS_DIR, ARTIFACTS_DIR);
   const manifestText = readFileSync(join(dir, 'manifest.json'), 'utf8');
   const manifest = JSON.parse(manifestText) as Manifest;
-  const refs = [...manifest.shards, ...manifest.graphs, manifest.lexicon, manifest.embedding, manifest.catalog];
+  const refs = [...(JSON.parse(readFileSync(join(dir, manifest.files.file), 'utf8')) as FileList).files, manifest.files];
   const objects = refs.map((r) => ({
     key: objectKey(manifest.domain, manifest.version, r.file),
     data: readFileSync(join(dir, r.file)).toString('base64'),

@@ -1,9 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { encodeCatalog, encodeEmbedding, encodeLexicon, MANIFEST_FORMAT } from '../../src/format/codec';
-import { FORMAT_VERSION } from '../../src/format/container';
-import type { ArtifactRef, CatalogSource, Manifest, ShardInfo } from '../../src/format/types';
-import { ANALYZER_VERSION } from '../../src/text/tokenize';
+import { dirname, join } from 'node:path';
+import type { ArtifactRef, CatalogSource, ShardInfo } from '../../src/format/types';
 import { companyAliases } from '../../index-builder/aliases';
 import {
   analyzeFiling,
@@ -11,14 +8,19 @@ import {
   catalogSources,
   DOMAIN,
   encodeShardStatements,
+  FILE_LIST,
   observeEntities,
+  planShards,
+  seal,
   sha256,
   shardKeyOf,
+  versionOf,
   type BuildOptions,
   type BuildResult,
   type Statement,
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/consensus';
+import { partitionedArtifacts } from '../../index-builder/partitioned';
 import { learnEmbeddings } from '../../index-builder/embeddings';
 import { EntityCollector } from '../../index-builder/entities/collect';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from '../../index-builder/graphs';
@@ -36,15 +38,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
   const filings = [...input].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
   const records = filings.map(analyzeFiling);
-  const shardKeys: string[] = [];
-  const shardByKey = new Map<string, number>();
-  for (const r of records) {
-    const key = shardKeyOf(r.doc);
-    if (!shardByKey.has(key)) {
-      shardByKey.set(key, shardKeys.length);
-      shardKeys.push(key);
-    }
-  }
+  const { keys: shardKeys, byKey: shardByKey } = planShards(records.map((r) => r.doc));
   const sources: CatalogSource[] = [];
   const statements: Statement[] = [];
   const collector = new EntityCollector();
@@ -109,7 +103,9 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     if (!s.info.statement_count || s.info.statement_count < graphMinStatements) continue;
     graphBuilder ??= await openGraphBuilder();
     s.info.graph_file = `graphs/${s.info.id}.bin`;
-    graphFiles.push({ file: s.info.graph_file, bytes: graphBuilder.build(s.info.id, s.vectors, model.dim) });
+    const bytes = graphBuilder.build(s.info.id, s.vectors, model.dim);
+    s.info.graph_bytes = bytes.byteLength;
+    graphFiles.push({ file: s.info.graph_file, bytes });
   }
 
   const lexTerms = [...impacts.keys()].sort();
@@ -127,7 +123,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     }
   });
   shardOffsets[lexTerms.length] = shardIds.length;
-  const lexiconBytes = encodeLexicon({
+  const lexicon = {
     terms: lexTerms,
     df: Uint32Array.from(lexTerms.map((t) => df.get(t)!)),
     shardOffsets,
@@ -136,7 +132,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     impactScale,
     totalStatements: N,
     avgLen,
-  });
+  };
 
   const statementsPerSource = new Uint32Array(sources.length);
   for (const s of statements) statementsPerSource[s.source]!++;
@@ -161,33 +157,19 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   });
 
   const files = new Map<string, Uint8Array>([
-    ['catalog.bin', encodeCatalog(catalog)],
-    ['lexicon.bin', lexiconBytes],
-    ['embedding.bin', encodeEmbedding(model)],
     ...shardFiles.map((s) => [s.info.file, s.bytes] as [string, Uint8Array]),
     ...graphFiles.map((g) => [g.file, g.bytes] as [string, Uint8Array]),
+    ...partitionedArtifacts(catalog, lexicon, model),
   ]);
-  const refs = new Map<string, ArtifactRef>();
-  for (const [file, bytes] of files) refs.set(file, { file, bytes: bytes.byteLength, sha256: sha256(bytes) });
-  const version = sha256([...refs.values()].map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
-  const manifest: Manifest = {
-    format: MANIFEST_FORMAT,
-    format_version: FORMAT_VERSION,
-    analyzer_version: ANALYZER_VERSION,
-    domain: DOMAIN,
-    version,
-    created_by: 'index-builder',
-    catalog: refs.get('catalog.bin')!,
-    lexicon: refs.get('lexicon.bin')!,
-    embedding: refs.get('embedding.bin')!,
-    shards: shardFiles.map((s) => refs.get(s.info.file)!),
-    graphs: graphFiles.map((g) => refs.get(g.file)!),
-    totals: { files: files.size, bytes: [...files.values()].reduce((a, b) => a + b.byteLength, 0), statements: N },
-  };
+  const refs: ArtifactRef[] = [];
+  for (const [file, bytes] of files) refs.push({ file, bytes: bytes.byteLength, sha256: sha256(seal(bytes)) });
+  const { version, manifest, fileList } = versionOf(refs, N);
   const dir = join(options.outDir, DOMAIN, version);
-  mkdirSync(join(dir, 'shards'), { recursive: true });
-  if (graphFiles.length) mkdirSync(join(dir, 'graphs'), { recursive: true });
-  for (const [file, bytes] of files) writeFileSync(join(dir, file), bytes);
+  for (const [file, bytes] of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true });
+    writeFileSync(join(dir, file), bytes);
+  }
+  writeFileSync(join(dir, FILE_LIST), fileList);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
 
   const byStatus: Record<string, number> = {};

@@ -1,25 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexReader } from '../../src/core/index-reader';
-import { decodeCatalog, decodeEmbedding, decodeLexicon, decodeManifest, decodeShard } from '../../src/format/codec';
+import { partitionedReader } from '../../src/core/partitioned-reader';
+import { decodeDirectory, decodeIssuerTable, decodeManifest } from '../../src/format/codec';
+import { verifySeal } from '../../src/format/container';
+import type { CatalogHeader } from '../../src/format/types';
+import { scopedCatalog } from '../../src/format/views';
 
-/** A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. */
+/**
+ * A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. Artifacts
+ * are read when first asked for, verified by their seal like the Worker does, and kept.
+ */
 export function openFileIndex(dir: string): IndexReader {
   const read = (file: string) => new Uint8Array(readFileSync(join(dir, file)));
   const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-  const catalog = decodeCatalog(read(manifest.catalog.file));
-  const lexicon = decodeLexicon(read(manifest.lexicon.file));
-  const embedding = decodeEmbedding(read(manifest.embedding.file));
-  const shards = new Map<number, ReturnType<typeof decodeShard>>();
-  return {
-    manifest,
-    catalog,
-    lexicon: async () => lexicon,
-    embedding: async () => embedding,
-    shard: async (i) => {
-      let s = shards.get(i);
-      if (!s) shards.set(i, (s = decodeShard(read(catalog.shards[i]!.file))));
-      return s;
-    },
-  };
+  const directory = decodeDirectory(read(manifest.directory.file));
+  const loaded = new Map<string, Promise<unknown>>();
+  return partitionedReader(manifest, directory, <T>(file: string, decode: (bytes: Uint8Array) => T) => {
+    let p = loaded.get(file) as Promise<T> | undefined;
+    if (!p) {
+      p = (async () => {
+        const bytes = read(file);
+        if (!(await verifySeal(bytes))) throw new Error(`${file}: seal does not match its content`);
+        return decode(bytes);
+      })();
+      loaded.set(file, p);
+    }
+    return p;
+  });
+}
+
+/** Every issuer's sources, shards and entities of a built version directory: the whole catalog, for tests and benchmarks. */
+export function readFullCatalog(dir: string): CatalogHeader {
+  const read = (file: string) => new Uint8Array(readFileSync(join(dir, file)));
+  const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const directory = decodeDirectory(read(manifest.directory.file));
+  return scopedCatalog(directory, directory.companies.map((c) => decodeIssuerTable(read(c.table), c.ticker)));
 }

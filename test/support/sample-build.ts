@@ -3,14 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { decodeCatalog, decodeShard } from '../../src/format/codec';
+import { decodeShard } from '../../src/format/codec';
 import type { CatalogHeader, Shard } from '../../src/format/types';
+import { readFullCatalog } from './file-index';
 
 /** The sample corpus built by the real builder into a temporary folder, with decoders for its artifacts. */
 export async function buildSample(): Promise<{ result: BuildResult; catalog: CatalogHeader; shard(id: string): { index: number; shard: Shard }; dispose(): void }> {
   const dir = mkdtempSync(join(tmpdir(), 'fers-sample-'));
   const result = await buildIndex(await readCorpus('fixtures/sample-corpus/filings'), { outDir: dir });
-  const catalog = decodeCatalog(new Uint8Array(readFileSync(join(result.dir, 'catalog.bin'))));
+  const catalog = readFullCatalog(result.dir);
   return {
     result,
     catalog,

@@ -5,7 +5,8 @@ import { filesOf } from '../support/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
-import { decodeCatalog, decodeShard } from '../../src/format/codec';
+import { decodeShard } from '../../src/format/codec';
+import { readFullCatalog } from '../support/file-index';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const dirs: string[] = [];
@@ -38,7 +39,7 @@ describe('buildIndex on the sample corpus', () => {
   });
 
   it('keeps a cash-flow row as a statement with its item, page and sign', () => {
-    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(first.dir, 'catalog.bin'))));
+    const catalog = readFullCatalog(first.dir);
     const shardIndex = catalog.shards.findIndex((s) => s.id === 'QVLT-FY2023');
     const shard = decodeShard(new Uint8Array(readFileSync(join(first.dir, catalog.shards[shardIndex]!.file))));
     const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment:'));
@@ -50,7 +51,7 @@ describe('buildIndex on the sample corpus', () => {
   });
 
   it('segments the EDGAR HTML document into items with the same table reader', () => {
-    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(first.dir, 'catalog.bin'))));
+    const catalog = readFullCatalog(first.dir);
     const tags = catalog.sources.filter((s) => s.doc_id === 'EDGAR_9990303_10K_2021-12-31').map((s) => s.meta.sec_item_tag);
     expect(tags).toEqual(expect.arrayContaining(['10K-Item-1', '10K-Item-1A', '10K-Item-3', '10K-Item-7', '10K-Item-8']));
     const shardIndex = catalog.shards.findIndex((s) => s.id === 'QSEP-FY2021');

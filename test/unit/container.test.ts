@@ -17,11 +17,11 @@ describe('artifact container', () => {
   });
 
   it('rejects truncated bytes, a wrong magic and a wrong kind', () => {
-    const bytes = encodeArtifact('catalog', { x: 1 }, { s: new Uint32Array([1, 2, 3]) });
-    expect(() => decodeArtifact(bytes.slice(0, bytes.length - 4), 'catalog')).toThrow(ArtifactFormatError);
+    const bytes = encodeArtifact('directory', { x: 1 }, { s: new Uint32Array([1, 2, 3]) });
+    expect(() => decodeArtifact(bytes.slice(0, bytes.length - 4), 'directory')).toThrow(ArtifactFormatError);
     const bad = bytes.slice();
     bad[0] = 0;
-    expect(() => decodeArtifact(bad, 'catalog')).toThrow(/magic/);
+    expect(() => decodeArtifact(bad, 'directory')).toThrow(/magic/);
     expect(() => decodeArtifact(bytes, 'shard')).toThrow(/not a shard/);
   });
 });

@@ -7,7 +7,7 @@ import { fetchFilings, UnknownTickerError, type EdgarSidecar, type FetchRequest,
 import { EdgarForbiddenError } from '../../index-builder/fetch/http';
 import { parseFetchArgs, readFetchState, writeFetchState } from '../../index-builder/fetch/parse-fetch-args';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { decodeCatalog } from '../../src/format/codec';
+import { readFullCatalog } from '../support/file-index';
 import { startRecordedEdgar, type Received, type RecordedEdgar } from '../support/edgar-server';
 
 const UA = 'Filing Evidence Tests tests@example.com';
@@ -135,7 +135,7 @@ describe('one fetch of three companies, fiscal 2022-2024, at --rate 10', () => {
 
     const built = await buildIndex(filings, { outDir: tempDir() });
     expect(built.summary.filings).toBe(10);
-    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(built.dir, 'catalog.bin'))));
+    const catalog = readFullCatalog(built.dir);
     const tagsOf = (docId: string) => catalog.sources.filter((s) => s.doc_id === docId).map((s) => s.meta.sec_item_tag);
     expect(tagsOf('EDGAR_9990303_10K_2023-12-31')).toEqual(expect.arrayContaining(['10K-Item-1', '10K-Item-1A', '10K-Item-7', '10K-Item-8']));
     expect(tagsOf('EDGAR_9990101_10Q_2023-12-30')).toEqual(expect.arrayContaining(['10Q-PartI-Item-1', '10Q-PartI-Item-2', '10Q-PartII-Item-2']));

@@ -15,8 +15,9 @@ import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { LoadStats } from '../../src/adapters/r2-index';
 import { ArtifactFormatError, encodeArtifact } from '../../src/format/container';
 import { manifestKey, objectKey, pointerKey } from '../../src/format/keys';
-import { decodeCatalog, decodeEmbedding, decodeGraph, decodeLexicon, decodeManifest, decodeShard } from '../../src/format/codec';
-import type { CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
+import { decodeFileList, decodeGraph, decodeManifest, decodeShard } from '../../src/format/codec';
+import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
+import { openFileIndex, readFullCatalog } from '../support/file-index';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import { embedTokens, dotInt8 } from '../../src/text/embed';
 import { tokenize } from '../../src/text/tokenize';
@@ -159,6 +160,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   let buildMs = 0;
   let manifest: Manifest;
   let catalog: CatalogHeader;
+  let files: ArtifactRef[];
   let model: EmbeddingModel;
   let bigIndex: number;
   let big: Shard;
@@ -179,8 +181,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     first = await build.buildIndex(CORPUS, { outDir: dirs[0]!, graphMinStatements: GRAPH_MIN });
     buildMs = performance.now() - t0;
     manifest = decodeManifest(readFileSync(join(first.dir, 'manifest.json'), 'utf8'));
-    catalog = decodeCatalog(readBytes(first.dir, 'catalog.bin'));
-    model = decodeEmbedding(readBytes(first.dir, 'embedding.bin'));
+    files = decodeFileList(readFileSync(join(first.dir, manifest.files.file), 'utf8')).files;
+    catalog = readFullCatalog(first.dir);
     bigIndex = catalog.shards.findIndex((s) => s.id === BIG);
     big = decodeShard(readBytes(first.dir, catalog.shards[bigIndex]!.file));
 
@@ -191,7 +193,9 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
 
     // Queries: fresh sentences from the same generator (not in the corpus), spread over all items.
     const rnd = mulberry32(99);
-    for (let i = 0; i < 100; i++) queries.push(embedTokens(model, tokenize(sentence(rnd, i % ITEMS.length))));
+    const texts = Array.from({ length: 100 }, (_, i) => tokenize(sentence(rnd, i % ITEMS.length)));
+    model = (await openFileIndex(first.dir).terms([...texts.flat(), ...tokenize(sentence(mulberry32(7), 5))])).model;
+    for (const t of texts) queries.push(embedTokens(model, t));
   }, 120_000);
 
   afterAll(() => {
@@ -206,11 +210,13 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     expect(bigInfo.graph_file).toBe(`graphs/${BIG}.bin`);
     expect(smallInfo.statement_count).toBeLessThan(GRAPH_MIN);
     expect(smallInfo.graph_file).toBeNull();
-    expect(manifest.graphs.map((g) => g.file)).toEqual([`graphs/${BIG}.bin`]);
-    const ref = manifest.graphs[0]!;
+    const graphRefs = files.filter((f) => f.file.startsWith('graphs/'));
+    expect(graphRefs.map((g) => g.file)).toEqual([`graphs/${BIG}.bin`]);
+    const ref = graphRefs[0]!;
     expect(readBytes(first.dir, ref.file).byteLength).toBe(ref.bytes);
-    expect(manifest.totals.files).toBe(3 + manifest.shards.length + 1);
-    expect(manifest.totals.bytes).toBe([manifest.catalog, manifest.lexicon, manifest.embedding, ...manifest.shards, ...manifest.graphs].reduce((a, r) => a + r.bytes, 0));
+    expect(bigInfo.graph_bytes).toBe(ref.bytes);
+    expect(manifest.totals.files).toBe(files.length);
+    expect(manifest.totals.bytes).toBe(files.reduce((a, r) => a + r.bytes, 0));
     expect(first.summary.graphs).toBe(1);
     expect(first.summary.graphBytes).toBe(ref.bytes);
     console.info(
@@ -241,7 +247,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   it('changes the version (not just the files) when the threshold changes', async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'fers-graph-')));
     const none = await build.buildIndex(CORPUS, { outDir: dirs[dirs.length - 1]!, graphMinStatements: Infinity });
-    expect(none.manifest.graphs).toEqual([]);
+    expect(decodeFileList(readFileSync(join(none.dir, none.manifest.files.file), 'utf8')).files.filter((f) => f.file.startsWith('graphs/'))).toEqual([]);
     expect(none.version).not.toBe(first.version);
     expect(existsSync(join(none.dir, 'graphs'))).toBe(false);
   }, 120_000);
@@ -272,14 +278,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   describe('retrieve() chooses per shard and records it in the trace', () => {
     /** The built directory as an IndexReader; `graphs` decides what graph() does. */
     function fileReader(mode: 'graphs' | 'no-graph-method' | 'graph-null'): IndexReader {
-      const dir = first.dir;
-      const reader: IndexReader = {
-        manifest,
-        catalog,
-        lexicon: async () => decodeLexicon(readBytes(dir, manifest.lexicon.file)),
-        embedding: async () => model,
-        shard: async (i) => (i === bigIndex ? big : decodeShard(readBytes(dir, catalog.shards[i]!.file))),
-      };
+      const files = openFileIndex(first.dir);
+      const reader: IndexReader = { ...files, shard: async (i) => (i === bigIndex ? big : files.shard(i)) };
       if (mode === 'graphs') reader.graph = async (i) => (catalog.shards[i]!.graph_file ? handle : null);
       if (mode === 'graph-null') reader.graph = async () => null;
       return reader;
@@ -290,7 +290,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     };
     const itemTags = (n: number) => ITEMS.slice(0, n).map(([code]) => `10K-Item-${code}`);
     const strategies = async (reader: IndexReader, conditions: Condition[]) =>
-      Object.fromEntries((await retrieveMod.retrieve(reader, query(), conditions, EFFORT_PLANS.medium)).trace.vectorStrategy.map((v) => [v.shard, v]));
+      Object.fromEntries((await retrieveMod.retrieve(reader, catalog, query(), conditions, EFFORT_PLANS.medium)).trace.vectorStrategy.map((v) => [v.shard, v]));
 
     it('unfiltered: graph for the large shard, exact scan for the shard without one', async () => {
       const s = await strategies(fileReader('graphs'), []);
@@ -313,8 +313,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     });
 
     it('graph and scan give (nearly) the same fused hits, with exact cosine scores', async () => {
-      const withGraph = await retrieveMod.retrieve(fileReader('graphs'), query(), [], EFFORT_PLANS.medium);
-      const scan = await retrieveMod.retrieve(fileReader('no-graph-method'), query(), [], EFFORT_PLANS.medium);
+      const withGraph = await retrieveMod.retrieve(fileReader('graphs'), catalog, query(), [], EFFORT_PLANS.medium);
+      const scan = await retrieveMod.retrieve(fileReader('no-graph-method'), catalog, query(), [], EFFORT_PLANS.medium);
       const q = embedTokens(model, tokenize(query()));
       for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0)) {
         expect(h.cosine).toBe(dotInt8(q, big.vectors, h.local * big.dim));
@@ -329,7 +329,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     /** R2/KV stand-ins holding the built version; `tamper` changes one stored object. */
     function storage(tamper?: { file: string; bytes: Uint8Array }) {
       const objects = new Map<string, Uint8Array>();
-      for (const ref of [manifest.catalog, manifest.lexicon, manifest.embedding, ...manifest.shards, ...manifest.graphs]) {
+      for (const ref of files) {
         objects.set(objectKey(manifest.domain, manifest.version, ref.file), tamper?.file === ref.file ? tamper.bytes : readBytes(first.dir, ref.file));
       }
       objects.set(manifestKey(manifest.domain, manifest.version), new Uint8Array(readFileSync(join(first.dir, 'manifest.json'))));

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-bui
 import { parseStorageArgs } from '../../index-builder/cli';
 import { readCorpus } from '../../index-builder/read-corpus';
 import { manifestKey, pointerKey } from '../../src/format/keys';
+import type { FileList } from '../../src/format/types';
 
 /*
  * The builder's publish never exposes a half-uploaded version: against real local R2/KV (Miniflare, the storage
@@ -53,10 +54,11 @@ async function publishThrough(dir: string, wrap: (t: PublishTarget) => PublishTa
   }
 }
 
-/** Keys a publish of `build` writes, in publish order: data files, then the manifest. */
+/** Keys a publish of `build` writes, in publish order: data files, the file list, then the manifest. */
 function uploadKeys(build: BuildResult): string[] {
   const m = build.manifest;
-  const files = [...m.shards, ...m.graphs, m.lexicon, m.embedding, m.catalog].map((r) => `sp500/${m.version}/${r.file}`);
+  const list = (JSON.parse(readFileSync(join(build.dir, m.files.file), 'utf8')) as FileList).files;
+  const files = [...list, m.files].map((r) => `sp500/${m.version}/${r.file}`);
   return [...files, manifestKey('sp500', m.version)];
 }
 

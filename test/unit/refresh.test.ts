@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBuild } from '../../index-builder/cli';
 import { runFetchCommand } from '../../index-builder/fetch/run-fetch-command';
 import { publishVersion } from '../../index-builder/publish';
-import { decodeCatalog } from '../../src/format/codec';
+import { readFullCatalog } from '../support/file-index';
 import { pointerKey } from '../../src/format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
 import { openLocalBindings } from '../support/local-bindings';
@@ -36,7 +36,7 @@ describe('refresh: fetch since the last run -> build -> publish', () => {
     expect(JSON.parse(readFileSync(state, 'utf8')).since).toBe(new Date().toISOString().slice(0, 10));
 
     const built = await runBuild(filings, join(work, 'artifacts'), { quiet: true, graphMinStatements: Infinity });
-    const catalog = decodeCatalog(new Uint8Array(readFileSync(join(built.dir, 'catalog.bin'))));
+    const catalog = readFullCatalog(built.dir);
     expect(new Set(catalog.sources.map((s) => s.doc_id)).size).toBe(3);
     expect(catalog.sources.some((s) => s.id.startsWith('QVLT-10Q-FY2024Q1'))).toBe(true);
 

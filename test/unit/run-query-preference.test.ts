@@ -26,7 +26,7 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
       query: 'Quillvale net sales in Q1 2024',
       metadata_filters: { sec_ticker: 'QVLT', sec_fiscal_year: ['FY-2023', 'FY-2024'], sec_form_type: ['10-K', '10-Q'] },
     });
-    const tenQ = reader.catalog.sources.filter((s) => s.doc_id === 'QVLT_2024Q1_10Q').length;
+    const tenQ = (await reader.scope(['QVLT'])).sources.filter((s) => s.doc_id === 'QVLT_2024Q1_10Q').length;
     expect(trace.preference?.label).toMatch(/Q1 2024/);
     expect(trace.allowedSources).toBeGreaterThan(tenQ);
     expect(trace.preference?.pass?.allowedSources).toBe(tenQ);

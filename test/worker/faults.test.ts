@@ -1,5 +1,8 @@
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { decodeDirectory } from '../../src/format/codec';
+import { termBlockFile, termBlockOf } from '../../src/format/views';
+import { queryTerms } from '../../src/search/query-terms';
 import { fetchWith, forgetPointerMemo, keyOf, queryWith, SAMPLE, setPointer, shardFile, uploadVersion } from './index-versions';
 
 /*
@@ -133,12 +136,50 @@ describe('a half-published version', () => {
 
   it('fails with the missing artifact named when a pointer is moved to an incomplete upload, and recovers when it completes', async () => {
     const version = 'fault-half-pointed';
-    await uploadVersion(version, { skip: ['catalog.bin', shardFile('QVLT', 2023)] });
-    expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_missing', 'catalog.bin');
-    await env.INDEX_BUCKET.put(keyOf(version, 'catalog.bin'), SAMPLE.files.get('catalog.bin')!);
+    const table = 'issuers/QVLT.bin';
+    await uploadVersion(version, { skip: ['directory.bin', table, shardFile('QVLT', 2023)] });
+    expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_missing', 'directory.bin');
+    await env.INDEX_BUCKET.put(keyOf(version, 'directory.bin'), SAMPLE.files.get('directory.bin')!);
+    expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_missing', table);
+    expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200); // another issuer's request never reads that table
+    await env.INDEX_BUCKET.put(keyOf(version, table), SAMPLE.files.get(table)!);
     expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_missing', shardFile('QVLT', 2023));
-    expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200);
     await env.INDEX_BUCKET.put(keyOf(version, shardFile('QVLT', 2023)), SAMPLE.files.get(shardFile('QVLT', 2023))!);
     expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
+  });
+});
+
+describe('a term block or issuer table that is missing or corrupt', () => {
+  /** A term block the query reads: the block of one of its terms (src/format/views.ts). */
+  const blockOf = (query: string) => {
+    const { terms } = decodeDirectory(SAMPLE.files.get('directory.bin')!);
+    return termBlockFile(termBlockOf(queryTerms(query)[0]!, terms.blocks));
+  };
+
+  it('answers 503 naming the block, only for queries whose terms live in it, and recovers', async () => {
+    const version = 'fault-term-block';
+    await uploadVersion(version);
+    const block = blockOf(QVLT.query);
+    const good = SAMPLE.files.get(block)!;
+    const flipped = good.slice();
+    flipped[flipped.length - 1]! ^= 0x01;
+    await env.INDEX_BUCKET.put(keyOf(version, block), flipped);
+    expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_checksum_mismatch', block);
+    await env.INDEX_BUCKET.delete(keyOf(version, block));
+    expectUnavailable(await queryWith(QVLT, NO_MEMO), 'artifact_missing', block);
+    await env.INDEX_BUCKET.put(keyOf(version, block), good);
+    expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
+  });
+
+  it('answers 503 for a corrupt issuer table of the company asked about, and recovers', async () => {
+    const version = 'fault-issuer-table';
+    await uploadVersion(version);
+    const table = 'issuers/ZNHF.bin';
+    const good = SAMPLE.files.get(table)!;
+    await env.INDEX_BUCKET.put(keyOf(version, table), good.slice(0, good.length - 1));
+    expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', table);
+    expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
+    await env.INDEX_BUCKET.put(keyOf(version, table), good);
+    expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200);
   });
 });
