@@ -45,8 +45,11 @@ interface Row {
   peakRssMb: number;
   artifactBytes: number;
   largestShardBytes: number;
-  catalogBytes: number;
-  lexiconBytes: number;
+  /** Format 3's corpus-wide pieces (docs/DECISIONS.md "Partitioned index"): what grows with issuers or terms. */
+  directoryBytes: number;
+  largestIssuerTableBytes: number;
+  largestTermBlockBytes: number;
+  termBlocks: number;
   load: number[];
 }
 
@@ -66,7 +69,9 @@ function build(factor: number): Row {
   const out = run.stdout;
   const num = (re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? NaN);
   const version = /built sp500 index (\w+)/.exec(out)![1]!;
-  const manifest = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'manifest.json'), 'utf8')) as { catalog: { bytes: number }; lexicon: { bytes: number } };
+  const manifest = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'manifest.json'), 'utf8')) as { directory: { bytes: number } };
+  const { files } = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'files.json'), 'utf8')) as { files: { file: string; bytes: number }[] };
+  const largest = (prefix: string) => Math.max(0, ...files.filter((f) => f.file.startsWith(prefix)).map((f) => f.bytes));
   const filings = num(/filings (\d+)/);
   const seconds = num(/ in ([\d.]+) s ->/);
   return {
@@ -78,8 +83,10 @@ function build(factor: number): Row {
     peakRssMb: num(/peak RSS (\d+) MB/),
     artifactBytes: num(/artifact bytes (\d+)/),
     largestShardBytes: num(/largest shard (\d+) bytes/),
-    catalogBytes: manifest.catalog.bytes,
-    lexiconBytes: manifest.lexicon.bytes,
+    directoryBytes: manifest.directory.bytes,
+    largestIssuerTableBytes: largest('issuers/'),
+    largestTermBlockBytes: largest('terms/'),
+    termBlocks: files.filter((f) => f.file.startsWith('terms/')).length,
     load: loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
@@ -92,12 +99,13 @@ mkdirSync(CACHE, { recursive: true });
 const rows = factors().map(build);
 const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
-console.log('\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | catalog MB | lexicon MB | load |');
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+const kb = (b: number) => (b / 1e3).toFixed(1);
+console.log('\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | directory KB | largest issuer table KB | term blocks | largest term block KB | load |');
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
     `| ${r.factor}x | ${r.filings} | ${r.statements} | ${r.seconds.toFixed(1)} | ${r.filingsPerSecond.toFixed(2)} | ${r.peakRssMb} | ${base ? (r.peakRssMb / base.peakRssMb).toFixed(2) : '-'} | ` +
-      `${mb(r.artifactBytes)} | ${mb(r.largestShardBytes)} | ${mb(r.catalogBytes)} | ${mb(r.lexiconBytes)} | ${r.load.join(' / ')} |`,
+      `${mb(r.artifactBytes)} | ${mb(r.largestShardBytes)} | ${kb(r.directoryBytes)} | ${kb(r.largestIssuerTableBytes)} | ${r.termBlocks} | ${kb(r.largestTermBlockBytes)} | ${r.load.join(' / ')} |`,
   );
 }
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });

@@ -17,6 +17,8 @@ declare global {
       RATE_LIMIT_PERIOD_SECONDS?: string;
       /** Lifetime of the isolate's memo of the KV version pointer, in seconds (default 10; 0 = read KV every request). */
       POINTER_TTL_SECONDS?: string;
+      /** `off` bypasses the Cache API layer in front of R2 (src/adapters/edge-cache.ts); anything else uses it. */
+      EDGE_CACHE?: string;
     }
     interface GlobalProps {
       mainModule: typeof import('./index');

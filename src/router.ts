@@ -1,5 +1,6 @@
 import { Router, type IRequest } from 'itty-router';
 import { ArtifactCache, DEFAULT_CACHE_BYTES } from './adapters/artifact-cache';
+import { workersEdgeCache } from './adapters/edge-cache';
 import { openR2Index, pointerTtlMs, type LoadStats } from './adapters/r2-index';
 import type { Env } from './env';
 import { ApiError, toErrorBody } from './errors';
@@ -29,8 +30,17 @@ export function getIsolateCache(env: Env): ArtifactCache {
   return isolateCache;
 }
 
-const openIndex = (env: Env, domain: string, rc: RequestContext) =>
-  openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), rc.load, pointerTtlMs(env.POINTER_TTL_SECONDS));
+/** Drops every artifact this isolate holds, as a fresh isolate starts (tests of the layers below it). */
+export function dropIsolateCache(): void {
+  isolateCache = undefined;
+}
+
+const openIndex = (env: Env, ctx: ExecutionContext, domain: string, rc: RequestContext) =>
+  openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), {
+    stats: rc.load,
+    pointerTtl: pointerTtlMs(env.POINTER_TTL_SECONDS),
+    edge: env.EDGE_CACHE === 'off' ? undefined : workersEdgeCache(caches, ctx),
+  });
 
 function json(body: unknown, status: number, requestId: string): Response {
   return new Response(JSON.stringify(body), {
@@ -52,10 +62,10 @@ const notAllowed = () => {
 export const router = Router<IRequest, [Env, ExecutionContext, RequestContext]>();
 
 router
-  .post('/v2/:domain/query', async (request, env, _ctx, rc) => {
+  .post('/v2/:domain/query', async (request, env, ctx, rc) => {
     const domain = domainOf(request);
     const keyHash = await authenticate(request, env, rc);
-    const stages = queryStages(rc, () => openIndex(env, domain, rc));
+    const stages = queryStages(rc, () => openIndex(env, ctx, domain, rc));
     // The limiter's answer and the body arrive together; the limit still decides first (a limited key gets 429).
     const limited = rateLimit(env, keyHash, rc);
     const parsed = parseQueryRequest(request).then(
@@ -71,20 +81,20 @@ router
     return json(result.body, 200, rc.requestId);
   })
   .all('/v2/:domain/query', notAllowed)
-  .get('/v2/:domain/metadata-filters', async (request, env, _ctx, rc) => {
+  .get('/v2/:domain/metadata-filters', async (request, env, ctx, rc) => {
     const domain = domainOf(request);
     await authorize(request, env, rc);
     const params = parseListingParams(new URL(request.url));
-    const reader = await openIndex(env, domain, rc);
+    const reader = await openIndex(env, ctx, domain, rc);
     return json(listMetadataFilters(reader, params), 200, rc.requestId);
   })
   .all('/v2/:domain/metadata-filters', notAllowed)
   // Model Context Protocol (Streamable HTTP, stateless): the same tools as the two routes above. Bearer keys are
   // accepted here because many MCP clients can set Authorization but not a custom header.
-  .post('/v2/:domain/mcp', async (request, env, _ctx, rc) => {
+  .post('/v2/:domain/mcp', async (request, env, ctx, rc) => {
     const domain = domainOf(request);
     await authorize(request, env, rc, { allowBearer: true });
-    return handleMcp(request, { requestId: rc.requestId, openIndex: () => openIndex(env, domain, rc), log: rc.log });
+    return handleMcp(request, { requestId: rc.requestId, openIndex: () => openIndex(env, ctx, domain, rc), log: rc.log });
   })
   // No server-initiated stream (GET) and no sessions to end (DELETE): the endpoint is stateless.
   .all('/v2/:domain/mcp', notAllowed)

@@ -8,6 +8,7 @@ import type { Directory, Manifest } from '../format/types';
 import { hnswHandle } from '../search/vector-strategy';
 import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../vector/hnsw';
 import type { ArtifactCache } from './artifact-cache';
+import type { EdgeCache } from './edge-cache';
 import { HNSW_ARENA, HNSW_MIN_HEAP_BYTES, hnswRuntime } from './hnsw-runtime';
 
 /**
@@ -19,9 +20,11 @@ const GRAPH_OVERHEAD_PER_VECTOR = 128;
 export interface LoadStats {
   loaded: string[];
   cacheHits: number;
-  /** Bytes read from storage (R2 object bodies, the manifest included), and how many objects. */
+  /** Bytes read from storage (R2 object bodies, the manifest included, plus Cache API hits), and how many objects. */
   storageBytes?: number;
   objectsRead?: number;
+  /** Of those objects, how many came from the Cache API rather than R2. */
+  edgeHits?: number;
   /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
   loadMs?: number;
   /** Bookkeeping for loadMs: loads in flight and when the current busy interval began. */
@@ -72,13 +75,19 @@ function unavailable(reason: string, extra: Record<string, unknown> = {}): ApiEr
  * Any missing, corrupt or mismatched artifact is a 503 INDEX_UNAVAILABLE with a reason; nothing half-loaded is
  * cached, so the next request retries and the Worker recovers by itself once the data is fixed.
  */
+export interface OpenOptions {
+  stats?: LoadStats;
+  pointerTtl?: number;
+  /** The colo's cache in front of R2 (src/adapters/edge-cache.ts); none in Node tests and benchmarks. */
+  edge?: EdgeCache;
+}
+
 export async function openR2Index(
   bucket: R2Bucket,
   kv: KVNamespace,
   domain: string,
   cache: ArtifactCache,
-  stats: LoadStats = { loaded: [], cacheHits: 0 },
-  pointerTtl: number = DEFAULT_POINTER_TTL_MS,
+  { stats = { loaded: [], cacheHits: 0 }, pointerTtl = DEFAULT_POINTER_TTL_MS, edge }: OpenOptions = {},
 ): Promise<IndexReader> {
   // The pointer memo lives in the artifact cache (a few bytes, per isolate). Only a successful read is memoized.
   const memo = cache.get<PointerMemo>(pointerCacheKey(domain));
@@ -125,12 +134,24 @@ export async function openR2Index(
     stats.objectsRead = (stats.objectsRead ?? 0) + 1;
   };
 
+  /** The colo's copy when it has one that verifies, else R2's (then offered to the colo's cache). */
   const fetchVerified = async (file: string): Promise<Uint8Array> => {
-    const object = await bucket.get(objectKey(domain, version, file));
+    const key = objectKey(domain, version, file);
+    const copy = edge ? await edge.get(key) : null;
+    if (copy) {
+      countRead(copy.byteLength);
+      if (await verifySeal(copy)) {
+        stats.edgeHits = (stats.edgeHits ?? 0) + 1;
+        return copy;
+      }
+      await edge!.delete(key);
+    }
+    const object = await bucket.get(key);
     if (!object) throw unavailable('artifact_missing', { version, file });
     const bytes = new Uint8Array(await object.arrayBuffer());
     countRead(bytes.byteLength);
     if (!(await verifySeal(bytes))) throw unavailable('artifact_checksum_mismatch', { version, file });
+    edge?.put(key, bytes);
     return bytes;
   };
 

@@ -345,7 +345,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     const open = async (cache: ArtifactCache, stats: LoadStats, tamper?: { file: string; bytes: Uint8Array }) => {
       const { openR2Index } = await import('../../src/adapters/r2-index');
       const { bucket, kv } = storage(tamper);
-      return openR2Index(bucket, kv, manifest.domain, cache, stats);
+      return openR2Index(bucket, kv, manifest.domain, cache, { stats });
     };
     const MiB = 1024 * 1024;
 

@@ -45,7 +45,10 @@ describe('structured request logs', () => {
     expect(Object.keys(first.timings_ms).sort()).toEqual(['auth', 'load', 'parse', 'rate_limit', 'retrieve_render']);
     for (const ms of Object.values(first.timings_ms)) expect(ms).toBeGreaterThanOrEqual(0);
     expect(first.shards_loaded).toBeGreaterThan(0);
-    expect(first.artifacts_loaded).toBeGreaterThan(first.shards_loaded); // catalog, lexicon, embedding too
+    expect(first.artifacts_loaded).toBeGreaterThan(first.shards_loaded); // manifest, directory, issuer table, term blocks too
+    // Every object read (the manifest included) counts, from R2 or the colo's Cache API.
+    expect(first.objects_read).toBe(first.artifacts_loaded);
+    expect(first.storage_bytes).toBeGreaterThan(0);
     expect(first.cache_bytes).toBeGreaterThan(0);
     expect(first.cache_bytes).toBeLessThanOrEqual(first.cache_budget);
 
@@ -54,6 +57,8 @@ describe('structured request logs', () => {
     const second = lineOf(warm.headers.get('x-request-id'));
     expect(second.shards_loaded).toBe(0);
     expect(second.artifacts_loaded).toBe(0);
+    expect(second.storage_bytes).toBe(0);
+    expect(second.objects_read).toBe(0);
     expect(second.cache_hits).toBeGreaterThan(0);
     expect(second.cache_bytes).toBe(first.cache_bytes);
   });

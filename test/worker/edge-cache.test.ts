@@ -1,0 +1,78 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import worker from '../../src/index';
+import { dropIsolateCache } from '../../src/router';
+import { API_KEY, BASE } from './helpers';
+import { keyOf, uploadVersion } from './index-versions';
+
+/**
+ * The Cache API layer between the isolate's artifact cache and R2 (src/adapters/edge-cache.ts), in miniflare's
+ * implementation of it. A dropped isolate cache stands for a fresh isolate in the same colo.
+ */
+let lines: any[] = [];
+beforeEach(() => {
+  lines = [];
+  vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(JSON.parse(String(line))));
+});
+afterEach(() => vi.restoreAllMocks());
+
+const BODY = { query: 'revenue of Quillvale in FY2023', mode: 'research', metadata_filters: { sec_ticker: 'QVLT' } };
+
+async function ask(vars: Record<string, string> = {}) {
+  const ctx = createExecutionContext();
+  const request = new Request(`${BASE}/query`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(BODY) });
+  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, POINTER_TTL_SECONDS: '0', ...vars }, ctx);
+  await waitOnExecutionContext(ctx); // the edge puts run through waitUntil
+  return { status: res.status, json: (await res.json()) as any, log: lines.at(-1) };
+}
+
+const edgeUrl = (version: string, file: string) => `https://index.invalid/${keyOf(version, file)}`;
+
+describe('Cache API in front of R2', () => {
+  it('a fresh isolate reads every verified object but the manifest from the colo cache, with the same answer', async () => {
+    await uploadVersion('edge-v1');
+    dropIsolateCache();
+    const first = await ask();
+    expect(first.status).toBe(200);
+    expect(first.log.edge_cache_hits).toBe(0);
+    expect(first.log.objects_read).toBeGreaterThan(2);
+
+    dropIsolateCache();
+    const second = await ask();
+    expect(second.status).toBe(200);
+    expect(second.log.objects_read).toBe(first.log.objects_read);
+    expect(second.log.storage_bytes).toBe(first.log.storage_bytes);
+    expect(second.log.edge_cache_hits).toBe(second.log.objects_read - 1); // the manifest always comes from R2
+    expect(second.json.evidence).toBe(first.json.evidence);
+  });
+
+  it('a copy that fails its seal is dropped and R2 is read instead', async () => {
+    await uploadVersion('edge-v2');
+    dropIsolateCache();
+    await ask();
+    const cache = await caches.open('filing-evidence-index');
+    expect(await cache.match(edgeUrl('edge-v2', 'directory.bin'))).toBeDefined();
+    const bytes = new Uint8Array(await env.INDEX_BUCKET.get(keyOf('edge-v2', 'directory.bin')).then((o) => o!.arrayBuffer()));
+    bytes[bytes.length - 1] ^= 0xff;
+    await cache.put(edgeUrl('edge-v2', 'directory.bin'), new Response(bytes, { headers: { 'cache-control': 'max-age=3600' } }));
+
+    dropIsolateCache();
+    const res = await ask();
+    expect(res.status).toBe(200);
+    // Read: the manifest (R2), the corrupt copy, R2's directory, every other object from the colo cache.
+    expect(res.log.edge_cache_hits).toBe(res.log.objects_read - 3);
+    // The corrupt copy counts as a read but not a hit; R2's copy replaces it in the colo cache.
+    const repaired = new Uint8Array(await (await cache.match(edgeUrl('edge-v2', 'directory.bin')))!.arrayBuffer());
+    expect(repaired[repaired.length - 1]).toBe(bytes[bytes.length - 1]! ^ 0xff);
+  });
+
+  it('EDGE_CACHE=off reads R2 only', async () => {
+    await uploadVersion('edge-v3');
+    dropIsolateCache();
+    await ask();
+    dropIsolateCache();
+    const res = await ask({ EDGE_CACHE: 'off' });
+    expect(res.status).toBe(200);
+    expect(res.log.edge_cache_hits).toBe(0);
+  });
+});
