@@ -9,11 +9,16 @@ import { scopedCatalog } from '../../src/format/views';
 
 /**
  * A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. Artifacts
- * are read when first asked for, verified by their seal like the Worker does, and kept.
+ * are read when first asked for, verified by their seal like the Worker does, and kept. `onRead` sees every file
+ * read (the manifest's text included), as the Worker's storage_bytes counts them.
  */
-export function openFileIndex(dir: string): IndexReader {
-  const read = (file: string) => new Uint8Array(readFileSync(join(dir, file)));
-  const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+export function openFileIndex(dir: string, { onRead }: { onRead?: (file: string, bytes: number) => void } = {}): IndexReader {
+  const read = (file: string) => {
+    const bytes = new Uint8Array(readFileSync(join(dir, file)));
+    onRead?.(file, bytes.byteLength);
+    return bytes;
+  };
+  const manifest = decodeManifest(new TextDecoder().decode(read('manifest.json')));
   const directory = decodeDirectory(read(manifest.directory.file));
   const loaded = new Map<string, Promise<unknown>>();
   return partitionedReader(manifest, directory, <T>(file: string, decode: (bytes: Uint8Array) => T) => {

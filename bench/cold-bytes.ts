@@ -1,0 +1,62 @@
+/**
+ * Bytes a cold query reads (nothing cached: a fresh isolate in a colo whose cache holds nothing), per question, on
+ * one or more built index versions: what the Worker's storage_bytes would log. Runs runQuery in process over the
+ * file reader, which reads the same objects the Worker does (neither uses HNSW graphs below GRAPH_MIN_STATEMENTS,
+ * and no shard of the shared corpus reaches it).
+ *
+ *   npm run bench:cold -- <version dir> [<version dir> ...]
+ * Questions: FinanceBench dev, docugami 10-Q dev and dev-2; modes basic and research (medium effort, 4,000 tokens).
+ */
+import { join, resolve } from 'node:path';
+import { runQuery } from '../src/core/run-query';
+import { ResearchRequest } from '../src/schema/request';
+import { normalizeQuery } from '../src/text/normalize';
+import { openFileIndex } from '../test/support/file-index';
+import { readJsonl } from './lib/jsonl';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
+const dirs = process.argv.slice(2);
+if (!dirs.length) throw new Error('usage: tsx bench/cold-bytes.ts <version dir> [...]');
+
+const questions = [
+  ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')),
+  ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')),
+  ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')),
+].map((q) => q.question);
+
+/** What kind of object a file is, by its place in the version's layout (docs/DECISIONS.md "Partitioned index"). */
+const kindOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+
+const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const kb = (b: number) => (b / 1000).toFixed(1);
+
+for (const dir of dirs) {
+  for (const mode of ['basic', 'research']) {
+    const totals: number[] = [];
+    const objects: number[] = [];
+    const byKind = new Map<string, number[]>();
+    let largest = { file: '', bytes: 0 };
+    for (const question of questions) {
+      const reads = new Map<string, number>();
+      const reader = openFileIndex(dir, { onRead: (file, bytes) => reads.set(file, bytes) });
+      const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
+      await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
+      let total = 0;
+      const kinds = new Map<string, number>();
+      for (const [file, bytes] of reads) {
+        total += bytes;
+        kinds.set(kindOf(file), (kinds.get(kindOf(file)) ?? 0) + bytes);
+        if (bytes > largest.bytes) largest = { file, bytes };
+      }
+      for (const k of new Set([...byKind.keys(), ...kinds.keys()])) {
+        if (!byKind.has(k)) byKind.set(k, new Array(totals.length).fill(0));
+        byKind.get(k)!.push(kinds.get(k) ?? 0);
+      }
+      totals.push(total);
+      objects.push(reads.size);
+    }
+    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; objects median ${quantile(objects, 0.5)}; largest object ${largest.file} ${kb(largest.bytes)} KB`);
+    for (const [k, xs] of [...byKind].sort()) console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB`);
+  }
+}
