@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
-import { FORMAT_VERSION, sealedPart, writeSeal } from '../src/format/container';
-import type { ArtifactRef, CatalogHeader, CatalogSource, EpistemicStatus, FileList, Manifest, ShardInfo, StatementKind } from '../src/format/types';
+import { FORMAT_VERSION } from '../src/format/container';
+import { seal, sha256 } from './seal';
+import type { ArtifactRef, CatalogHeader, CatalogSource, EmbeddingModel, EpistemicStatus, FileList, Manifest, ShardInfo, StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
@@ -14,6 +14,7 @@ import { companyAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, type CorpusLexicon } from './partitioned';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
+import { embeddingSample, saveModel } from './model-store';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
@@ -28,6 +29,8 @@ export const SCHEMA_VERSION = '2026-11-21.1';
 export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
+  /** A model to reuse instead of learning one (index-builder/model-store.ts): `--embedding-model <id or path>`. */
+  embeddingModel?: { id: string; model: EmbeddingModel };
   /**
    * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
    * (DEFAULT_GRAPH_MIN_STATEMENTS in ./graphs.ts explains why); Infinity builds none.
@@ -102,6 +105,9 @@ export interface BuildResult {
     /** Entities kept in the catalog per kind (segment, product, counterparty). */
     entities: Record<string, number>;
     bytes: number;
+    /** The word-vector model's id, and how many filings it learned from (null when it was reused). */
+    embeddingModel: string;
+    embeddingSampleFilings: number | null;
   };
 }
 
@@ -118,14 +124,7 @@ export function withMetricTerms(tokens: string[], metrics: readonly number[]): s
   return extra.length ? [...tokens, ...extra] : tokens;
 }
 
-export function sha256(bytes: Uint8Array | string): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** Seals a container artifact (src/format/container.ts): the SHA-256 of its content, which readers verify. */
-export function seal(bytes: Uint8Array): Uint8Array {
-  return writeSeal(bytes, createHash('sha256').update(sealedPart(bytes)).digest());
-}
+export { seal, sha256 } from './seal';
 
 function formCode(form: string): string {
   return form === '10-K' ? '10K' : '10Q';
@@ -511,8 +510,8 @@ class VersionWriter {
   }
 
   /** Hashes every ref in the given order into the version, writes the file list and manifest, moves the directory. */
-  finish(order: string[], statements: number): { version: string; dir: string; manifest: Manifest } {
-    const { version, manifest, fileList } = versionOf(order.map((f) => this.refs.get(f)!), statements);
+  finish(order: string[], statements: number, embeddingModel: string): { version: string; dir: string; manifest: Manifest } {
+    const { version, manifest, fileList } = versionOf(order.map((f) => this.refs.get(f)!), statements, embeddingModel);
     writeFileSync(join(this.staging, FILE_LIST), fileList);
     writeFileSync(join(this.staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
     const dir = join(this.outDir, DOMAIN, version);
@@ -529,7 +528,7 @@ export const FILE_LIST = 'files.json';
  * A version from its artifacts (in publishing order, the directory last): the version id hashes every artifact's
  * name and hash; the manifest points at the directory and at files.json, the list publishing and gc read.
  */
-export function versionOf(refs: readonly ArtifactRef[], statements: number): { version: string; manifest: Manifest; fileList: string } {
+export function versionOf(refs: readonly ArtifactRef[], statements: number, embeddingModel: string): { version: string; manifest: Manifest; fileList: string } {
   const version = sha256(refs.map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
   const fileList = JSON.stringify({ files: [...refs] } satisfies FileList) + '\n';
   const manifest: Manifest = {
@@ -542,6 +541,7 @@ export function versionOf(refs: readonly ArtifactRef[], statements: number): { v
     directory: refs.find((r) => r.file === DIRECTORY_FILE)!,
     files: { file: FILE_LIST, bytes: Buffer.byteLength(fileList), sha256: sha256(fileList) },
     totals: { files: refs.length, bytes: refs.reduce((a, r) => a + r.bytes, 0), statements },
+    embedding_model: embeddingModel,
   };
   return { version, manifest, fileList };
 }
@@ -633,8 +633,11 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     // The plan: shards (one per issuer and fiscal year, contiguous per issuer) and, in corpus order, sources.
     const { keys: shardKeys, byKey: shardByKey } = planShards(entries.map((e) => e.doc));
 
-    // Pass 2: word vectors (co-occurrences in corpus order) and the catalog's sources.
-    learner.fixVocabulary();
+    // Pass 2: word vectors (co-occurrences of a bounded sample of filings, in corpus order) unless a model is
+    // reused, and the catalog's sources.
+    const reused = options.embeddingModel;
+    const sample = reused ? null : embeddingSample(entries.map((e) => e.doc.doc_id), learner.options.sampleFilings);
+    if (!reused) learner.fixVocabulary();
     const sources: CatalogSource[] = [];
     const firstSource = new Uint32Array(entries.length);
     entries.forEach((e, fi) => {
@@ -642,9 +645,10 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       const record = read(e);
       firstSource[fi] = sources.length;
       sources.push(...catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!));
-      for (const s of record.statements) learner.cooccur(s.tokens);
+      if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
     });
-    const model = learner.finish();
+    const model = reused?.model ?? learner.finish();
+    const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
     releaseMemory(); // the co-occurrence matrix and the records read in pass 2
 
     // Pass 3: issuer by issuer: consensus across its filings, its shards, its entities.
@@ -770,7 +774,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
 
     const shardFileList = shardInfos.map((s) => s.file);
     const graphFileList = graphFiles.filter((f): f is string => f !== null);
-    const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements);
+    const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements, embeddingModel);
     return {
       version,
       dir,
@@ -793,6 +797,8 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         graphMs,
         entities: entityCounts,
         bytes: manifest.totals.bytes,
+        embeddingModel,
+        embeddingSampleFilings: sample?.size ?? null,
       },
     };
   } finally {

@@ -5,6 +5,8 @@
  *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph;
  *                  --partition i/n --out <dir>: segment only partition i's issuers into a partial output;
  *                  --merge <partial dirs...>: the index of all partitions (byte-identical to a single build)
+ *                  --embedding-model <id or path>: reuse a model (every build writes its own to
+ *                  ARTIFACTS_DIR/sp500/models/<id>.bin) instead of learning one
  *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
  *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
  *   gc             --keep N: removes published versions older than the N newest (never the current or previous)
@@ -17,6 +19,7 @@ import { buildIndex, DOMAIN, type BuildOptions } from './build';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { collectGarbage } from './gc';
+import { loadModel } from './model-store';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { publishVersion } from './publish';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
@@ -65,14 +68,25 @@ export function parseGraphMinStatements(value: string | undefined): number | und
 }
 
 /** Flags of `build`: `--partition i/n --out <dir>` (a partial output) or `--merge <partial dirs...>`. */
-export function parseBuildArgs(args: readonly string[]): { partition?: PartitionSpec; out?: string; merge?: string[] } {
-  const out: { partition?: PartitionSpec; out?: string; merge?: string[] } = {};
+export interface BuildArgs {
+  partition?: PartitionSpec;
+  out?: string;
+  merge?: string[];
+  /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
+  embeddingModel?: string;
+}
+
+export function parseBuildArgs(args: readonly string[]): BuildArgs {
+  const out: BuildArgs = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--partition') out.partition = parsePartition(args[++i] ?? '');
     else if (a === '--out') {
       out.out = args[++i];
       if (!out.out) throw new Error('--out needs a directory');
+    } else if (a === '--embedding-model') {
+      out.embeddingModel = args[++i];
+      if (!out.embeddingModel || out.embeddingModel.startsWith('--')) throw new Error('--embedding-model needs a model id or a path to a model file');
     } else if (a === '--merge') {
       out.merge = [];
       while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) out.merge.push(args[++i]!);
@@ -82,16 +96,19 @@ export function parseBuildArgs(args: readonly string[]): { partition?: Partition
   if (out.partition && !out.out) throw new Error('--partition needs --out <dir> for the partial output');
   if (out.partition && out.merge) throw new Error('give either --partition or --merge, not both');
   if (out.out && !out.partition) throw new Error('--out is for --partition');
+  if (out.embeddingModel && out.partition) throw new Error('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
   return out;
 }
 
-export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions & { merge?: string[] } = {}) {
+export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions & { merge?: string[]; embeddingModel?: string } = {}) {
   const t0 = performance.now();
+  const reused = options.embeddingModel ? await loadModel(options.embeddingModel, join(artifactsDir, DOMAIN)) : undefined;
   const bars = new Map<string, ReturnType<typeof progressBar>>();
   // Resident memory seen during each stage, sampled at each progress step: where a build's peak comes from.
   const rssByStage = new Map<string, number>();
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
+    ...(reused ? { embeddingModel: reused } : {}),
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
       rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
@@ -124,6 +141,7 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
       `  entries merged across filings: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
       `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
+      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings`})`,
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
       `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
@@ -224,7 +242,13 @@ async function main() {
       const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
       const { index, count } = buildArgs.partition;
       console.log(`segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with build:index -- --merge)`);
-    } else await runBuild(filingsDir, artifactsDir, { ...options, ...(buildArgs.merge ? { merge: buildArgs.merge } : {}) });
+    } else {
+      await runBuild(filingsDir, artifactsDir, {
+        ...options,
+        ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
+        ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
+      });
+    }
   }
   else if (command === 'publish' || command === 'gc') {
     const args = parseStorageArgs(process.argv.slice(3));

@@ -14,6 +14,12 @@ export interface EmbeddingOptions {
   /** Co-occurrence window on each side, within one statement. Defaults to 5. */
   window: number;
   seed: number;
+  /**
+   * Filings whose statements the co-occurrences are counted from, at most (a deterministic sample when the corpus
+   * has more; index-builder/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost stays
+   * bounded at any corpus size. The vocabulary and pooling weights come from every filing.
+   */
+  sampleFilings: number;
 }
 
 export const DEFAULT_EMBEDDING_OPTIONS: EmbeddingOptions = {
@@ -23,6 +29,7 @@ export const DEFAULT_EMBEDDING_OPTIONS: EmbeddingOptions = {
   contexts: 2_000,
   window: 5,
   seed: 20261121,
+  sampleFilings: 400,
 };
 
 /** Small deterministic PRNG (mulberry32) so identical input gives byte-identical vectors. */
@@ -63,6 +70,9 @@ export function learnEmbeddings(docs: readonly string[][], options: Partial<Embe
  */
 export class EmbeddingLearner {
   private readonly opt: EmbeddingOptions;
+  get options(): Readonly<EmbeddingOptions> {
+    return this.opt;
+  }
   private readonly counts = new Map<string, number>();
   private readonly docFreq = new Map<string, number>();
   private docs = 0;

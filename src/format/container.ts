@@ -8,8 +8,8 @@ export const MAGIC = 0x53524546; // "FERS" little-endian
 /** 3: partitioned index (directory, issuer tables, term blocks), sealed artifacts, shards without corpus statistics. */
 export const FORMAT_VERSION = 3;
 
-export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms';
-const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8 };
+export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms' | 'model';
+const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8, model: 9 };
 
 export type SectionData = Uint8Array | Int8Array | Uint16Array | Uint32Array | Float32Array;
 type SectionType = 'u8' | 'i8' | 'u16' | 'u32' | 'f32';

@@ -173,6 +173,8 @@ export interface Manifest {
   directory: ArtifactRef;
   files: ArtifactRef;
   totals: { files: number; bytes: number; statements: number };
+  /** The word-vector model the statement vectors came from (a builder-side artifact; the Worker ignores it). */
+  embedding_model?: string;
 }
 
 /** files.json: every object of a version except the manifest and itself, in publishing order. */

@@ -21,7 +21,8 @@ import {
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/consensus';
 import { partitionedArtifacts } from '../../index-builder/partitioned';
-import { learnEmbeddings } from '../../index-builder/embeddings';
+import { EmbeddingLearner } from '../../index-builder/embeddings';
+import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from '../../index-builder/graphs';
 import type { Filing } from '../../index-builder/read-corpus';
@@ -50,7 +51,14 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   });
 
   const consensus = buildConsensus(statements);
-  const model = learnEmbeddings(statements.map((s) => s.tokens), options.embedding);
+  // Vocabulary and weights from every statement, co-occurrences from the sampled filings only.
+  const learner = new EmbeddingLearner(options.embedding);
+  for (const s of statements) learner.count(s.tokens);
+  learner.fixVocabulary();
+  const sample = embeddingSample(records.map((r) => r.doc.doc_id), learner.options.sampleFilings);
+  for (const s of statements) if (sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
+  const model = learner.finish();
+  const embeddingModel = modelId(encodeModel(model));
   const df = new Map<string, number>();
   let totalLen = 0;
   for (const s of statements) {
@@ -163,7 +171,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   ]);
   const refs: ArtifactRef[] = [];
   for (const [file, bytes] of files) refs.push({ file, bytes: bytes.byteLength, sha256: sha256(seal(bytes)) });
-  const { version, manifest, fileList } = versionOf(refs, N);
+  const { version, manifest, fileList } = versionOf(refs, N, embeddingModel);
   const dir = join(options.outDir, DOMAIN, version);
   for (const [file, bytes] of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -198,6 +206,8 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       edges,
       largestShardBytes: Math.max(0, ...shardFiles.map((f) => f.bytes.byteLength)),
       graphs: graphFiles.length,
+      embeddingModel,
+      embeddingSampleFilings: sample.size,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
       graphMs: 0,
       entities: entityCounts,

@@ -51,7 +51,7 @@ describe('streaming build vs the in-memory twin', () => {
   it('leaves only the version directory and LATEST behind (no spill or staging files)', async () => {
     const out = tmp();
     const result = await buildIndex(filings, { outDir: out, graphMinStatements: 200 });
-    expect([...filesOf(join(out, 'sp500')).keys()].every((f) => f === 'LATEST' || f.startsWith(`${result.version}/`))).toBe(true);
+    expect([...filesOf(join(out, 'sp500')).keys()].every((f) => f === 'LATEST' || f.startsWith(`${result.version}/`) || f === `models/${result.manifest.embedding_model}.bin`)).toBe(true);
   });
 });
 

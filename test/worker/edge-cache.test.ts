@@ -52,8 +52,9 @@ describe('Cache API in front of R2', () => {
     await ask();
     const cache = await caches.open('filing-evidence-index');
     expect(await cache.match(edgeUrl('edge-v2', 'directory.bin'))).toBeDefined();
-    const bytes = new Uint8Array(await env.INDEX_BUCKET.get(keyOf('edge-v2', 'directory.bin')).then((o) => o!.arrayBuffer()));
-    bytes[bytes.length - 1] ^= 0xff;
+    const object = await env.INDEX_BUCKET.get(keyOf('edge-v2', 'directory.bin'));
+    const bytes = new Uint8Array(await object!.arrayBuffer());
+    bytes[bytes.length - 1]! ^= 0xff;
     await cache.put(edgeUrl('edge-v2', 'directory.bin'), new Response(bytes, { headers: { 'cache-control': 'max-age=3600' } }));
 
     dropIsolateCache();
