@@ -5,12 +5,15 @@
  *
  *   npm run bench:scale                      # factors 1,4
  *   npm run bench:scale -- --factors 1,4,8
+ *   npm run bench:scale -- --serve           # then serve each index with wrangler dev (bench/scale-serve.ts)
+ *   npm run bench:scale -- --serve-only      # serve the indexes an earlier run built
  * Writes bench/results/scale.json. Run on an otherwise idle machine: wall time is shared with whatever else runs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -96,6 +99,10 @@ if (!existsSync(join(SOURCE, 'pages.jsonl.gz'))) {
   process.exit(1);
 }
 mkdirSync(CACHE, { recursive: true });
+if (process.argv.includes('--serve-only')) {
+  await serveScale(factors());
+  process.exit(0);
+}
 const rows = factors().map(build);
 const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
@@ -111,3 +118,4 @@ for (const r of rows) {
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench/results/scale.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
 console.log('\nwrote bench/results/scale.json');
+if (process.argv.includes('--serve')) await serveScale(factors());

@@ -11,6 +11,8 @@ declare global {
       API_KEY_HASHES?: string;
       /** Byte budget of the per-isolate artifact cache. Defaults to 64 MiB. */
       ARTIFACT_CACHE_BYTES?: string;
+      /** `request`: each request gets an empty artifact cache of its own (a benchmark of the cold path); else per isolate. */
+      ARTIFACT_CACHE_SCOPE?: string;
       /** Per-API-key rate limiter (`[[ratelimits]]`). Absent: no limit (fails open, logged as rate_limit=no_binding). */
       RATE_LIMITER?: RateLimit;
       /** The limiter's period in seconds (10 or 60), sent as Retry-After on 429; must match `simple.period`. */

@@ -2,7 +2,7 @@ import type { Env } from './env';
 import { ApiError } from './errors';
 import { preflightResponse, withCors } from './http/cors';
 import { requestLogLine } from './http/logging';
-import { errorResponse, getIsolateCache, router, type RequestContext } from './router';
+import { artifactCache, errorResponse, router, type RequestContext } from './router';
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
@@ -24,7 +24,7 @@ export default {
       response = withCors(response);
     }
     // One structured line per request (src/http/logging.ts): never the API key or the query text.
-    console.log(requestLogLine(rc, request, response.status, getIsolateCache(env).stats()));
+    console.log(requestLogLine(rc, request, response.status, artifactCache(env, rc).stats()));
     return response;
   },
 } satisfies ExportedHandler<Env>;

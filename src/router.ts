@@ -19,6 +19,8 @@ export interface RequestContext {
   started: number;
   load: LoadStats;
   log: Record<string, unknown>;
+  /** The request's own artifact cache when ARTIFACT_CACHE_SCOPE=request (see artifactCache). */
+  cache?: ArtifactCache;
 }
 
 // The per-isolate artifact cache: created on first use (no work at module scope), shared across requests of this
@@ -30,13 +32,22 @@ export function getIsolateCache(env: Env): ArtifactCache {
   return isolateCache;
 }
 
+/**
+ * The artifact cache a request uses: the isolate's, or with ARTIFACT_CACHE_SCOPE=request an empty one of its own, so
+ * that every request reads what a fresh isolate would (the cold path, measured by `npm run bench:scale -- --serve`).
+ */
+export function artifactCache(env: Env, rc: RequestContext): ArtifactCache {
+  if (env.ARTIFACT_CACHE_SCOPE !== 'request') return getIsolateCache(env);
+  return (rc.cache ??= new ArtifactCache(Number(env.ARTIFACT_CACHE_BYTES) || DEFAULT_CACHE_BYTES));
+}
+
 /** Drops every artifact this isolate holds, as a fresh isolate starts (tests of the layers below it). */
 export function dropIsolateCache(): void {
   isolateCache = undefined;
 }
 
 const openIndex = (env: Env, ctx: ExecutionContext, domain: string, rc: RequestContext) =>
-  openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, getIsolateCache(env), {
+  openR2Index(env.INDEX_BUCKET, env.INDEX_KV, domain, artifactCache(env, rc), {
     stats: rc.load,
     pointerTtl: pointerTtlMs(env.POINTER_TTL_SECONDS),
     edge: env.EDGE_CACHE === 'off' ? undefined : workersEdgeCache(caches, ctx),

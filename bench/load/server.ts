@@ -13,6 +13,10 @@ export interface WorkerLogLine {
   cache_entries: number;
   shards_loaded: number;
   cache_hits: number;
+  /** Bytes and objects read from R2 or the Cache API by this request, and how many of them the Cache API served. */
+  storage_bytes?: number;
+  objects_read?: number;
+  edge_cache_hits?: number;
   timings_ms?: Record<string, number>;
 }
 

@@ -67,6 +67,20 @@ describe('Cache API in front of R2', () => {
     expect(repaired[repaired.length - 1]).toBe(bytes[bytes.length - 1]! ^ 0xff);
   });
 
+  it('ARTIFACT_CACHE_SCOPE=request: every request reads what a fresh isolate reads, and the isolate keeps nothing', async () => {
+    await uploadVersion('edge-v4');
+    dropIsolateCache();
+    const vars = { ARTIFACT_CACHE_SCOPE: 'request', EDGE_CACHE: 'off' };
+    const first = await ask(vars);
+    const second = await ask(vars);
+    expect(second.status).toBe(200);
+    expect(first.log.objects_read).toBeGreaterThan(2);
+    expect(second.log.objects_read).toBe(first.log.objects_read);
+    expect(second.log.storage_bytes).toBe(first.log.storage_bytes);
+    expect(second.log.cache_hits).toBe(first.log.cache_hits); // only hits within the request itself
+    expect((await ask()).log.objects_read).toBe(first.log.objects_read); // the isolate's own cache was left empty
+  });
+
   it('EDGE_CACHE=off reads R2 only', async () => {
     await uploadVersion('edge-v3');
     dropIsolateCache();

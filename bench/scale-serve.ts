@@ -1,0 +1,124 @@
+/**
+ * npm run bench:scale -- --serve: the Worker at 1x and 4x the corpus, measured by the Worker itself. Publishes each
+ * index `npm run bench:scale` built (bench/.cache/scale/artifacts-<n>x) to its own local R2/KV state, serves it with
+ * `wrangler dev` (workerd), and sends the same questions (FinanceBench dev, docugami 10-Q dev, dev-2) in basic and
+ * research mode:
+ *   - warm: the default caches; each question once to warm, then again, measured;
+ *   - cold: ARTIFACT_CACHE_SCOPE=request and EDGE_CACHE=off, so every request starts with an empty artifact cache
+ *     and reads what it needs from R2, as a fresh isolate in a colo with nothing cached would (the isolate's modules
+ *     are loaded already: this is the artifact-cold path).
+ * Reports, per corpus and mode, the Worker's own `ms` p50/p95 and the storage bytes of cold requests (median, max),
+ * from its log lines. Writes bench/results/scale-serve.json. SCALE_SERVE_QUESTIONS=n sends only the first n questions.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { runPublish } from '../index-builder/cli';
+import { startWranglerDev, type WorkerLogLine } from './load/server';
+import { readJsonl } from './lib/jsonl';
+import { fmt, percentile } from './load/stats';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
+const CACHE = join(ROOT, 'bench/.cache/scale');
+const KEYS = Array.from({ length: 8 }, (_, i) => `scale-key-${i}`);
+const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export interface ServeRow {
+  factor: number;
+  mode: string;
+  questions: number;
+  warmP50: number;
+  warmP95: number;
+  coldP50: number;
+  coldP95: number;
+  coldStorageMedian: number;
+  coldStorageMax: number;
+  coldObjectsMedian: number;
+  errors: number;
+}
+
+function questions(): string[] {
+  return [
+    ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')),
+    ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')),
+    ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')),
+  ]
+    .map((q) => q.question)
+    .slice(0, Number(process.env.SCALE_SERVE_QUESTIONS) || undefined);
+}
+
+/** Sends each question in `mode` and returns the Worker's log line of each (the nth request's line). */
+async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: string): Promise<WorkerLogLine[]> {
+  const out: WorkerLogLine[] = [];
+  for (const [i, query] of qs.entries()) {
+    const res = await fetch(`${base}/query`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': KEYS[i % KEYS.length]! },
+      body: JSON.stringify({ query, mode, retrieval: { max_evidence_tokens: 4000 } }),
+    });
+    await res.arrayBuffer();
+    const id = res.headers.get('x-request-id');
+    // The log line arrives on wrangler's stdout shortly after the response.
+    for (let k = 0; k < 100 && !lines.some((l) => l.request_id === id); k++) await new Promise((r) => setTimeout(r, 10));
+    const line = lines.find((l) => l.request_id === id);
+    if (!line) throw new Error(`no log line for request ${id}`);
+    out.push(line);
+  }
+  return out;
+}
+
+export async function serveScale(factors: number[], port = 8797): Promise<ServeRow[]> {
+  const qs = questions();
+  const rows: ServeRow[] = [];
+  for (const factor of factors) {
+    const artifacts = join(CACHE, `artifacts-${factor}x`);
+    if (!existsSync(join(artifacts, 'sp500', 'LATEST'))) throw new Error(`no ${factor}x index in ${artifacts}: run npm run bench:scale first`);
+    const persistDir = join(CACHE, `state-${factor}x`);
+    mkdirSync(persistDir, { recursive: true });
+    await runPublish(artifacts, { remote: false, persistDir });
+    const results = new Map<string, { warm: WorkerLogLine[]; cold: WorkerLogLine[] }>();
+    for (const phase of ['warm', 'cold'] as const) {
+      const vars: Record<string, string> = { API_KEY_HASHES: KEYS.map(sha256).join(','), ...(phase === 'cold' ? { ARTIFACT_CACHE_SCOPE: 'request', EDGE_CACHE: 'off' } : {}) };
+      const server = await startWranglerDev({ port, inspectorPort: port + 1, persistDir, vars, readyKey: KEYS[0]! });
+      try {
+        for (const mode of ['basic', 'research']) {
+          if (phase === 'warm') await ask(server.base, server.lines, qs, mode);
+          const lines = await ask(server.base, server.lines, qs, mode);
+          const entry = results.get(mode) ?? { warm: [], cold: [] };
+          entry[phase] = lines;
+          results.set(mode, entry);
+        }
+      } finally {
+        await server.stop();
+      }
+    }
+    for (const [mode, { warm, cold }] of results) {
+      const ms = (ls: WorkerLogLine[]) => ls.map((l) => l.ms);
+      const storage = cold.map((l) => l.storage_bytes ?? 0);
+      rows.push({
+        factor,
+        mode,
+        questions: qs.length,
+        warmP50: percentile(ms(warm), 50),
+        warmP95: percentile(ms(warm), 95),
+        coldP50: percentile(ms(cold), 50),
+        coldP95: percentile(ms(cold), 95),
+        coldStorageMedian: percentile(storage, 50),
+        coldStorageMax: Math.max(...storage),
+        coldObjectsMedian: percentile(cold.map((l) => l.objects_read ?? 0), 50),
+        errors: [...warm, ...cold].filter((l) => l.status !== 200).length,
+      });
+    }
+  }
+  console.log('\n| corpus | mode | warm p50 / p95 ms | cold p50 / p95 ms | cold storage median / max KB | cold objects (median) | errors |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    console.log(
+      `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.coldP50)} / ${fmt(r.coldP95)} | ${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ${r.coldObjectsMedian} | ${r.errors} |`,
+    );
+  }
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(join(ROOT, 'bench/results/scale-serve.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
+  return rows;
+}
