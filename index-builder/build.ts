@@ -155,6 +155,32 @@ export function planShards(docs: readonly FilingDocument[]): { keys: string[]; b
   return { keys, byKey: new Map(keys.map((k, i) => [k, i])) };
 }
 
+/**
+ * Global source numbers: issuer by issuer (in order of first appearance, as planShards numbers shards), each
+ * issuer's filings in input order. `first[f]` is filing f's first source; `base` an issuer's first. An issuer's
+ * sources are then one contiguous range, which its directory entry records, so its table and shards can number
+ * them from 0 and stay the same when other issuers' filings change.
+ */
+export function numberSources(filings: readonly { ticker: string; sources: number }[]): { first: Uint32Array; base: Map<string, number> } {
+  const order = new Map<string, number[]>();
+  filings.forEach((f, i) => {
+    const list = order.get(f.ticker);
+    if (list) list.push(i);
+    else order.set(f.ticker, [i]);
+  });
+  const first = new Uint32Array(filings.length);
+  const base = new Map<string, number>();
+  let next = 0;
+  for (const [ticker, list] of order) {
+    base.set(ticker, next);
+    for (const i of list) {
+      first[i] = next;
+      next += filings[i]!.sources;
+    }
+  }
+  return { first, base };
+}
+
 /** Filing -> items -> statements: the CPU-heavy part, one filing at a time, independent of every other filing. */
 export function analyzeFiling(filing: Filing): FilingRecord {
   const d = filing.doc;
@@ -353,6 +379,8 @@ export function encodeShardStatements(
   consensus: { agree: (i: number) => ReturnType<typeof buildConsensus>['agree'] extends Map<number, infer V> ? V : never; disagree: (i: number) => ReturnType<typeof buildConsensus>['disagree'] extends Map<number, infer V> ? V : never },
   stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
   model: ReturnType<EmbeddingLearner['finish']>,
+  /** The issuer's first global source number: the shard stores sources relative to it (see numberSources). */
+  sourceBase: number,
 ): { bytes: Uint8Array; vectors: Int8Array; terms: string[]; impacts: Float64Array; edges: ReturnType<typeof buildShardEdges> } {
   const N = stats.statements;
   const termPostings = new Map<string, { docs: number[]; tfs: number[]; impact: number }>();
@@ -390,18 +418,20 @@ export function encodeShardStatements(
     impacts[i] = p.impact;
   });
   const edges = buildShardEdges(statements);
+  // Consensus is within an issuer, so every occurrence's source is one of the issuer's.
+  const relative = <T extends { source: number }>(list: readonly T[]): T[] => list.map((o) => ({ ...o, source: o.source - sourceBase }));
   const bytes = encodeShard({
     id: shardId,
     texts: statements.map((s) => s.text),
-    source: statements.map((s) => s.source),
+    source: statements.map((s) => s.source - sourceBase),
     page: statements.map((s) => s.page),
     kind: statements.map((s) => s.kind),
     status: statements.map((s) => s.status),
     offset: Uint32Array.from(statements, (s) => s.offset),
     length: Uint32Array.from(statements, (s) => s.length),
     metric: Uint8Array.from(statements, (s) => s.metrics[0] ?? 0),
-    agree: statements.map((_, i) => consensus.agree(i)),
-    disagree: statements.map((_, i) => consensus.disagree(i)),
+    agree: statements.map((_, i) => relative(consensus.agree(i))),
+    disagree: statements.map((_, i) => relative(consensus.disagree(i))),
     edges,
     terms,
     postOffsets,
@@ -638,15 +668,17 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     const reused = options.embeddingModel;
     const sample = reused ? null : embeddingSample(entries.map((e) => e.doc.doc_id), learner.options.sampleFilings);
     if (!reused) learner.fixVocabulary();
-    const sources: CatalogSource[] = [];
-    const firstSource = new Uint32Array(entries.length);
+    const filingSources: CatalogSource[][] = new Array(entries.length);
     entries.forEach((e, fi) => {
       stage('embed', fi + 1, entries.length);
       const record = read(e);
-      firstSource[fi] = sources.length;
-      sources.push(...catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!));
+      filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
       if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
     });
+    const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
+    const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
+    filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
+    filingSources.length = 0;
     const model = reused?.model ?? learner.finish();
     const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
     releaseMemory(); // the co-occurrence matrix and the records read in pass 2
@@ -715,6 +747,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           { agree: (k) => consensus.agree.get(ids[k]!) ?? [], disagree: (k) => consensus.disagree.get(ids[k]!) ?? [] },
           { df: stats.df, statements: stats.statements, avgLen: stats.avgLen },
           model,
+          sourceBase.get(ticker)!,
         );
         for (const list of encoded.edges) for (const e of list) edgeCounts[e.kind]!++;
         impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
@@ -766,7 +799,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       avgLen: stats.avgLen,
       entities,
     });
-    const partitioned = partitionedArtifacts(catalog, lexicon, model);
+    const partitioned = partitionedArtifacts(catalog, statementsPerSource, lexicon, model);
     for (const [file, bytes] of partitioned) writer.write(file, bytes);
     stage('catalog', 1, 1);
     const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };

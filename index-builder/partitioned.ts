@@ -63,8 +63,11 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
   return { blocks, files };
 }
 
-/** One issuer's table from the corpus catalog: its filings once, its items, its shards, segments and entities. */
-function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: readonly number[], firstShard: number, shardCount: number): IssuerTable {
+/**
+ * One issuer's table from the corpus catalog: its filings once, its items, its shards, segments and entities, all
+ * numbered within the issuer.
+ */
+function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: readonly number[], firstShard: number, shardCount: number, statementsPerSource: Uint32Array): IssuerTable {
   const filings: IssuerFiling[] = [];
   const filingOf = new Map<string, number>();
   const items: IssuerItem[] = [];
@@ -77,7 +80,16 @@ function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: read
       const { sec_item_tag: _tag, ...meta } = s.meta;
       filings.push({ doc_id: s.doc_id, type: s.type, date: s.date, company: s.company, period_of_report: s.period_of_report, fiscal_period: s.fiscal_period, meta });
     }
-    items.push({ index, filing, id: s.id, item_title: s.item_title, page_start: s.page_start, page_end: s.page_end, shard: s.shard, item_tag: s.meta.sec_item_tag });
+    items.push({
+      filing,
+      id: s.id,
+      item_title: s.item_title,
+      page_start: s.page_start,
+      page_end: s.page_end,
+      shard: s.shard - firstShard,
+      item_tag: s.meta.sec_item_tag,
+      statements: statementsPerSource[index]!,
+    });
   }
   const company = catalog.companies.find((c) => c.ticker === ticker);
   return {
@@ -91,10 +103,11 @@ function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: read
 }
 
 /**
- * The directory and issuer tables of a corpus catalog. Shards must be numbered contiguously per issuer (the builder
- * plans them so, src/format/views.ts finds a shard's issuer by its range).
+ * The directory and issuer tables of a corpus catalog. Shards and sources must be numbered contiguously per issuer
+ * (the builder plans them so; src/format/views.ts places an issuer's by the first number and finds a shard's issuer
+ * by its range).
  */
-export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms']): { directory: Directory; files: [string, Uint8Array][] } {
+export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'], statementsPerSource: Uint32Array): { directory: Directory; files: [string, Uint8Array][] } {
   const shardsOf = new Map<string, number[]>();
   catalog.shards.forEach((info, i) => {
     const ticker = info.tickers[0] ?? '';
@@ -114,7 +127,10 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
     const shards = shardsOf.get(c.ticker) ?? [];
     const first = shards[0] ?? 0;
     if (shards.some((s, k) => s !== first + k)) throw new Error(`shards of ${c.ticker} are not numbered contiguously`);
-    const table = issuerTable(catalog, c.ticker, sourcesOf.get(c.ticker) ?? [], first, shards.length);
+    const sources = sourcesOf.get(c.ticker) ?? [];
+    const firstSource = sources[0] ?? 0;
+    if (sources.some((s, k) => s !== firstSource + k)) throw new Error(`sources of ${c.ticker} are not numbered contiguously`);
+    const table = issuerTable(catalog, c.ticker, sources, first, shards.length, statementsPerSource);
     files.push([issuerFile(c.ticker), encodeIssuerTable(table)]);
     return {
       ticker: c.ticker,
@@ -124,6 +140,7 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
       sub_industry: c.sub_industry,
       aliases: c.aliases,
       shards: { first, fiscal_years: shards.map((s) => catalog.shards[s]!.fiscal_years[0] ?? '') },
+      sources: { first: firstSource, count: sources.length },
       table: issuerFile(c.ticker),
     };
   });
@@ -144,7 +161,12 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
 }
 
 /** Every partitioned artifact of a version but the shards and graphs, the directory last (it is written last). */
-export function partitionedArtifacts(catalog: CatalogHeader, lexicon: CorpusLexicon, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): [string, Uint8Array][] {
+export function partitionedArtifacts(
+  catalog: CatalogHeader,
+  statementsPerSource: Uint32Array,
+  lexicon: CorpusLexicon,
+  model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
+): [string, Uint8Array][] {
   if (catalog.shards.length > 0xffff) throw new Error(`${catalog.shards.length} shards: term blocks number shards with 16 bits`);
   const { blocks, files: blockFiles } = termBlocks(lexicon, model);
   const { directory, files } = issuerArtifacts(catalog, {
@@ -152,7 +174,7 @@ export function partitionedArtifacts(catalog: CatalogHeader, lexicon: CorpusLexi
     total_statements: lexicon.totalStatements,
     avg_len: lexicon.avgLen,
     impact_scale: lexicon.impactScale,
-  });
+  }, statementsPerSource);
   return [...blockFiles, ...files, [DIRECTORY_FILE, encodeDirectory(directory)]];
 }
 

@@ -1,6 +1,6 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
 import type { Directory, IssuerTable, Manifest, ShardInfo, TermBlock } from '../format/types';
-import { DirectoryIndex, issuerFile, scopedCatalog, termBlockFile, termBlockOf, termTable } from '../format/views';
+import { DirectoryIndex, issuerFile, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
 import type { IndexReader } from './index-reader';
 
 /**
@@ -27,13 +27,14 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
   const index = new DirectoryIndex(directory);
   const issuer = (ticker: string): Promise<IssuerTable> =>
     load(issuerFile(ticker), (b) => decodeIssuerTable(b, ticker), (t) => JSON.stringify(t).length * JSON_COST);
-  const shardInfo = async (shard: number): Promise<ShardInfo> => {
+  const located = async (shard: number) => {
     const owner = index.ownerOfShard(shard);
     if (!owner) throw new ShardNotInIndexError(shard);
     const info = (await issuer(owner.ticker)).shards[shard - owner.shards.first];
     if (!info) throw new ShardNotInIndexError(shard);
-    return info;
+    return { owner, info };
   };
+  const shardInfo = async (shard: number): Promise<ShardInfo> => (await located(shard)).info;
   const reader: IndexReader & { shardInfo(shard: number): Promise<ShardInfo> } = {
     manifest,
     directory,
@@ -47,8 +48,8 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
       return termTable(directory, new Map(blocks.map((b) => [b.block, b])), terms);
     },
     async shard(shard) {
-      const info = await shardInfo(shard);
-      return load(info.file, decodeShard, (s) => s.byteSize * JSON_COST);
+      const { owner, info } = await located(shard);
+      return load(info.file, (b) => withGlobalSources(decodeShard(b), owner), (s) => s.byteSize * JSON_COST);
     },
     shardInfo,
   };

@@ -222,7 +222,7 @@ export function decodeDirectory(bytes: Uint8Array): Directory {
     throw new ArtifactFormatError(`directory built with analyzer ${d.analyzer_version}, this code uses ${ANALYZER_VERSION}`);
   }
   for (const c of d.companies) {
-    if (typeof c.ticker !== 'string' || !c.shards || !Number.isInteger(c.shards.first) || !Array.isArray(c.shards.fiscal_years)) {
+    if (typeof c.ticker !== 'string' || !c.shards || !Number.isInteger(c.shards.first) || !Array.isArray(c.shards.fiscal_years) || !Number.isInteger(c.sources?.first)) {
       throw new ArtifactFormatError('directory company incomplete');
     }
   }
@@ -238,7 +238,7 @@ export function decodeIssuerTable(bytes: Uint8Array, ticker: string): IssuerTabl
   if (!t || !Array.isArray(t.filings) || !Array.isArray(t.items) || !Array.isArray(t.shards)) throw new ArtifactFormatError('issuer table incomplete');
   if (t.ticker !== ticker) throw new ArtifactFormatError(`issuer table is for ${String(t.ticker)}, expected ${ticker}`);
   for (const item of t.items) {
-    if (!Number.isInteger(item.index) || !t.filings[item.filing]) throw new ArtifactFormatError('issuer table item out of range');
+    if (!t.filings[item.filing] || !t.shards[item.shard] || !Number.isInteger(item.statements)) throw new ArtifactFormatError('issuer table item out of range');
   }
   return t;
 }

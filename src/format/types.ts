@@ -211,11 +211,20 @@ export interface DirectoryCompany {
   aliases: string[];
   /** Its shards, numbered first, first + 1, ...: one per fiscal year (sec_fiscal_year values), in that order. */
   shards: { first: number; fiscal_years: string[] };
+  /**
+   * Its sources' global numbers: first .. first + count - 1, in the order of its table's items. Only the directory
+   * knows them, so an issuer's table and shards (which number sources from 0 within the issuer) do not change when
+   * other issuers' filings are added.
+   */
+  sources: { first: number; count: number };
   /** Its issuer table (issuers/<ticker>.bin). */
   table: string;
 }
 
-/** issuers/<ticker>.bin: one issuer's sources (by global source index), shards, segments and entities. */
+/**
+ * issuers/<ticker>.bin: one issuer's sources, shards, segments and entities, numbered within the issuer (the
+ * directory's company entry places them globally), so the table depends on that issuer's filings only.
+ */
 export interface IssuerTable {
   ticker: string;
   /** Filing-level fields once per filing; each item names its filing by position. */
@@ -237,15 +246,16 @@ export interface IssuerFiling {
 }
 
 export interface IssuerItem {
-  /** Global catalog source index (what shards and consensus occurrences reference). */
-  index: number;
   filing: number;
   id: string;
   item_title: string;
   page_start: number;
   page_end: number;
+  /** Position of its shard in the table's `shards`. */
   shard: number;
   item_tag: string | null;
+  /** Statements drawn from this item (what the directory's field_values count). */
+  statements: number;
 }
 
 /** terms/<k>.bin decoded: its terms (sorted), their statistics and shard postings, and word vectors for some. */

@@ -1,4 +1,4 @@
-import type { CatalogCompany, CatalogHeader, CatalogSource, Directory, DirectoryCompany, EmbeddingModel, IssuerTable, Lexicon, TermBlock } from './types';
+import type { CatalogCompany, CatalogHeader, CatalogSource, ClaimOccurrence, Directory, DirectoryCompany, EmbeddingModel, IssuerTable, Lexicon, Shard, TermBlock } from './types';
 import { NO_VECTOR } from './types';
 
 /**
@@ -57,12 +57,12 @@ function catalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): Ca
   return out;
 }
 
-/** The catalog sources of one issuer table, with their global source indices. */
-export function issuerSources(table: IssuerTable): { index: number; source: CatalogSource }[] {
-  return table.items.map((item) => {
+/** The catalog sources of one issuer table, with their global source indices (placed by its directory entry). */
+export function issuerSources(table: IssuerTable, company: DirectoryCompany): { index: number; source: CatalogSource }[] {
+  return table.items.map((item, k) => {
     const f = table.filings[item.filing]!;
     return {
-      index: item.index,
+      index: company.sources.first + k,
       source: {
         id: item.id,
         type: f.type,
@@ -74,7 +74,7 @@ export function issuerSources(table: IssuerTable): { index: number; source: Cata
         item_title: item.item_title,
         page_start: item.page_start,
         page_end: item.page_end,
-        shard: item.shard,
+        shard: company.shards.first + item.shard,
         meta: { ...f.meta, sec_item_tag: item.item_tag },
       },
     };
@@ -94,9 +94,10 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
   sources.length = directory.stats.sources;
   shards.length = directory.shard_count;
   for (const table of tables) {
-    for (const { index, source } of issuerSources(table)) sources[index] = source;
     const company = directory.companies.find((c) => c.ticker === table.ticker);
-    table.shards.forEach((info, k) => (shards[(company?.shards.first ?? 0) + k] = info));
+    if (!company) continue;
+    for (const { index, source } of issuerSources(table, company)) sources[index] = source;
+    table.shards.forEach((info, k) => (shards[company.shards.first + k] = info));
   }
   return {
     domain: directory.domain,
@@ -181,4 +182,18 @@ function binarySearch(sorted: readonly string[], key: string): number {
     else hi = mid - 1;
   }
   return -1;
+}
+
+/**
+ * A decoded shard numbers its sources within its issuer (so its bytes depend on that issuer's filings only); the core
+ * works with global source numbers. Shifts them in place, statements and consensus occurrences alike.
+ */
+export function withGlobalSources(shard: Shard, company: DirectoryCompany): Shard {
+  const base = company.sources.first;
+  if (base === 0) return shard;
+  for (let i = 0; i < shard.source.length; i++) shard.source[i] = shard.source[i]! + base;
+  const shift = (lists: ClaimOccurrence[][]) => lists.map((list) => (list.length ? list.map((o) => ({ ...o, source: o.source + base })) : list));
+  shard.agree = shift(shard.agree);
+  shard.disagree = shift(shard.disagree);
+  return shard;
 }

@@ -7,6 +7,7 @@ import {
   buildCatalog,
   catalogSources,
   DOMAIN,
+  numberSources,
   encodeShardStatements,
   FILE_LIST,
   observeEntities,
@@ -43,11 +44,11 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const sources: CatalogSource[] = [];
   const statements: Statement[] = [];
   const collector = new EntityCollector();
+  const { first: firstSource, base: sourceBase } = numberSources(records.map((r) => ({ ticker: r.doc.ticker, sources: r.sources.length })));
   records.forEach((r, fi) => {
-    const first = sources.length;
-    sources.push(...catalogSources(r, shardByKey.get(shardKeyOf(r.doc))!));
+    catalogSources(r, shardByKey.get(shardKeyOf(r.doc))!).forEach((src, k) => (sources[firstSource[fi]! + k] = src));
     observeEntities(collector, r, fi, r.statements);
-    for (const s of r.statements) statements.push({ ...s, source: first + s.localSource, filing: fi, ticker: r.doc.ticker });
+    for (const s of r.statements) statements.push({ ...s, source: firstSource[fi]! + s.localSource, filing: fi, ticker: r.doc.ticker });
   });
 
   const consensus = buildConsensus(statements);
@@ -81,6 +82,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       { agree: (k) => consensus.agree.get(ids[k]!) ?? [], disagree: (k) => consensus.disagree.get(ids[k]!) ?? [] },
       { df, statements: N, avgLen },
       model,
+      sourceBase.get(sources.find((s) => s.shard === shardIndex)!.meta.sec_ticker!)!,
     );
     for (const list of encoded.edges) for (const e of list) edges[e.kind]!++;
     encoded.terms.forEach((t, i) => {
@@ -167,7 +169,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const files = new Map<string, Uint8Array>([
     ...shardFiles.map((s) => [s.info.file, s.bytes] as [string, Uint8Array]),
     ...graphFiles.map((g) => [g.file, g.bytes] as [string, Uint8Array]),
-    ...partitionedArtifacts(catalog, lexicon, model),
+    ...partitionedArtifacts(catalog, statementsPerSource, lexicon, model),
   ]);
   const refs: ArtifactRef[] = [];
   for (const [file, bytes] of files) refs.push({ file, bytes: bytes.byteLength, sha256: sha256(seal(bytes)) });

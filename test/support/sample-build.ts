@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { decodeShard } from '../../src/format/codec';
+import { decodeDirectory, decodeShard } from '../../src/format/codec';
+import { withGlobalSources } from '../../src/format/views';
 import type { CatalogHeader, Shard } from '../../src/format/types';
 import { readFullCatalog } from './file-index';
 
@@ -12,13 +13,16 @@ export async function buildSample(): Promise<{ result: BuildResult; catalog: Cat
   const dir = mkdtempSync(join(tmpdir(), 'fers-sample-'));
   const result = await buildIndex(await readCorpus('fixtures/sample-corpus/filings'), { outDir: dir });
   const catalog = readFullCatalog(result.dir);
+  const directory = decodeDirectory(new Uint8Array(readFileSync(join(result.dir, result.manifest.directory.file))));
   return {
     result,
     catalog,
     shard(id: string) {
       const index = catalog.shards.findIndex((s) => s.id === id);
       if (index < 0) throw new Error(`no shard ${id}`);
-      return { index, shard: decodeShard(new Uint8Array(readFileSync(join(result.dir, catalog.shards[index]!.file)))) };
+      // As the Worker reads it: sources renumbered from the issuer's to the corpus's (src/format/views.ts).
+      const owner = directory.companies.find((c) => index >= c.shards.first && index < c.shards.first + c.shards.fiscal_years.length)!;
+      return { index, shard: withGlobalSources(decodeShard(new Uint8Array(readFileSync(join(result.dir, catalog.shards[index]!.file)))), owner) };
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

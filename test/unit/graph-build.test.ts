@@ -184,7 +184,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     files = decodeFileList(readFileSync(join(first.dir, manifest.files.file), 'utf8')).files;
     catalog = readFullCatalog(first.dir);
     bigIndex = catalog.shards.findIndex((s) => s.id === BIG);
-    big = decodeShard(readBytes(first.dir, catalog.shards[bigIndex]!.file));
+    big = await openFileIndex(first.dir).shard(bigIndex); // global source numbers, as the Worker reads it
 
     lib = await hnsw.loadHnswlib(compileWasm(readFileSync(`${GENERATED}hnswlib.wasm`)));
     const { hnsw: payload } = decodeGraph(readBytes(first.dir, catalog.shards[bigIndex]!.graph_file!), { shard: BIG, dim: big.dim, count: big.texts.length }, hnsw.parseHnswHeader);
