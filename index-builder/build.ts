@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
-import { encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
+import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
-import type { ArtifactRef, CatalogHeader, CatalogSource, EmbeddingModel, EpistemicStatus, FileList, Manifest, ShardInfo, StatementKind } from '../src/format/types';
+import type { ArtifactRef, CatalogHeader, CatalogSource, EmbeddingModel, EpistemicStatus, FileList, IssuerTable, Manifest, Shard, ShardInfo, StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
@@ -108,6 +109,9 @@ export interface BuildResult {
     /** The word-vector model's id, and how many filings it learned from (null when it was reused). */
     embeddingModel: string;
     embeddingSampleFilings: number | null;
+    /** Incremental builds: issuers taken unchanged from the previous version, and the bytes of their shards and graphs. */
+    reusedIssuers: number;
+    reusedBytes: number;
   };
 }
 
@@ -266,6 +270,14 @@ export function observeEntities(collector: EntityCollector, record: FilingRecord
 }
 
 /** Corpus-wide term statistics: document frequency per term, statement count and total length. */
+/**
+ * Shards store a posting's term frequency in a byte and a statement's length in 16 bits. Statistics and impact bounds
+ * use the same capped values, so that an incremental build, which reads them back from shard files, gets exactly
+ * what the build that wrote those shards computed.
+ */
+export const MAX_TF = 255;
+export const MAX_DOC_LEN = 65535;
+
 export class TermStats {
   readonly df = new Map<string, number>();
   statements = 0;
@@ -273,7 +285,7 @@ export class TermStats {
 
   addStatement(tokens: readonly string[]): void {
     this.statements++;
-    this.totalLen += tokens.length;
+    this.totalLen += Math.min(MAX_DOC_LEN, tokens.length);
     for (const t of new Set(tokens)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
@@ -387,15 +399,17 @@ export function encodeShardStatements(
   const docLen = new Uint16Array(statements.length);
   const vectors = new Int8Array(statements.length * model.dim);
   statements.forEach((s, local) => {
-    docLen[local] = Math.min(65535, s.tokens.length);
+    const len = Math.min(MAX_DOC_LEN, s.tokens.length);
+    docLen[local] = len;
     const tf = new Map<string, number>();
     for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const [t, n] of tf) {
+    for (const [t, count] of tf) {
+      const n = Math.min(MAX_TF, count);
       let p = termPostings.get(t);
       if (!p) termPostings.set(t, (p = { docs: [], tfs: [], impact: 0 }));
       p.docs.push(local);
-      p.tfs.push(Math.min(255, n));
-      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), n, s.tokens.length, stats.avgLen);
+      p.tfs.push(n);
+      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), n, len, stats.avgLen);
       if (impact > p.impact) p.impact = impact;
     }
     quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
@@ -555,6 +569,24 @@ class VersionWriter {
 export const FILE_LIST = 'files.json';
 
 /**
+ * build-state.json, beside a version's artifacts but not one of them (never published): each filing's content hash,
+ * what an incremental build compares the corpus against.
+ */
+export const BUILD_STATE = 'build-state.json';
+
+export interface BuildState {
+  analyzer_version: number;
+  filings: Record<string, { ticker: string; hash: string }>;
+}
+
+export function writeBuildState(dir: string, entries: readonly Pick<FilingEntry, 'doc' | 'hash'>[]): void {
+  const state: BuildState = { analyzer_version: ANALYZER_VERSION, filings: {} };
+  const sorted = [...entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
+  for (const e of sorted) state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash };
+  writeFileSync(join(dir, BUILD_STATE), JSON.stringify(state) + '\n');
+}
+
+/**
  * A version from its artifacts (in publishing order, the directory last): the version id hashes every artifact's
  * name and hash; the manifest points at the directory and at files.json, the list publishing and gc read.
  */
@@ -587,8 +619,18 @@ const releaseMemory = (globalThis as { gc?: () => void }).gc ?? (() => {});
 /** Where a filing's record is while the build runs: spilled to disk, with what the plan needs from it. */
 export interface FilingEntry {
   doc: FilingDocument;
+  /** Its spilled record; '' for a filing an incremental build takes from the previous version. */
   file: string;
   pageCount: number;
+  /** SHA-256 of its metadata and text (filingHash): what an incremental build compares. */
+  hash: string;
+}
+
+/** A filing's content hash: its metadata and its pages. A changed hash means the filing is processed again. */
+export function filingHash(filing: Filing): string {
+  const h = createHash('sha256').update(JSON.stringify(filing.doc));
+  for (const page of filing.pages) h.update('\f').update(page);
+  return h.digest('hex');
 }
 
 /** What the segmentation pass leaves: spilled filing records and the sums the later passes need. */
@@ -596,6 +638,71 @@ export interface SegmentedCorpus {
   entries: FilingEntry[];
   stats: TermStats;
   learner: EmbeddingLearner;
+  /** An incremental build's previous version, for the issuers it reuses (index-builder/incremental.ts). */
+  reuse?: ReusedIssuers;
+}
+
+/**
+ * Issuers none of whose filings changed since a previous version: their shards, graphs and tables are taken from it
+ * byte for byte (with a reused embedding model they are what a full build would write), and their statistics are
+ * read back from their shards. `stats` of the corpus must already include them (addShardStats).
+ */
+export interface ReusedIssuers {
+  dir: string;
+  tables: ReadonlyMap<string, IssuerTable>;
+}
+
+/** Adds a shard's statements to corpus statistics, from its postings: what TermStats summed when it was built. */
+export function addShardStats(stats: TermStats, shard: Shard): void {
+  stats.statements += shard.texts.length;
+  for (let i = 0; i < shard.docLen.length; i++) stats.totalLen += shard.docLen[i]!;
+  shard.terms.forEach((t, i) => stats.df.set(t, (stats.df.get(t) ?? 0) + shard.postOffsets[i + 1]! - shard.postOffsets[i]!));
+}
+
+/** A shard's per-term impact bounds under corpus statistics, from its postings (as encodeShardStatements computes them). */
+export function shardImpacts(shard: Shard, stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number }): Float64Array {
+  const impacts = new Float64Array(shard.terms.length);
+  shard.terms.forEach((t, i) => {
+    const idf = bm25Idf(stats.statements, stats.df.get(t)!);
+    let best = 0;
+    for (let p = shard.postOffsets[i]!; p < shard.postOffsets[i + 1]!; p++) {
+      const impact = bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[shard.postDocs[p]!]!, stats.avgLen);
+      if (impact > best) best = impact;
+    }
+    impacts[i] = best;
+  });
+  return impacts;
+}
+
+/** The catalog sources of one filing of a reused issuer table, as catalogSources made them from its record. */
+function reusedSources(table: IssuerTable, docId: string, shard: number): CatalogSource[] {
+  const filing = table.filings.findIndex((f) => f.doc_id === docId);
+  const f = table.filings[filing]!;
+  return table.items
+    .filter((item) => item.filing === filing)
+    .map((item) => ({
+      id: item.id,
+      type: f.type,
+      date: f.date,
+      doc_id: f.doc_id,
+      company: f.company,
+      period_of_report: f.period_of_report,
+      fiscal_period: f.fiscal_period,
+      item_title: item.item_title,
+      page_start: item.page_start,
+      page_end: item.page_end,
+      shard,
+      meta: {
+        report_filing_date: f.meta.report_filing_date,
+        sec_fiscal_year: f.meta.sec_fiscal_year,
+        sec_fiscal_year_end: f.meta.sec_fiscal_year_end,
+        sec_form_type: f.meta.sec_form_type,
+        sec_gics_sector: f.meta.sec_gics_sector,
+        sec_gics_sub_industry: f.meta.sec_gics_sub_industry,
+        sec_item_tag: item.item_tag,
+        sec_ticker: f.meta.sec_ticker,
+      },
+    }));
 }
 
 /**
@@ -617,7 +724,7 @@ export async function segmentCorpus(
     const record = analyzeFiling(filing);
     const file = join(spillDir, `${entries.length}.bin`);
     writeFileSync(file, serialize(record));
-    entries.push({ doc: record.doc, file, pageCount: record.pageCount });
+    entries.push({ doc: record.doc, file, pageCount: record.pageCount, hash: filingHash(filing) });
     for (const s of record.statements) {
       stats.addStatement(s.tokens);
       learner.count(s.tokens);
@@ -671,6 +778,11 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     const filingSources: CatalogSource[][] = new Array(entries.length);
     entries.forEach((e, fi) => {
       stage('embed', fi + 1, entries.length);
+      const reusedTable = corpus.reuse?.tables.get(e.doc.ticker);
+      if (reusedTable) {
+        filingSources[fi] = reusedSources(reusedTable, e.doc.doc_id, shardByKey.get(shardKeyOf(e.doc))!);
+        return;
+      }
       const record = read(e);
       filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
       if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
@@ -704,9 +816,34 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     let graphMs = 0;
     let graphBytes = 0;
     let issuersDone = 0;
+    let reusedBytes = 0;
     for (const [ticker, filingIndexes] of byIssuer) {
       if (issuersDone) releaseMemory(); // the previous issuer's statements, consensus and shards
       stage('shards', ++issuersDone, byIssuer.size);
+      const reusedTable = corpus.reuse?.tables.get(ticker);
+      if (reusedTable) {
+        // Unchanged issuer: its shards and graphs byte for byte; impact bounds again under the new statistics.
+        for (const info of reusedTable.shards) {
+          const shardIndex = shardByKey.get(info.id)!;
+          const bytes = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.file)));
+          writer.write(info.file, bytes);
+          reusedBytes += bytes.byteLength;
+          const shard = decodeShard(bytes);
+          impacts.addShard(shardIndex, shard.terms, shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
+          largestShardBytes = Math.max(largestShardBytes, bytes.byteLength);
+          if (info.graph_file) {
+            const graph = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.graph_file)));
+            writer.write(info.graph_file, graph);
+            reusedBytes += graph.byteLength;
+          }
+          graphFiles[shardIndex] = info.graph_file;
+          shardInfos[shardIndex] = info;
+        }
+        const base = sourceBase.get(ticker)!;
+        reusedTable.items.forEach((item, k) => (statementsPerSource[base + k] = item.statements));
+        entities.set(ticker, { segments: reusedTable.segments ?? [], entities: reusedTable.entities ?? [] });
+        continue;
+      }
       const collector = new EntityCollector();
       const statements: Statement[] = [];
       for (const fi of filingIndexes) {
@@ -808,6 +945,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     const shardFileList = shardInfos.map((s) => s.file);
     const graphFileList = graphFiles.filter((f): f is string => f !== null);
     const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements, embeddingModel);
+    writeBuildState(dir, entries);
     return {
       version,
       dir,
@@ -832,6 +970,8 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         bytes: manifest.totals.bytes,
         embeddingModel,
         embeddingSampleFilings: sample?.size ?? null,
+        reusedIssuers: corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0,
+        reusedBytes,
       },
     };
   } finally {

@@ -9,6 +9,9 @@ import {
   DOMAIN,
   numberSources,
   encodeShardStatements,
+  filingHash,
+  MAX_DOC_LEN,
+  writeBuildState,
   FILE_LIST,
   observeEntities,
   planShards,
@@ -63,7 +66,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const df = new Map<string, number>();
   let totalLen = 0;
   for (const s of statements) {
-    totalLen += s.tokens.length;
+    totalLen += Math.min(MAX_DOC_LEN, s.tokens.length);
     for (const t of new Set(s.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const N = statements.length;
@@ -181,6 +184,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   }
   writeFileSync(join(dir, FILE_LIST), fileList);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  writeBuildState(dir, filings.map((f) => ({ doc: f.doc, hash: filingHash(f) })));
 
   const byStatus: Record<string, number> = {};
   const byKind: Record<string, number> = {};
@@ -208,6 +212,8 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       edges,
       largestShardBytes: Math.max(0, ...shardFiles.map((f) => f.bytes.byteLength)),
       graphs: graphFiles.length,
+      reusedIssuers: 0,
+      reusedBytes: 0,
       embeddingModel,
       embeddingSampleFilings: sample.size,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),

@@ -1,0 +1,78 @@
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { decodeDirectory, decodeIssuerTable, decodeManifest, decodeShard } from '../src/format/codec';
+import type { IssuerTable } from '../src/format/types';
+import { ANALYZER_VERSION } from '../src/text/tokenize';
+import {
+  addShardStats,
+  assembleIndex,
+  BUILD_STATE,
+  DOMAIN,
+  filingHash,
+  segmentCorpus,
+  type BuildOptions,
+  type BuildResult,
+  type BuildState,
+  type FilingEntry,
+} from './build';
+import type { Filing } from './read-corpus';
+
+/**
+ * `build:index -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is
+ * processed again when its content hash (filingHash) is new or differs from the previous build's; an issuer with
+ * any such filing, or with a filing gone from the corpus, is rebuilt whole (consensus, entities and every shard of
+ * it, since consensus spans its filings). Every other issuer's shards, graphs and table are taken byte for byte, and
+ * the corpus-wide tables (directory, term blocks) are computed again, their statistics read back from the reused
+ * shards. With the previous version's embedding model, the result is the version a full build of the same corpus
+ * gives with that model (test/unit/incremental.test.ts checks it byte for byte).
+ *
+ * `filings` is called twice: a first read hashes every filing; the second segments only the rebuilt issuers'.
+ */
+export async function incrementalBuild(
+  filings: () => AsyncIterable<Filing> | Iterable<Filing>,
+  previousDir: string,
+  options: BuildOptions & { embeddingModel: NonNullable<BuildOptions['embeddingModel']> },
+): Promise<BuildResult & { rebuiltIssuers: string[] }> {
+  const statePath = join(previousDir, BUILD_STATE);
+  if (!existsSync(statePath)) throw new Error(`${previousDir} has no ${BUILD_STATE}: build the index once without --incremental`);
+  const state = JSON.parse(readFileSync(statePath, 'utf8')) as BuildState;
+  if (state.analyzer_version !== ANALYZER_VERSION) {
+    throw new Error(`the previous version was analyzed by analyzer version ${state.analyzer_version}, this builder is ${ANALYZER_VERSION}: build without --incremental`);
+  }
+  const manifest = decodeManifest(readFileSync(join(previousDir, 'manifest.json'), 'utf8'));
+  if (manifest.embedding_model !== options.embeddingModel.id) {
+    throw new Error(`an incremental build reuses the previous version's embedding model (${manifest.embedding_model ?? 'none recorded'}), not ${options.embeddingModel.id}`);
+  }
+
+  // First read: which issuers have a new, changed or removed filing.
+  const seen = new Map<string, Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>>();
+  const touched = new Set<string>();
+  for await (const filing of filings()) {
+    const hash = filingHash(filing);
+    seen.set(filing.doc.doc_id, { doc: filing.doc, hash, pageCount: filing.pages.length });
+    if (state.filings[filing.doc.doc_id]?.hash !== hash) touched.add(filing.doc.ticker);
+  }
+  for (const [docId, { ticker }] of Object.entries(state.filings)) if (!seen.has(docId)) touched.add(ticker);
+
+  const directory = decodeDirectory(new Uint8Array(readFileSync(join(previousDir, manifest.directory.file))));
+  const tables = new Map<string, IssuerTable>();
+  for (const c of directory.companies) {
+    if (touched.has(c.ticker)) continue;
+    tables.set(c.ticker, decodeIssuerTable(new Uint8Array(readFileSync(join(previousDir, c.table))), c.ticker));
+  }
+
+  // Second read: segment the rebuilt issuers' filings; the reused issuers' statistics come from their shards.
+  const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
+  rmSync(spill, { recursive: true, force: true });
+  try {
+    const corpus = await segmentCorpus(filings(), spill, { ...options, include: (doc) => touched.has(doc.ticker) });
+    for (const table of tables.values()) {
+      for (const info of table.shards) addShardStats(corpus.stats, decodeShard(new Uint8Array(readFileSync(join(previousDir, info.file)))));
+    }
+    for (const { doc, hash, pageCount } of seen.values()) if (tables.has(doc.ticker)) corpus.entries.push({ doc, hash, pageCount, file: '' });
+    const result = await assembleIndex({ ...corpus, reuse: { dir: previousDir, tables } }, options);
+    return { ...result, rebuiltIssuers: [...touched].sort() };
+  } finally {
+    rmSync(spill, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,90 @@
+// Incremental builds (index-builder/incremental.ts) against their oracle twin: a full build of the same corpus with
+// the previous version's embedding model gives the same artifacts byte for byte, and only the changed issuers are
+// rebuilt.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildIndex, type BuildResult } from '../../index-builder/build';
+import { incrementalBuild } from '../../index-builder/incremental';
+import { loadModel } from '../../index-builder/model-store';
+import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { readFullCatalog } from '../support/file-index';
+import { filesOf } from '../support/files';
+
+const SAMPLE = 'fixtures/sample-corpus/filings';
+const NEW_10Q = 'QVLT_2024Q1_10Q';
+const dirs: string[] = [];
+const tmp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'fers-incr-'));
+  dirs.push(d);
+  return d;
+};
+let all: Filing[];
+let out: string;
+let previous: BuildResult;
+
+beforeAll(async () => {
+  all = await readCorpus(SAMPLE);
+  out = tmp();
+  previous = await buildIndex(all.filter((f) => f.doc.doc_id !== NEW_10Q), { outDir: out });
+}, 120_000);
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const modelOf = (result: BuildResult) => loadModel(result.manifest.embedding_model!, join(out, 'sp500'));
+
+/** The oracle: a full build of `filings` with the previous version's model, in a folder of its own. */
+async function oracle(filings: Filing[]) {
+  return buildIndex(filings, { outDir: tmp(), embeddingModel: await modelOf(previous) });
+}
+
+function expectSameArtifacts(a: BuildResult, b: BuildResult) {
+  expect(a.version).toBe(b.version);
+  const fa = filesOf(a.dir);
+  const fb = filesOf(b.dir);
+  expect([...fa.keys()].sort()).toEqual([...fb.keys()].sort());
+  for (const [name, bytes] of fa) expect(bytes.equals(fb.get(name)!), name).toBe(true);
+}
+
+const shardFilesOf = (dir: string, ticker: string) => readFullCatalog(dir).shards.filter((s) => s.tickers.includes(ticker)).map((s) => s.file);
+
+describe('incremental build', () => {
+  it('adding a 10-Q rebuilds its issuer only and equals a full build with the same model', async () => {
+    const incremental = await incrementalBuild(() => all, previous.dir, { outDir: out, embeddingModel: await modelOf(previous) });
+    expect(incremental.rebuiltIssuers).toEqual(['QVLT']);
+    expect(incremental.summary.reusedIssuers).toBe(2);
+    expectSameArtifacts(incremental, await oracle(all));
+    // The other issuers' shards are the previous version's bytes.
+    for (const ticker of ['QSEP', 'ZNHF']) {
+      for (const file of shardFilesOf(previous.dir, ticker)) {
+        expect(readFileSync(join(incremental.dir, file)).equals(readFileSync(join(previous.dir, file))), file).toBe(true);
+      }
+    }
+    expect(incremental.summary.filings).toBe(all.length);
+  });
+
+  it('a changed filing or a removed one rebuilds that issuer, and still equals the full build', async () => {
+    const base = all.filter((f) => f.doc.doc_id !== NEW_10Q);
+    const changed = base.map((f) => (f.doc.doc_id === 'ZNHF_2022_10K' ? { ...f, pages: [...f.pages.slice(0, -1), `${f.pages.at(-1)} Revised.`] } : f));
+    const removed = changed.filter((f) => f.doc.doc_id !== 'QSEP_2022_10K');
+    const result = await incrementalBuild(() => removed, previous.dir, { outDir: out, embeddingModel: await modelOf(previous) });
+    expect(result.rebuiltIssuers).toEqual(['QSEP', 'ZNHF']);
+    expect(result.summary.reusedIssuers).toBe(1);
+    expectSameArtifacts(result, await oracle(removed));
+  });
+
+  it('with nothing changed, gives the previous version again and rebuilds nothing', async () => {
+    const same = all.filter((f) => f.doc.doc_id !== NEW_10Q);
+    const result = await incrementalBuild(() => same, previous.dir, { outDir: tmp(), embeddingModel: await modelOf(previous) });
+    expect(result.rebuiltIssuers).toEqual([]);
+    expect(result.version).toBe(previous.version);
+  });
+
+  it('refuses another embedding model and a version without build state', async () => {
+    const other = await buildIndex(all, { outDir: tmp(), embedding: { seed: 7 } });
+    const foreign = await loadModel(other.manifest.embedding_model!, join(other.dir, '..'));
+    await expect(incrementalBuild(() => all, previous.dir, { outDir: tmp(), embeddingModel: foreign })).rejects.toThrow(/reuses the previous version's embedding model/);
+    rmSync(join(other.dir, 'build-state.json'));
+    await expect(incrementalBuild(() => all, other.dir, { outDir: tmp(), embeddingModel: foreign })).rejects.toThrow(/no build-state.json/);
+  });
+});
