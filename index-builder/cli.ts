@@ -7,6 +7,7 @@
  *                  --merge <partial dirs...>: the index of all partitions (byte-identical to a single build)
  *                  --embedding-model <id or path>: reuse a model (every build writes its own to
  *                  ARTIFACTS_DIR/sp500/models/<id>.bin) instead of learning one
+ *                  --incremental: build on the latest version, rebuilding only issuers whose filings changed
  *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
  *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
  *   gc             --keep N: removes published versions older than the N newest (never the current or previous)
@@ -19,7 +20,9 @@ import { buildIndex, DOMAIN, type BuildOptions } from './build';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { collectGarbage } from './gc';
+import { incrementalBuild } from './incremental';
 import { loadModel } from './model-store';
+import { decodeManifest } from '../src/format/codec';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { publishVersion } from './publish';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
@@ -74,6 +77,8 @@ export interface BuildArgs {
   merge?: string[];
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
+  /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
+  incremental?: boolean;
 }
 
 export function parseBuildArgs(args: readonly string[]): BuildArgs {
@@ -87,7 +92,8 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     } else if (a === '--embedding-model') {
       out.embeddingModel = args[++i];
       if (!out.embeddingModel || out.embeddingModel.startsWith('--')) throw new Error('--embedding-model needs a model id or a path to a model file');
-    } else if (a === '--merge') {
+    } else if (a === '--incremental') out.incremental = true;
+    else if (a === '--merge') {
       out.merge = [];
       while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) out.merge.push(args[++i]!);
       if (!out.merge.length) throw new Error('--merge needs the partial output directories');
@@ -96,13 +102,25 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   if (out.partition && !out.out) throw new Error('--partition needs --out <dir> for the partial output');
   if (out.partition && out.merge) throw new Error('give either --partition or --merge, not both');
   if (out.out && !out.partition) throw new Error('--out is for --partition');
+  if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
+    throw new Error('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
+  }
   if (out.embeddingModel && out.partition) throw new Error('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
   return out;
 }
 
-export async function runBuild(filingsDir: string, artifactsDir: string, options: RunBuildOptions & { merge?: string[]; embeddingModel?: string } = {}) {
+export async function runBuild(
+  filingsDir: string,
+  artifactsDir: string,
+  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; incremental?: boolean } = {},
+) {
   const t0 = performance.now();
-  const reused = options.embeddingModel ? await loadModel(options.embeddingModel, join(artifactsDir, DOMAIN)) : undefined;
+  const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
+  if (options.incremental && !previous) throw new Error(`--incremental needs a built version in ${artifactsDir}: run npm run build:index first`);
+  const previousModel = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model : undefined;
+  if (previous && !previousModel) throw new Error(`${previous} records no embedding model: build it again without --incremental`);
+  const modelRef = previousModel ?? options.embeddingModel;
+  const reused = modelRef ? await loadModel(modelRef, join(artifactsDir, DOMAIN)) : undefined;
   const bars = new Map<string, ReturnType<typeof progressBar>>();
   // Resident memory seen during each stage, sampled at each progress step: where a build's peak comes from.
   const rssByStage = new Map<string, number>();
@@ -121,10 +139,15 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
     },
   };
   // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
-  const result = options.merge ? await mergePartitions(options.merge, buildOptions) : await buildIndex(streamCorpus(filingsDir), buildOptions);
+  const result = previous
+    ? await incrementalBuild(() => streamCorpus(filingsDir), previous, { ...buildOptions, embeddingModel: reused! })
+    : options.merge
+      ? await mergePartitions(options.merge, buildOptions)
+      : await buildIndex(streamCorpus(filingsDir), buildOptions);
   for (const b of bars.values()) b.stop();
   const seconds = (performance.now() - t0) / 1000;
   const s = result.summary;
+  const rebuilt = 'rebuiltIssuers' in result ? (result.rebuiltIssuers as string[]) : null;
   if (options.quiet) return result;
   console.log(
     [
@@ -142,6 +165,9 @@ export async function runBuild(filingsDir: string, artifactsDir: string, options
       `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
       `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings`})`,
+      ...(rebuilt
+        ? [`  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`]
+        : []),
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
       `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
@@ -247,6 +273,7 @@ async function main() {
         ...options,
         ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
         ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
+        ...(buildArgs.incremental ? { incremental: true } : {}),
       });
     }
   }

@@ -26,7 +26,7 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('refresh: fetch since the last run -> build -> publish', () => {
+describe('refresh: fetch since the last run -> build -> publish -> incremental build', () => {
   it('makes the newly filed reports searchable, and a second run finds nothing new', async () => {
     const filings = join(work, 'filings');
     const state = join(work, 'fetch-state.json');
@@ -52,5 +52,10 @@ describe('refresh: fetch since the last run -> build -> publish', () => {
     const second = await runFetchCommand(fetchArgs.filter((a, i) => a !== '--since' && fetchArgs[i - 1] !== '--since'), quiet, { EDGAR_USER_AGENT: UA });
     expect(second).toMatchObject({ found: 0, downloaded: 0 });
     expect(existsSync(state)).toBe(true);
+
+    // The incremental build the workflow runs next: nothing changed, so nothing is rebuilt and the version is the same.
+    const again = await runBuild(filings, join(work, 'artifacts'), { quiet: true, graphMinStatements: Infinity, incremental: true });
+    expect(again.version).toBe(built.version);
+    expect('rebuiltIssuers' in again && again.rebuiltIssuers).toEqual([]);
   });
 });
