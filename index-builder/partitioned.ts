@@ -11,12 +11,37 @@ import { issuerFile, termBlockFile, termBlockOf } from '../src/format/views';
 /** Target size of a term block: a query reads one block per term, so small blocks keep cold reads small. */
 export const TERM_BLOCK_TARGET_BYTES = 8 * 1024;
 
-export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize'>;
+/** The builder's whole lexicon: every term's full shard list (the term blocks cap them). */
+export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize' | 'restImpact'>;
+
+/**
+ * Shards listed per term in a term block, at most: the ones where the term's impact bound is highest; the others
+ * share one bound, the highest left out (`restImpact`). A term found in every shard would otherwise list every
+ * shard, and its block would grow with the corpus (14 KB at 1x, 23 KB at 4x for the largest block); with the cap
+ * a block's size depends on how many terms it holds, not on how many shards there are. Routing adds the rest bound
+ * for unlisted shards, so it stays an upper bound: such terms (in most shards, hence of low weight) then barely
+ * separate shards, which their low idf already made true.
+ */
+export const MAX_SHARDS_PER_TERM = 256;
+
+/** A term's listed shards (ascending) and impacts, and the bound for the rest: the cap above applied. */
+function cappedShards(lexicon: CorpusLexicon, t: number): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
+  const a = lexicon.shardOffsets[t]!;
+  const b = lexicon.shardOffsets[t + 1]!;
+  if (b - a <= MAX_SHARDS_PER_TERM) return { ids: lexicon.shardIds.subarray(a, b), impacts: lexicon.shardImpact.subarray(a, b), rest: 0 };
+  const order = Array.from({ length: b - a }, (_, k) => a + k).sort((x, y) => lexicon.shardImpact[y]! - lexicon.shardImpact[x]! || lexicon.shardIds[x]! - lexicon.shardIds[y]!);
+  const kept = order.slice(0, MAX_SHARDS_PER_TERM).sort((x, y) => lexicon.shardIds[x]! - lexicon.shardIds[y]!);
+  return {
+    ids: Uint16Array.from(kept, (p) => lexicon.shardIds[p]!),
+    impacts: Uint8Array.from(kept, (p) => lexicon.shardImpact[p]!),
+    rest: lexicon.shardImpact[order[MAX_SHARDS_PER_TERM]!]!,
+  };
+}
 
 /** Bytes a term takes in its block (postings, statistics, vector), to size the block count. */
 function termBytes(lexicon: CorpusLexicon, t: number, hasVector: boolean, dim: number): number {
-  const postings = lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!;
-  return lexicon.terms[t]!.length + 3 + 12 + postings * 3 + (hasVector ? dim + 4 : 0);
+  const postings = Math.min(MAX_SHARDS_PER_TERM, lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!);
+  return lexicon.terms[t]!.length + 3 + 13 + postings * 3 + (hasVector ? dim + 4 : 0);
 }
 
 export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): { blocks: number; files: [string, Uint8Array][] } {
@@ -32,11 +57,14 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
     const n = ids.length;
     const df = new Uint32Array(n);
     const shardOffsets = new Uint32Array(n + 1);
+    const restImpact = new Uint8Array(n);
+    const lists = ids.map((t) => cappedShards(lexicon, t));
     let postings = 0;
     ids.forEach((t, i) => {
       df[i] = lexicon.df[t]!;
       shardOffsets[i] = postings;
-      postings += lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!;
+      postings += lists[i]!.ids.length;
+      restImpact[i] = lists[i]!.rest;
     });
     shardOffsets[n] = postings;
     const shardIds = new Uint16Array(postings);
@@ -44,10 +72,8 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
     const vectorRow = new Uint32Array(n).fill(NO_VECTOR);
     const rows: number[] = [];
     ids.forEach((t, i) => {
-      const a = lexicon.shardOffsets[t]!;
-      const b = lexicon.shardOffsets[t + 1]!;
-      shardIds.set(lexicon.shardIds.subarray(a, b), shardOffsets[i]!);
-      shardImpact.set(lexicon.shardImpact.subarray(a, b), shardOffsets[i]!);
+      shardIds.set(lists[i]!.ids, shardOffsets[i]!);
+      shardImpact.set(lists[i]!.impacts, shardOffsets[i]!);
       const row = vocabRow.get(lexicon.terms[t]!);
       if (row !== undefined) {
         vectorRow[i] = rows.length;
@@ -57,7 +83,7 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
     const weights = Float32Array.from(rows, (r) => model.weights[r]!);
     const vectors = new Int8Array(rows.length * dim);
     rows.forEach((r, k) => vectors.set(model.vectors.subarray(r * dim, (r + 1) * dim), k * dim));
-    const data: Omit<TermBlock, 'byteSize'> = { block, terms: ids.map((t) => lexicon.terms[t]!), df, shardOffsets, shardIds, shardImpact, vectorRow, weights, vectors, dim };
+    const data: Omit<TermBlock, 'byteSize'> = { block, terms: ids.map((t) => lexicon.terms[t]!), df, shardOffsets, shardIds, shardImpact, restImpact, vectorRow, weights, vectors, dim };
     return [termBlockFile(block), encodeTermBlock(data)];
   });
   return { blocks, files };

@@ -142,6 +142,8 @@ export interface Lexicon {
   shardOffsets: Uint32Array;
   shardIds: Uint16Array;
   shardImpact: Uint8Array;
+  /** Per term, the bound of every shard its list leaves out (0 when it lists them all); see MAX_SHARDS_PER_TERM. */
+  restImpact: Uint8Array;
   impactScale: number;
   totalStatements: number;
   avgLen: number;
@@ -266,6 +268,7 @@ export interface TermBlock {
   shardOffsets: Uint32Array;
   shardIds: Uint16Array;
   shardImpact: Uint8Array;
+  restImpact: Uint8Array;
   /** Per term, its row in weights/vectors, or NO_VECTOR when the term is outside the embedding vocabulary. */
   vectorRow: Uint32Array;
   weights: Float32Array;

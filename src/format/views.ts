@@ -127,10 +127,12 @@ export function termTable(directory: Directory, blocks: ReadonlyMap<number, Term
   found.sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
   const n = found.length;
   const df = new Uint32Array(n);
+  const restImpact = new Uint8Array(n);
   const shardOffsets = new Uint32Array(n + 1);
   let postings = 0;
   found.forEach(({ block, at }, i) => {
     df[i] = block.df[at]!;
+    restImpact[i] = block.restImpact[at]!;
     shardOffsets[i] = postings;
     postings += block.shardOffsets[at + 1]! - block.shardOffsets[at]!;
   });
@@ -162,10 +164,11 @@ export function termTable(directory: Directory, blocks: ReadonlyMap<number, Term
       shardOffsets,
       shardIds,
       shardImpact,
+      restImpact,
       impactScale: directory.terms.impact_scale,
       totalStatements: directory.terms.total_statements,
       avgLen: directory.terms.avg_len,
-      byteSize: df.byteLength + shardOffsets.byteLength + shardIds.byteLength + shardImpact.byteLength,
+      byteSize: df.byteLength + restImpact.byteLength + shardOffsets.byteLength + shardIds.byteLength + shardImpact.byteLength,
     },
     model: { dim, vocab, vocabIndex: new Map(vocab.map((t, i) => [t, i])), weights, vectors, byteSize: weights.byteLength + vectors.byteLength },
   };
