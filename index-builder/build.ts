@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
+import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
 import type { ArtifactRef, CatalogHeader, CatalogSource, EmbeddingModel, EpistemicStatus, FileList, IssuerTable, Manifest, Shard, ShardInfo, StatementKind } from '../src/format/types';
@@ -677,32 +678,7 @@ export function shardImpacts(shard: Shard, stats: { df: ReadonlyMap<string, numb
 /** The catalog sources of one filing of a reused issuer table, as catalogSources made them from its record. */
 function reusedSources(table: IssuerTable, docId: string, shard: number): CatalogSource[] {
   const filing = table.filings.findIndex((f) => f.doc_id === docId);
-  const f = table.filings[filing]!;
-  return table.items
-    .filter((item) => item.filing === filing)
-    .map((item) => ({
-      id: item.id,
-      type: f.type,
-      date: f.date,
-      doc_id: f.doc_id,
-      company: f.company,
-      period_of_report: f.period_of_report,
-      fiscal_period: f.fiscal_period,
-      item_title: item.item_title,
-      page_start: item.page_start,
-      page_end: item.page_end,
-      shard,
-      meta: {
-        report_filing_date: f.meta.report_filing_date,
-        sec_fiscal_year: f.meta.sec_fiscal_year,
-        sec_fiscal_year_end: f.meta.sec_fiscal_year_end,
-        sec_form_type: f.meta.sec_form_type,
-        sec_gics_sector: f.meta.sec_gics_sector,
-        sec_gics_sub_industry: f.meta.sec_gics_sub_industry,
-        sec_item_tag: item.item_tag,
-        sec_ticker: f.meta.sec_ticker,
-      },
-    }));
+  return table.items.filter((item) => item.filing === filing).map((item) => itemSource(table, item, shard));
 }
 
 /**

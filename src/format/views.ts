@@ -1,4 +1,4 @@
-import type { CatalogCompany, CatalogHeader, CatalogSource, ClaimOccurrence, Directory, DirectoryCompany, EmbeddingModel, IssuerTable, Lexicon, Shard, TermBlock } from './types';
+import type { CatalogCompany, CatalogHeader, CatalogSource, ClaimOccurrence, Directory, DirectoryCompany, EmbeddingModel, IssuerItem, IssuerTable, Lexicon, Shard, TermBlock } from './types';
 import { NO_VECTOR } from './types';
 
 /**
@@ -57,28 +57,40 @@ function catalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): Ca
   return out;
 }
 
+/**
+ * One item of an issuer table as a catalog source in shard `shard`: the shape the builder gives a filing's items
+ * (index-builder/build.ts catalogSources), metadata fields in the same order.
+ */
+export function itemSource(table: IssuerTable, item: IssuerItem, shard: number): CatalogSource {
+  const f = table.filings[item.filing]!;
+  return {
+    id: item.id,
+    type: f.type,
+    date: f.date,
+    doc_id: f.doc_id,
+    company: f.company,
+    period_of_report: f.period_of_report,
+    fiscal_period: f.fiscal_period,
+    item_title: item.item_title,
+    page_start: item.page_start,
+    page_end: item.page_end,
+    shard,
+    meta: {
+      report_filing_date: f.meta.report_filing_date,
+      sec_fiscal_year: f.meta.sec_fiscal_year,
+      sec_fiscal_year_end: f.meta.sec_fiscal_year_end,
+      sec_form_type: f.meta.sec_form_type,
+      sec_gics_sector: f.meta.sec_gics_sector,
+      sec_gics_sub_industry: f.meta.sec_gics_sub_industry,
+      sec_item_tag: item.item_tag,
+      sec_ticker: f.meta.sec_ticker,
+    },
+  };
+}
+
 /** The catalog sources of one issuer table, with their global source indices (placed by its directory entry). */
 export function issuerSources(table: IssuerTable, company: DirectoryCompany): { index: number; source: CatalogSource }[] {
-  return table.items.map((item, k) => {
-    const f = table.filings[item.filing]!;
-    return {
-      index: company.sources.first + k,
-      source: {
-        id: item.id,
-        type: f.type,
-        date: f.date,
-        doc_id: f.doc_id,
-        company: f.company,
-        period_of_report: f.period_of_report,
-        fiscal_period: f.fiscal_period,
-        item_title: item.item_title,
-        page_start: item.page_start,
-        page_end: item.page_end,
-        shard: company.shards.first + item.shard,
-        meta: { ...f.meta, sec_item_tag: item.item_tag },
-      },
-    };
-  });
+  return table.items.map((item, k) => ({ index: company.sources.first + k, source: itemSource(table, item, company.shards.first + item.shard) }));
 }
 
 /**

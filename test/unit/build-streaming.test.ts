@@ -1,22 +1,17 @@
 // The streaming builder (index-builder/build.ts) against its slow twin, the whole-corpus-in-memory builder it
 // replaced (test/support/build-in-memory.ts): the same artifacts byte for byte, whatever order filings arrive in.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, streamCorpus, type Filing } from '../../index-builder/read-corpus';
 import { buildPartition, mergePartitions, parsePartition, partitionOf } from '../../index-builder/partition';
 import { buildIndexInMemory } from '../support/build-in-memory';
-import { filesOf } from '../support/files';
+import { expectSameArtifacts, filesOf } from '../support/files';
+import { tempDirs } from '../support/temp-dirs';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'fers-stream-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs('fers-stream-');
 let filings: Filing[];
 let twin: BuildResult;
 
@@ -24,15 +19,7 @@ beforeAll(async () => {
   filings = await readCorpus(SAMPLE);
   twin = await buildIndexInMemory(filings, { outDir: tmp(), graphMinStatements: 200 });
 }, 120_000);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-function expectSameArtifacts(a: BuildResult, b: BuildResult) {
-  expect(a.version).toBe(b.version);
-  const fa = filesOf(a.dir);
-  const fb = filesOf(b.dir);
-  expect([...fa.keys()].sort()).toEqual([...fb.keys()].sort());
-  for (const [name, bytes] of fa) expect(bytes.equals(fb.get(name)!), name).toBe(true);
-}
 
 describe('streaming build vs the in-memory twin', () => {
   it('gives byte-identical artifacts (graphs included) from the corpus streamed one filing at a time', async () => {

@@ -1,23 +1,18 @@
 // The frozen word-vector model (index-builder/model-store.ts): written by every build, reusable by id or path, so
 // that adding filings leaves the vectors of the others unchanged.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { decodeModel, embeddingSample, loadModel } from '../../index-builder/model-store';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { openFileIndex } from '../support/file-index';
 import { filesOf } from '../support/files';
+import { tempDirs } from '../support/temp-dirs';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'fers-model-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs('fers-model-');
 let filings: Filing[];
 let full: BuildResult;
 let fullOut: string;
@@ -27,7 +22,6 @@ beforeAll(async () => {
   fullOut = tmp();
   full = await buildIndex(filings, { outDir: fullOut });
 }, 120_000);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const modelFile = (out: string, id: string) => join(out, 'sp500', 'models', `${id}.bin`);
 

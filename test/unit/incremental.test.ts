@@ -1,25 +1,20 @@
 // Incremental builds (index-builder/incremental.ts) against their oracle twin: a full build of the same corpus with
 // the previous version's embedding model gives the same artifacts byte for byte, and only the changed issuers are
 // rebuilt.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { incrementalBuild } from '../../index-builder/incremental';
 import { loadModel } from '../../index-builder/model-store';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
 import { readFullCatalog } from '../support/file-index';
-import { filesOf } from '../support/files';
+import { expectSameArtifacts } from '../support/files';
+import { tempDirs } from '../support/temp-dirs';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const NEW_10Q = 'QVLT_2024Q1_10Q';
-const dirs: string[] = [];
-const tmp = () => {
-  const d = mkdtempSync(join(tmpdir(), 'fers-incr-'));
-  dirs.push(d);
-  return d;
-};
+const tmp = tempDirs('fers-incr-');
 let all: Filing[];
 let out: string;
 let previous: BuildResult;
@@ -29,7 +24,6 @@ beforeAll(async () => {
   out = tmp();
   previous = await buildIndex(all.filter((f) => f.doc.doc_id !== NEW_10Q), { outDir: out });
 }, 120_000);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 const modelOf = (result: BuildResult) => loadModel(result.manifest.embedding_model!, join(out, 'sp500'));
 
@@ -38,13 +32,6 @@ async function oracle(filings: Filing[]) {
   return buildIndex(filings, { outDir: tmp(), embeddingModel: await modelOf(previous) });
 }
 
-function expectSameArtifacts(a: BuildResult, b: BuildResult) {
-  expect(a.version).toBe(b.version);
-  const fa = filesOf(a.dir);
-  const fb = filesOf(b.dir);
-  expect([...fa.keys()].sort()).toEqual([...fb.keys()].sort());
-  for (const [name, bytes] of fa) expect(bytes.equals(fb.get(name)!), name).toBe(true);
-}
 
 const shardFilesOf = (dir: string, ticker: string) => readFullCatalog(dir).shards.filter((s) => s.tickers.includes(ticker)).map((s) => s.file);
 
