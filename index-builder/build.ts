@@ -806,6 +806,10 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           reusedBytes += bytes.byteLength;
           const shard = decodeShard(bytes);
           impacts.addShard(shardIndex, shard.terms, shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
+          // The summary counts every statement and edge, reused or rebuilt (merge counts only come from rebuilding).
+          for (const k of shard.kind) byKind[k] = (byKind[k] ?? 0) + 1;
+          for (const st of shard.status) byStatus[st] = (byStatus[st] ?? 0) + 1;
+          for (const list of shard.edges) for (const e of list) edgeCounts[e.kind]!++;
           largestShardBytes = Math.max(largestShardBytes, bytes.byteLength);
           if (info.graph_file) {
             const graph = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.graph_file)));

@@ -161,7 +161,7 @@ export async function runBuild(
             : ` (no shard reaches ${options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS} statements)`),
       `  statements ${s.statements} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})`,
       `  by status: ${Object.entries(s.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-      `  entries merged across filings: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
+      `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
       `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
       `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings`})`,
