@@ -5,7 +5,7 @@
  *   BENCH_PORT   wrangler dev port (default 8791; inspector on BENCH_INSPECTOR_PORT, default 9291)
  *   BENCH_OUT    JSON output (default bench/results/latest.json)
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -138,7 +138,34 @@ function returnedPages(entries: readonly EvidenceEntry[], cat: LoadedCatalog): S
 }
 const evidenceText = (entries: readonly EvidenceEntry[]) => entries.map((e) => e.text).join('\n');
 
-// ---------------------------------------------------------------- page-gold sets (FinanceBench, dev-2)
+// ---------------------------------------------------------------- page-gold sets (FinanceBench, dev-2, blind)
+
+/** A question set written for the project (bench/dev-2, bench/blind): page gold, a kind per question. */
+function readProjectSet(file: string) {
+  return readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(file).map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    question: r.question,
+    answer: r.answer,
+    justification: r.inputs ?? null,
+    gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })),
+  }));
+}
+
+/** Gold-page hit and answer support per kind, research/medium at the token cap. */
+function scoresByKind(set: { id: string; kind: string }[], perQuestion: Record<string, Record<string, { hit: boolean; support: boolean }>>) {
+  const out: Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }> = {};
+  const key = `research/medium/${CAP}`;
+  for (const kind of [...new Set(set.map((q) => q.kind))].sort()) {
+    const ids = set.filter((q) => q.kind === kind).map((q) => q.id);
+    out[kind] = {
+      n: ids.length,
+      gold_page_hit: round(mean(ids.map((id) => (perQuestion[id]![key]!.hit ? 1 : 0)))),
+      answer_support: round(mean(ids.map((id) => (perQuestion[id]![key]!.support ? 1 : 0)))),
+    };
+  }
+  return out;
+}
 
 interface PageScores {
   n: number;
@@ -444,9 +471,10 @@ async function main() {
   const fb = fbRows.map((r) => ({ id: r.id, question: r.question, answer: r.answer, justification: r.justification, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
   // Per question type: FinanceBench's own type, and the answer's form (a descriptive answer carries no figure).
   const fbGroups = fbRows.map((r) => ({ id: r.id, groups: [`type: ${r.question_type}`, `answer: ${/\d/.test(r.answer) ? 'numeric' : 'descriptive'}`] }));
-  const holdout = readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
-    join(ROOT, 'bench/dev-2/questions.jsonl'),
-  ).map((r) => ({ id: r.id, kind: r.kind, question: r.question, answer: r.answer, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })) }));
+  const holdout = readProjectSet(join(ROOT, 'bench/dev-2/questions.jsonl'));
+  // The blind set (bench/blind/README.md): reported, never tuned on.
+  const blindFile = join(ROOT, 'bench/blind/questions.jsonl');
+  const blind = existsSync(blindFile) ? readProjectSet(blindFile) : [];
   const docugami = readJsonl<DocugamiRow>(join(SHARED, 'bench/docugami-10q-dev.jsonl'));
 
   // Cold first queries: a fresh wrangler dev (new isolate, empty cache, artifacts read from local R2) per sample.
@@ -463,16 +491,9 @@ async function main() {
     const fbByType = groupScores(financebench.per_question, fbGroups, ['basic/medium', 'research/medium']);
     log(`dev-2 (${holdout.length} questions) ...`);
     const hold = await runPageSet(w, cat, base, holdout, 'dev-2');
-    const holdByKind: Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }> = {};
-    for (const kind of [...new Set(holdout.map((q) => q.kind))].sort()) {
-      const ids = holdout.filter((q) => q.kind === kind).map((q) => q.id);
-      const key = `research/medium/${CAP}`;
-      holdByKind[kind] = {
-        n: ids.length,
-        gold_page_hit: round(mean(ids.map((id) => (hold.per_question[id]![key]!.hit ? 1 : 0)))),
-        answer_support: round(mean(ids.map((id) => (hold.per_question[id]![key]!.support ? 1 : 0)))),
-      };
-    }
+    const holdByKind = scoresByKind(holdout, hold.per_question);
+    log(`blind (${blind.length} questions) ...`);
+    const blindRun = blind.length ? await runPageSet(w, cat, base, blind, 'blind') : null;
     log(`docugami 10-Q dev (${docugami.length}) ...`);
     const dg = await runDocugami(w, base, docugami);
     log('FinQABench ...');
@@ -517,12 +538,13 @@ async function main() {
       baseline: { library: 'minisearch 7.2.0 (BM25+)', unit: 'corpus page', pages: pages.length, index_seconds: round(baselineIndexSeconds, 1) },
       financebench: { ...financebench, per_question: undefined, by_type_capped: fbByType },
       holdout: { ...hold, per_question: undefined, by_kind_research_medium_capped: holdByKind },
+      ...(blindRun ? { blind: { ...blindRun, per_question: undefined, by_kind_research_medium_capped: scoresByKind(blind, blindRun.per_question) } } : {}),
       docugami: dg,
       finqabench: fqb,
       finqa,
       latency: { cold_first_query: cold, warm: latency, requests, non_200: non200, worker_restarts: restarts, stale_connection_retries: staleConnectionRetries, transport_errors: transportErrors },
       cache: { bytes_after_run: lastLog?.cache_bytes ?? null, max_bytes_seen: maxCache, budget_bytes: 67108864 },
-      per_question: { financebench: financebench.per_question, holdout: hold.per_question },
+      per_question: { financebench: financebench.per_question, holdout: hold.per_question, ...(blindRun ? { blind: blindRun.per_question } : {}) },
     };
   } catch (err) {
     await current?.w.stop();

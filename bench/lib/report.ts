@@ -25,6 +25,7 @@ interface Results {
   baseline: { library: string; pages: number; index_seconds: number };
   financebench: PageSet & { by_type_capped?: Record<string, Record<string, { n: number; gold_page_hit: Num; answer_support: Num }>> };
   holdout: PageSet & { by_kind_research_medium_capped: Record<string, { n: number; gold_page_hit: Num; answer_support: Num }> };
+  blind?: PageSet & { by_kind_research_medium_capped: Record<string, { n: number; gold_page_hit: Num; answer_support: Num }> };
   docugami: { n: number; configs: { mode: string; cap: number | null; answer_support: Num }[]; comparison: { ours: Num; baseline: Num; ratio: Num } };
   finqabench: { n: number; ndcg_at_10: Num; baseline: { ndcg_at_10: Num }; ratio: Num; statements_mapped_to_passages: Num };
   finqa: { n: number; configs: { cap: number | null; all_gold_facts_present: Num; mean_gold_facts_present: Num; gold_page_hit: Num }[] };
@@ -89,6 +90,12 @@ export function renderMarkdown(r: Results, cap: number): string {
   out.push('dev-2 by kind (research/medium, 4,000 tokens):', '', '| kind | n | gold-page hit | answer support |', '|---|---|---|---|');
   for (const [k, v] of Object.entries(r.holdout.by_kind_research_medium_capped)) out.push(`| ${k} | ${v.n} | ${pct(v.gold_page_hit)} | ${pct(v.answer_support)} |`);
   out.push('');
+  if (r.blind) {
+    out.push(...pageSetTable('blind (bench/blind, written for this project about filings no dev question uses; never tuned on)', r.blind));
+    out.push('blind by kind (research/medium, 4,000 tokens):', '', '| kind | n | gold-page hit | answer support |', '|---|---|---|---|');
+    for (const [k, v] of Object.entries(r.blind.by_kind_research_medium_capped)) out.push(`| ${k} | ${v.n} | ${pct(v.gold_page_hit)} | ${pct(v.answer_support)} |`);
+    out.push('');
+  }
   out.push(`### docugami 10-Q dev (${r.docugami.n} questions): answer support`, '', '| mode | effort | token cap | answer support |', '|---|---|---|---|');
   for (const c of r.docugami.configs) out.push(`| ${c.mode} | medium | ${capLabel(c.cap)} | ${pct(c.answer_support)} |`);
   out.push(`| **baseline** page BM25 | - | ${cap.toLocaleString('en-US')} | ${pct(r.docugami.comparison.baseline)} |`, '');
