@@ -18,3 +18,15 @@ export function companyAliases(company: string, ticker: string): string[] {
   const first = words.length > 1 && words[0]!.length >= 5 && !COMMON_FIRST_WORDS.has(words[0]!) ? [words[0]!] : [];
   return [...new Set([lower, bare, noAmp, ticker.toLowerCase(), ...first].filter((a) => a.length >= 2))].sort();
 }
+
+/**
+ * Drops every alias two or more companies share ("johnson" would name both Johnson & Johnson and Johnson Controls):
+ * a question that uses it names neither for sure, and the full names still match. Applied to the directory's
+ * companies, which question matching reads; an issuer's own entity matching keeps its aliases, so its artifacts do
+ * not depend on which other companies are indexed.
+ */
+export function withoutSharedAliases<T extends { aliases: string[] }>(companies: readonly T[]): T[] {
+  const count = new Map<string, number>();
+  for (const c of companies) for (const a of new Set(c.aliases)) count.set(a, (count.get(a) ?? 0) + 1);
+  return companies.map((c) => (c.aliases.some((a) => count.get(a)! > 1) ? { ...c, aliases: c.aliases.filter((a) => count.get(a) === 1) } : c));
+}

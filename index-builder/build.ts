@@ -12,7 +12,7 @@ import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
-import { companyAliases } from './aliases';
+import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, type CorpusLexicon } from './partitioned';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
@@ -519,7 +519,7 @@ export function buildCatalog(input: {
     built_from: { filings: input.docs.length, pages: input.pages },
     stats: { statements: input.statements, sources: sources.length, avg_statement_terms: input.avgLen },
     sources: [...sources],
-    companies: [...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)),
+    companies: withoutSharedAliases([...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1))),
     shards: input.shards,
     field_values: fieldValues,
     numeric_bounds: {

@@ -4,7 +4,7 @@
  *   npx tsx scripts/replicate-corpus.ts --from ../shared/corpus/filings --factor 4 --out /tmp/corpus-4x
  *
  * Copy 1 is the corpus as it is; copy k (2..N) renames every issuer so it is a distinct company to the index: ticker
- * MMM -> MMM<k>, company "3M" -> "3M Replica <k>", CIK + k x 10^8, doc_id <id>__R<k>. Page text is unchanged (the
+ * MMM -> MMM<k>, company "3M" -> "Replica <k> of 3M", CIK + k x 10^8, doc_id <id>__R<k>. Page text is unchanged (the
  * text still names the original company; the index knows the copy by its metadata). Pages stay in document order,
  * so the output streams like the input. Writes <out>/documents.jsonl and <out>/pages.jsonl.gz; nothing in the repo.
  */
@@ -28,7 +28,9 @@ export function renameDoc(doc: Doc, copy: number): Doc {
     ...doc,
     doc_id: `${doc.doc_id}__R${copy}`,
     ticker: `${doc.ticker}${copy}`,
-    company: `${doc.company} Replica ${copy}`,
+    // The copy's name must not contain the original's words where they would be an alias ("Apple Inc. Replica 2"
+    // would answer to "Apple"): a question naming Apple then scopes to Apple alone, as it does at 1x.
+    company: `Replica ${copy} of ${doc.company}`,
     cik: doc.cik === null ? null : String(Number(doc.cik) + copy * 100_000_000),
   };
 }

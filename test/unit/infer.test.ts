@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyAliases } from '../../index-builder/aliases';
+import { companyAliases, withoutSharedAliases } from '../../index-builder/aliases';
 import { inferFilters } from '../../src/filters/infer';
 import { findItemHints } from '../../src/filters/item-hints';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
@@ -256,5 +256,21 @@ describe('inferFilters', () => {
 
   it('says when the caller filters alone match nothing', () => {
     expect(infer('revenue', [{ field: 'sec_ticker', op: 'eq', values: ['ZZZZ'] }]).codes).toEqual(['FILTERS_MATCH_NOTHING']);
+  });
+});
+
+describe('withoutSharedAliases', () => {
+  it('drops an alias two companies share, keeps each full name, and leaves the others alone', () => {
+    const companies = [
+      { ticker: 'JNJ', aliases: companyAliases('Johnson & Johnson', 'JNJ') },
+      { ticker: 'JCI', aliases: companyAliases('Johnson Controls International plc', 'JCI') },
+      { ticker: 'PFE', aliases: companyAliases('Pfizer Inc.', 'PFE') },
+    ];
+    expect(companies[1]!.aliases).toContain('johnson'); // what the first-word rule gives alone
+    const out = withoutSharedAliases(companies);
+    expect(out.flatMap((c) => c.aliases)).not.toContain('johnson');
+    expect(out[1]!.aliases).toContain('johnson controls international');
+    expect(out[2]).toBe(companies[2]); // untouched
+    expect(out[2]!.aliases).toContain('pfizer');
   });
 });
