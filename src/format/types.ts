@@ -62,20 +62,24 @@ export interface ShardInfo {
   graph_bytes?: number;
 }
 
-export interface CatalogHeader {
+/** What the directory and the catalog the core works on both say about the whole index. */
+export interface IndexSummary {
   domain: string;
   schema_version: string;
   analyzer_version: number;
   built_from: { filings: number; pages: number };
   stats: { statements: number; sources: number; avg_statement_terms: number };
-  sources: CatalogSource[];
-  companies: CatalogCompany[];
-  shards: ShardInfo[];
   /** Values present in the index per filter field, with how many statements carry each. */
   field_values: Record<FilterField, Record<string, number>>;
   /** Min/max per ordered field (dates as YYYYMMDD numbers, fiscal years as numbers). */
   numeric_bounds: Partial<Record<FilterField, { min: number; max: number }>>;
   embedding_dim: number;
+}
+
+export interface CatalogHeader extends IndexSummary {
+  sources: CatalogSource[];
+  companies: CatalogCompany[];
+  shards: ShardInfo[];
 }
 
 export type StatementKind = 'sentence' | 'table_row';
@@ -189,16 +193,8 @@ export interface FileList {
  * classification and per-fiscal-year shards), never with filings, statements or terms: sources live in issuer
  * tables, term statistics and word vectors in term blocks (docs/DECISIONS.md "Partitioned index").
  */
-export interface Directory {
-  domain: string;
-  schema_version: string;
-  analyzer_version: number;
-  built_from: { filings: number; pages: number };
-  stats: { statements: number; sources: number; avg_statement_terms: number };
+export interface Directory extends IndexSummary {
   companies: DirectoryCompany[];
-  field_values: Record<FilterField, Record<string, number>>;
-  numeric_bounds: Partial<Record<FilterField, { min: number; max: number }>>;
-  embedding_dim: number;
   shard_count: number;
   /** Term blocks: `blocks` files terms/<k>.bin, a term in block termBlockOf(term, blocks); BM25 corpus statistics. */
   terms: { blocks: number; total_statements: number; avg_len: number; impact_scale: number };
