@@ -7,6 +7,8 @@
  *   - cold: ARTIFACT_CACHE_SCOPE=request and EDGE_CACHE=off, so every request starts with an empty artifact cache
  *     and reads what it needs from R2, as a fresh isolate in a colo with nothing cached would (the isolate's modules
  *     are loaded already: this is the artifact-cold path).
+ *   - fresh: a new `wrangler dev` per question (the first SCALE_SERVE_FRESH, default 8), its first query measured;
+ *     the readiness probe (GET /metadata-filters) has read the pointer, manifest and directory before it.
  * Reports, per corpus and mode, the Worker's own `ms` p50/p95 and the storage bytes of cold requests (median, max),
  * from its log lines. Writes bench/results/scale-serve.json. SCALE_SERVE_QUESTIONS=n sends only the first n questions.
  */
@@ -35,8 +37,14 @@ export interface ServeRow {
   coldStorageMedian: number;
   coldStorageMax: number;
   coldObjectsMedian: number;
+  /** A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, first FRESH_QUESTIONS. */
+  freshP50: number;
+  freshMax: number;
   errors: number;
 }
+
+/** How many questions get a fresh isolate each (a wrangler dev start per question, so few). */
+const FRESH_QUESTIONS = Number(process.env.SCALE_SERVE_FRESH) || 8;
 
 function questions(): string[] {
   return [
@@ -93,6 +101,22 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
         await server.stop();
       }
     }
+    // Fresh isolates: a new wrangler dev per question, its first request measured.
+    const fresh = new Map<string, WorkerLogLine[]>();
+    const vars = { API_KEY_HASHES: KEYS.map(sha256).join(','), EDGE_CACHE: 'off' };
+    for (const mode of ['basic', 'research']) {
+      const lines: WorkerLogLine[] = [];
+      for (const q of qs.slice(0, FRESH_QUESTIONS)) {
+        const server = await startWranglerDev({ port, inspectorPort: port + 1, persistDir, vars, readyKey: KEYS[0]! });
+        try {
+          // The readiness probe (GET /metadata-filters) loaded the directory; drop nothing else: this is the first query.
+          lines.push(...(await ask(server.base, server.lines, [q], mode)));
+        } finally {
+          await server.stop();
+        }
+      }
+      fresh.set(mode, lines);
+    }
     for (const [mode, { warm, cold }] of results) {
       const ms = (ls: WorkerLogLine[]) => ls.map((l) => l.ms);
       const storage = cold.map((l) => l.storage_bytes ?? 0);
@@ -107,15 +131,17 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
         coldStorageMedian: percentile(storage, 50),
         coldStorageMax: Math.max(...storage),
         coldObjectsMedian: percentile(cold.map((l) => l.objects_read ?? 0), 50),
+        freshP50: percentile(ms(fresh.get(mode)!), 50),
+        freshMax: Math.max(...ms(fresh.get(mode)!)),
         errors: [...warm, ...cold].filter((l) => l.status !== 200).length,
       });
     }
   }
-  console.log('\n| corpus | mode | warm p50 / p95 ms | cold p50 / p95 ms | cold storage median / max KB | cold objects (median) | errors |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('\n| corpus | mode | warm p50 / p95 ms | cold p50 / p95 ms | fresh isolate p50 / max ms | cold storage median / max KB | cold objects (median) | errors |');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.coldP50)} / ${fmt(r.coldP95)} | ${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ${r.coldObjectsMedian} | ${r.errors} |`,
+      `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.coldP50)} / ${fmt(r.coldP95)} | ${fmt(r.freshP50)} / ${fmt(r.freshMax)} | ${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ${r.coldObjectsMedian} | ${r.errors} |`,
     );
   }
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
