@@ -13,7 +13,8 @@ import { metricByCode } from '../src/text/metrics';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases, withoutSharedAliases } from './aliases';
-import { DIRECTORY_FILE, partitionedArtifacts, type CorpusLexicon } from './partitioned';
+import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
+import { contentIdOf } from '../src/format/keys';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
 import { embeddingSample, saveModel } from './model-store';
@@ -544,12 +545,13 @@ class VersionWriter {
     mkdirSync(join(this.staging, 'shards'), { recursive: true });
   }
 
-  /** Seals and writes one container artifact. */
+  /** Seals and writes one container artifact; shards, graphs and issuer tables are stored by content. */
   write(file: string, bytes: Uint8Array): ArtifactRef {
     mkdirSync(dirname(join(this.staging, file)), { recursive: true });
     seal(bytes);
     writeFileSync(join(this.staging, file), bytes);
-    const ref = { file, bytes: bytes.byteLength, sha256: sha256(bytes) };
+    const hash = sha256(bytes);
+    const ref: ArtifactRef = { file, bytes: bytes.byteLength, sha256: hash, ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}) };
     this.refs.set(file, ref);
     return ref;
   }
@@ -802,7 +804,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         for (const info of reusedTable.shards) {
           const shardIndex = shardByKey.get(info.id)!;
           const bytes = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.file)));
-          writer.write(info.file, bytes);
+          if (writer.write(info.file, bytes).content_id !== info.content_id) throw new Error(`${info.file} in ${corpus.reuse!.dir} does not match its issuer table`);
           reusedBytes += bytes.byteLength;
           const shard = decodeShard(bytes);
           impacts.addShard(shardIndex, shard.terms, shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
@@ -813,7 +815,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           largestShardBytes = Math.max(largestShardBytes, bytes.byteLength);
           if (info.graph_file) {
             const graph = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.graph_file)));
-            writer.write(info.graph_file, graph);
+            if (writer.write(info.graph_file, graph).content_id !== info.graph_content_id) throw new Error(`${info.graph_file} in ${corpus.reuse!.dir} does not match its issuer table`);
             reusedBytes += graph.byteLength;
           }
           graphFiles[shardIndex] = info.graph_file;
@@ -869,18 +871,21 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         for (const list of encoded.edges) for (const e of list) edgeCounts[e.kind]!++;
         impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
         const file = `shards/${shardId}.bin`;
-        writer.write(file, encoded.bytes);
+        const contentId = writer.write(file, encoded.bytes).content_id!;
         largestShardBytes = Math.max(largestShardBytes, encoded.bytes.byteLength);
         const shardSources = sources.filter((s) => s.shard === shardIndex);
         const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
         let graphFile: string | null = null;
+        let graphContentId: string | undefined;
         let shardGraphBytes = 0;
         // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
         if (ids.length > 0 && ids.length >= graphMinStatements) {
           const started = performance.now();
           graphBuilder ??= await openGraphBuilder();
           graphFile = `graphs/${shardId}.bin`;
-          shardGraphBytes = writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim)).bytes;
+          const graphRef = writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim));
+          shardGraphBytes = graphRef.bytes;
+          graphContentId = graphRef.content_id;
           graphBytes += shardGraphBytes;
           graphMs += performance.now() - started;
         }
@@ -894,6 +899,8 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           form_types: distinct((s) => s.meta.sec_form_type),
           graph_file: graphFile,
           ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
+          content_id: contentId,
+          ...(graphContentId ? { graph_content_id: graphContentId } : {}),
         };
       }
     }

@@ -1,4 +1,6 @@
-import { pointerKey } from '../src/format/keys';
+import { decodeFileList } from '../src/format/codec';
+import { CONTENT_PREFIX, pointerKey, storedKey } from '../src/format/keys';
+import { FILE_LIST } from './build';
 import type { PublishTarget, StoredObject } from './publish';
 
 export interface GcPlan {
@@ -7,22 +9,36 @@ export interface GcPlan {
   current: string | null;
   keep: string[];
   remove: string[];
-  /** Objects of the removed versions, manifests first. */
+  /** Objects to delete: the removed versions' own objects (manifests first), then stored objects no kept version lists. */
   keys: string[];
   bytes: number;
+  /** Kept versions whose files.json could not be read: while there are any, no content-addressed object is removed. */
+  unlisted: string[];
 }
 
 /**
- * Which versions `gc --keep N` removes: all but the N newest, never the current one (the pointer) and never the one
- * published before it, so a rollback to the previous version always has its objects. Versions are the
- * `<domain>/<version>/` prefixes that hold a manifest; a prefix without one (an interrupted publish) is removed too
- * when older than every kept version.
+ * What `gc --keep N` removes. Versions are the `<domain>/<version>/` prefixes; a version's age is its manifest's upload
+ * time (a prefix without one, an interrupted publish, counts by its newest object). It keeps the N newest, the current
+ * one (the pointer) and the one published before it, so a rollback to the previous version always has its objects.
+ * Content-addressed objects (`<domain>/objects/`, shared between versions) are removed only when no kept version's
+ * files.json lists them; `lists` holds the files.json of the versions that have one, as uploaded.
  */
-export function planGc(objects: readonly StoredObject[], domain: string, current: string | null, keepNewest: number): GcPlan {
+export function planGc(
+  objects: readonly StoredObject[],
+  domain: string,
+  current: string | null,
+  keepNewest: number,
+  lists: ReadonlyMap<string, string>,
+): GcPlan {
   const byVersion = new Map<string, StoredObject[]>();
+  const stored: StoredObject[] = [];
   for (const o of objects) {
     const [d, version, ...rest] = o.key.split('/');
     if (d !== domain || !version || !rest.length) continue;
+    if (version === CONTENT_PREFIX) {
+      stored.push(o);
+      continue;
+    }
     const list = byVersion.get(version);
     if (list) list.push(o);
     else byVersion.set(version, [o]);
@@ -44,16 +60,46 @@ export function planGc(objects: readonly StoredObject[], domain: string, current
     const list = byVersion.get(v)!;
     return [...list.filter((o) => o.key.endsWith('/manifest.json')), ...list.filter((o) => !o.key.endsWith('/manifest.json'))].map((o) => o.key);
   });
+
+  // Stored objects: referenced by some kept version, or garbage. A kept version without a readable list could need any.
+  const referenced = new Set<string>();
+  const unlisted: string[] = [];
+  for (const v of versions.filter((x) => keep.has(x))) {
+    const text = lists.get(v);
+    let refs;
+    try {
+      refs = text === undefined ? null : decodeFileList(text).files;
+    } catch {
+      refs = null;
+    }
+    if (!refs) unlisted.push(v);
+    else for (const ref of refs) if (ref.content_id) referenced.add(storedKey(domain, v, ref));
+  }
+  if (!unlisted.length) for (const o of stored) if (!referenced.has(o.key)) keys.push(o.key);
+
   const removed = new Set(keys);
   const bytes = objects.filter((o) => removed.has(o.key)).reduce((n, o) => n + o.bytes, 0);
-  return { versions, current, keep: versions.filter((v) => keep.has(v)), remove, keys, bytes };
+  return { versions, current, keep: versions.filter((v) => keep.has(v)), remove, keys, bytes, unlisted };
 }
 
-/** Lists the domain's objects, plans and (unless dryRun) deletes: each removed version's manifest before its data. */
+/**
+ * Lists the domain's objects and every version's files.json, plans and (unless dryRun) deletes: each removed
+ * version's manifest before its data, then the stored objects nothing kept refers to. Run it after a publish, never
+ * alongside one (the refresh workflow runs both in one job): a publish that starts after the listing would find an
+ * object already there, skip it, and lose it to this run.
+ */
 export async function collectGarbage(target: PublishTarget, domain: string, keepNewest: number, opts: { dryRun?: boolean } = {}): Promise<GcPlan> {
   if (!Number.isInteger(keepNewest) || keepNewest < 1) throw new Error(`--keep must be a positive integer, got ${keepNewest}`);
   const current = await target.getPointer(pointerKey(domain));
-  const plan = planGc(await target.listObjects(`${domain}/`), domain, current, keepNewest);
+  const objects = await target.listObjects(`${domain}/`);
+  const lists = new Map<string, string>();
+  for (const o of objects) {
+    const version = o.key.split('/')[1]!;
+    if (version === CONTENT_PREFIX || o.key !== `${domain}/${version}/${FILE_LIST}`) continue;
+    const bytes = await target.getObject(o.key);
+    if (bytes) lists.set(version, new TextDecoder().decode(bytes));
+  }
+  const plan = planGc(objects, domain, current, keepNewest, lists);
   if (!opts.dryRun && plan.keys.length) await target.deleteObjects(plan.keys);
   return plan;
 }

@@ -2,6 +2,8 @@ import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../src/form
 import { NO_VECTOR } from '../src/format/types';
 import type { CatalogHeader, Directory, EmbeddingModel, IssuerFiling, IssuerItem, IssuerTable, Lexicon, TermBlock } from '../src/format/types';
 import { issuerFile, termBlockFile, termBlockOf } from '../src/format/views';
+import { contentIdOf } from '../src/format/keys';
+import { seal, sha256 } from './seal';
 
 /**
  * Splits the builder's corpus-wide tables into the partitioned artifacts the Worker reads by part
@@ -157,7 +159,9 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
     const firstSource = sources[0] ?? 0;
     if (sources.some((s, k) => s !== firstSource + k)) throw new Error(`sources of ${c.ticker} are not numbered contiguously`);
     const table = issuerTable(catalog, c.ticker, sources, first, shards.length, statementsPerSource);
-    files.push([issuerFile(c.ticker), encodeIssuerTable(table)]);
+    // Sealed here, not only when written: its content id (the hash of the sealed bytes) goes into the directory.
+    const bytes = seal(encodeIssuerTable(table));
+    files.push([issuerFile(c.ticker), bytes]);
     return {
       ticker: c.ticker,
       company: c.company,
@@ -168,6 +172,7 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
       shards: { first, fiscal_years: shards.map((s) => catalog.shards[s]!.fiscal_years[0] ?? '') },
       sources: { first: firstSource, count: sources.length },
       table: issuerFile(c.ticker),
+      table_content_id: contentIdOf(sha256(bytes)),
     };
   });
   const directory: Directory = {
@@ -205,3 +210,9 @@ export function partitionedArtifacts(
 }
 
 export const DIRECTORY_FILE = 'directory.bin';
+
+/**
+ * Which artifacts are stored by content (src/format/keys.ts): the ones an incremental build reuses byte for byte, so
+ * a publish skips them. The directory and term blocks change with every build and stay under the version.
+ */
+export const storedByContent = (file: string) => /^(shards|graphs|issuers)\//.test(file);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../src/format/codec';
 import type { Manifest } from '../src/format/types';
-import { manifestKey, objectKey, pointerKey } from '../src/format/keys';
+import { manifestKey, pointerKey, storedKey } from '../src/format/keys';
 
 /** An object in the bucket, as a listing reports it. */
 export interface StoredObject {
@@ -15,6 +15,8 @@ export interface StoredObject {
 /** The storage operations publishing and gc need; implemented over R2/KV bindings (storage.ts). */
 export interface PublishTarget {
   hasObject(key: string, bytes: number): Promise<boolean>;
+  /** An object's bytes, or null when there is none. */
+  getObject(key: string): Promise<Uint8Array | null>;
   putObject(key: string, bytes: Uint8Array): Promise<void>;
   getPointer(key: string): Promise<string | null>;
   putPointer(key: string, value: string): Promise<void>;
@@ -27,12 +29,16 @@ export interface PublishReport {
   uploaded: number;
   skipped: number;
   bytes: number;
+  /** Bytes of the objects already there (shared with earlier versions, or from an interrupted publish). */
+  skippedBytes: number;
 }
 
 /**
- * Publishes one built version: every data file first (files.json lists them), then files.json and the manifest,
- * then (last) the KV pointer that makes the version live. A crash at any point leaves the previous version serving; objects are content-addressed by version,
- * so re-running skips what is already there.
+ * Publishes one built version: files.json first (so gc sees which stored objects the version needs), then every
+ * data file it lists, then the manifest, then (last) the KV pointer that makes the version live. A crash at any point
+ * leaves the previous version serving. Shards, graphs and issuer tables are stored by content (src/format/keys.ts),
+ * so an object an earlier version already uploaded is skipped, as is anything an interrupted run got to: a re-run
+ * resumes, and an incremental build's publish uploads only what changed.
  */
 export async function publishVersion(
   versionDir: string,
@@ -41,23 +47,23 @@ export async function publishVersion(
 ): Promise<PublishReport> {
   const manifestText = readFileSync(join(versionDir, 'manifest.json'), 'utf8');
   const manifest: Manifest = decodeManifest(manifestText);
-  const files = [...decodeFileList(readFileSync(join(versionDir, manifest.files.file), 'utf8')).files, manifest.files];
-  let uploaded = 0;
-  let skipped = 0;
-  let bytes = 0;
+  const files = [manifest.files, ...decodeFileList(readFileSync(join(versionDir, manifest.files.file), 'utf8')).files];
+  const report: PublishReport = { version: manifest.version, uploaded: 0, skipped: 0, bytes: 0, skippedBytes: 0 };
   for (const [i, ref] of files.entries()) {
-    const key = objectKey(manifest.domain, manifest.version, ref.file);
-    if (await target.hasObject(key, ref.bytes)) skipped++;
-    else {
+    const key = storedKey(manifest.domain, manifest.version, ref);
+    if (await target.hasObject(key, ref.bytes)) {
+      report.skipped++;
+      report.skippedBytes += ref.bytes;
+    } else {
       const data = new Uint8Array(readFileSync(join(versionDir, ref.file)));
       if (data.byteLength !== ref.bytes) throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, manifest says ${ref.bytes}`);
       await target.putObject(key, data);
-      uploaded++;
-      bytes += data.byteLength;
+      report.uploaded++;
+      report.bytes += data.byteLength;
     }
     onFile?.(i + 1, files.length);
   }
   await target.putObject(manifestKey(manifest.domain, manifest.version), new TextEncoder().encode(manifestText));
   await target.putPointer(pointerKey(manifest.domain), manifest.version);
-  return { version: manifest.version, uploaded, skipped, bytes };
+  return report;
 }

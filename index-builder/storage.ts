@@ -14,6 +14,7 @@ export const DEFAULT_CONFIG = 'wrangler.toml';
 /** The subset of the R2 and KV binding APIs publishing and gc use (Miniflare's and wrangler's bindings fit). */
 export interface BucketLike {
   head(key: string): Promise<{ size: number } | null>;
+  get(key: string): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
   put(key: string, value: Uint8Array): Promise<unknown>;
   delete(keys: string | string[]): Promise<void>;
   list(options: { prefix: string; cursor?: string; limit?: number }): Promise<{
@@ -48,6 +49,11 @@ export async function withRetries<T>(what: string, call: () => Promise<T>, sleep
 export function bindingsTarget(bucket: BucketLike, kv: KvLike, sleep?: (ms: number) => Promise<void>): PublishTarget {
   return {
     hasObject: (key, bytes) => withRetries(`head ${key}`, async () => (await bucket.head(key))?.size === bytes, sleep),
+    getObject: (key) =>
+      withRetries(`get ${key}`, async () => {
+        const object = await bucket.get(key);
+        return object ? new Uint8Array(await object.arrayBuffer()) : null;
+      }, sleep),
     // A plain Uint8Array: Miniflare's bindings refuse a Node Buffer (DESIGN.md section 6).
     putObject: (key, bytes) =>
       withRetries(`put ${key}`, () => bucket.put(key, new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))), sleep).then(() => {}),

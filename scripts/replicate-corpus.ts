@@ -7,6 +7,8 @@
  * MMM -> MMM<k>, company "3M" -> "Replica <k> of 3M", CIK + k x 10^8, doc_id <id>__R<k>. Page text is unchanged (the
  * text still names the original company; the index knows the copy by its metadata). Pages stay in document order,
  * so the output streams like the input. Writes <out>/documents.jsonl and <out>/pages.jsonl.gz; nothing in the repo.
+ * `--exclude <doc_id,...>` leaves filings out (with `--factor 1`: the corpus one filing short, which
+ * bench/incremental.ts builds before adding that filing back).
  */
 import { createReadStream, createWriteStream, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -44,15 +46,19 @@ function parseArgs(argv: string[]) {
   const out = get('--out');
   const factor = Number(get('--factor') ?? '4');
   if (!from || !out || !Number.isInteger(factor) || factor < 1) {
-    throw new Error('usage: replicate-corpus.ts --from <filings dir> --factor <n> --out <dir>');
+    throw new Error('usage: replicate-corpus.ts --from <filings dir> --factor <n> --out <dir> [--exclude <doc_id,...>]');
   }
-  return { from: resolve(from), out: resolve(out), factor };
+  return { from: resolve(from), out: resolve(out), factor, exclude: (get('--exclude') ?? '').split(',').filter(Boolean) };
 }
 
-async function main() {
-  const { from, out, factor } = parseArgs(process.argv.slice(2));
+/** Writes the corpus in `from` `factor` times (renamed copies) to `out`, without the filings in `exclude`. */
+export async function replicateCorpus(from: string, out: string, factor: number, exclude: readonly string[] = []): Promise<{ filings: number; pages: number }> {
   mkdirSync(out, { recursive: true });
-  const docs = readFileSync(join(from, 'documents.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Doc);
+  const left = new Set(exclude);
+  const all = readFileSync(join(from, 'documents.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Doc);
+  const unknown = exclude.filter((id) => !all.some((d) => d.doc_id === id));
+  if (unknown.length) throw new Error(`--exclude: no filing ${unknown.join(', ')} in ${from}`);
+  const docs = all.filter((d) => !left.has(d.doc_id));
   const docLines: string[] = [];
   for (let k = 1; k <= factor; k++) for (const d of docs) docLines.push(JSON.stringify(renameDoc(d, k)));
   writeFileSync(join(out, 'documents.jsonl'), docLines.join('\n') + '\n');
@@ -66,6 +72,7 @@ async function main() {
     for await (const line of createInterface({ input, crlfDelay: Infinity })) {
       if (!line.trim()) continue;
       const row = JSON.parse(line) as { doc_id: string };
+      if (left.has(row.doc_id)) continue;
       const text = k === 1 ? line : JSON.stringify({ ...row, doc_id: `${row.doc_id}__R${k}` });
       if (!gzip.write(text + '\n')) await new Promise((r) => gzip.once('drain', r));
       pages++;
@@ -73,7 +80,13 @@ async function main() {
   }
   gzip.end();
   await finished(file);
-  console.log(`replicated ${docs.length} filings x ${factor} = ${docs.length * factor} filings, ${pages} pages -> ${out}`);
+  return { filings: docs.length * factor, pages };
+}
+
+async function main() {
+  const { from, out, factor, exclude } = parseArgs(process.argv.slice(2));
+  const { filings, pages } = await replicateCorpus(from, out, factor, exclude);
+  console.log(`replicated ${filings / factor} filings x ${factor} = ${filings} filings, ${pages} pages -> ${out}`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -3,8 +3,8 @@ import { partitionedReader, ShardNotInIndexError } from '../core/partitioned-rea
 import { ApiError } from '../errors';
 import { ArtifactFormatError, verifySeal } from '../format/container';
 import { decodeDirectory, decodeGraph, decodeManifest } from '../format/codec';
-import { manifestKey, objectKey, pointerKey } from '../format/keys';
-import type { Directory, Manifest } from '../format/types';
+import { manifestKey, pointerKey, storedKey } from '../format/keys';
+import type { Directory, Manifest, StoredRef } from '../format/types';
 import { hnswHandle } from '../search/vector-strategy';
 import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../vector/hnsw';
 import type { ArtifactCache } from './artifact-cache';
@@ -134,9 +134,14 @@ export async function openR2Index(
     stats.objectsRead = (stats.objectsRead ?? 0) + 1;
   };
 
-  /** The colo's copy when it has one that verifies, else R2's (then offered to the colo's cache). */
-  const fetchVerified = async (file: string): Promise<Uint8Array> => {
-    const key = objectKey(domain, version, file);
+  /**
+   * The colo's copy when it has one that verifies, else R2's (then offered to the colo's cache). Keys are versioned or
+   * content-addressed (src/format/keys.ts), so a cached copy is never stale, only possibly corrupt, which the seal
+   * catches.
+   */
+  const fetchVerified = async (ref: StoredRef): Promise<Uint8Array> => {
+    const { file } = ref;
+    const key = storedKey(domain, version, ref);
     const copy = edge ? await edge.get(key) : null;
     if (copy) {
       countRead(copy.byteLength);
@@ -171,14 +176,16 @@ export async function openR2Index(
     countRead(text.length);
     return { value: decodeOr503('manifest.json', () => decodeManifest(text)), bytes: text.length * 2 };
   });
-  const load = <T>(file: string, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
-    cached<T>(file, async () => {
-      const bytes = await fetchVerified(file);
-      const value = decodeOr503(file, () => decode(bytes));
+  // The isolate's cache keys by version and file, not by content: a shard's decoded value depends on the directory
+  // (its sources' global numbers), so it is only valid within its version.
+  const load = <T>(ref: StoredRef, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
+    cached<T>(ref.file, async () => {
+      const bytes = await fetchVerified(ref);
+      const value = decodeOr503(ref.file, () => decode(bytes));
       return { value, bytes: size(value) };
     });
 
-  const directory = await load<Directory>(manifest.directory.file, decodeDirectory, () => manifest.directory.bytes * 2);
+  const directory = await load<Directory>(manifest.directory, decodeDirectory, () => manifest.directory.bytes * 2);
   const parts = partitionedReader(manifest, directory, load);
   /** Any failure in the partitioned reads: a shard number outside the index is the version's fault, a 503. */
   const guarded = <T>(p: Promise<T>): Promise<T> =>
@@ -210,7 +217,7 @@ export async function openR2Index(
 
     const lib = await hnswRuntime();
     cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // first graph of the isolate: the 16 MiB heap enters the budget
-    const bytes = await timedLoad(stats, () => fetchVerified(file));
+    const bytes = await timedLoad(stats, () => fetchVerified({ file, content_id: info.graph_content_id }));
     const { hnsw } = decodeOr503(file, () =>
       decodeGraph(bytes, { shard: info.id, dim: directory.embedding_dim, count: info.statement_count }, parseHnswHeader),
     );

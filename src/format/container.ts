@@ -5,8 +5,8 @@
  * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
-/** 3: partitioned index (directory, issuer tables, term blocks), sealed artifacts, shards without corpus statistics. */
-export const FORMAT_VERSION = 3;
+/** 4: partitioned index (directory, issuer tables, term blocks), sealed artifacts; shards, graphs and issuer tables stored by content. */
+export const FORMAT_VERSION = 4;
 
 export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms' | 'model';
 const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8, model: 9 };

@@ -60,6 +60,9 @@ export interface ShardInfo {
   /** Whether an hnswlib graph artifact exists for this shard (large shards only), and its size. */
   graph_file: string | null;
   graph_bytes?: number;
+  /** Content ids (src/format/keys.ts) of the shard and its graph: the Worker reads both by content. */
+  content_id: string;
+  graph_content_id?: string;
 }
 
 /** What the directory and the catalog the core works on both say about the whole index. */
@@ -215,8 +218,9 @@ export interface DirectoryCompany {
    * other issuers' filings are added.
    */
   sources: { first: number; count: number };
-  /** Its issuer table (issuers/<ticker>.bin). */
+  /** Its issuer table (issuers/<ticker>.bin), stored by content. */
   table: string;
+  table_content_id: string;
 }
 
 /**
@@ -275,8 +279,13 @@ export interface TermBlock {
 
 export const NO_VECTOR = 0xffffffff;
 
-export interface ArtifactRef {
+/** How a reader finds an artifact: its file name, and for objects stored by content, the id of its bytes. */
+export interface StoredRef {
   file: string;
+  content_id?: string;
+}
+
+export interface ArtifactRef extends StoredRef {
   bytes: number;
   sha256: string;
 }

@@ -24,7 +24,8 @@ import {
   type Statement,
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/consensus';
-import { partitionedArtifacts } from '../../index-builder/partitioned';
+import { partitionedArtifacts, storedByContent } from '../../index-builder/partitioned';
+import { contentIdOf } from '../../src/format/keys';
 import { EmbeddingLearner } from '../../index-builder/embeddings';
 import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';
@@ -74,7 +75,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
 
   const members: number[][] = shardKeys.map(() => []);
   statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
-  const shardFiles: { info: ShardInfo; bytes: Uint8Array; vectors: Int8Array }[] = [];
+  const shardFiles: { info: Omit<ShardInfo, 'content_id'>; bytes: Uint8Array; vectors: Int8Array }[] = [];
   const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
   const edges: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
   members.forEach((ids, shardIndex) => {
@@ -121,6 +122,12 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     graphFiles.push({ file: s.info.graph_file, bytes });
   }
 
+  const contentId = (bytes: Uint8Array) => contentIdOf(sha256(seal(bytes)));
+  const shards: ShardInfo[] = shardFiles.map(({ info, bytes }) => {
+    const graph = graphFiles.find((g) => g.file === info.graph_file);
+    return { ...info, content_id: contentId(bytes), ...(graph ? { graph_content_id: contentId(graph.bytes) } : {}) };
+  });
+
   const lexTerms = [...impacts.keys()].sort();
   let maxImpact = 0;
   for (const m of impacts.values()) for (const v of m.values()) maxImpact = Math.max(maxImpact, v);
@@ -163,7 +170,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     sources,
     statementsPerSource,
     statements: N,
-    shards: shardFiles.map((s) => s.info),
+    shards,
     dim: model.dim,
     avgLen,
     entities: collector.finish([...companies.values()], (ticker) => textsByTicker.get(ticker) ?? []),
@@ -175,7 +182,10 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     ...partitionedArtifacts(catalog, statementsPerSource, lexicon, model),
   ]);
   const refs: ArtifactRef[] = [];
-  for (const [file, bytes] of files) refs.push({ file, bytes: bytes.byteLength, sha256: sha256(seal(bytes)) });
+  for (const [file, bytes] of files) {
+    const hash = sha256(seal(bytes));
+    refs.push({ file, bytes: bytes.byteLength, sha256: hash, ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}) });
+  }
   const { version, manifest, fileList } = versionOf(refs, N, embeddingModel);
   const dir = join(options.outDir, DOMAIN, version);
   for (const [file, bytes] of files) {

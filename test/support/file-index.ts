@@ -4,7 +4,7 @@ import type { IndexReader } from '../../src/core/index-reader';
 import { partitionedReader } from '../../src/core/partitioned-reader';
 import { decodeDirectory, decodeIssuerTable, decodeManifest } from '../../src/format/codec';
 import { verifySeal } from '../../src/format/container';
-import type { CatalogHeader } from '../../src/format/types';
+import type { CatalogHeader, StoredRef } from '../../src/format/types';
 import { scopedCatalog } from '../../src/format/views';
 
 /**
@@ -21,7 +21,7 @@ export function openFileIndex(dir: string, { onRead }: { onRead?: (file: string,
   const manifest = decodeManifest(new TextDecoder().decode(read('manifest.json')));
   const directory = decodeDirectory(read(manifest.directory.file));
   const loaded = new Map<string, Promise<unknown>>();
-  return partitionedReader(manifest, directory, <T>(file: string, decode: (bytes: Uint8Array) => T) => {
+  return partitionedReader(manifest, directory, <T>({ file }: StoredRef, decode: (bytes: Uint8Array) => T) => {
     let p = loaded.get(file) as Promise<T> | undefined;
     if (!p) {
       p = (async () => {

@@ -14,7 +14,7 @@ import type { Condition } from '../../src/filters/parse';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { LoadStats } from '../../src/adapters/r2-index';
 import { ArtifactFormatError, encodeArtifact } from '../../src/format/container';
-import { manifestKey, objectKey, pointerKey } from '../../src/format/keys';
+import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
 import { decodeFileList, decodeGraph, decodeManifest, decodeShard } from '../../src/format/codec';
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
@@ -330,7 +330,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     function storage(tamper?: { file: string; bytes: Uint8Array }) {
       const objects = new Map<string, Uint8Array>();
       for (const ref of files) {
-        objects.set(objectKey(manifest.domain, manifest.version, ref.file), tamper?.file === ref.file ? tamper.bytes : readBytes(first.dir, ref.file));
+        objects.set(storedKey(manifest.domain, manifest.version, ref), tamper?.file === ref.file ? tamper.bytes : readBytes(first.dir, ref.file));
       }
       objects.set(manifestKey(manifest.domain, manifest.version), new Uint8Array(readFileSync(join(first.dir, 'manifest.json'))));
       const bucket = {

@@ -11,6 +11,8 @@ import { readCorpus, type Filing } from '../../index-builder/read-corpus';
 import { readFullCatalog } from '../support/file-index';
 import { expectSameArtifacts } from '../support/files';
 import { tempDirs } from '../support/temp-dirs';
+import { openLocalBindings } from '../support/local-bindings';
+import { publishVersion } from '../../index-builder/publish';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const NEW_10Q = 'QVLT_2024Q1_10Q';
@@ -51,6 +53,25 @@ describe('incremental build', () => {
       }
     }
     expect(incremental.summary.filings).toBe(all.length);
+  });
+
+  it('publishing it after the previous version uploads only the rebuilt issuer\'s objects and the version\'s own', async () => {
+    const incremental = await incrementalBuild(() => all, previous.dir, { outDir: tmp(), embeddingModel: await modelOf(previous) });
+    const storage = await openLocalBindings(tmp());
+    try {
+      await publishVersion(previous.dir, storage.target);
+      const uploaded: string[] = [];
+      const report = await publishVersion(incremental.dir, { ...storage.target, putObject: (k, b) => (uploaded.push(k), storage.target.putObject(k, b)) });
+      const byContent = uploaded.filter((k) => k.startsWith('sp500/objects/'));
+      expect(byContent.length).toBeGreaterThan(0);
+      expect(byContent.every((k) => /\/QVLT[-.]/.test(k)), byContent.join(', ')).toBe(true);
+      expect(uploaded.filter((k) => !byContent.includes(k)).every((k) => k.startsWith(`sp500/${incremental.version}/`))).toBe(true);
+      // Skipped: every shard, graph and table of the two issuers the build reused.
+      const reused = readFullCatalog(previous.dir).shards.filter((s) => !s.tickers.includes('QVLT'));
+      expect(report.skipped).toBeGreaterThanOrEqual(reused.length + reused.filter((s) => s.graph_file).length + 2);
+    } finally {
+      await storage.dispose();
+    }
   });
 
   it('a changed filing or a removed one rebuilds that issuer, and still equals the full build', async () => {

@@ -9,7 +9,7 @@ import { publishVersion, type PublishTarget, type StoredObject } from '../../ind
 import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/storage';
 import { parseStorageArgs } from '../../index-builder/cli';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { manifestKey, pointerKey } from '../../src/format/keys';
+import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
 import type { FileList } from '../../src/format/types';
 
 /*
@@ -54,12 +54,11 @@ async function publishThrough(dir: string, wrap: (t: PublishTarget) => PublishTa
   }
 }
 
-/** Keys a publish of `build` writes, in publish order: data files, the file list, then the manifest. */
+/** Keys a publish of `build` writes, in publish order: the file list, data files, then the manifest. */
 function uploadKeys(build: BuildResult): string[] {
   const m = build.manifest;
   const list = (JSON.parse(readFileSync(join(build.dir, m.files.file), 'utf8')) as FileList).files;
-  const files = [...list, m.files].map((r) => `sp500/${m.version}/${r.file}`);
-  return [...files, manifestKey('sp500', m.version)];
+  return [m.files, ...list].map((r) => storedKey('sp500', m.version, r)).concat(manifestKey('sp500', m.version));
 }
 
 /** A target whose upload of `failKey` throws, as a dropped connection would; records what it wrote. */
@@ -80,14 +79,17 @@ function failingOn(failKey: string | null, log: string[] = []) {
 }
 
 describe('publishVersion', () => {
-  it('uploads every artifact, then the manifest, then moves the pointer', async () => {
+  it('uploads the file list, every artifact (shards, graphs and issuer tables by content), the manifest, then moves the pointer', async () => {
     expect(next.version).not.toBe(live.version);
     const order: string[] = [];
     const report = await publishThrough(live.dir, failingOn(null, order));
     expect(report.version).toBe(live.version);
-    expect(order.at(-1)).toBe(`pointer:${live.version}`);
-    expect(order.at(-2)).toBe(manifestKey('sp500', live.version));
-    expect(order.slice(0, -2).every((k) => k.startsWith(`sp500/${live.version}/`) && !k.endsWith('manifest.json'))).toBe(true);
+    expect(order).toEqual([...uploadKeys(live), `pointer:${live.version}`]);
+    expect(order[0]).toBe(`sp500/${live.version}/files.json`);
+    const byContent = order.filter((k) => k.startsWith('sp500/objects/'));
+    expect(byContent.length).toBeGreaterThan(0);
+    expect(byContent.every((k) => /^sp500\/objects\/(shards|graphs|issuers)\/[^/]+\.[0-9a-f]{32}\.bin$/.test(k))).toBe(true);
+    expect(order.filter((k) => k.startsWith(`sp500/${live.version}/`)).some((k) => k.includes('/terms/'))).toBe(true);
     const state = await readState();
     expect(state.pointer).toBe(live.version);
     await state.dispose();
@@ -126,26 +128,49 @@ describe('publishVersion', () => {
 
 describe('gc --keep N', () => {
   const obj = (key: string, uploaded: number): StoredObject => ({ key, bytes: 10, uploaded });
-  // Three versions published at t=1, 2, 3 (data first, manifest last), and a publish of v4 that stopped midway.
+  const fileList = (...files: [string, string?][]) =>
+    JSON.stringify({ files: files.map(([file, id]) => ({ file, bytes: 10, sha256: '0'.repeat(64), ...(id ? { content_id: id } : {}) })) });
+  const [A, B, C] = ['a', 'b', 'c'].map((x) => x.repeat(32)) as [string, string, string];
+  const stored = (name: string, id: string) => `sp500/objects/shards/${name}.${id}.bin`;
+  // Three versions published at t=0, 10, 20 (file list and data first, manifest last) that share shard a; b is v1's
+  // alone, c is v3's; and a publish of v4 that stopped after its file list.
   const objects = [
-    ...['v1', 'v2', 'v3'].flatMap((v, i) => [obj(`sp500/${v}/shards/a.bin`, i * 10), obj(`sp500/${v}/manifest.json`, i * 10 + 1)]),
-    obj('sp500/v4/shards/a.bin', 40),
+    ...['v1', 'v2', 'v3'].flatMap((v, i) => [obj(`sp500/${v}/files.json`, i * 10), obj(`sp500/${v}/terms/0.bin`, i * 10), obj(`sp500/${v}/manifest.json`, i * 10 + 1)]),
+    obj(stored('a', A), 0),
+    obj(stored('b', B), 0),
+    obj(stored('c', C), 20),
+    obj('sp500/v4/files.json', 40),
     obj('other/v0/manifest.json', 0),
   ];
+  const lists = new Map([
+    ['v1', fileList(['terms/0.bin'], ['shards/a.bin', A], ['shards/b.bin', B])],
+    ['v2', fileList(['terms/0.bin'], ['shards/a.bin', A])],
+    ['v3', fileList(['terms/0.bin'], ['shards/a.bin', A], ['shards/c.bin', C])],
+    ['v4', fileList(['shards/c.bin', C])],
+  ]);
 
-  it('keeps the N newest, the current and the previous version; removes manifests before data', () => {
-    const plan = planGc(objects, 'sp500', 'v3', 1);
+  it('keeps the N newest, the current and the previous version; removes manifests before data, then unreferenced stored objects', () => {
+    const plan = planGc(objects, 'sp500', 'v3', 1, lists);
     expect(plan.versions).toEqual(['v4', 'v3', 'v2', 'v1']);
     expect(plan.keep).toEqual(['v4', 'v3', 'v2']); // v4 newest, v3 current, v2 previous
     expect(plan.remove).toEqual(['v1']);
-    expect(plan.keys).toEqual(['sp500/v1/manifest.json', 'sp500/v1/shards/a.bin']);
-    expect(plan.bytes).toBe(20);
+    expect(plan.keys).toEqual(['sp500/v1/manifest.json', 'sp500/v1/files.json', 'sp500/v1/terms/0.bin', stored('b', B)]);
+    expect(plan.bytes).toBe(40);
+    expect(plan.unlisted).toEqual([]);
   });
 
-  it('never removes the current version, even when a rollback made it the oldest', () => {
-    const plan = planGc(objects, 'sp500', 'v1', 2);
+  it('never removes the current version, even when a rollback made it the oldest, nor an object a kept version lists', () => {
+    const plan = planGc(objects, 'sp500', 'v1', 2, lists);
     expect(plan.keep).toEqual(['v4', 'v3', 'v1']); // the two newest, and current v1 (nothing older: no previous)
     expect(plan.remove).toEqual(['v2']);
+    expect(plan.keys.filter((k) => k.startsWith('sp500/objects/'))).toEqual([]); // a: v1 and v3; b: v1; c: v3 and v4
+  });
+
+  it('removes no stored object while a kept version has no readable file list', () => {
+    const plan = planGc(objects, 'sp500', 'v3', 1, new Map([...lists].filter(([v]) => v !== 'v2').concat([['v4', 'not json']])));
+    expect(plan.unlisted).toEqual(['v4', 'v2']);
+    expect(plan.remove).toEqual(['v1']);
+    expect(plan.keys.some((k) => k.startsWith('sp500/objects/'))).toBe(false);
   });
 
   it('removes old versions from real local R2, leaves the live one serving, and reports what it did', async () => {
@@ -163,7 +188,13 @@ describe('gc --keep N', () => {
       expect(plan.current).toBe(third.version);
       expect(plan.keep.sort()).toEqual([next.version, third.version].sort());
       expect(await storage.target.listObjects(`sp500/${live.version}/`)).toEqual([]);
-      expect((await storage.target.listObjects(`sp500/${next.version}/`)).length).toBe(uploadKeys(next).length);
+      // Every object the kept versions need is still there; what only the removed one needed is gone.
+      const remaining = new Set((await storage.target.listObjects('sp500/')).map((o) => o.key));
+      const needed = new Set([...uploadKeys(next), ...uploadKeys(third)]);
+      for (const key of needed) expect(remaining.has(key), key).toBe(true);
+      const liveOnly = uploadKeys(live).filter((k) => !needed.has(k));
+      expect(liveOnly.some((k) => k.startsWith('sp500/objects/'))).toBe(true);
+      expect(liveOnly.filter((k) => remaining.has(k))).toEqual([]);
       expect(await storage.target.getPointer(pointerKey('sp500'))).toBe(third.version);
       // A second run has nothing left to remove.
       expect((await collectGarbage(storage.target, 'sp500', 1)).remove).toEqual([]);
@@ -194,6 +225,7 @@ describe('storage adapter and CLI flags', () => {
     let failures = 2;
     const bucket = {
       head: async (k: string) => (stored.has(k) ? { size: stored.get(k)!.byteLength } : null),
+      get: async (k: string) => (stored.has(k) ? { arrayBuffer: async () => stored.get(k)!.slice().buffer } : null),
       put: async (k: string, v: Uint8Array) => {
         if (failures-- > 0) throw new Error('timeout');
         stored.set(k, v);
@@ -206,6 +238,8 @@ describe('storage adapter and CLI flags', () => {
     await target.putObject('a', new Uint8Array([1, 2, 3]));
     expect(await target.hasObject('a', 3)).toBe(true);
     expect(await target.hasObject('a', 4)).toBe(false);
+    expect(await target.getObject('a')).toEqual(new Uint8Array([1, 2, 3]));
+    expect(await target.getObject('b')).toBeNull();
   });
 
   it('refuses a remote publish before any upload when wrangler is not logged in, saying what to run', () => {

@@ -46,6 +46,19 @@ describe('Cache API in front of R2', () => {
     expect(second.json.evidence).toBe(first.json.evidence);
   });
 
+  it('a newly published version reads its unchanged shards and issuer tables from the colo cache (stored by content)', async () => {
+    await uploadVersion('edge-v5a');
+    dropIsolateCache();
+    expect((await ask()).status).toBe(200);
+    await uploadVersion('edge-v5b'); // the next version: same shards and tables, its own directory and term blocks
+    dropIsolateCache();
+    const res = await ask();
+    expect(res.status).toBe(200);
+    expect(res.log.shards_loaded).toBeGreaterThan(0);
+    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.shards_loaded + 1); // its shards and QVLT's table
+    expect(res.log.objects_read - res.log.edge_cache_hits - 1).toBeGreaterThanOrEqual(2); // R2: its directory and term blocks
+  });
+
   it('a copy that fails its seal is dropped and R2 is read instead', async () => {
     await uploadVersion('edge-v2');
     dropIsolateCache();

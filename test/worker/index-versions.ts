@@ -3,36 +3,44 @@ import { inject } from 'vitest';
 import worker from '../../src/index';
 import { getIsolateCache } from '../../src/router';
 import { API_KEY, BASE } from './helpers';
+import { storedKey } from '../../src/format/keys';
+import type { StoredRef } from '../../src/format/types';
 
 /** The sample index the real builder produced in globalSetup, decoded once. */
 function sample() {
   const index = inject('sampleIndex');
-  const prefix = `${index.domain}/${index.version}/`;
   const files = new Map<string, Uint8Array>();
+  const refs = new Map<string, StoredRef>();
   for (const o of index.objects) {
     const bin = atob(o.data);
     const bytes = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-    files.set(o.key.slice(prefix.length), bytes);
+    files.set(o.file, bytes);
+    refs.set(o.file, { file: o.file, ...(o.content_id ? { content_id: o.content_id } : {}) });
   }
-  return { domain: index.domain, pointerKey: index.pointerKey, files };
+  return { domain: index.domain, pointerKey: index.pointerKey, files, refs };
 }
 
 export const SAMPLE = sample();
 
-/** The R2 key of a file of a version. */
-export const keyOf = (version: string, file: string) => `${SAMPLE.domain}/${version}/${file}`;
+/**
+ * The R2 key of a file of a version: under the version, or (shards, graphs, issuer tables) under its content, a key
+ * every version holding the same bytes shares.
+ */
+export const keyOf = (version: string, file: string) => storedKey(SAMPLE.domain, version, SAMPLE.refs.get(file) ?? { file });
 
 /**
  * Uploads the sample index under a new version name (the manifest's version field rewritten, every artifact
- * byte-identical), so each test starts from artifacts no earlier test has cached in this isolate. `skip` leaves files
- * out (a half-finished upload); `pointer: false` leaves the KV pointer alone (a publish that stopped before the end).
+ * byte-identical), so each test starts from artifacts no earlier test has cached in this isolate (its cache keys by
+ * version). `skip` leaves files out (a half-finished upload: objects stored by content that an earlier version
+ * uploaded are there all the same); `missing` deletes them from the bucket (a lost object, for every version that
+ * shares it); `pointer: false` leaves the KV pointer alone (a publish that stopped before the end).
  */
-export async function uploadVersion(version: string, opts: { skip?: string[]; pointer?: boolean } = {}): Promise<void> {
+export async function uploadVersion(version: string, opts: { skip?: string[]; missing?: string[]; pointer?: boolean } = {}): Promise<void> {
   for (const [file, bytes] of SAMPLE.files) {
-    if (opts.skip?.includes(file)) continue;
     if (file === 'manifest.json') continue;
-    await env.INDEX_BUCKET.put(keyOf(version, file), bytes);
+    if (opts.missing?.includes(file)) await env.INDEX_BUCKET.delete(keyOf(version, file));
+    else if (!opts.skip?.includes(file)) await env.INDEX_BUCKET.put(keyOf(version, file), bytes);
   }
   if (!opts.skip?.includes('manifest.json')) {
     const manifest = JSON.parse(new TextDecoder().decode(SAMPLE.files.get('manifest.json')!));
@@ -53,7 +61,7 @@ export function shardFile(ticker: string, fy: number): string {
   return file;
 }
 
-type Vars = Partial<Record<'POINTER_TTL_SECONDS', string>>;
+type Vars = Partial<Record<'POINTER_TTL_SECONDS' | 'EDGE_CACHE', string>>;
 
 /**
  * Calls the Worker's fetch handler with extra vars (e.g. POINTER_TTL_SECONDS): the same handler `exports.default`
