@@ -201,7 +201,10 @@ export async function runPublish(artifactsDir: string, opts: PublishOptions) {
     const bar = progressBar('publish');
     const report = await publishVersion(dir, storage.target, (d, t) => bar.update(d, t));
     bar.stop();
-    console.log(`published ${DOMAIN} ${report.version} to ${storage.where}: ${report.uploaded} uploaded, ${report.skipped} already there, ${report.bytes} bytes`);
+    console.log(
+      `published ${DOMAIN} ${report.version} to ${storage.where}: ${report.uploaded} objects uploaded (${report.bytes} bytes), ` +
+        `${report.skipped} already stored (${report.skippedBytes} bytes)`,
+    );
     return report;
   } finally {
     await storage.dispose();
@@ -218,6 +221,7 @@ export async function runGc(keep: number, opts: { remote: boolean; persistDir: s
     console.log(
       `${opts.dryRun ? 'would remove' : 'removed'} ${plan.remove.length} of ${plan.versions.length} versions from ${storage.where} ` +
         `(${plan.keys.length} objects, ${plan.bytes} bytes); kept ${plan.keep.join(', ') || 'none'} (current ${plan.current ?? 'none'})` +
+        (plan.unlisted.length ? `; kept every stored object: no readable files.json for ${plan.unlisted.join(', ')}` : '') +
         (plan.remove.length ? `; removed ${plan.remove.join(', ')}` : ''),
     );
     return plan;
