@@ -2,7 +2,7 @@ import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence
 import { buildChains, claimKey } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
-import { inferFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
+import { inferFilters, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader, Directory } from '../format/types';
 import { renderAgentContext } from '../render/agent-context';
@@ -34,6 +34,8 @@ export interface QueryOutcome {
     scope: Scope;
     /** The ranking preference inferred from the question, and the extra retrieval pass it took (item hints). */
     preference?: { label: string; preferredChains: number; pass: RetrievalTrace | null };
+    /** Soft periods: the later annual reports searched for a named fiscal year, and that pass (filters/infer.ts). */
+    widened?: { years: string[]; chains: number; pass: RetrievalTrace };
   };
 }
 
@@ -105,10 +107,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const notices: QueryNotice[] = [];
   let conditions = callerConditions;
   let preference: RankingPreference | null = null;
+  let widened: InferredFilters['widened'] = null;
   if (req.mode !== 'basic') {
     const inferred = inferFilters(req.normalizedQuery, catalog, callerConditions);
     conditions = [...callerConditions, ...inferred.conditions];
     preference = inferred.preference;
+    widened = inferred.widened;
     if (inferred.conditions.length) {
       notices.push({ code: 'FILTERS_INFERRED', message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`, level: 'info' });
     }
@@ -211,6 +215,19 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const single = await gather(req.normalizedQuery, conditions);
     ({ chains, hitCount, pref: prefInfo } = single);
     trace = { ...single.trace };
+    if (widened) {
+      // Soft periods: the later 10-Ks that restate the named year, ranked below the named year's own filings.
+      const wider = await gather(req.normalizedQuery, [...callerConditions, ...widened.conditions]);
+      chains = mergePreferred(chains, wider.chains, plan);
+      hitCount += wider.hitCount;
+      trace.searchedShards = [...new Set([...trace.searchedShards, ...wider.trace.searchedShards])];
+      trace.widened = { years: widened.years, chains: chains.filter((c) => wider.chains.includes(c)).length, pass: wider.trace };
+      notices.push({
+        code: 'PERIOD_WIDENED',
+        message: `Later annual reports (${widened.years.join(', ')}), which restate the fiscal year the question names as a comparative period, were searched too; their evidence ranks below that year's own filings.`,
+        level: 'info',
+      });
+    }
     if (facets.length) {
       // One pass per facet (line item or filing), merged round-robin after the question's own pass, so each facet's
       // best evidence reaches the budget (src/plan/facets.ts).

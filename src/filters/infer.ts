@@ -29,6 +29,14 @@ export interface InferredFilters {
   /** Hard filters inferred from the question, to be ANDed with the caller's; fields the caller filtered are absent. */
   conditions: Condition[];
   preference: RankingPreference | null;
+  /**
+   * Soft periods: a fiscal year the question names is a filter, but the next two annual reports restate it as a
+   * comparative period (and discuss it: "in 2019" is often answered by the FY2021 10-K's comparison). These are the
+   * conditions of that wider pass: `conditions` with those later years and form 10-K. Its evidence ranks below the
+   * named year's (core/run-query.ts). Null when the question names no fiscal year of its own, or no later 10-K
+   * is in scope.
+   */
+  widened: { conditions: Condition[]; years: string[] } | null;
   notices: QueryNotice[];
 }
 
@@ -395,5 +403,24 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
   if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
   if (itemTags || kept.length) preference = { itemTags: itemTags?.sort() ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
 
-  return { conditions: inferred(), preference, notices };
+  return { conditions: inferred(), preference, widened: widenedYears(catalog, caller, inferred(), periods.years), notices };
+}
+
+/**
+ * The wider pass of soft periods (InferredFilters.widened): for fiscal years named on their own (not a quarter, a
+ * date or "latest", which name one filing), the next two fiscal years' 10-Ks in scope. Not when the form is a
+ * 10-Q (quarterly questions), nor when the caller fixed the year or the form.
+ */
+function widenedYears(catalog: CatalogHeader, caller: readonly Condition[], inferred: readonly Condition[], named: readonly string[]): InferredFilters['widened'] {
+  const years = inferred.find((c) => c.field === 'sec_fiscal_year');
+  const form = inferred.find((c) => c.field === 'sec_form_type');
+  if (!years || !named.length || caller.some((c) => c.field === 'sec_form_type') || (form && !form.values.includes('10-K'))) return null;
+  const own = new Set(years.values);
+  const later = [...new Set(named.filter((y) => own.has(y)).flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !own.has(y)).sort();
+  const others = inferred.filter((c) => c.field !== 'sec_fiscal_year' && c.field !== 'sec_form_type');
+  const conditions: Condition[] = [...others, { field: 'sec_fiscal_year', op: 'in', values: later }, { field: 'sec_form_type', op: 'eq', values: ['10-K'] }];
+  const present = later.filter((y) => catalog.sources.some((s) => matchesConditions(s.meta, [...caller, ...others, { field: 'sec_fiscal_year', op: 'eq', values: [y] }, conditions.at(-1)!])));
+  if (!present.length) return null;
+  conditions[conditions.length - 2] = { field: 'sec_fiscal_year', op: 'in', values: present };
+  return { conditions, years: present };
 }

@@ -228,6 +228,25 @@ describe('inferFilters', () => {
     expect(infer('MD&A of Chipperfield', [{ field: 'sec_item_tag', op: 'eq', values: ['10K-Item-8'] }]).preference).toBeNull();
   });
 
+  it('widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed fields', () => {
+    const widened = (q: string, caller: Condition[] = []) => {
+      const w = inferFilters(q, CATALOG, caller).widened;
+      return w && { years: w.years, filters: conditionsToObject(w.conditions) };
+    };
+    // ARBL files 10-Ks for FY2021-FY2023: 2021 is restated by both later ones, 2022 by one, 2023 by none.
+    expect(widened('What was Arbelion Power capital expenditure in 2021?')).toEqual({
+      years: ['FY-2022', 'FY-2023'],
+      filters: { sec_ticker: ['ARBL'], sec_fiscal_year: ['FY-2022', 'FY-2023'], sec_form_type: '10-K' },
+    });
+    expect(widened('Arbelion Power rate base in fiscal 2022')?.years).toEqual(['FY-2023']);
+    expect(widened('Arbelion Power rate base in fiscal 2023')).toBeNull();
+    expect(widened('Arbelion Power 10-K for 2021')?.years).toEqual(['FY-2022', 'FY-2023']);
+    expect(widened('CHPX revenue in Q1 2024')).toBeNull(); // a quarter names one filing
+    expect(widened('Arbelion Power capex in 2021', [{ field: 'sec_form_type', op: 'eq', values: ['10-K'] }])).toBeNull();
+    expect(widened('Arbelion Power capex in 2021', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2021'] }])).toBeNull();
+    expect(widened('Arbelion Power capital expenditure')).toBeNull(); // no year named
+  });
+
   it('warns when a named period is not in the index and substitutes the next years that report it as a comparative', () => {
     const gone = infer('Arbelion revenue in FY2031');
     expect(gone.filters).toEqual({ sec_ticker: ['ARBL'] });

@@ -36,6 +36,22 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
   });
 });
 
+describe('runQuery: soft periods', () => {
+  it('searches the later 10-Ks that restate a named year too, ranks them below it, and never widens a caller filter', async () => {
+    const { body, trace } = await ask({ query: 'Quillvale cost of sales in fiscal 2022' });
+    expect(trace.widened?.years).toEqual(['FY-2023']);
+    expect(trace.widened?.pass.allowedSources).toBeGreaterThan(0);
+    expect(body.notices?.map((n) => n.code)).toContain('PERIOD_WIDENED');
+    expect(body.summary?.applied_metadata_filters).toMatchObject({ sec_fiscal_year: ['FY-2022'] }); // still the named year
+    const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
+    expect(first).toMatch(/sources='QVLT-10K-FY2022-/);
+
+    const strict = await ask({ query: 'Quillvale cost of sales in fiscal 2022', metadata_filters: { sec_fiscal_year: 'FY-2022' } });
+    expect(strict.trace.widened).toBeUndefined();
+    expect(strict.body.evidence).not.toMatch(/FY2023/);
+  });
+});
+
 describe('mergePreferred', () => {
   const chain = (relevance: number, text: string): Chain => ({
     score: 0.01,
