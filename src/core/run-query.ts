@@ -12,7 +12,7 @@ import { renderEvidence } from '../render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, PREFERENCE_BONUS, type EffortPlan } from '../search/plan';
-import { retrieve, type Hit, type RetrievalTrace } from '../search/retrieve';
+import { retrieve, type Hit, type RequestCosines, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -122,6 +122,15 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   // basic mode infers nothing, but the companies and years a question names still pick where to look first.
   const basicRoute = req.mode === 'basic' ? inferFilters(req.normalizedQuery, catalog, []).conditions : [];
 
+  const cosines: RequestCosines = new Map();
+  // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
+  const tokens = new Map<string, readonly string[]>();
+  const tokenizeOnce = (text: string): string[] => {
+    let t = tokens.get(text);
+    if (!t) tokens.set(text, (t = tokenize(text)));
+    return [...t];
+  };
+
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
 
@@ -130,7 +139,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
   const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
-    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources);
+    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources, cosines);
     // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
     const { lexicon } = retrieval;
     const weights = new Map<string, number>();
@@ -145,7 +154,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
         hits,
         plan,
         weights,
-        tokenize,
+        tokenizeOnce,
         shards,
         (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds),
         citableUnderCallerFilters,
@@ -162,7 +171,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within);
+        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within, cosines);
         pass = extra.trace;
         hits = extra.hits;
       }

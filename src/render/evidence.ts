@@ -23,10 +23,23 @@ function sourceAttributes(src: CatalogSource): [string, string][] {
   ];
 }
 
+/**
+ * Rendered pieces, by the object they render: the token budget re-renders the evidence once per candidate chain
+ * (render/evidence.ts is called with each trial selection), and the chains and sources of a trial are mostly the
+ * previous trial's. Keyed weakly by the request's own objects, so they go with the request.
+ */
+const registryLines = new WeakMap<CatalogSource, string>();
+const renderedChains = new WeakMap<Chain, string>();
+
 function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): string {
   const lines = sources.map((i) => {
-    const attrs = sourceAttributes(catalog.sources[i]!).map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ');
-    return `<source ${attrs}/>`;
+    const src = catalog.sources[i]!;
+    let line = registryLines.get(src);
+    if (line === undefined) {
+      const attrs = sourceAttributes(src).map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ');
+      registryLines.set(src, (line = `<source ${attrs}/>`));
+    }
+    return line;
   });
   return `<source_registry>\n${lines.join('\n')}\n</source_registry>`;
 }
@@ -67,7 +80,14 @@ function describeOccurrence(src: CatalogSource, page: number, kind: string): str
   return `${quarter}page ${page + 1}${kind === 'table_row' ? '; table row' : ''}`;
 }
 
+/** A chain's element; a chain belongs to one request and its catalog, so it renders the same every time. */
 function renderChain(catalog: CatalogHeader, chain: Chain): string {
+  let text = renderedChains.get(chain);
+  if (text === undefined) renderedChains.set(chain, (text = renderChainOnce(catalog, chain)));
+  return text;
+}
+
+function renderChainOnce(catalog: CatalogHeader, chain: Chain): string {
   const entries = chain.entries.map((entry) => {
     const ids = entry.sources.map((s) => catalog.sources[s.source]!.id);
     const statuses = entry.sources.map((s) => `- ${s.status} [${escapeText(catalog.sources[s.source]!.id)}]`);

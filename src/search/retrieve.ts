@@ -3,14 +3,14 @@ import type { CatalogHeader, Lexicon } from '../format/types';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
-import { dotInt8, embedTokens } from '../text/embed';
+import { embedTokens } from '../text/embed';
 import { metricCodes, RECONCILING_GROUP } from '../text/metrics';
 import { stem } from '../text/tokenize';
 import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
 import { candidateShards, rankShards } from './select-shards';
-import { searchVectorExact } from './vector';
+import { cosineMemo, cosineOf, searchVectorExact, type CosineMemo } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
 
 export interface Hit {
@@ -95,6 +95,12 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 }
 
 /**
+ * Cosines computed by a request's earlier passes, per shard and query text (src/search/vector.ts). Request-scoped:
+ * the caller creates one per request, so nothing outlives it.
+ */
+export type RequestCosines = Map<string, CosineMemo>;
+
+/**
  * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
  * allowed sources -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25
  * and vector legs per shard -> reciprocal rank fusion.
@@ -106,6 +112,7 @@ export async function retrieve(
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
+  cosines?: RequestCosines,
 ): Promise<RetrievalResult> {
   const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
@@ -125,6 +132,13 @@ export async function retrieve(
       : rankShards(lexicon, candidates, queryTerms, plan.maxShards)
     : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const queryVector = embedTokens(model, queryTerms);
+  const memoOf = (shardIndex: number, shard: Shard): CosineMemo | undefined => {
+    if (!cosines) return undefined;
+    const key = `${shardIndex}|${queryTerms.join(' ')}`;
+    let memo = cosines.get(key);
+    if (!memo) cosines.set(key, (memo = cosineMemo(shard)));
+    return memo;
+  };
 
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
   const vectorHits: { shard: number; local: number; score: number }[] = [];
@@ -150,7 +164,7 @@ export async function retrieve(
       found = graph && searchVectorGraph(shard, graph, queryVector, allowed ? isAllowed : undefined, plan.depth, plan.efSearch);
       if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
     }
-    found ??= searchVectorExact(shard, queryVector, isAllowed, plan.depth);
+    found ??= searchVectorExact(shard, queryVector, isAllowed, plan.depth, memoOf(shardIndex, shard));
     for (const h of found) vectorHits.push({ shard: shardIndex, ...h });
     vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
   }
@@ -189,7 +203,7 @@ export async function retrieve(
   for (const hit of byKey.values()) {
     if (hit.cosine) continue;
     const shard = shards[shardIds.indexOf(hit.shard)]!;
-    hit.cosine = Math.max(0, dotInt8(queryVector, shard.vectors, hit.local * shard.dim));
+    hit.cosine = Math.max(0, cosineOf(shard, queryVector, hit.local, memoOf(hit.shard, shard)));
   }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   return {
