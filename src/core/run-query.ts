@@ -190,13 +190,14 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let trace: Omit<QueryOutcome['trace'], 'scope'>;
   let retrievedBy = new Map<Chain, Set<string>>();
   let prefInfo: QueryOutcome['trace']['preference'];
-  // Research questions that need several line items, or one issuer's figures across several filings.
+  // Research questions that need several line items, or one issuer's figures across several filings; basic-mode
+  // questions that need several line items, within the filings the question names (its routing).
   let facets: Facet[] = [];
   if (req.mode === 'research') {
     facets = lineItemFacets(req.normalizedQuery);
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
     if (!facets.length && !preference?.filings) facets = periodFacets(req.normalizedQuery, catalog.sources, conditions);
-  }
+  } else if (basicRoute.length) facets = lineItemFacets(req.normalizedQuery);
   if (requirementPlan.decomposed) {
     const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions, r.sources)));
     ({ chains, retrievedBy } = mergeBranches(
@@ -219,6 +220,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       chains = mergePreferred(chains, general.chains, plan);
       hitCount += general.hitCount;
       trace.searchedShards = [...new Set([...trace.searchedShards, ...general.trace.searchedShards])];
+    }
+    if (facets.length) {
+      // The line items a computed answer needs, each from the routed filings (the shards already searched).
+      const passes = await Promise.all(facets.map((f) => gather(f.query, basicRoute, f.sources)));
+      chains = mergeBranches([chains, ...passes.map((p) => p.chains)], ['question', ...facets.map((f) => f.id)], plan.maxChains).chains;
+      hitCount += passes.reduce((n, p) => n + p.hitCount, 0);
     }
   } else {
     const single = await gather(req.normalizedQuery, conditions);

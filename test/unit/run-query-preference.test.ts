@@ -52,6 +52,16 @@ describe('runQuery: soft periods', () => {
   });
 });
 
+describe('runQuery: basic mode', () => {
+  it('routes to the named company and takes one pass per line item a ratio needs, still applying no filter', async () => {
+    const { body } = await ask({ mode: 'basic', query: 'What was the working capital of Quillvale in fiscal 2023?' });
+    expect(body.summary?.applied_metadata_filters).toBeUndefined();
+    const evidence = body.evidence ?? '';
+    expect(evidence).toMatch(/<consensus>[^<]*[Tt]otal current assets/);
+    expect(evidence).toMatch(/<consensus>[^<]*[Tt]otal current liabilities/);
+  });
+});
+
 describe('mergePreferred', () => {
   const chain = (relevance: number, text: string): Chain => ({
     score: 0.01,
