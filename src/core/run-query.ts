@@ -22,7 +22,18 @@ import { mergeBranches } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 import { planScope, routeScope, type Scope } from '../plan/scope';
+import { planPasses, type RetrievalPass } from '../plan/passes';
 import { queryTerms as toQueryTerms } from '../search/query-terms';
+
+/** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
+export type PassTrace = RetrievalPass & {
+  searchedShards: string[];
+  allowedSources: number | null;
+  hits: number;
+  /** The ranking preference's own retrieval within this pass (named sections or quarters), if it took one. */
+  preference: RetrievalTrace | null;
+  skipped?: true;
+};
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -36,6 +47,8 @@ export interface QueryOutcome {
     preference?: { label: string; preferredChains: number; pass: RetrievalTrace | null };
     /** Soft periods: the later annual reports searched for a named fiscal year, and that pass (filters/infer.ts). */
     widened?: { years: string[]; chains: number; pass: RetrievalTrace };
+    /** Every pass of the plan (src/plan/passes.ts) as executed: its shards, hits and preference pass; skipped fills. */
+    passes: PassTrace[];
   };
 }
 
@@ -185,11 +198,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   // agentic_research: one branch per planned requirement, each with its own filters and focused text.
   const requirementPlan: RequirementPlan =
     req.mode === 'agentic_research' ? planRequirements(req.normalizedQuery, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
-  let chains: Chain[];
-  let hitCount: number;
-  let trace: Omit<QueryOutcome['trace'], 'scope'>;
-  let retrievedBy = new Map<Chain, Set<string>>();
-  let prefInfo: QueryOutcome['trace']['preference'];
   // Research questions that need several line items, or one issuer's figures across several filings; basic-mode
   // questions that need several line items, within the filings the question names (its routing).
   let facets: Facet[] = [];
@@ -198,60 +206,76 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
     if (!facets.length && !preference?.filings) facets = periodFacets(req.normalizedQuery, catalog.sources, conditions);
   } else if (basicRoute.length) facets = lineItemFacets(req.normalizedQuery);
-  if (requirementPlan.decomposed) {
-    const branches = await Promise.all(requirementPlan.requirements.map((r) => gather(r.query, r.conditions, r.sources)));
-    ({ chains, retrievedBy } = mergeBranches(
-      branches.map((b) => b.chains),
-      requirementPlan.requirements.map((r) => r.id),
-      plan.maxChains,
-    ));
-    hitCount = branches.reduce((n, b) => n + b.hitCount, 0);
-    trace = { ...branches[0]!.trace };
-    prefInfo = branches.find((b) => b.pref)?.pref;
-  } else if (basicRoute.length) {
-    // basic mode: the company and period the question names route retrieval to their filings. A ranking prior, never
-    // a filter: nothing is reported as applied, a clearly better chain from elsewhere still ranks first
-    // (mergePreferred), and other filings fill the chains the named ones leave.
-    const routed = await gather(req.normalizedQuery, basicRoute);
-    ({ chains, hitCount } = routed);
-    trace = { ...routed.trace };
-    if (chains.length < plan.maxChains) {
-      const general = await gather(req.normalizedQuery, []);
-      chains = mergePreferred(chains, general.chains, plan);
-      hitCount += general.hitCount;
-      trace.searchedShards = [...new Set([...trace.searchedShards, ...general.trace.searchedShards])];
+
+  // The passes as data (src/plan/passes.ts), then executed in order; each merges into the chains so far.
+  const passes = planPasses({
+    mode: req.mode,
+    question: req.normalizedQuery,
+    conditions,
+    callerConditions,
+    basicRoute,
+    widened,
+    facets,
+    requirements: requirementPlan,
+  });
+  let chains: Chain[] = [];
+  let hitCount = 0;
+  let retrievedBy = new Map<Chain, Set<string>>();
+  let prefInfo: QueryOutcome['trace']['preference'];
+  let firstTrace: RetrievalTrace | null = null;
+  const searchedShards = new Set<string>();
+  const passTraces: PassTrace[] = [];
+  const run = (pass: RetrievalPass) => gather(pass.query, pass.conditions, pass.sources && new Set(pass.sources));
+  const record = (pass: RetrievalPass, r: Awaited<ReturnType<typeof gather>>) => {
+    hitCount += r.hitCount;
+    firstTrace ??= r.trace;
+    prefInfo ??= r.pref;
+    for (const s of [...r.trace.searchedShards, ...(r.pref?.pass?.searchedShards ?? [])]) searchedShards.add(s);
+    passTraces.push({ ...pass, searchedShards: r.trace.searchedShards, allowedSources: r.trace.allowedSources, hits: r.hitCount, preference: r.pref?.pass ?? null });
+  };
+  let widenedInfo: QueryOutcome['trace']['widened'];
+  for (let i = 0; i < passes.length; ) {
+    const pass = passes[i]!;
+    if (pass.merge === 'round_robin') {
+      // Consecutive round-robin passes run together and merge one chain each in turn, after the chains so far.
+      let end = i;
+      while (end < passes.length && passes[end]!.merge === 'round_robin') end++;
+      const group = passes.slice(i, end);
+      const results = await Promise.all(group.map(run));
+      group.forEach((p, k) => record(p, results[k]!));
+      const branches = results.map((r) => r.chains);
+      const ids = group.map((p) => p.id);
+      const merged = i > 0 ? mergeBranches([chains, ...branches], [passes[0]!.id, ...ids], plan.maxChains) : mergeBranches(branches, ids, plan.maxChains);
+      chains = merged.chains;
+      if (i === 0) retrievedBy = merged.retrievedBy;
+      i = end;
+      continue;
     }
-    if (facets.length) {
-      // The line items a computed answer needs, each from the routed filings (the shards already searched).
-      const passes = await Promise.all(facets.map((f) => gather(f.query, basicRoute, f.sources)));
-      chains = mergeBranches([chains, ...passes.map((p) => p.chains)], ['question', ...facets.map((f) => f.id)], plan.maxChains).chains;
-      hitCount += passes.reduce((n, p) => n + p.hitCount, 0);
+    if (pass.merge === 'fill' && chains.length >= plan.maxChains) {
+      passTraces.push({ ...pass, searchedShards: [], allowedSources: null, hits: 0, preference: null, skipped: true });
+      i++;
+      continue;
     }
-  } else {
-    const single = await gather(req.normalizedQuery, conditions);
-    ({ chains, hitCount, pref: prefInfo } = single);
-    trace = { ...single.trace };
-    if (widened) {
-      // Soft periods: the later 10-Ks that restate the named year, ranked below the named year's own filings.
-      const wider = await gather(req.normalizedQuery, [...callerConditions, ...widened.conditions]);
-      chains = mergePreferred(chains, wider.chains, plan);
-      hitCount += wider.hitCount;
-      trace.searchedShards = [...new Set([...trace.searchedShards, ...wider.trace.searchedShards])];
-      trace.widened = { years: widened.years, chains: chains.filter((c) => wider.chains.includes(c)).length, pass: wider.trace };
+    const r = await run(pass);
+    record(pass, r);
+    // 'below' and 'fill': the chains so far rank as if PREFERENCE_BONUS higher (the named filings, the named year).
+    chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, plan);
+    if (pass.purpose === 'later_years' && widened) {
+      widenedInfo = { years: widened.years, chains: chains.filter((c) => r.chains.includes(c)).length, pass: r.trace };
       notices.push({
         code: 'PERIOD_WIDENED',
         message: `Later annual reports (${widened.years.join(', ')}), which restate the fiscal year the question names as a comparative period, were searched too; their evidence ranks below that year's own filings.`,
         level: 'info',
       });
     }
-    if (facets.length) {
-      // One pass per facet (line item or filing), merged round-robin after the question's own pass, so each facet's
-      // best evidence reaches the budget (src/plan/facets.ts).
-      const passes = await Promise.all(facets.map((f) => gather(f.query, conditions, f.sources)));
-      chains = mergeBranches([chains, ...passes.map((p) => p.chains)], ['question', ...facets.map((f) => f.id)], plan.maxChains).chains;
-      hitCount += passes.reduce((n, p) => n + p.hitCount, 0);
-    }
+    i++;
   }
+  const trace: Omit<QueryOutcome['trace'], 'scope'> = {
+    ...firstTrace!,
+    searchedShards: [...searchedShards],
+    passes: passTraces,
+    ...(widenedInfo ? { widened: widenedInfo } : {}),
+  };
   if (prefInfo) {
     trace.preference = prefInfo;
     notices.push({
@@ -315,10 +339,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   if (req.mode === 'agentic_research') {
     // Coverage from what was actually returned; a plan that did not decompose is the original question.
     body.coverage = assessCoverage(requirementPlan, chains, selection.chains, supports);
+    // The pass plan itself: every retrieval branch with its own filters.
     body.retrieval_plan = {
-      queries: requirementPlan.decomposed
-        ? requirementPlan.requirements.map((r) => ({ query: r.query, label: `${r.id}: ${r.label}`, applied_metadata_filters: conditionsToObject(r.conditions) }))
-        : [{ query: req.normalizedQuery, label: 'original question', applied_metadata_filters: conditionsToObject(conditions) }],
+      queries: passes.map((p) => ({ query: p.query, label: p.label, applied_metadata_filters: conditionsToObject(p.conditions) })),
     };
   }
   if (include.agent_context) {

@@ -1,0 +1,112 @@
+import type { Condition } from '../filters/parse';
+import type { Facet } from './facets';
+import type { RequirementPlan } from './requirements';
+
+/**
+ * The retrieval passes of one request, as a plain value (STYLE.md section 5): what runQuery executes, what the trace
+ * and the log report, what tests pin per mode. Each pass is one retrieval (plus the ranking preference's own pass
+ * when the question names a section or quarter) whose chains join those of the passes before it as `merge` says.
+ */
+export type PassPurpose =
+  /** The question under the request's filters (caller's and inferred). */
+  | 'question'
+  /** Basic mode: the question over the filings of the companies and years it names (a prior, never a filter). */
+  | 'route'
+  /** Basic mode: the question over the best shards of the whole index, when the routed pass leaves room. */
+  | 'fill'
+  /** Soft periods: the later 10-Ks that restate a named fiscal year. */
+  | 'later_years'
+  /** One line item a computed answer needs (src/plan/facets.ts). */
+  | 'line_item'
+  /** One filing of an issuer's figures across filings. */
+  | 'filing'
+  /** One requirement of an agentic plan (src/plan/requirements.ts). */
+  | 'requirement';
+
+/**
+ * How a pass's chains join the chains so far:
+ * - `first`: they are the chains so far;
+ * - `below`: merged after them, each earlier chain ranked as if PREFERENCE_BONUS higher, repeated claims dropped;
+ * - `fill`: the same, and the pass runs only when the chains so far are fewer than the effort plan keeps;
+ * - `round_robin`: consecutive such passes are merged with the chains so far (when any) one chain each in turn.
+ */
+export type PassMerge = 'first' | 'below' | 'fill' | 'round_robin';
+
+export interface RetrievalPass {
+  id: string;
+  purpose: PassPurpose;
+  /** What the pass is for, in words (agentic mode's retrieval_plan labels). */
+  label: string;
+  /** Text the pass retrieves with. */
+  query: string;
+  conditions: Condition[];
+  /** Catalog sources the pass may search, in catalog order; absent = what its conditions allow. */
+  sources?: number[];
+  merge: PassMerge;
+}
+
+export interface PassPlanInput {
+  mode: 'basic' | 'research' | 'agentic_research';
+  question: string;
+  /** The request's filters: the caller's and (research, agentic) the inferred ones. */
+  conditions: Condition[];
+  callerConditions: Condition[];
+  /** Basic mode: the companies and years the question names, as conditions (empty when it names none). */
+  basicRoute: Condition[];
+  /** Soft periods (filters/infer.ts): the later years' conditions, or null. */
+  widened: { conditions: Condition[] } | null;
+  facets: readonly Facet[];
+  requirements: RequirementPlan;
+}
+
+const sortedSources = (s: ReadonlySet<number> | undefined) => (s ? { sources: [...s].sort((a, b) => a - b) } : {});
+
+/** The passes of a request, in execution order. */
+export function planPasses(input: PassPlanInput): RetrievalPass[] {
+  const { question } = input;
+  if (input.requirements.decomposed) {
+    return input.requirements.requirements.map((r) => ({
+      id: r.id,
+      purpose: 'requirement',
+      label: `${r.id}: ${r.label}`,
+      query: r.query,
+      conditions: r.conditions,
+      ...sortedSources(r.sources),
+      merge: 'round_robin',
+    }));
+  }
+  const facetPasses = (conditions: Condition[]): RetrievalPass[] =>
+    input.facets.map((f) => ({
+      id: f.id,
+      purpose: f.sources ? 'filing' : 'line_item',
+      label: f.sources ? `filing ${f.id}` : `line item ${f.id}`,
+      query: f.query,
+      conditions,
+      ...sortedSources(f.sources),
+      merge: 'round_robin',
+    }));
+  if (input.mode === 'basic') {
+    if (!input.basicRoute.length) return [{ id: 'question', purpose: 'question', label: 'original question', query: question, conditions: [], merge: 'first' }];
+    return [
+      { id: 'route', purpose: 'route', label: 'original question, in the filings it names', query: question, conditions: input.basicRoute, merge: 'first' },
+      { id: 'fill', purpose: 'fill', label: 'original question, whole index', query: question, conditions: [], merge: 'fill' },
+      ...facetPasses(input.basicRoute),
+    ];
+  }
+  return [
+    { id: 'question', purpose: 'question', label: 'original question', query: question, conditions: input.conditions, merge: 'first' },
+    ...(input.widened
+      ? [
+          {
+            id: 'later_years',
+            purpose: 'later_years',
+            label: 'original question, later annual reports',
+            query: question,
+            conditions: [...input.callerConditions, ...input.widened.conditions],
+            merge: 'below',
+          } satisfies RetrievalPass,
+        ]
+      : []),
+    ...facetPasses(input.conditions),
+  ];
+}
