@@ -4,6 +4,7 @@ import { findItemHints } from './item-hints';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
 import { findPeriods } from './periods';
+import { ACROSS_QUARTERS as ACROSS_QUARTERS_CUES, cuePattern, cueWords, FORWARD_LOOKING as FORWARD_LOOKING_CUES, NOT_TICKERS } from '../text/cues';
 
 /** A message for the caller: `warning`s also go to summary.warnings, every notice to the top-level `notices`. */
 export interface QueryNotice {
@@ -40,25 +41,13 @@ export interface InferredFilters {
   notices: QueryNotice[];
 }
 
-/** Upper-case words in questions that are not tickers even when a company trades under them (Gartner is IT). */
-const ACRONYMS = new Set(
-  (
-    'AI API ADR ARPU ASC ASU AUM BPS CAGR CAPEX CCC DIO DPO DSO PPNE ROCE WACC RPO ROTCE DPS DAU MAU DAP MAP ARR NRR LTV OPEX SKU CEO CFO COGS COO CPI CTO DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU ' +
-    'FASB FCC FCF FDA FERC FIFO FTC FX FY GAAP GDP GHG HR IFRS IPO IRS ISO IT KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE ' +
-    'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ ROA ROE ROI ROIC SEC SG SOFR TTM UK US USA USD VAT YOY YTD ' +
-    'ALL AND ARE FOR HOW NET NOT THE WAS WHAT WHEN WHICH WHY WHO DID DOES ITEM PART FORM TOTAL INC CORP CO ' +
-    'II III IV VI VII VIII IX XI XII'
-  ).split(' '),
-);
+/** Upper-case words in questions that are not tickers even when a company trades under them (src/text/cues.ts). */
+const ACRONYMS = cueWords(NOT_TICKERS);
 
-/**
- * A question about several quarters of one issuer ("over the reported quarters", "across quarters", "quarter to
- * quarter"): quarters are reported in 10-Qs, and the annual reports' rows (one column per year) crowded them out.
- */
-const ACROSS_QUARTERS =
-  /\b(?:these|those|the|reported|recent|past|prior|previous|successive|several|multiple|different|various|consecutive)\s+quarters\b|\b(?:over|across|throughout|during|between|for|in)\s+(?:the\s+)?quarters\b|\bquarter[- ](?:to|over)[- ]quarter\b|\beach\s+quarter\b/i;
+/** A question about several quarters of one issuer ("over the past quarters", "quarter to quarter"): form 10-Q. */
+const ACROSS_QUARTERS = cuePattern(ACROSS_QUARTERS_CUES);
 
-const FORWARD_LOOKING = /\b(?:expects?|expected|expectations?|anticipat\w*|forecast\w*|guidance|outlook|plans? to|planned|will|projected|projections?|targets?)\b/i;
+const FORWARD_LOOKING = cuePattern(FORWARD_LOOKING_CUES, (a) => `\\b(?:${a})\\b`);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

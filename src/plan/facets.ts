@@ -19,7 +19,7 @@ import { focusedQuery, plannedMetrics } from './requirements';
  * showed).
  *
  * Periods: a question about change across filings ("how has revenue trended over the reported quarters", "in
- * these 10-Qs") gets one pass per filing of its issuer (the latest four the filters allow), since one ranked list
+ * the 10-Qs") gets one pass per filing of its issuer (the latest four the filters allow), since one ranked list
  * returns the best-matching filing's rows several times and the other quarters' figures not at all.
  */
 export const MAX_FACETS = 4;

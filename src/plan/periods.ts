@@ -1,10 +1,10 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
+import { ACROSS_PERIODS as ACROSS_PERIODS_CUES, cuePattern } from '../text/cues';
 
-/** "over the reported quarters", "across periods", "these 10-Qs", "over time" (not "in time"), "quarter to quarter", "trended". */
-const ACROSS_PERIODS =
-  /\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last|past|these|those|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods|10-?qs|quarterly reports|reports|filings)\b|\bover time\b|\bquarter[- ](?:to|over)[- ]quarter\b|\btrend(?:s|ed|ing)?\b|\bfluctuat\w*|\bevolv\w*|\bevolution\b|\bthese (?:10-?qs|quarters|quarterly reports|filings|reports)\b/i;
+/** A question about change across filings ("over time", "quarter to quarter", "trended"; src/text/cues.ts). */
+const ACROSS_PERIODS = cuePattern(ACROSS_PERIODS_CUES);
 const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */
@@ -20,7 +20,7 @@ export interface PeriodFiling {
 
 /**
  * The filings a question about change across periods spans ("how has revenue trended over the reported
- * quarters", "in these 10-Qs"): when its filters leave exactly one issuer with two or more filings (10-Qs only when
+ * quarters", "in the 10-Qs"): when its filters leave exactly one issuer with two or more filings (10-Qs only when
  * it speaks of quarters), those filings latest first, at most `max`. Otherwise none: a point-in-time question, a
  * comparison of several issuers (not a time series), or a single filing.
  */

@@ -115,7 +115,7 @@ export function planRequirements(query: string, catalog: PlannerCatalog, conditi
   const names = new Map(catalog.companies.map((c) => [c.ticker, c.company]));
   if (issuerAxis.length * yearAxis.length * metricAxis.length <= 1) {
     // One issuer, at most one year and metric, but a question about change across its filings: one requirement per
-    // filing (the quarters of "how has revenue trended over these 10-Qs").
+    // filing (the quarters of "how has revenue trended over the 10-Qs").
     const filings = catalog.sources ? filingsAcrossPeriods(query, catalog.sources, conditions, 2 * MAX_REQUIREMENTS) : [];
     if (filings.length < 2) return { decomposed: false, requirements: [], omitted: [] };
     const metric = metrics[0] ?? null;

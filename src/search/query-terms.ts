@@ -1,21 +1,9 @@
 import { metricByCode, metricCodes } from '../text/metrics';
 import { tokenize } from '../text/tokenize';
+import { cueTerms, PHRASING_WORDS } from '../text/cues';
 
-/**
- * Words of how a question is asked, not of what it asks about ("round to two decimal places", "give a response
- * relying on the details shown"), plus units every table row carries ("USD millions"). In filings they match
- * boilerplate (auditor letters, table captions), so as query terms they pull noise above the answering row.
- * Stemmed as the analyzer stems them. Content words (cash, margin, ratio, segment...) never go here.
- */
-const QUESTION_WORDS = new Set(
-  (
-    'answer round decimal place please question explain provided provide calculate calculated using use based shown ' +
-    'show give response relying rely detail information state following like only assume utilizing utilize ' +
-    'reported report what much many usd million billion thousand amount company metric ' + 'statement sheet' // 'report' also a verb in filings, but everywhere
-  )
-    .split(/\s+/)
-    .flatMap((w) => tokenize(w)),
-);
+/** Words of how a question is asked, not of what it asks about (src/text/cues.ts), stemmed as the analyzer stems them. */
+const QUESTION_WORDS = cueTerms(PHRASING_WORDS);
 
 /**
  * The lexical query of a question: its index terms without question-phrasing words; `fy<year>` for each year it

@@ -180,13 +180,13 @@ describe('inferFilters', () => {
     expect(infer('10-K versus 10-Q').filters).toEqual({});
   });
 
-  it('reads "these 10-Qs" and questions about several quarters as form 10-Q, a single quarter or year as no form', () => {
+  it('reads "10-Qs" and questions about several quarters as form 10-Q, a single quarter or year as no form', () => {
     for (const q of [
       'Foodgrove liquidity changes as reported in these 10-Qs',
       'How has Foodgrove gross margin changed over the reported quarters?',
       'Foodgrove revenue across quarters',
       'Foodgrove segment revenue quarter to quarter',
-      'Foodgrove inventory levels during these quarters',
+      'Foodgrove inventory levels during the past quarters',
     ]) {
       expect(infer(q).filters, q).toEqual({ sec_ticker: ['FDGR'], sec_form_type: '10-Q' });
     }
