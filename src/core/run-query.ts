@@ -11,7 +11,8 @@ import { profileEvidence, toMetadataDistribution } from '../render/distribution'
 import { renderEvidence } from '../render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
-import { EFFORT_PLANS, PREFERENCE_BONUS, type EffortPlan } from '../search/plan';
+import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
+import { mergeKey } from '../search/ranking';
 import { retrieve, type Hit, type RequestCosines, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
@@ -49,6 +50,8 @@ export interface QueryOutcome {
     widened?: { years: string[]; chains: number; pass: RetrievalTrace };
     /** Every pass of the plan (src/plan/passes.ts) as executed: its shards, hits and preference pass; skipped fills. */
     passes: PassTrace[];
+    /** Each returned chain's ranking signals (src/search/ranking.ts), in the order of the evidence. */
+    explain?: (Chain['explain'] | null)[];
   };
 }
 
@@ -84,13 +87,13 @@ function preferredSources(catalog: CatalogHeader, filings: readonly string[], wi
 
 /**
  * Merges chains built from preferred sources with the general ones. A preferred chain ranks as if its relevance
- * were PREFERENCE_BONUS higher (its reported relevance_score is unchanged), so a clearly better general chain still
+ * were RANKING.preferenceBonus higher (its reported relevance_score is unchanged), so a clearly better general chain still
  * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
  */
 export function mergePreferred(preferred: readonly Chain[], general: readonly Chain[], plan: EffortPlan): Chain[] {
   const claims = new Set(preferred.flatMap((c) => c.entries.map((e) => claimKey(e.consensus))));
   const rest = general.filter((c) => !c.entries.some((e) => claims.has(claimKey(e.consensus))));
-  const keyed = [...preferred.map((c) => [c, c.relevance + PREFERENCE_BONUS] as const), ...rest.map((c) => [c, c.relevance] as const)];
+  const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
   // Stable: equal keys keep preferred-before-general and each list's own order.
   return keyed
     .map(([c, k], i) => ({ c, k, i }))
@@ -258,7 +261,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     }
     const r = await run(pass);
     record(pass, r);
-    // 'below' and 'fill': the chains so far rank as if PREFERENCE_BONUS higher (the named filings, the named year).
+    // 'below' and 'fill': the chains so far rank as if RANKING.preferenceBonus higher (the named filings, the named year).
     chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, plan);
     if (pass.purpose === 'later_years' && widened) {
       widenedInfo = { years: widened.years, chains: chains.filter((c) => r.chains.includes(c)).length, pass: r.trace };
@@ -378,5 +381,5 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
   const ordered: QueryOutcome['body'] = {};
   for (const k of ORDER) if (body[k] !== undefined) (ordered as Record<string, unknown>)[k] = body[k];
-  return { body: ordered, trace: { ...trace, scope } };
+  return { body: ordered, trace: { ...trace, scope, explain: selection.chains.map((c) => c.explain ?? null) } };
 }

@@ -2,6 +2,7 @@ import type { EdgeKind, Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
+import { chainRelevance, chainScore } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 
 /** Text key under which restatements of one claim merge: case, spacing and punctuation do not matter. */
@@ -34,42 +35,10 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
   return sources.every((s) => s.status === 'FACT') ? 'Medium' : 'Low';
 }
 
-/**
- * How well a chain matches the query, 0-10: the IDF-weighted share of query terms covered (70%) and the best
- * cosine of its statements (30%), plus METRIC_ROW_BONUS when the chain's anchor is a table row of the metric the
- * question names. The share is mostly that of the best single entry (75%), a little that of the whole chain
- * (25%): three loosely related statements that together repeat the query's words must not outscore one statement
- * that answers it. Integer, so agents can threshold on it.
- */
-export function relevanceScore(
-  chainTerms: ReadonlySet<string>,
-  queryTermWeights: ReadonlyMap<string, number>,
-  bestCosine: number,
-  entryTerms: readonly ReadonlySet<string>[] = [chainTerms],
-  metricRow = false,
-): number {
-  let total = 0;
-  let matched = 0;
-  for (const [term, w] of queryTermWeights) {
-    total += w;
-    if (chainTerms.has(term)) matched += w;
-  }
-  let best = 0;
-  for (const terms of entryTerms) {
-    let m = 0;
-    for (const [term, w] of queryTermWeights) if (terms.has(term)) m += w;
-    best = Math.max(best, m);
-  }
-  const coverage = total ? (0.75 * best + 0.25 * matched) / total : 0;
-  const score = 10 * (0.7 * coverage + 0.3 * Math.max(0, Math.min(1, bestCosine))) + (metricRow ? METRIC_ROW_BONUS : 0);
-  return Math.max(0, Math.min(10, Math.round(score)));
+/** relevance_score of a chain (src/search/ranking.ts chainRelevance), for callers that need the number only. */
+export function relevanceScore(...args: Parameters<typeof chainRelevance>): number {
+  return chainRelevance(...args).score;
 }
-
-/**
- * Relevance points for a chain anchored on a table row of the metric the question names (the row states the
- * figure asked for; prose that repeats the question's words around it does not).
- */
-export const METRIC_ROW_BONUS = 2;
 
 /**
  * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
@@ -100,20 +69,6 @@ interface Node {
 
 /** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
 const ANCHORS_PER_CHAIN = 4;
-/**
- * Added to the rank score of a chain built along graph edges: at equal relevance, a fact with the sentence that
- * explains it beats statements that merely share a filing item (fused RRF scores are below 0.04).
- */
-const GRAPH_BONUS = 0.05;
-
-/**
- * Added to the rank score of a chain anchored on a named row. METRIC_ROW_BONUS is lost to the 0-10 clamp when
- * prose that repeats the question's words also reaches 10 ("operating cash flows used for operating leases" beat
- * the net-cash-from-operations row); at equal relevance the row that states the figure comes first. Larger than
- * GRAPH_BONUS and any fused score difference (below 0.04).
- */
-const NAMED_ROW_RANK_BONUS = 0.1;
-
 /** Which statements of a shard a chain may show: those whose source satisfies the request's filters. */
 export type AllowedStatement = (shard: Shard, local: number) => boolean;
 const ANY: AllowedStatement = () => true;
@@ -237,7 +192,7 @@ export function buildChains(
     const terms = new Set<string>();
     const perEntry: Set<string>[] = [];
     const keys = new Set<string>();
-    let score = hit.fused;
+    const mateFused: number[] = [];
     let bestCosine = hit.cosine;
     for (const n of nodes) {
       const s = shards.get(n.shard);
@@ -251,18 +206,20 @@ export function buildChains(
       for (const t of entryTerms) terms.add(t);
       perEntry.push(new Set(entryTerms));
       if (h && h !== hit) {
-        score += 0.1 * h.fused;
+        mateFused.push(h.fused);
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    const relevance = relevanceScore(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
+    const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
+    const relevance = relevanceParts.score;
     if (relevance === 0 || !entries.length) continue;
     for (const k of keys) shown.add(k);
     for (const e of entries) {
       if (e.sources[0]?.kind !== 'table_row') continue;
       for (const src of e.sources.slice(1)) shownRows.add(rowKey(src.source, src.page, e.consensus));
     }
-    chains.push({ score: score + (path.length > 1 ? GRAPH_BONUS : 0) + (hit.namedRow ? NAMED_ROW_RANK_BONUS : 0), relevance, entries });
+    const scoreParts = chainScore(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
+    chains.push({ score: scoreParts.total, relevance, entries, explain: { relevance: relevanceParts, score: scoreParts } });
   }
   return chains.sort((a, b) => b.relevance - a.relevance || b.score - a.score).slice(0, plan.maxChains);
 }

@@ -1,3 +1,4 @@
+import type { ChainScoreParts, RelevanceParts } from '../search/ranking';
 import type { EpistemicStatus, StatementKind } from '../format/types';
 
 export type Confidence = 'High' | 'Medium' | 'Low';
@@ -28,4 +29,6 @@ export interface Chain {
   relevance: number;
   score: number;
   entries: Entry[];
+  /** Each ranking signal's part in `relevance` and `score` (src/search/ranking.ts), for tests and the bench. */
+  explain?: { relevance: RelevanceParts; score: ChainScoreParts };
 }

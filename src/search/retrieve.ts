@@ -8,7 +8,8 @@ import { metricCodes, RECONCILING_GROUP } from '../text/metrics';
 import { stem } from '../text/tokenize';
 import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { METRIC_BOOST, METRIC_ROW_BOOST, RRF_K, RRF_WEIGHTS, UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
+import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
+import { fusedContribution, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { cosineMemo, cosineOf, searchVectorExact, type CosineMemo } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -58,11 +59,11 @@ export interface RetrievalResult {
 export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
   const code = shard.metric[local]!;
   const metric = queryMetrics.has(code);
-  if (shard.kind[local] !== 'table_row') return metric ? METRIC_BOOST : 1;
+  if (shard.kind[local] !== 'table_row') return metric ? RANKING.metricBoost : 1;
   const text = shard.texts[local]!;
   // A row tagged by its reconciling group only (a cash-flow adjustment under "net cash provided by operating
   // activities") is not the metric's row: a dozen of them outranked the operating-cash-flow total.
-  if (metric) return RECONCILING_GROUP.test(text) && !metricCodes(rowLabel(text) ?? '').includes(code) ? 1 : METRIC_ROW_BOOST;
+  if (metric) return RECONCILING_GROUP.test(text) && !metricCodes(rowLabel(text) ?? '').includes(code) ? 1 : RANKING.metricRowBoost;
   const label = rowLabel(text);
   if (!label) return 1;
   // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
@@ -71,7 +72,7 @@ export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<st
   // One-word labels count too ("iPhone", "Inventories": Apple's iPhone net sales row lost to prose about iPhone
   // sales), except words that head many rows of every table ("Total: ..." would match any question saying "total").
   if (words.length === 1 && GENERIC_LABELS.has(words[0]!)) return 1;
-  return words.length >= 1 && words.every((w) => queryTerms.has(stem(w))) ? METRIC_ROW_BOOST : 1;
+  return words.length >= 1 && words.every((w) => queryTerms.has(stem(w))) ? RANKING.metricRowBoost : 1;
 }
 
 /** One-word row labels that name no line item by themselves. */
@@ -188,11 +189,11 @@ export async function retrieve(
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= METRIC_ROW_BOOST,
+          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }
-      hit.fused += RRF_WEIGHTS[leg] / (RRF_K + rank + 1);
+      hit.fused += fusedContribution(leg, rank);
       hit[leg] = h.score;
     });
   };

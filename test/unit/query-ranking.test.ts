@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { relevanceScore } from '../../src/evidence/chains';
 import type { Shard } from '../../src/format/types';
-import { METRIC_BOOST, METRIC_ROW_BOOST } from '../../src/search/plan';
+import { RANKING } from '../../src/search/ranking';
+const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
 import { queryTerms, withoutIssuerNames } from '../../src/search/query-terms';
 import { rowBoost, rowLabel } from '../../src/search/retrieve';
 import { metricCode } from '../../src/text/metrics';
