@@ -13,7 +13,7 @@ import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
 import { mergeKey } from '../search/ranking';
-import { retrieve, type Hit, type RequestCosines, type RetrievalTrace } from '../search/retrieve';
+import { requestMemo, retrieve, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -138,7 +138,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   // basic mode infers nothing, but the companies and years a question names still pick where to look first.
   const basicRoute = req.mode === 'basic' ? inferFilters(req.normalizedQuery, catalog, []).conditions : [];
 
-  const cosines: RequestCosines = new Map();
+  const memo = requestMemo();
   // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
   const tokens = new Map<string, readonly string[]>();
   const tokenizeOnce = (text: string): string[] => {
@@ -155,7 +155,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
   const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
-    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources, cosines);
+    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources, memo);
     // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
     const { lexicon } = retrieval;
     const weights = new Map<string, number>();
@@ -187,7 +187,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within, cosines);
+        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within, memo);
         pass = extra.trace;
         hits = extra.hits;
       }

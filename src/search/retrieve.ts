@@ -56,7 +56,7 @@ export interface RetrievalResult {
  * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
  * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
  */
-export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
+export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>, labels?: LabelMemo): number {
   const code = shard.metric[local]!;
   const metric = queryMetrics.has(code);
   if (shard.kind[local] !== 'table_row') return metric ? RANKING.metricBoost : 1;
@@ -64,15 +64,33 @@ export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<st
   // A row tagged by its reconciling group only (a cash-flow adjustment under "net cash provided by operating
   // activities") is not the metric's row: a dozen of them outranked the operating-cash-flow total.
   if (metric) return RECONCILING_GROUP.test(text) && !metricCodes(rowLabel(text) ?? '').includes(code) ? 1 : RANKING.metricRowBoost;
+  let memo = labels?.get(shard);
+  if (labels && !memo) labels.set(shard, (memo = []));
+  let terms = memo?.[local];
+  if (terms === undefined) {
+    terms = labelTerms(text);
+    if (memo) memo[local] = terms;
+  }
+  return terms !== null && terms.every((t) => queryTerms.has(t)) ? RANKING.metricRowBoost : 1;
+}
+
+/**
+ * Label terms of each table row a request has looked at, per shard (query-independent, so the passes of a request
+ * share them). Request-scoped, like the cosine memo.
+ */
+export type LabelMemo = Map<Shard, (readonly string[] | null | undefined)[]>;
+
+/** The stemmed words a row's label must all find in the query, or null when the label can match no question. */
+function labelTerms(text: string): readonly string[] | null {
   const label = rowLabel(text);
-  if (!label) return 1;
+  if (!label) return null;
   // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
   // not match a question about total current assets because "other" is a stop word of the index.
   const words = (label.normalize('NFKC').toLowerCase().match(/[\p{L}&]+/gu) ?? []).filter((w) => !LABEL_CONNECTORS.has(w));
   // One-word labels count too ("iPhone", "Inventories": Apple's iPhone net sales row lost to prose about iPhone
   // sales), except words that head many rows of every table ("Total: ..." would match any question saying "total").
-  if (words.length === 1 && GENERIC_LABELS.has(words[0]!)) return 1;
-  return words.length >= 1 && words.every((w) => queryTerms.has(stem(w))) ? RANKING.metricRowBoost : 1;
+  if (!words.length || (words.length === 1 && GENERIC_LABELS.has(words[0]!))) return null;
+  return words.map(stem);
 }
 
 /** One-word row labels that name no line item by themselves. */
@@ -96,10 +114,16 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 }
 
 /**
- * Cosines computed by a request's earlier passes, per shard and query text (src/search/vector.ts). Request-scoped:
- * the caller creates one per request, so nothing outlives it.
+ * What a request's earlier passes computed and later ones reuse: cosines per shard and query text
+ * (src/search/vector.ts) and row-label terms. Request-scoped: the caller creates one per request, so nothing
+ * outlives it.
  */
-export type RequestCosines = Map<string, CosineMemo>;
+export interface RequestMemo {
+  cosines: Map<string, CosineMemo>;
+  labels: LabelMemo;
+}
+
+export const requestMemo = (): RequestMemo => ({ cosines: new Map(), labels: new Map() });
 
 /**
  * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
@@ -113,7 +137,7 @@ export async function retrieve(
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
-  cosines?: RequestCosines,
+  memo?: RequestMemo,
 ): Promise<RetrievalResult> {
   const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
@@ -134,11 +158,11 @@ export async function retrieve(
     : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const queryVector = embedTokens(model, queryTerms);
   const memoOf = (shardIndex: number, shard: Shard): CosineMemo | undefined => {
-    if (!cosines) return undefined;
+    if (!memo) return undefined;
     const key = `${shardIndex}|${queryTerms.join(' ')}`;
-    let memo = cosines.get(key);
-    if (!memo) cosines.set(key, (memo = cosineMemo(shard)));
-    return memo;
+    let cosines = memo.cosines.get(key);
+    if (!cosines) memo.cosines.set(key, (cosines = cosineMemo(shard)));
+    return cosines;
   };
 
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
@@ -151,7 +175,7 @@ export async function retrieve(
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
+    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics, memo?.labels);
     for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.texts.length;
@@ -189,7 +213,7 @@ export async function retrieve(
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
+          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics, memo?.labels) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }

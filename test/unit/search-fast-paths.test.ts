@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topK, type ScoredStatement } from '../../src/search/lexical';
-import { retrieve, type RequestCosines } from '../../src/search/retrieve';
+import { requestMemo, retrieve } from '../../src/search/retrieve';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
@@ -22,7 +22,7 @@ describe('topK', () => {
   });
 });
 
-describe('retrieve with a request cosine memo', () => {
+describe('retrieve with a request memo (cosines, row-label terms)', () => {
   let sample: Awaited<ReturnType<typeof buildSample>>;
   beforeAll(async () => {
     sample = await buildSample();
@@ -32,7 +32,7 @@ describe('retrieve with a request cosine memo', () => {
   it('gives the same hits as without one, pass after pass under different filters', async () => {
     const reader = openFileIndex(sample.result.dir);
     const catalog = await reader.scope(['QVLT', 'ZNHF']);
-    const memo: RequestCosines = new Map();
+    const memo = requestMemo();
     const passes = [
       [],
       [{ field: 'sec_fiscal_year' as const, op: 'eq' as const, values: ['FY-2023'] }],
@@ -45,6 +45,7 @@ describe('retrieve with a request cosine memo', () => {
         expect(memoized.hits).toEqual(fresh.hits);
       }
     }
-    expect(memo.size).toBeGreaterThan(0);
+    expect(memo.cosines.size).toBeGreaterThan(0);
+    expect(memo.labels.size).toBeGreaterThan(0);
   });
 });
