@@ -14,7 +14,7 @@ import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
-import { contentIdOf } from '../src/format/keys';
+import { contentIdOf, FILE_LIST } from '../src/format/keys';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
 import { embeddingSample, saveModel } from './model-store';
@@ -568,8 +568,6 @@ class VersionWriter {
     return { version, dir, manifest };
   }
 }
-
-export const FILE_LIST = 'files.json';
 
 /**
  * build-state.json, beside a version's artifacts but not one of them (never published): each filing's content hash,

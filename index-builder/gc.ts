@@ -1,6 +1,5 @@
 import { decodeFileList } from '../src/format/codec';
-import { CONTENT_PREFIX, pointerKey, storedKey } from '../src/format/keys';
-import { FILE_LIST } from './build';
+import { CONTENT_PREFIX, FILE_LIST, objectKey, pointerKey, storedKey } from '../src/format/keys';
 import type { PublishTarget, StoredObject } from './publish';
 
 export interface GcPlan {
@@ -95,7 +94,7 @@ export async function collectGarbage(target: PublishTarget, domain: string, keep
   const lists = new Map<string, string>();
   for (const o of objects) {
     const version = o.key.split('/')[1]!;
-    if (version === CONTENT_PREFIX || o.key !== `${domain}/${version}/${FILE_LIST}`) continue;
+    if (version === CONTENT_PREFIX || o.key !== objectKey(domain, version, FILE_LIST)) continue;
     const bytes = await target.getObject(o.key);
     if (bytes) lists.set(version, new TextDecoder().decode(bytes));
   }

@@ -35,11 +35,6 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
   return sources.every((s) => s.status === 'FACT') ? 'Medium' : 'Low';
 }
 
-/** relevance_score of a chain (src/search/ranking.ts chainRelevance), for callers that need the number only. */
-export function relevanceScore(...args: Parameters<typeof chainRelevance>): number {
-  return chainRelevance(...args).score;
-}
-
 /**
  * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
  * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year it names (queries say "FY2018").

@@ -13,9 +13,12 @@ export const pointerKey = (domain: string) => `${domain}/current`;
 export const manifestKey = (domain: string, version: string) => `${domain}/${version}/manifest.json`;
 export const objectKey = (domain: string, version: string, file: string) => `${domain}/${version}/${file}`;
 
+/** Every object of a version but the manifest and itself, in publishing order: what publish and gc read. */
+export const FILE_LIST = 'files.json';
+
 /** The prefix of every content-addressed object; no version is named like it (versions are hex). */
 export const CONTENT_PREFIX = 'objects';
-export const contentPrefix = (domain: string) => `${domain}/${CONTENT_PREFIX}/`;
+const contentPrefix = (domain: string) => `${domain}/${CONTENT_PREFIX}/`;
 
 /** The first 128 bits of an object's SHA-256: enough to name it, the full hash is in its seal. */
 export const contentIdOf = (sha256: string) => sha256.slice(0, 32);

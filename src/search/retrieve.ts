@@ -157,9 +157,10 @@ export async function retrieve(
       : rankShards(lexicon, candidates, queryTerms, plan.maxShards)
     : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const queryVector = embedTokens(model, queryTerms);
+  const termsKey = queryTerms.join(' ');
   const memoOf = (shardIndex: number, shard: Shard): CosineMemo | undefined => {
     if (!memo) return undefined;
-    const key = `${shardIndex}|${queryTerms.join(' ')}`;
+    const key = `${shardIndex}|${termsKey}`;
     let cosines = memo.cosines.get(key);
     if (!cosines) memo.cosines.set(key, (cosines = cosineMemo(shard)));
     return cosines;

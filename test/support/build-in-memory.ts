@@ -12,7 +12,6 @@ import {
   filingHash,
   MAX_DOC_LEN,
   writeBuildState,
-  FILE_LIST,
   observeEntities,
   planShards,
   seal,
@@ -25,7 +24,7 @@ import {
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/consensus';
 import { partitionedArtifacts, storedByContent } from '../../index-builder/partitioned';
-import { contentIdOf } from '../../src/format/keys';
+import { contentIdOf, FILE_LIST } from '../../src/format/keys';
 import { EmbeddingLearner } from '../../index-builder/embeddings';
 import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';

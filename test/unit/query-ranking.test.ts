@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { relevanceScore } from '../../src/evidence/chains';
+import { chainRelevance } from '../../src/search/ranking';
+
+const relevanceScore = (...args: Parameters<typeof chainRelevance>) => chainRelevance(...args).score;
 import type { Shard } from '../../src/format/types';
 import { RANKING } from '../../src/search/ranking';
 const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
