@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
+import { shardHead } from '../src/format/shard-layout';
 import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
@@ -870,6 +871,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
         const file = `shards/${shardId}.bin`;
         const contentId = writer.write(file, encoded.bytes).content_id!;
+        const head = shardHead(encoded.bytes); // after the write: the head includes the seal
         largestShardBytes = Math.max(largestShardBytes, encoded.bytes.byteLength);
         const shardSources = sources.filter((s) => s.shard === shardIndex);
         const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
@@ -899,6 +901,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
           content_id: contentId,
           ...(graphContentId ? { graph_content_id: graphContentId } : {}),
+          ...head,
         };
       }
     }

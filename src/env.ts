@@ -21,6 +21,8 @@ declare global {
       POINTER_TTL_SECONDS?: string;
       /** `off` bypasses the Cache API layer in front of R2 (src/adapters/edge-cache.ts); anything else uses it. */
       EDGE_CACHE?: string;
+      /** `whole` reads shards as whole objects (the slow twin of range reads, docs/RANGE-READS.md); else by range. */
+      SHARD_READS?: string;
     }
     interface GlobalProps {
       mainModule: typeof import('./index');

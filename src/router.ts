@@ -51,6 +51,7 @@ const openIndex = (env: Env, ctx: ExecutionContext, domain: string, rc: RequestC
     stats: rc.load,
     pointerTtl: pointerTtlMs(env.POINTER_TTL_SECONDS),
     edge: env.EDGE_CACHE === 'off' ? undefined : workersEdgeCache(caches, ctx),
+    shardReads: env.SHARD_READS === 'whole' ? 'whole' : 'ranges',
   });
 
 function json(body: unknown, status: number, requestId: string): Response {

@@ -1,5 +1,6 @@
 import type { HnswIndexHandle, IndexReader } from '../core/index-reader';
-import { partitionedReader, ShardNotInIndexError } from '../core/partitioned-reader';
+import { partitionedReader, RangeChecksumError, ShardNotInIndexError, type ReadRange } from '../core/partitioned-reader';
+import { crc32 } from '../format/crc32';
 import { ApiError } from '../errors';
 import { ArtifactFormatError, verifySeal } from '../format/container';
 import { decodeDirectory, decodeGraph, decodeManifest } from '../format/codec';
@@ -25,6 +26,8 @@ export interface LoadStats {
   objectsRead?: number;
   /** Of those objects, how many came from the Cache API rather than R2. */
   edgeHits?: number;
+  /** Of those reads, how many were byte ranges of shards (postings, vectors, records; heads count as objects). */
+  rangesRead?: number;
   /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
   loadMs?: number;
   /** Bookkeeping for loadMs: loads in flight and when the current busy interval began. */
@@ -80,6 +83,11 @@ export interface OpenOptions {
   pointerTtl?: number;
   /** The colo's cache in front of R2 (src/adapters/edge-cache.ts); none in Node tests and benchmarks. */
   edge?: EdgeCache;
+  /**
+   * How shards are read: by byte ranges (head, then the postings, vectors and records a request uses; the default)
+   * or whole (the slow twin, SHARD_READS=whole).
+   */
+  shardReads?: 'ranges' | 'whole';
 }
 
 export async function openR2Index(
@@ -87,7 +95,7 @@ export async function openR2Index(
   kv: KVNamespace,
   domain: string,
   cache: ArtifactCache,
-  { stats = { loaded: [], cacheHits: 0 }, pointerTtl = DEFAULT_POINTER_TTL_MS, edge }: OpenOptions = {},
+  { stats = { loaded: [], cacheHits: 0 }, pointerTtl = DEFAULT_POINTER_TTL_MS, edge, shardReads = 'ranges' }: OpenOptions = {},
 ): Promise<IndexReader> {
   // The pointer memo lives in the artifact cache (a few bytes, per isolate). Only a successful read is memoized.
   const memo = cache.get<PointerMemo>(pointerCacheKey(domain));
@@ -117,16 +125,28 @@ export async function openR2Index(
       throw err;
     });
 
+  // Loads in flight in this request, by key: a request's parallel passes share one read of an artifact or range.
+  const inflight = new Map<string, Promise<unknown>>();
+  const once = <T>(key: string, run: () => Promise<T>): Promise<T> => {
+    let p = inflight.get(key) as Promise<T> | undefined;
+    if (!p) {
+      p = run().finally(() => inflight.delete(key));
+      inflight.set(key, p);
+    }
+    return p;
+  };
   const cached = <T>(key: string, load: () => Promise<{ value: T; bytes: number }>): Promise<T> => {
     const hit = cache.get<T>(`${version}/${key}`);
     if (hit !== undefined) {
       stats.cacheHits++;
       return Promise.resolve(hit);
     }
-    return forgetPointerOnFailure(timedLoad(stats, load)).then(({ value, bytes }) => {
-      stats.loaded.push(key);
-      return cache.set(`${version}/${key}`, value, bytes);
-    });
+    return once(`artifact:${key}`, () =>
+      forgetPointerOnFailure(timedLoad(stats, load)).then(({ value, bytes }) => {
+        stats.loaded.push(key);
+        return cache.set(`${version}/${key}`, value, bytes);
+      }),
+    );
   };
 
   const countRead = (bytes: number) => {
@@ -135,30 +155,53 @@ export async function openR2Index(
   };
 
   /**
-   * The colo's copy when it has one that verifies, else R2's (then offered to the colo's cache). Keys are versioned or
-   * content-addressed (src/format/keys.ts), so a cached copy is never stale, only possibly corrupt, which the seal
-   * catches.
+   * Bytes of an object (or of the range offset..offset+length): the colo's copy when it has one that passes `intact`,
+   * else R2's (then offered to the colo's cache under the same key). Keys are versioned or content-addressed
+   * (src/format/keys.ts), a range's key adds the range, so a cached copy is never stale, only possibly corrupt,
+   * which the seal or the block checksums catch.
    */
-  const fetchVerified = async (ref: StoredRef): Promise<Uint8Array> => {
+  const fetchChecked = async (ref: StoredRef, range: { offset: number; length: number } | null, intact: (b: Uint8Array) => boolean | Promise<boolean>): Promise<Uint8Array> => {
     const { file } = ref;
-    const key = storedKey(domain, version, ref);
+    const key = storedKey(domain, version, ref) + (range ? `/bytes=${range.offset}-${range.offset + range.length - 1}` : '');
     const copy = edge ? await edge.get(key) : null;
     if (copy) {
       countRead(copy.byteLength);
-      if (await verifySeal(copy)) {
+      if (await intact(copy)) {
         stats.edgeHits = (stats.edgeHits ?? 0) + 1;
         return copy;
       }
       await edge!.delete(key);
     }
-    const object = await bucket.get(key);
+    let object: R2ObjectBody | null;
+    try {
+      object = await bucket.get(storedKey(domain, version, ref), range ? { range } : undefined);
+    } catch (err) {
+      // A range past the end of a stored object: it is shorter than the version says.
+      if (range) throw unavailable('artifact_checksum_mismatch', { version, file });
+      throw err;
+    }
     if (!object) throw unavailable('artifact_missing', { version, file });
     const bytes = new Uint8Array(await object.arrayBuffer());
     countRead(bytes.byteLength);
-    if (!(await verifySeal(bytes))) throw unavailable('artifact_checksum_mismatch', { version, file });
+    if (!(await intact(bytes))) throw unavailable('artifact_checksum_mismatch', { version, file });
     edge?.put(key, bytes);
     return bytes;
   };
+  /** A whole object checked by its seal, or a prefix (a shard's head) by its CRC-32. */
+  const fetchVerified = (ref: StoredRef): Promise<Uint8Array> => {
+    const { prefix } = ref;
+    if (!prefix) return fetchChecked(ref, null, verifySeal);
+    return fetchChecked(ref, { offset: 0, length: prefix.bytes }, (b) => b.byteLength === prefix.bytes && crc32(b) === prefix.crc);
+  };
+  const readRange: ReadRange = (ref, offset, length, intact) =>
+    once(`range:${ref.file}:${offset}:${length}`, () =>
+      timedLoad(stats, () =>
+        fetchChecked(ref, { offset, length }, intact).then((bytes) => {
+          stats.rangesRead = (stats.rangesRead ?? 0) + 1;
+          return bytes;
+        }),
+      ),
+    );
 
   const decodeOr503 = <T>(file: string, decode: () => T): T => {
     try {
@@ -179,19 +222,21 @@ export async function openR2Index(
   // The isolate's cache keys by version and file, not by content: a shard's decoded value depends on the directory
   // (its sources' global numbers), so it is only valid within its version.
   const load = <T>(ref: StoredRef, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
-    cached<T>(ref.file, async () => {
+    cached<T>(ref.prefix ? `${ref.file}#head` : ref.file, async () => {
       const bytes = await fetchVerified(ref);
       const value = decodeOr503(ref.file, () => decode(bytes));
       return { value, bytes: size(value) };
     });
 
   const directory = await load<Directory>(manifest.directory, decodeDirectory, () => manifest.directory.bytes * 2);
-  const parts = partitionedReader(manifest, directory, load);
+  const parts = partitionedReader(manifest, directory, load, shardReads === 'ranges' ? readRange : undefined);
   /** Any failure in the partitioned reads: a shard number outside the index is the version's fault, a 503. */
   const guarded = <T>(p: Promise<T>): Promise<T> =>
     forgetPointerOnFailure(
       p.catch((err: unknown) => {
         if (err instanceof ShardNotInIndexError) throw unavailable('shard_not_in_index', { version, shard: err.shard });
+        if (err instanceof RangeChecksumError) throw unavailable('artifact_checksum_mismatch', { version, file: err.file });
+        if (err instanceof ArtifactFormatError) throw unavailable('artifact_invalid', { version, error: err.message });
         throw err;
       }),
     );
@@ -257,6 +302,7 @@ export async function openR2Index(
     scope: (tickers) => guarded(parts.scope(tickers)),
     terms: (terms) => guarded(parts.terms(terms)),
     shard: (index) => guarded(parts.shard(index)),
+    shardParts: (index, need) => guarded(parts.shardParts(index, need)),
     graph: (index: number) => guarded(graph(index)),
   };
 }

@@ -20,6 +20,13 @@ export interface HnswIndexHandle {
   search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
 }
 
+/** Parts of a shard a step reads: posting lists of terms, the vectors, records (text, consensus) of statements. */
+export interface ShardNeed {
+  terms?: readonly string[];
+  vectors?: boolean;
+  records?: Iterable<number>;
+}
+
 /** Lexicon and word vectors of some terms (src/format/views.ts termTable). */
 export interface TermTable {
   lexicon: Lexicon;
@@ -38,8 +45,13 @@ export interface IndexReader {
   scope(tickers: readonly string[]): Promise<CatalogHeader>;
   /** Corpus statistics, shard postings and word vectors of these terms (terms not in the index are absent). */
   terms(terms: readonly string[]): Promise<TermTable>;
-  /** A shard by its global number; its issuer's table is read first if needed. */
+  /**
+   * A shard by its global number; its issuer's table is read first if needed. A reader of byte ranges returns it
+   * with its head only (Shard.parts): ask shardParts for the postings, vectors and records a step reads.
+   */
   shard(index: number): Promise<Shard>;
+  /** The shard with these parts filled in (read by range where missing; a whole shard has them all). */
+  shardParts(index: number, need: ShardNeed): Promise<Shard>;
   /**
    * The shard's HNSW graph, or null when it has none (small shards) or it cannot be kept within the memory budget.
    * Optional: a reader without it always gets exact scans.

@@ -1,7 +1,9 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
-import type { Directory, DirectoryCompany, IssuerTable, Manifest, ShardInfo, StoredRef, TermBlock } from '../format/types';
+import { crc32 } from '../format/crc32';
+import { blocksIntact, decodeShardHead, fillPostings, fillRecord, fillVectors, planBlockReads } from '../format/shard-layout';
+import type { Directory, DirectoryCompany, IssuerTable, Manifest, Shard, ShardInfo, StoredRef, TermBlock } from '../format/types';
 import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
-import type { IndexReader } from './index-reader';
+import type { IndexReader, ShardNeed } from './index-reader';
 
 /**
  * Loads one artifact of the open version: read, verified (its seal), decoded and cached by the implementation.
@@ -9,6 +11,19 @@ import type { IndexReader } from './index-reader';
  * decoded value costs in memory, for the cache's budget.
  */
 export type LoadArtifact = <T>(ref: StoredRef, decode: (bytes: Uint8Array) => T, size: (value: T) => number) => Promise<T>;
+
+/**
+ * Reads bytes offset..offset+length of a stored object. `intact` checks them (block checksums): a cached copy that
+ * fails is dropped and storage read instead; storage bytes that fail are a RangeChecksumError.
+ */
+export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean) => Promise<Uint8Array>;
+
+/** A range of a stored object whose bytes do not match their checksum (corrupt or truncated in storage). */
+export class RangeChecksumError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: a range read does not match its checksum`);
+  }
+}
 
 export class ShardNotInIndexError extends Error {
   constructor(readonly shard: number) {
@@ -24,7 +39,7 @@ const JSON_COST = 2;
  * benchmarks): which artifact holds what, and how the core's values are assembled from them. The caller supplies
  * how an artifact is loaded (and cached), so the Worker and the file reader differ only in I/O.
  */
-export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact) {
+export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact, readRange?: ReadRange) {
   const index = new DirectoryIndex(directory);
   const issuer = (c: DirectoryCompany): Promise<IssuerTable> =>
     load({ file: c.table, content_id: c.table_content_id }, (b) => decodeIssuerTable(b, c.ticker), (t) => JSON.stringify(t).length * JSON_COST);
@@ -50,9 +65,56 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
     },
     async shard(shard) {
       const { owner, info } = await located(shard);
-      return load({ file: info.file, content_id: info.content_id }, (b) => withGlobalSources(decodeShard(b), owner), (s) => s.byteSize * JSON_COST);
+      const ref: StoredRef = { file: info.file, content_id: info.content_id };
+      // Costed as the whole shard it may become once its parts are read (an upper bound keeps the budget honest).
+      if (!readRange) return load(ref, (b) => withGlobalSources(decodeShard(b), owner), (s) => s.byteSize * JSON_COST);
+      return load({ ...ref, prefix: { bytes: info.head_bytes, crc: info.head_crc } }, (b) => withGlobalSources(decodeShardHead(b), owner), (s) => s.byteSize * JSON_COST);
+    },
+    async shardParts(index, need) {
+      const shard = await reader.shard(index);
+      if (!shard.parts || !readRange) return shard;
+      const { info } = await located(index);
+      await readShardParts(shard, { file: info.file, content_id: info.content_id }, need, readRange);
+      return shard;
     },
     shardInfo,
   };
   return reader;
+}
+
+/**
+ * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list, per
+ * statement its record (both by blocks, nearby reads merged), and the vectors whole. Reads run in parallel; each is
+ * checked against its checksums before anything is filled.
+ */
+async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, readRange: ReadRange): Promise<void> {
+  const parts = shard.parts!;
+  const layout = parts.layout;
+  const jobs: Promise<void>[] = [];
+  const blocked = (section: { start: number; bytes: number; crc: Uint32Array }, at: Uint32Array, items: number[], fill: (item: number, bytes: Uint8Array) => void) => {
+    for (const read of planBlockReads(items.map((i) => [at[i]!, at[i + 1]!] as const), layout.block)) {
+      const from = read.first * layout.block;
+      const to = Math.min(section.bytes, (read.last + 1) * layout.block);
+      jobs.push(
+        readRange(ref, section.start + from, to - from, (bytes) => bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, section.crc)).then((bytes) => {
+          for (const i of items) if (at[i]! >= from && at[i + 1]! <= to && at[i + 1]! > at[i]!) fill(i, bytes.subarray(at[i]! - from, at[i + 1]! - from));
+        }),
+      );
+    }
+  };
+  if (need.terms) {
+    const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
+    // An empty list (no bytes) is complete as it is.
+    for (const t of ids) if (layout.postingAt[t + 1] === layout.postingAt[t]) parts.postings[t] = 1;
+    blocked(layout.postings, layout.postingAt, ids.filter((t) => !parts.postings[t]), (t, bytes) => fillPostings(shard, t, bytes));
+  }
+  if (need.records) {
+    const locals = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);
+    blocked(layout.records, layout.recordAt, locals, (i, bytes) => fillRecord(shard, i, bytes));
+  }
+  if (need.vectors && !parts.vectors) {
+    const { start, bytes, crc } = layout.vectors;
+    jobs.push(readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc).then((b) => fillVectors(shard, new Int8Array(b.buffer, b.byteOffset, b.byteLength))));
+  }
+  await Promise.all(jobs);
 }

@@ -13,7 +13,7 @@ import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
 import { mergeKey } from '../search/ranking';
-import { requestMemo, retrieve, type Hit, type RetrievalTrace } from '../search/retrieve';
+import { requestMemo, retrieve, shardsForChains, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -164,8 +164,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
     }
     const chainsOf = async (hits: readonly Hit[]) => {
-      const hitShards = [...new Set(hits.map((h) => h.shard))];
-      const shards = new Map(await Promise.all(hitShards.map(async (i) => [i, await reader.shard(i)] as const)));
+      const shards = await shardsForChains(reader, hits, plan);
       return buildChains(
         hits,
         plan,

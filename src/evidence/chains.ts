@@ -100,6 +100,27 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
   return path;
 }
 
+/**
+ * The statements of one shard whose records (text, consensus) buildChains may read: every hit there, and what a
+ * graph path from an anchor can reach (graphPath goes at most two edges out: anchor -> explaining sentence -> its
+ * outlook). Read before building, so chains need no I/O.
+ */
+export function chainStatements(hits: readonly Hit[], plan: EffortPlan, shardIndex: number, shard: Shard): number[] {
+  const reach = new Set(hits.filter((h) => h.shard === shardIndex).map((h) => h.local));
+  let frontier = hits.slice(0, plan.maxChains * ANCHORS_PER_CHAIN).filter((h) => h.shard === shardIndex).map((h) => h.local);
+  for (let hop = 0; hop < 2; hop++) {
+    const next: number[] = [];
+    for (const local of frontier) {
+      for (const e of shard.edges[local] ?? []) {
+        if (!reach.has(e.target)) next.push(e.target);
+        reach.add(e.target);
+      }
+    }
+    frontier = next;
+  }
+  return [...reach];
+}
+
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;

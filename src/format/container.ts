@@ -5,8 +5,11 @@
  * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
-/** 4: partitioned index (directory, issuer tables, term blocks), sealed artifacts; shards, graphs and issuer tables stored by content. */
-export const FORMAT_VERSION = 4;
+/**
+ * 4: partitioned index (directory, issuer tables, term blocks), sealed artifacts; shards, graphs and issuer tables
+ * stored by content. 5: shards laid out for range reads (src/format/shard-layout.ts).
+ */
+export const FORMAT_VERSION = 5;
 
 export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms' | 'model';
 const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8, model: 9 };
@@ -43,12 +46,17 @@ const SEAL_OFFSET = 16;
 const SEAL_BYTES = 32;
 const PREAMBLE_BYTES = SEAL_OFFSET + SEAL_BYTES;
 
+/**
+ * Sections are stored in name order, or in `order` when given (a shard puts what every query reads first, so that
+ * part is one byte range; names left out of `order` follow in name order).
+ */
 export function encodeArtifact(
   kind: ArtifactKind,
   header: unknown,
   sections: Record<string, SectionData> = {},
+  order: readonly string[] = [],
 ): Uint8Array {
-  const names = Object.keys(sections).sort();
+  const names = [...order.filter((n) => n in sections), ...Object.keys(sections).filter((n) => !order.includes(n)).sort()];
   const table: SectionEntry[] = [];
   let cursor = 0;
   for (const name of names) {
@@ -98,9 +106,41 @@ export interface DecodedArtifact<H> {
   sections: Record<string, SectionData>;
 }
 
+/** Where a section lies in its artifact: absolute byte offset and size (for reading it as a byte range). */
+export interface SectionPlace {
+  type: SectionType;
+  start: number;
+  bytes: number;
+  /** Elements. */
+  length: number;
+}
+
+/** A decoded artifact prefix: the header, the sections wholly inside the prefix, and where every section lies. */
+export interface DecodedHead<H> extends DecodedArtifact<H> {
+  places: Record<string, SectionPlace>;
+  /** The artifact's whole length (from its preamble). */
+  total: number;
+}
+
 const BYTES: Record<SectionType, number> = { u8: 1, i8: 1, u16: 2, u32: 4, f32: 4 };
 
 export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind): DecodedArtifact<H> {
+  if (bytes.byteLength >= PREAMBLE_BYTES && new DataView(bytes.buffer, bytes.byteOffset, 16).getUint32(12, true) !== bytes.byteLength) {
+    // Checked first (before the header is parsed): a truncated or padded artifact says so, whatever else is wrong.
+    if (new DataView(bytes.buffer, bytes.byteOffset, 16).getUint32(0, true) === MAGIC) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
+  }
+  const head = decodeArtifactHead<H>(bytes, expectedKind);
+  if (head.total !== bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
+  if (Object.keys(head.places).length !== Object.keys(head.sections).length) throw new ArtifactFormatError('artifact truncated: sections out of bounds');
+  return head;
+}
+
+/**
+ * Decodes the start of an artifact (its first bytes, or all of it): preamble, header and every section that lies
+ * wholly inside `bytes`; the others are only placed. A reader of byte ranges decodes a head like this and fetches
+ * the rest by place. The seal is not checked here (it covers the whole artifact; verifySeal does that).
+ */
+export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactKind): DecodedHead<H> {
   if (bytes.byteLength < PREAMBLE_BYTES) throw new ArtifactFormatError('artifact truncated: no preamble');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (view.getUint32(0, true) !== MAGIC) throw new ArtifactFormatError('not an index artifact (bad magic)');
@@ -111,7 +151,8 @@ export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind)
   if (view.getUint16(6, true) !== KIND_CODES[expectedKind]) {
     throw new ArtifactFormatError(`artifact is not a ${expectedKind}`);
   }
-  if (view.getUint32(12, true) !== bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
+  const total = view.getUint32(12, true);
+  if (total < bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
   const headerLength = view.getUint32(8, true);
   if (PREAMBLE_BYTES + headerLength > bytes.byteLength) throw new ArtifactFormatError('artifact truncated: header');
   let parsed: { header: H; sections: SectionEntry[] };
@@ -123,24 +164,34 @@ export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind)
   if (!parsed || !Array.isArray(parsed.sections)) throw new ArtifactFormatError('artifact header has no section table');
   const dataStart = align(PREAMBLE_BYTES + headerLength);
   // Copy into an aligned buffer once so typed views are legal whatever the caller's byteOffset.
-  const body = bytes.slice(dataStart);
+  const body = bytes.slice(Math.min(dataStart, bytes.byteLength));
   const sections: Record<string, SectionData> = {};
+  const places: Record<string, SectionPlace> = {};
   for (const s of parsed.sections) {
     const size = BYTES[s.type];
-    if (!size || !Number.isInteger(s.offset) || !Number.isInteger(s.length) || s.offset % ALIGN !== 0) {
+    if (!size || !Number.isInteger(s.offset) || !Number.isInteger(s.length) || s.offset % ALIGN !== 0 || s.offset < 0 || s.length < 0) {
       throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
     }
-    if (s.offset + s.length * size > body.byteLength) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
-    const buf = body.buffer;
-    const at = body.byteOffset + s.offset;
-    sections[s.name] =
-      s.type === 'i8' ? new Int8Array(buf, at, s.length)
-      : s.type === 'u16' ? new Uint16Array(buf, at, s.length)
-      : s.type === 'u32' ? new Uint32Array(buf, at, s.length)
-      : s.type === 'f32' ? new Float32Array(buf, at, s.length)
-      : new Uint8Array(buf, at, s.length);
+    if (dataStart + s.offset + s.length * size > total) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
+    places[s.name] = { type: s.type, start: dataStart + s.offset, bytes: s.length * size, length: s.length };
+    if (s.offset + s.length * size > body.byteLength) continue;
+    sections[s.name] = sectionView(s.type, body.buffer, body.byteOffset + s.offset, s.length);
   }
-  return { header: parsed.header, sections };
+  return { header: parsed.header, sections, places, total };
+}
+
+/** A typed view of a section's bytes (`bytes` must be 8-byte aligned in its buffer, as a fresh copy is). */
+export function sectionOf(place: SectionPlace, bytes: Uint8Array): SectionData {
+  const own = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
+  return sectionView(place.type, own.buffer, own.byteOffset, place.length);
+}
+
+function sectionView(type: SectionType, buf: ArrayBufferLike, at: number, length: number): SectionData {
+  return type === 'i8' ? new Int8Array(buf, at, length)
+    : type === 'u16' ? new Uint16Array(buf, at, length)
+    : type === 'u32' ? new Uint32Array(buf, at, length)
+    : type === 'f32' ? new Float32Array(buf, at, length)
+    : new Uint8Array(buf, at, length);
 }
 
 export function requireSection<T extends SectionData>(

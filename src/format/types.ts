@@ -63,6 +63,9 @@ export interface ShardInfo {
   /** Content ids (src/format/keys.ts) of the shard and its graph: the Worker reads both by content. */
   content_id: string;
   graph_content_id?: string;
+  /** The shard's head (src/format/shard-layout.ts): its first head_bytes bytes, and their CRC-32. */
+  head_bytes: number;
+  head_crc: number;
 }
 
 /** What the directory and the catalog the core works on both say about the whole index. */
@@ -106,20 +109,30 @@ export interface ClaimOccurrence {
   note: string;
 }
 
-/** One shard's statements, postings and vectors, decoded. */
+/**
+ * One shard's statements, postings and vectors, decoded. A reader of byte ranges (docs/RANGE-READS.md) first decodes
+ * the shard's head (every per-statement column, the edges, the term dictionary and row labels) and fills the rest in
+ * as a request asks for it (IndexReader.shardParts): postings per term, the vectors, the records (text and
+ * consensus) per statement. Reading a hole is a bug of the caller that did not ask; `parts` says what is filled.
+ */
 export interface Shard {
   id: string;
+  count: number;
   texts: string[];
   /** Catalog source index of each statement. */
   source: Uint32Array;
   page: Uint32Array;
   kind: StatementKind[];
   status: EpistemicStatus[];
-  /** Provenance: character offset of the statement in its page, and its span length in the filing's text. */
-  offset: Uint32Array;
-  length: Uint32Array;
   /** Primary metric code (src/text/metrics.ts, 1-based; 0 = none). */
   metric: Uint8Array;
+  /** Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text. */
+  flags: Uint8Array;
+  /**
+   * A table row's label as the stemmed words a question must all contain for the row to count as named
+   * (src/search/retrieve.ts labelTerms), or null (sentences, and labels that can name no line item).
+   */
+  labels: (readonly string[] | null)[];
   /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), per statement. */
   agree: ClaimOccurrence[][];
   disagree: ClaimOccurrence[][];
@@ -134,6 +147,33 @@ export interface Shard {
   dim: number;
   vectors: Int8Array;
   byteSize: number;
+  /** What is filled in; absent when the whole shard was decoded. */
+  parts?: ShardParts;
+}
+
+/** Bit of Shard.flags: a metric-tagged row tagged only through its reconciling group (not the metric's own row). */
+export const SHARD_FLAG_RECONCILING_ONLY = 1;
+
+/** Which parts of a shard read by ranges are filled in (1 = filled), and where the rest lies in its object. */
+export interface ShardParts {
+  postings: Uint8Array;
+  records: Uint8Array;
+  vectors: boolean;
+  /** Added to every source number a record names (the issuer's first global source). */
+  sourceBase: number;
+  layout: ShardLayout;
+}
+
+/** Where a shard's range-read sections lie in its object (absolute byte offsets), and their checksums. */
+export interface ShardLayout {
+  block: number;
+  /** Per term, byte offsets of its posting list in the postings section (terms + 1). */
+  postingAt: Uint32Array;
+  postings: { start: number; bytes: number; crc: Uint32Array };
+  /** Per statement, byte offsets of its record in the records section (count + 1). */
+  recordAt: Uint32Array;
+  records: { start: number; bytes: number; crc: Uint32Array };
+  vectors: { start: number; bytes: number; crc: number };
 }
 
 /**
@@ -283,6 +323,8 @@ export const NO_VECTOR = 0xffffffff;
 export interface StoredRef {
   file: string;
   content_id?: string;
+  /** Read only the object's first `bytes` bytes, checked by their CRC-32 (a shard's head), not the whole sealed object. */
+  prefix?: { bytes: number; crc: number };
 }
 
 export interface ArtifactRef extends StoredRef {

@@ -206,6 +206,8 @@ function binarySearch(sorted: readonly string[], key: string): number {
 export function withGlobalSources(shard: Shard, company: DirectoryCompany): Shard {
   const base = company.sources.first;
   if (base === 0) return shard;
+  // Records read later by range are shifted as they are filled in.
+  if (shard.parts) shard.parts.sourceBase = base;
   for (let i = 0; i < shard.source.length; i++) shard.source[i] = shard.source[i]! + base;
   const shift = (lists: ClaimOccurrence[][]) => lists.map((list) => (list.length ? list.map((o) => ({ ...o, source: o.source + base })) : list));
   shard.agree = shift(shard.agree);

@@ -2,13 +2,13 @@ import type { IndexReader } from '../core/index-reader';
 import type { CatalogHeader, Lexicon } from '../format/types';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { EpistemicStatus, Shard, StatementKind } from '../format/types';
+import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
-import { metricCodes, RECONCILING_GROUP } from '../text/metrics';
-import { stem } from '../text/tokenize';
+import { metricCodes } from '../text/metrics';
 import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
+import { chainStatements } from '../evidence/chains';
 import { fusedContribution, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { cosineMemo, cosineOf, searchVectorExact, type CosineMemo } from './vector';
@@ -56,55 +56,13 @@ export interface RetrievalResult {
  * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
  * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
  */
-export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>, labels?: LabelMemo): number {
-  const code = shard.metric[local]!;
-  const metric = queryMetrics.has(code);
+export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
+  const metric = queryMetrics.has(shard.metric[local]!);
   if (shard.kind[local] !== 'table_row') return metric ? RANKING.metricBoost : 1;
-  const text = shard.texts[local]!;
-  // A row tagged by its reconciling group only (a cash-flow adjustment under "net cash provided by operating
-  // activities") is not the metric's row: a dozen of them outranked the operating-cash-flow total.
-  if (metric) return RECONCILING_GROUP.test(text) && !metricCodes(rowLabel(text) ?? '').includes(code) ? 1 : RANKING.metricRowBoost;
-  let memo = labels?.get(shard);
-  if (labels && !memo) labels.set(shard, (memo = []));
-  let terms = memo?.[local];
-  if (terms === undefined) {
-    terms = labelTerms(text);
-    if (memo) memo[local] = terms;
-  }
-  return terms !== null && terms.every((t) => queryTerms.has(t)) ? RANKING.metricRowBoost : 1;
-}
-
-/**
- * Label terms of each table row a request has looked at, per shard (query-independent, so the passes of a request
- * share them). Request-scoped, like the cosine memo.
- */
-export type LabelMemo = Map<Shard, (readonly string[] | null | undefined)[]>;
-
-/** The stemmed words a row's label must all find in the query, or null when the label can match no question. */
-function labelTerms(text: string): readonly string[] | null {
-  const label = rowLabel(text);
-  if (!label) return null;
-  // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
-  // not match a question about total current assets because "other" is a stop word of the index.
-  const words = (label.normalize('NFKC').toLowerCase().match(/[\p{L}&]+/gu) ?? []).filter((w) => !LABEL_CONNECTORS.has(w));
-  // One-word labels count too ("iPhone", "Inventories": Apple's iPhone net sales row lost to prose about iPhone
-  // sales), except words that head many rows of every table ("Total: ..." would match any question saying "total").
-  if (!words.length || (words.length === 1 && GENERIC_LABELS.has(words[0]!))) return null;
-  return words.map(stem);
-}
-
-/** One-word row labels that name no line item by themselves. */
-const GENERIC_LABELS = new Set(['total', 'totals', 'subtotal', 'net', 'other', 'balance', 'amount', 'change', 'increase', 'decrease', 'ending', 'beginning']);
-
-const LABEL_CONNECTORS = new Set(['and', 'of', 'the', 'in', 'for', 'to', 'on', 'from', 'by', 'a', 'an', 'or', 'at', 'with']);
-
-/** A table row's label: its text before the first "label: value" colon (rows read "Label: 1,577 for FY2018 | ..."). */
-export function rowLabel(text: string): string | null {
-  const m = /^(.*?):\s*(?:[-(\d$—–]|\p{Sc})/u.exec(text);
-  if (!m) return null;
-  // Nested labels ("Shareholders' equity: Additional paid-in capital: 5,643") keep the innermost part.
-  const parts = m[1]!.split(':');
-  return parts[parts.length - 1]!.trim();
+  // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
+  if (metric) return shard.flags[local]! & SHARD_FLAG_RECONCILING_ONLY ? 1 : RANKING.metricRowBoost;
+  const terms = shard.labels[local];
+  return terms != null && terms.every((t) => queryTerms.has(t)) ? RANKING.metricRowBoost : 1;
 }
 
 /** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */
@@ -115,15 +73,14 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 
 /**
  * What a request's earlier passes computed and later ones reuse: cosines per shard and query text
- * (src/search/vector.ts) and row-label terms. Request-scoped: the caller creates one per request, so nothing
+ * (src/search/vector.ts). Request-scoped: the caller creates one per request, so nothing
  * outlives it.
  */
 export interface RequestMemo {
   cosines: Map<string, CosineMemo>;
-  labels: LabelMemo;
 }
 
-export const requestMemo = (): RequestMemo => ({ cosines: new Map(), labels: new Map() });
+export const requestMemo = (): RequestMemo => ({ cosines: new Map() });
 
 /**
  * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
@@ -169,17 +126,18 @@ export async function retrieve(
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
   const vectorHits: { shard: number; local: number; score: number }[] = [];
   const vectorStrategy: ShardVectorStrategy[] = [];
-  const shards = await Promise.all(shardIds.map((i) => reader.shard(i)));
+  // Every shard's postings of the query terms and its vectors (both legs read them); records come after fusion.
+  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: queryTerms, vectors: true })));
   // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
   // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
   // answers null and the shard is scanned (reason 'graph_unavailable').
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics, memo?.labels);
+    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
     for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
-    const statements = shard.texts.length;
+    const statements = shard.count;
     const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
     const hasGraph = !!catalog.shards[shardIndex]?.graph_file && reader.graph !== undefined;
     let choice = chooseVectorStrategy({ hasGraph, statements, allowed: allowedCount });
@@ -206,7 +164,7 @@ export async function retrieve(
         hit = {
           shard: h.shard,
           local: h.local,
-          text: shard.texts[h.local]!,
+          text: '', // from the statement's record, read below
           source: shard.source[h.local]!,
           page: shard.page[h.local]!,
           kind: shard.kind[h.local]!,
@@ -214,7 +172,7 @@ export async function retrieve(
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics, memo?.labels) >= RANKING.metricRowBoost,
+          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }
@@ -232,6 +190,15 @@ export async function retrieve(
     hit.cosine = Math.max(0, cosineOf(shard, queryVector, hit.local, memoOf(hit.shard, shard)));
   }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
+  // The fused hits' records (text, consensus): the only statements of a shard whose text a pass reads.
+  await Promise.all(
+    shardIds.map(async (i) => {
+      const mine = hits.filter((h) => h.shard === i);
+      if (!mine.length) return;
+      const shard = await reader.shardParts(i, { records: mine.map((h) => h.local) });
+      for (const h of mine) h.text = shard.texts[h.local]!;
+    }),
+  );
   return {
     hits,
     queryTerms,
@@ -243,4 +210,10 @@ export async function retrieve(
       vectorStrategy,
     },
   };
+}
+
+/** The hits' shards with every record chains over these hits may read (src/evidence/chains.ts chainStatements). */
+export async function shardsForChains(reader: IndexReader, hits: readonly Hit[], plan: EffortPlan): Promise<Map<number, Shard>> {
+  const indexes = [...new Set(hits.map((h) => h.shard))];
+  return new Map(await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i)) })] as const)));
 }

@@ -10,7 +10,7 @@ import { topK, type ScoredStatement } from './lexical';
 export type CosineMemo = Float64Array;
 
 export function cosineMemo(shard: Shard): CosineMemo {
-  return new Float64Array(shard.texts.length).fill(NaN);
+  return new Float64Array(shard.count).fill(NaN);
 }
 
 /** The cosine of the query with one statement, from the memo when an earlier pass computed it. */
@@ -33,7 +33,7 @@ export function searchVectorExact(
   memo?: CosineMemo,
 ): ScoredStatement[] {
   const out: ScoredStatement[] = [];
-  const n = shard.texts.length;
+  const n = shard.count;
   for (let local = 0; local < n; local++) {
     if (!isAllowed(local)) continue;
     const score = cosineOf(shard, query, local, memo);

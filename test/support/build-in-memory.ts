@@ -1,3 +1,4 @@
+import { shardHead } from '../../src/format/shard-layout';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ArtifactRef, CatalogSource, ShardInfo } from '../../src/format/types';
@@ -74,7 +75,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
 
   const members: number[][] = shardKeys.map(() => []);
   statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
-  const shardFiles: { info: Omit<ShardInfo, 'content_id'>; bytes: Uint8Array; vectors: Int8Array }[] = [];
+  const shardFiles: { info: Omit<ShardInfo, 'content_id' | 'head_bytes' | 'head_crc'>; bytes: Uint8Array; vectors: Int8Array }[] = [];
   const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
   const edges: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
   members.forEach((ids, shardIndex) => {
@@ -124,7 +125,8 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const contentId = (bytes: Uint8Array) => contentIdOf(sha256(seal(bytes)));
   const shards: ShardInfo[] = shardFiles.map(({ info, bytes }) => {
     const graph = graphFiles.find((g) => g.file === info.graph_file);
-    return { ...info, content_id: contentId(bytes), ...(graph ? { graph_content_id: contentId(graph.bytes) } : {}) };
+    const id = contentId(bytes); // seals the shard, which its head includes
+    return { ...info, content_id: id, ...(graph ? { graph_content_id: contentId(graph.bytes) } : {}), ...shardHead(bytes) };
   });
 
   const lexTerms = [...impacts.keys()].sort();

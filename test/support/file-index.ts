@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexReader } from '../../src/core/index-reader';
-import { partitionedReader } from '../../src/core/partitioned-reader';
+import { partitionedReader, RangeChecksumError } from '../../src/core/partitioned-reader';
+import { crc32 } from '../../src/format/crc32';
 import { decodeDirectory, decodeIssuerTable, decodeManifest } from '../../src/format/codec';
 import { verifySeal } from '../../src/format/container';
 import type { CatalogHeader, StoredRef } from '../../src/format/types';
@@ -9,10 +10,25 @@ import { scopedCatalog } from '../../src/format/views';
 
 /**
  * A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. Artifacts
- * are read when first asked for, verified by their seal like the Worker does, and kept. `onRead` sees every file
- * read (the manifest's text included), as the Worker's storage_bytes counts them.
+ * are read when first asked for, verified like the Worker does (seal, or a range's checksums), and kept. `onRead`
+ * sees every read (the manifest's text included), as the Worker's storage_bytes counts them. `shardReads`: by
+ * byte ranges as the Worker reads them (default), or whole (the slow twin).
  */
-export function openFileIndex(dir: string, { onRead }: { onRead?: (file: string, bytes: number) => void } = {}): IndexReader {
+export function openFileIndex(
+  dir: string,
+  { onRead, shardReads = 'ranges' }: { onRead?: (file: string, bytes: number) => void; shardReads?: 'ranges' | 'whole' } = {},
+): IndexReader {
+  const readPart = (file: string, offset: number, length: number) => {
+    const fd = openSync(join(dir, file), 'r');
+    try {
+      const bytes = new Uint8Array(length);
+      const n = readSync(fd, bytes, 0, length, offset);
+      onRead?.(file, n);
+      return bytes.subarray(0, n);
+    } finally {
+      closeSync(fd);
+    }
+  };
   const read = (file: string) => {
     const bytes = new Uint8Array(readFileSync(join(dir, file)));
     onRead?.(file, bytes.byteLength);
@@ -21,18 +37,34 @@ export function openFileIndex(dir: string, { onRead }: { onRead?: (file: string,
   const manifest = decodeManifest(new TextDecoder().decode(read('manifest.json')));
   const directory = decodeDirectory(read(manifest.directory.file));
   const loaded = new Map<string, Promise<unknown>>();
-  return partitionedReader(manifest, directory, <T>({ file }: StoredRef, decode: (bytes: Uint8Array) => T) => {
-    let p = loaded.get(file) as Promise<T> | undefined;
-    if (!p) {
-      p = (async () => {
-        const bytes = read(file);
-        if (!(await verifySeal(bytes))) throw new Error(`${file}: seal does not match its content`);
-        return decode(bytes);
-      })();
-      loaded.set(file, p);
-    }
-    return p;
-  });
+  return partitionedReader(
+    manifest,
+    directory,
+    <T>({ file, prefix }: StoredRef, decode: (bytes: Uint8Array) => T) => {
+      let p = loaded.get(file) as Promise<T> | undefined;
+      if (!p) {
+        p = (async () => {
+          if (prefix) {
+            const head = readPart(file, 0, prefix.bytes);
+            if (head.byteLength !== prefix.bytes || crc32(head) !== prefix.crc) throw new RangeChecksumError(file);
+            return decode(head);
+          }
+          const bytes = read(file);
+          if (!(await verifySeal(bytes))) throw new Error(`${file}: seal does not match its content`);
+          return decode(bytes);
+        })();
+        loaded.set(file, p);
+      }
+      return p;
+    },
+    shardReads === 'ranges'
+      ? async (ref, offset, length, intact) => {
+          const bytes = readPart(ref.file, offset, length);
+          if (!intact(bytes)) throw new RangeChecksumError(ref.file);
+          return bytes;
+        }
+      : undefined,
+  );
 }
 
 /** Every issuer's sources, shards and entities of a built version directory: the whole catalog, for tests and benchmarks. */

@@ -184,7 +184,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     files = decodeFileList(readFileSync(join(first.dir, manifest.files.file), 'utf8')).files;
     catalog = readFullCatalog(first.dir);
     bigIndex = catalog.shards.findIndex((s) => s.id === BIG);
-    big = await openFileIndex(first.dir).shard(bigIndex); // global source numbers, as the Worker reads it
+    big = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(bigIndex); // global source numbers, as the Worker reads it
 
     lib = await hnsw.loadHnswlib(compileWasm(readFileSync(`${GENERATED}hnswlib.wasm`)));
     const { hnsw: payload } = decodeGraph(readBytes(first.dir, catalog.shards[bigIndex]!.graph_file!), { shard: BIG, dim: big.dim, count: big.texts.length }, hnsw.parseHnswHeader);
@@ -279,7 +279,11 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     /** The built directory as an IndexReader; `graphs` decides what graph() does. */
     function fileReader(mode: 'graphs' | 'no-graph-method' | 'graph-null'): IndexReader {
       const files = openFileIndex(first.dir);
-      const reader: IndexReader = { ...files, shard: async (i) => (i === bigIndex ? big : files.shard(i)) };
+      const reader: IndexReader = {
+        ...files,
+        shard: async (i) => (i === bigIndex ? big : files.shard(i)),
+        shardParts: async (i, need) => (i === bigIndex ? big : files.shardParts(i, need)),
+      };
       if (mode === 'graphs') reader.graph = async (i) => (catalog.shards[i]!.graph_file ? handle : null);
       if (mode === 'graph-null') reader.graph = async () => null;
       return reader;

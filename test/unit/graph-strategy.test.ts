@@ -42,7 +42,7 @@ describe('chooseVectorStrategy', () => {
   });
 });
 
-/** A shard with just what the vector leg reads (texts for the count, dim, int8 vectors). */
+/** A shard with just what the vector leg reads (the count, dim, int8 vectors). */
 function vectorShard(rows: number[][]): Shard {
   const dim = rows[0]!.length;
   const vectors = new Int8Array(rows.length * dim);
@@ -51,7 +51,7 @@ function vectorShard(rows: number[][]): Shard {
     const norm = Math.hypot(...v);
     quantizeUnit(v.map((x) => x / norm), vectors, i * dim);
   });
-  return { texts: rows.map((_, i) => `s${i}`), dim, vectors, source: new Uint32Array(rows.length).map((_, i) => i % 3) } as unknown as Shard;
+  return { count: rows.length, dim, vectors, source: new Uint32Array(rows.length).map((_, i) => i % 3) } as unknown as Shard;
 }
 
 function fakeGraph(result: GraphSearchResult | null): HnswIndexHandle & { calls: unknown[][] } {

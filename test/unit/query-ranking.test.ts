@@ -6,7 +6,15 @@ import type { Shard } from '../../src/format/types';
 import { RANKING } from '../../src/search/ranking';
 const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
 import { queryTerms, withoutIssuerNames } from '../../src/search/query-terms';
-import { rowBoost, rowLabel } from '../../src/search/retrieve';
+import { rowBoost } from '../../src/search/retrieve';
+import { rowLabel } from '../../src/text/row-label';
+import { statementFeatures } from '../../src/format/shard-layout';
+
+/** A hand-made shard with the label and flag columns the builder would store for its texts. */
+function withFeatures(shard: Shard): Shard {
+  const features = shard.texts.map((t, i) => statementFeatures(t, shard.kind[i]!, shard.metric[i]!));
+  return { ...shard, labels: features.map((f) => f.label), flags: Uint8Array.from(features, (f) => f.flags) };
+}
 import { metricCode } from '../../src/text/metrics';
 
 describe('queryTerms', () => {
@@ -42,7 +50,7 @@ describe('rowLabel', () => {
 
 describe('rowBoost', () => {
   const capex = metricCode('capex');
-  const shard = {
+  const shard = withFeatures({
     kind: ['table_row', 'table_row', 'sentence', 'table_row', 'sentence'],
     metric: new Uint8Array([capex, 0, capex, 0, 0]),
     texts: [
@@ -52,7 +60,7 @@ describe('rowBoost', () => {
       'Other current assets: 120 for FY2022',
       'Total current assets grew.',
     ],
-  } as unknown as Shard;
+  } as unknown as Shard);
   const q = (s: string) => new Set(queryTerms(s));
 
   it('boosts a row of a named metric, and a sentence of it a little', () => {
@@ -72,11 +80,11 @@ describe('rowBoost', () => {
 });
 
 describe('rowBoost and one-word labels', () => {
-  const shard = {
+  const shard = withFeatures({
     kind: ['table_row', 'table_row', 'table_row'],
     metric: new Uint8Array([0, 0, 0]),
     texts: ['Vantor: 795 | 658 | 21%', 'Total: 1,238 for three months ended December 30, 2023', 'QuillLink: 443 | 406 | 9%'],
-  } as unknown as Shard;
+  } as unknown as Shard);
   it('boosts a product row the question names by its one-word label, never a bare "Total" row', () => {
     const terms = new Set(queryTerms('What was the total revenue from Quillvale Vantor sales in the latest quarter?'));
     expect(rowBoost(shard, 0, terms, new Set())).toBe(METRIC_ROW_BOOST);
@@ -88,7 +96,7 @@ describe('rowBoost and one-word labels', () => {
 describe('rowBoost and reconciling rows', () => {
   const ocf = metricCode('operating_cash_flow');
   const inventory = metricCode('inventory');
-  const shard = {
+  const shard = withFeatures({
     kind: ['table_row', 'table_row', 'table_row'],
     metric: new Uint8Array([ocf, ocf, inventory]),
     texts: [
@@ -96,7 +104,7 @@ describe('rowBoost and reconciling rows', () => {
       'Net cash provided by operating activities: 1,204 for FY2022',
       'Changes in operating assets and liabilities: Inventories: (31) for FY2022',
     ],
-  } as unknown as Shard;
+  } as unknown as Shard);
   it('does not boost a row that only reconciles to the named metric, but does boost the metric\'s own row', () => {
     const terms = new Set(queryTerms('Zenharrow cash from operations FY2022'));
     expect(rowBoost(shard, 0, terms, new Set([ocf]))).toBe(1);

@@ -6,7 +6,7 @@ import { runQuery } from '../../src/core/run-query';
 import { chainScore, RANKING } from '../../src/search/ranking';
 import { buildChains } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/plan';
-import { retrieve } from '../../src/search/retrieve';
+import { retrieve, shardsForChains } from '../../src/search/retrieve';
 import { tokenize } from '../../src/text/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
@@ -47,7 +47,7 @@ describe('chain explain', () => {
     const catalog = await reader.scope(['QVLT']);
     const r = await retrieve(reader, catalog, 'Quillvale cost of sales and gross margin in fiscal 2023', [], EFFORT_PLANS.medium);
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
-    const shards = new Map(await Promise.all([...new Set(r.hits.map((h) => h.shard))].map(async (i) => [i, await reader.shard(i)] as const)));
+    const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium);
     const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, tokenize, shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;

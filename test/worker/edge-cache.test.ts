@@ -36,13 +36,16 @@ describe('Cache API in front of R2', () => {
     expect(first.status).toBe(200);
     expect(first.log.edge_cache_hits).toBe(0);
     expect(first.log.objects_read).toBeGreaterThan(2);
+    expect(first.log.ranges_read).toBeGreaterThan(0);
 
     dropIsolateCache();
     const second = await ask();
     expect(second.status).toBe(200);
-    expect(second.log.objects_read).toBe(first.log.objects_read);
-    expect(second.log.storage_bytes).toBe(first.log.storage_bytes);
-    expect(second.log.edge_cache_hits).toBe(second.log.objects_read - 1); // the manifest always comes from R2
+    // Whole objects and shard heads all come from the colo cache (the manifest always from R2). Shard ranges are
+    // cached under their byte range, and a request's parallel passes may merge their ranges differently from one
+    // run to the next, so some may miss.
+    expect(second.log.edge_cache_hits).toBeGreaterThanOrEqual(second.log.objects_read - 1 - second.log.ranges_read);
+    expect(second.log.edge_cache_hits).toBeGreaterThan(second.log.objects_read / 2);
     expect(second.json.evidence).toBe(first.json.evidence);
   });
 
@@ -55,7 +58,7 @@ describe('Cache API in front of R2', () => {
     const res = await ask();
     expect(res.status).toBe(200);
     expect(res.log.shards_loaded).toBeGreaterThan(0);
-    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.shards_loaded + 1); // its shards and QVLT's table
+    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.shards_loaded + 1); // its shard heads and QVLT's table
     expect(res.log.objects_read - res.log.edge_cache_hits - 1).toBeGreaterThanOrEqual(2); // R2: its directory and term blocks
   });
 
@@ -73,8 +76,10 @@ describe('Cache API in front of R2', () => {
     dropIsolateCache();
     const res = await ask();
     expect(res.status).toBe(200);
-    // Read: the manifest (R2), the corrupt copy, R2's directory, every other object from the colo cache.
-    expect(res.log.edge_cache_hits).toBe(res.log.objects_read - 3);
+    // Read: the manifest (R2), the corrupt copy, R2's directory, every other object (shard ranges aside, see above)
+    // from the colo cache.
+    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.objects_read - 3 - res.log.ranges_read);
+    expect(res.log.edge_cache_hits).toBeLessThanOrEqual(res.log.objects_read - 3);
     // The corrupt copy counts as a read but not a hit; R2's copy replaces it in the colo cache.
     const repaired = new Uint8Array(await (await cache.match(edgeUrl('edge-v2', 'directory.bin')))!.arrayBuffer());
     expect(repaired[repaired.length - 1]).toBe(bytes[bytes.length - 1]! ^ 0xff);
@@ -88,10 +93,10 @@ describe('Cache API in front of R2', () => {
     const second = await ask(vars);
     expect(second.status).toBe(200);
     expect(first.log.objects_read).toBeGreaterThan(2);
-    expect(second.log.objects_read).toBe(first.log.objects_read);
-    expect(second.log.storage_bytes).toBe(first.log.storage_bytes);
-    expect(second.log.cache_hits).toBe(first.log.cache_hits); // only hits within the request itself
-    expect((await ask()).log.objects_read).toBe(first.log.objects_read); // the isolate's own cache was left empty
+    expect(second.log.artifacts_loaded).toBe(first.log.artifacts_loaded);
+    expect(second.log.evidence_count).toBe(first.log.evidence_count);
+    // The isolate's own cache was left empty: the next request with it loads every artifact again.
+    expect((await ask({ EDGE_CACHE: 'off' })).log.artifacts_loaded).toBe(first.log.artifacts_loaded);
   });
 
   it('EDGE_CACHE=off reads R2 only', async () => {

@@ -1,3 +1,4 @@
+import { decodeArtifactHead } from '../../src/format/container';
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { decodeDirectory } from '../../src/format/codec';
@@ -47,23 +48,43 @@ describe('a missing shard', () => {
 });
 
 describe('a shard whose checksum fails', () => {
-  it('answers 503 artifact_checksum_mismatch for a flipped byte and for a truncated object, and recovers', async () => {
+  it('answers 503 artifact_checksum_mismatch for a flipped byte in its head or in a block a query reads, and for a truncated object, and recovers', async () => {
     const version = 'fault-corrupt-shard';
     const file = shardFile('ZNHF', 2023);
     await uploadVersion(version);
     const good = SAMPLE.files.get(file)!;
+    const places = decodeArtifactHead(good, 'shard').places;
+    const flippedAt = (at: number) => {
+      const bytes = good.slice();
+      bytes[at]! ^= 0xff; // same size, wrong content
+      return bytes;
+    };
 
-    const flipped = good.slice();
-    flipped[Math.floor(flipped.length / 2)]! ^= 0xff; // same size, wrong content
-    await env.INDEX_BUCKET.put(keyOf(version, file), flipped);
-    expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
-    expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
+    // The head (read first, checked against the issuer table's CRC), then the vectors (read by every query).
+    for (const at of [places['source']!.start + 1, places['vectors']!.start + Math.floor(places['vectors']!.bytes / 2)]) {
+      await env.INDEX_BUCKET.put(keyOf(version, file), flippedAt(at));
+      expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
+      expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
+    }
 
-    await env.INDEX_BUCKET.put(keyOf(version, file), good.slice(0, good.length - 100));
+    await env.INDEX_BUCKET.put(keyOf(version, file), good.slice(0, Math.floor(good.length / 2)));
     expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
 
     await env.INDEX_BUCKET.put(keyOf(version, file), good);
     expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200);
+  });
+
+  it('with SHARD_READS=whole, checks the whole object by its seal (the slow twin)', async () => {
+    const version = 'fault-corrupt-whole';
+    const file = shardFile('ZNHF', 2023);
+    await uploadVersion(version);
+    const good = SAMPLE.files.get(file)!;
+    const flipped = good.slice();
+    flipped[flipped.length - 1]! ^= 0xff; // in the provenance section, which range reads never read
+    await env.INDEX_BUCKET.put(keyOf(version, file), flipped);
+    expectUnavailable(await queryWith(ZNHF_2023, { ...NO_MEMO, SHARD_READS: 'whole' }), 'artifact_checksum_mismatch', file);
+    expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200);
+    await env.INDEX_BUCKET.put(keyOf(version, file), good);
   });
 });
 

@@ -61,7 +61,7 @@ export function shardFile(ticker: string, fy: number): string {
   return file;
 }
 
-type Vars = Partial<Record<'POINTER_TTL_SECONDS' | 'EDGE_CACHE', string>>;
+type Vars = Partial<Record<'POINTER_TTL_SECONDS' | 'EDGE_CACHE' | 'SHARD_READS', string>>;
 
 /**
  * Calls the Worker's fetch handler with extra vars (e.g. POINTER_TTL_SECONDS): the same handler `exports.default`

@@ -47,7 +47,8 @@ describe('structured request logs', () => {
     expect(first.shards_loaded).toBeGreaterThan(0);
     expect(first.artifacts_loaded).toBeGreaterThan(first.shards_loaded); // manifest, directory, issuer table, term blocks too
     // Every object read (the manifest included) counts, from R2 or the colo's Cache API.
-    expect(first.objects_read).toBe(first.artifacts_loaded);
+    expect(first.objects_read).toBe(first.artifacts_loaded + first.ranges_read);
+    expect(first.ranges_read).toBeGreaterThan(0);
     expect(first.storage_bytes).toBeGreaterThan(0);
     expect(first.cache_bytes).toBeGreaterThan(0);
     expect(first.cache_bytes).toBeLessThanOrEqual(first.cache_budget);

@@ -1,0 +1,368 @@
+import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type SectionPlace } from './container';
+import { crc32 } from './crc32';
+import {
+  EDGE_KINDS,
+  EPISTEMIC_STATUSES,
+  SHARD_FLAG_RECONCILING_ONLY,
+  type ClaimOccurrence,
+  type EdgeKind,
+  type EpistemicStatus,
+  type Shard,
+  type ShardLayout,
+  type StatementKind,
+} from './types';
+import { labelTerms, reconcilingOnly } from '../text/row-label';
+
+/**
+ * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:
+ * - the head: preamble, JSON header (ids, kinds, statuses, term dictionary, row labels) and HEAD_SECTIONS (every
+ *   per-statement column, the evidence graph, posting and record offsets, block checksums). Every query of the
+ *   shard reads it, as one range whose length and CRC-32 the issuer table lists (ShardInfo.head_bytes/head_crc);
+ * - `postings`: per term its statement ids (u32) then term frequencies (u8), 4-byte aligned, read per term;
+ * - `records`: per statement its text and consensus as one JSON array, read for the statements a response uses;
+ * - `vectors`: int8 statement vectors, read whole for the vector leg;
+ * - `offset`, `length`: provenance the Worker never reads.
+ * Postings and records are checked per BLOCK-byte block (CRC-32 each), the vectors as one; a whole read checks the
+ * seal instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
+ */
+export const SHARD_BLOCK = 4096;
+
+const HEAD_SECTIONS = [
+  'source',
+  'page',
+  'doc_len',
+  'metric',
+  'flags',
+  'edge_offsets',
+  'edge_target',
+  'edge_kind',
+  'post_offsets',
+  'posting_at',
+  'postings_crc',
+  'record_at',
+  'records_crc',
+] as const;
+const BODY_SECTIONS = ['postings', 'records', 'vectors', 'offset', 'length'] as const;
+
+interface ShardHeader {
+  id: string;
+  count: number;
+  dim: number;
+  kind: string; // one char per statement: s = sentence, t = table row
+  status: string; // one char per statement: F = FACT, P = PREDICTION, A = ASSESSMENT, R = RISK
+  terms: string[];
+  /** Per statement, its label terms joined by spaces, '' for none. */
+  labels: string[];
+  block: number;
+  vectors_crc: number;
+}
+
+/** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
+export type ShardInput = Pick<Shard, 'id' | 'texts' | 'kind' | 'status' | 'metric' | 'agree' | 'disagree' | 'edges' | 'terms' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
+  source: number[];
+  page: number[];
+  offset: Uint32Array;
+  length: Uint32Array;
+};
+
+const STATUS_CHAR: Record<EpistemicStatus, string> = { FACT: 'F', PREDICTION: 'P', ASSESSMENT: 'A', RISK: 'R' };
+const CHAR_STATUS = new Map<string, EpistemicStatus>(Object.entries(STATUS_CHAR).map(([k, v]) => [v, k as EpistemicStatus]));
+const EMPTY: never[] = [];
+Object.freeze(EMPTY);
+
+const align4 = (n: number) => Math.ceil(n / 4) * 4;
+const utf8 = new TextEncoder();
+
+/** CRC-32 of each `block`-byte block of `bytes` (the last one may be shorter). */
+function blockCrcs(bytes: Uint8Array, block: number): Uint32Array {
+  const out = new Uint32Array(Math.ceil(bytes.byteLength / block));
+  for (let b = 0; b < out.length; b++) out[b] = crc32(bytes.subarray(b * block, (b + 1) * block));
+  return out;
+}
+
+type Occurrence = [source: number, page: number, status: number, note: string];
+const packOccurrences = (list: readonly ClaimOccurrence[]): Occurrence[] => list.map((o) => [o.source, o.page, EPISTEMIC_STATUSES.indexOf(o.status), o.note]);
+
+/** What a shard stores about a statement's text for ranking (Shard.labels and Shard.flags). */
+export function statementFeatures(text: string, kind: StatementKind, metric: number): { label: readonly string[] | null; flags: number } {
+  if (kind !== 'table_row') return { label: null, flags: 0 };
+  return { label: labelTerms(text), flags: reconcilingOnly(text, metric) ? SHARD_FLAG_RECONCILING_ONLY : 0 };
+}
+
+export function encodeShard(s: ShardInput): Uint8Array {
+  const n = s.texts.length;
+  const block = SHARD_BLOCK;
+  // Postings: per term, ids then frequencies, each list 4-byte aligned so its ids read as a Uint32Array.
+  const postingAt = new Uint32Array(s.terms.length + 1);
+  let size = 0;
+  for (let t = 0; t < s.terms.length; t++) {
+    postingAt[t] = size;
+    size += align4(5 * (s.postOffsets[t + 1]! - s.postOffsets[t]!));
+  }
+  postingAt[s.terms.length] = size;
+  const postings = new Uint8Array(size);
+  for (let t = 0; t < s.terms.length; t++) {
+    const a = s.postOffsets[t]!;
+    const k = s.postOffsets[t + 1]! - a;
+    postings.set(new Uint8Array(Uint32Array.from(s.postDocs.subarray(a, a + k)).buffer), postingAt[t]!);
+    postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + 4 * k);
+  }
+  // Records: text and consensus per statement.
+  const encoded = s.texts.map((text, i) => utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)])));
+  const recordAt = new Uint32Array(n + 1);
+  let r = 0;
+  encoded.forEach((e, i) => {
+    recordAt[i] = r;
+    r += e.byteLength;
+  });
+  recordAt[n] = r;
+  const records = new Uint8Array(r);
+  encoded.forEach((e, i) => records.set(e, recordAt[i]!));
+
+  const edgeOffsets = new Uint32Array(n + 1);
+  let e = 0;
+  s.edges.forEach((l, i) => {
+    edgeOffsets[i] = e;
+    e += l.length;
+  });
+  edgeOffsets[n] = e;
+  const flatEdges = s.edges.flat();
+  const vectors = new Uint8Array(s.vectors.buffer, s.vectors.byteOffset, s.vectors.byteLength);
+  const header: ShardHeader = {
+    id: s.id,
+    count: n,
+    dim: s.dim,
+    kind: s.kind.map((k) => (k === 'table_row' ? 't' : 's')).join(''),
+    status: s.status.map((k) => STATUS_CHAR[k]).join(''),
+    terms: s.terms,
+    labels: s.texts.map((text, i) => statementFeatures(text, s.kind[i]!, s.metric[i]!).label?.join(' ') ?? ''),
+    block,
+    vectors_crc: crc32(vectors),
+  };
+  return encodeArtifact(
+    'shard',
+    header,
+    {
+      source: Uint32Array.from(s.source),
+      page: Uint32Array.from(s.page),
+      doc_len: s.docLen,
+      metric: s.metric,
+      flags: Uint8Array.from(s.texts, (text, i) => statementFeatures(text, s.kind[i]!, s.metric[i]!).flags),
+      edge_offsets: edgeOffsets,
+      edge_target: Uint32Array.from(flatEdges, (x) => x.target),
+      edge_kind: Uint8Array.from(flatEdges, (x) => EDGE_KINDS.indexOf(x.kind)),
+      post_offsets: s.postOffsets,
+      posting_at: postingAt,
+      postings_crc: blockCrcs(postings, block),
+      record_at: recordAt,
+      records_crc: blockCrcs(records, block),
+      postings,
+      records,
+      vectors: s.vectors,
+      offset: s.offset,
+      length: s.length,
+    },
+    [...HEAD_SECTIONS, ...BODY_SECTIONS],
+  );
+}
+
+/**
+ * What the issuer table says about a sealed shard's head (ShardInfo.head_bytes/head_crc): its length, up to the end
+ * of the last head section, and the CRC-32 of those bytes (the seal included).
+ */
+export function shardHead(bytes: Uint8Array): { head_bytes: number; head_crc: number } {
+  const head = decodeArtifactHead<ShardHeader>(bytes, 'shard');
+  const last = head.places[HEAD_SECTIONS[HEAD_SECTIONS.length - 1]!];
+  if (!last) throw new ArtifactFormatError('shard has no head sections');
+  const end = last.start + last.bytes;
+  return { head_bytes: end, head_crc: crc32(bytes.subarray(0, end)) };
+}
+
+/** The whole shard, decoded (a whole-object read, checked by its seal before this). */
+export function decodeShard(bytes: Uint8Array): Shard {
+  const decoded = decodeArtifact<ShardHeader>(bytes, 'shard');
+  const shard = shardFromHead(decoded, bytes.byteLength);
+  const postings = requireSection(decoded, 'postings', Uint8Array, shard.parts!.layout.postings.bytes);
+  for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(shard.parts!.layout.postingAt[t]!, shard.parts!.layout.postingAt[t + 1]!));
+  const records = requireSection(decoded, 'records', Uint8Array, shard.parts!.layout.records.bytes);
+  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, records.subarray(shard.parts!.layout.recordAt[i]!, shard.parts!.layout.recordAt[i + 1]!));
+  fillVectors(shard, requireSection(decoded, 'vectors', Int8Array, shard.count * shard.dim));
+  delete shard.parts;
+  return shard;
+}
+
+/**
+ * A shard from its head alone (the first ShardInfo.head_bytes bytes, checked against head_crc by the caller):
+ * columns, edges, dictionary and labels filled, postings, records and vectors empty until filled.
+ */
+export function decodeShardHead(head: Uint8Array): Shard {
+  return shardFromHead(decodeArtifactHead<ShardHeader>(head, 'shard'), head.byteLength);
+}
+
+function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record<string, SectionPlace>; total?: number }, byteSize: number): Shard {
+  const h = decoded.header;
+  if (!h || !Number.isInteger(h.count) || !Array.isArray(h.terms) || !Array.isArray(h.labels) || h.labels.length !== h.count) {
+    throw new ArtifactFormatError('shard header incomplete');
+  }
+  const n = h.count;
+  if (typeof h.kind !== 'string' || typeof h.status !== 'string' || h.kind.length !== n || h.status.length !== n) throw new ArtifactFormatError('shard annotations misaligned');
+  const postOffsets = requireSection(decoded, 'post_offsets', Uint32Array, h.terms.length + 1);
+  const postingAt = requireSection(decoded, 'posting_at', Uint32Array, h.terms.length + 1);
+  const recordAt = requireSection(decoded, 'record_at', Uint32Array, n + 1);
+  const place = (name: string) => {
+    const p = decoded.places?.[name];
+    if (!p) throw new ArtifactFormatError(`shard section ${name} missing`);
+    return p;
+  };
+  const postings = place('postings');
+  const records = place('records');
+  const vectors = place('vectors');
+  if (postingAt[h.terms.length] !== postings.bytes || recordAt[n] !== records.bytes || vectors.length !== n * h.dim) throw new ArtifactFormatError('shard sections misaligned');
+  for (let t = 0; t < h.terms.length; t++) {
+    if (postOffsets[t + 1]! < postOffsets[t]! || postingAt[t + 1]! - postingAt[t]! !== align4(5 * (postOffsets[t + 1]! - postOffsets[t]!))) throw new ArtifactFormatError('shard postings misaligned');
+  }
+  for (let i = 0; i < n; i++) if (recordAt[i + 1]! < recordAt[i]!) throw new ArtifactFormatError('shard record offsets decrease');
+  const block = h.block;
+  if (!Number.isInteger(block) || block <= 0) throw new ArtifactFormatError('shard block size invalid');
+  const layout: ShardLayout = {
+    block,
+    postingAt,
+    postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)) },
+    recordAt,
+    records: { start: records.start, bytes: records.bytes, crc: requireSection(decoded, 'records_crc', Uint32Array, Math.ceil(records.bytes / block)) },
+    vectors: { start: vectors.start, bytes: vectors.bytes, crc: h.vectors_crc },
+  };
+  const termIndex = new Map<string, number>();
+  h.terms.forEach((t, i) => termIndex.set(t, i));
+  const edgeOffsets = requireSection(decoded, 'edge_offsets', Uint32Array, n + 1);
+  const edgeTarget = requireSection(decoded, 'edge_target', Uint32Array);
+  const edgeKind = requireSection(decoded, 'edge_kind', Uint8Array, edgeTarget.length);
+  if (edgeOffsets[n] !== edgeTarget.length) throw new ArtifactFormatError('shard edges misaligned');
+  const edges: { target: number; kind: EdgeKind }[][] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const a = edgeOffsets[i]!;
+    const b = edgeOffsets[i + 1]!;
+    if (a === b) {
+      edges[i] = EMPTY;
+      continue;
+    }
+    if (b < a) throw new ArtifactFormatError('shard edge offsets decrease');
+    const list: { target: number; kind: EdgeKind }[] = [];
+    for (let j = a; j < b; j++) {
+      const kind = EDGE_KINDS[edgeKind[j]!];
+      if (!kind || edgeTarget[j]! >= n) throw new ArtifactFormatError('shard edge out of range');
+      list.push({ target: edgeTarget[j]!, kind });
+    }
+    edges[i] = list;
+  }
+  const status = Array.from(h.status, (c) => {
+    const st = CHAR_STATUS.get(c);
+    if (!st) throw new ArtifactFormatError(`shard status code ${c} unknown`);
+    return st;
+  });
+  const total = postOffsets[h.terms.length]!;
+  return {
+    id: h.id,
+    count: n,
+    texts: new Array<string>(n),
+    source: requireSection(decoded, 'source', Uint32Array, n),
+    page: requireSection(decoded, 'page', Uint32Array, n),
+    kind: Array.from(h.kind, (c) => (c === 't' ? 'table_row' : 'sentence')),
+    status,
+    metric: requireSection(decoded, 'metric', Uint8Array, n),
+    flags: requireSection(decoded, 'flags', Uint8Array, n),
+    labels: h.labels.map((l) => (l ? l.split(' ') : null)),
+    agree: new Array<ClaimOccurrence[]>(n),
+    disagree: new Array<ClaimOccurrence[]>(n),
+    edges,
+    terms: h.terms,
+    termIndex,
+    postOffsets,
+    postDocs: new Uint32Array(total),
+    postTfs: new Uint8Array(total),
+    docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
+    dim: h.dim,
+    vectors: new Int8Array(n * h.dim),
+    byteSize: decoded.total ?? byteSize,
+    parts: { postings: new Uint8Array(h.terms.length), records: new Uint8Array(n), vectors: false, sourceBase: 0, layout },
+  };
+}
+
+/** Fills term t's posting list from its bytes (ids then frequencies, as encodeShard lays them out). */
+export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
+  const a = shard.postOffsets[t]!;
+  const k = shard.postOffsets[t + 1]! - a;
+  if (bytes.byteLength !== align4(5 * k)) throw new ArtifactFormatError('shard posting list has the wrong length');
+  const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  const docs = new Uint32Array(own.buffer, own.byteOffset, k);
+  for (let j = 0; j < k; j++) if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
+  shard.postDocs.set(docs, a);
+  shard.postTfs.set(own.subarray(4 * k, 5 * k), a);
+  if (shard.parts) shard.parts.postings[t] = 1;
+}
+
+const recordDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** Fills one statement's text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
+export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(recordDecoder.decode(bytes));
+  } catch {
+    throw new ArtifactFormatError('shard record is not valid JSON');
+  }
+  if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !Array.isArray(parsed[1]) || !Array.isArray(parsed[2])) throw new ArtifactFormatError('shard record malformed');
+  const base = shard.parts?.sourceBase ?? 0;
+  const occurrences = (list: unknown[]): ClaimOccurrence[] => {
+    if (!list.length) return EMPTY;
+    return list.map((o) => {
+      const [source, page, status, note] = o as Occurrence;
+      const st = EPISTEMIC_STATUSES[status];
+      if (!st || !Number.isInteger(source) || !Number.isInteger(page) || typeof note !== 'string') throw new ArtifactFormatError('shard consensus occurrence malformed');
+      return { source: source + base, page, status: st, note };
+    });
+  };
+  shard.texts[local] = parsed[0];
+  shard.agree[local] = occurrences(parsed[1]);
+  shard.disagree[local] = occurrences(parsed[2]);
+  if (shard.parts) shard.parts.records[local] = 1;
+}
+
+export function fillVectors(shard: Shard, vectors: Int8Array): void {
+  if (vectors.length !== shard.count * shard.dim) throw new ArtifactFormatError('shard vectors have the wrong length');
+  shard.vectors.set(vectors);
+  if (shard.parts) shard.parts.vectors = true;
+}
+
+/** A byte range of one blocked section to read: blocks first..last (inclusive), and the items it covers. */
+export interface BlockRead {
+  first: number;
+  last: number;
+}
+
+/**
+ * Which blocks to read for these byte spans of a blocked section: each span widened to whole blocks, and reads
+ * closer than `gap` blocks merged (one request instead of two, for at most gap blocks more).
+ */
+export function planBlockReads(spans: readonly (readonly [number, number])[], block: number, gap = 1): BlockRead[] {
+  const wanted = spans
+    .filter(([a, b]) => b > a)
+    .map(([a, b]) => ({ first: Math.floor(a / block), last: Math.floor((b - 1) / block) }))
+    .sort((x, y) => x.first - y.first);
+  const out: BlockRead[] = [];
+  for (const w of wanted) {
+    const prev = out[out.length - 1];
+    if (prev && w.first <= prev.last + 1 + gap) prev.last = Math.max(prev.last, w.last);
+    else out.push({ ...w });
+  }
+  return out;
+}
+
+/** Checks each block of a read against its CRC-32; false when any differs (corrupt or truncated). */
+export function blocksIntact(bytes: Uint8Array, read: BlockRead, block: number, crcs: Uint32Array): boolean {
+  for (let b = read.first; b <= read.last; b++) {
+    const part = bytes.subarray((b - read.first) * block, (b - read.first + 1) * block);
+    if (crc32(part) !== crcs[b]) return false;
+  }
+  return true;
+}

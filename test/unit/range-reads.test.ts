@@ -1,0 +1,94 @@
+// Shard range reads (docs/RANGE-READS.md) against their slow twin, whole-object reads: the same responses, fewer
+// bytes; and the pieces they rest on (CRC-32, the block read plan, checksum failures).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runQuery } from '../../src/core/run-query';
+import { RangeChecksumError } from '../../src/core/partitioned-reader';
+import { crc32 } from '../../src/format/crc32';
+import { planBlockReads } from '../../src/format/shard-layout';
+import { ResearchRequest } from '../../src/schema/request';
+import { normalizeQuery } from '../../src/text/normalize';
+import { openFileIndex } from '../support/file-index';
+import { buildSample } from '../support/sample-build';
+
+describe('crc32', () => {
+  it('matches the standard check value', () => {
+    expect(crc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926);
+    expect(crc32(new Uint8Array(0))).toBe(0);
+  });
+});
+
+describe('planBlockReads', () => {
+  it('covers every wanted byte with whole blocks, in order, never overlapping, merging reads at most `gap` blocks apart', () => {
+    const span = fc.tuple(fc.nat(20_000), fc.nat(3_000)).map(([a, n]) => [a, a + n] as const);
+    fc.assert(
+      fc.property(fc.array(span, { maxLength: 40 }), fc.integer({ min: 1, max: 4096 }), fc.nat(2), (spans, block, gap) => {
+        const reads = planBlockReads(spans, block, gap);
+        for (const [a, b] of spans) {
+          if (b <= a) continue;
+          expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
+        }
+        for (let i = 1; i < reads.length; i++) expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
+        for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('range reads vs whole-object reads on the sample index', () => {
+  let sample: Awaited<ReturnType<typeof buildSample>>;
+  beforeAll(async () => {
+    sample = await buildSample();
+  });
+  afterAll(() => sample.dispose());
+
+  const QUESTIONS = [
+    'What was Quillvale capital expenditure in fiscal 2023?',
+    'Quillvale cost of sales and gross margin in fiscal 2023',
+    'How did Zenhoff describe its legal proceedings?',
+    'Zenhoff total current assets',
+  ];
+
+  it('give byte-identical responses in every mode, and a cold query reads fewer bytes', async () => {
+    let rangeBytes = 0;
+    let wholeBytes = 0;
+    for (const mode of ['research', 'basic', 'agentic_research'] as const) {
+      for (const query of QUESTIONS) {
+        // Fresh readers: each query cold, as a fresh isolate in a colo with nothing cached.
+        const ranges = openFileIndex(sample.result.dir, { onRead: (_, n) => (rangeBytes += n) });
+        const whole = openFileIndex(sample.result.dir, { shardReads: 'whole', onRead: (_, n) => (wholeBytes += n) });
+        const req = ResearchRequest.parse({ query, mode, retrieval: { max_evidence_tokens: 2000 } });
+        const valid = { ...req, normalizedQuery: normalizeQuery(req.query) };
+        const a = await runQuery(ranges, valid);
+        const b = await runQuery(whole, valid);
+        expect(JSON.stringify(a.body), `${mode}: ${query}`).toBe(JSON.stringify(b.body));
+      }
+    }
+    expect(rangeBytes).toBeGreaterThan(0);
+    expect(rangeBytes).toBeLessThan(wholeBytes);
+  });
+
+  it('fails a read whose block does not match its checksum, and a truncated shard', async () => {
+    const dir = sample.result.dir;
+    const reader = openFileIndex(dir);
+    const { index } = sample.shard('QVLT-FY2023');
+    const file = join(dir, sample.catalog.shards[index]!.file);
+    const good = readFileSync(file);
+    const shard = await reader.shard(index);
+    const layout = shard.parts!.layout;
+    try {
+      const corrupt = Buffer.from(good);
+      corrupt[layout.records.start + 10]! ^= 0xff;
+      writeFileSync(file, corrupt);
+      await expect(openFileIndex(dir).shardParts(index, { records: [0] })).rejects.toBeInstanceOf(RangeChecksumError);
+      await expect(openFileIndex(dir).shardParts(index, { vectors: true })).resolves.toBeDefined(); // other blocks intact
+      writeFileSync(file, good.subarray(0, layout.vectors.start + 5));
+      await expect(openFileIndex(dir).shardParts(index, { vectors: true })).rejects.toBeInstanceOf(RangeChecksumError);
+    } finally {
+      writeFileSync(file, good);
+    }
+  });
+});
