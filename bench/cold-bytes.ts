@@ -4,7 +4,7 @@
  * file reader, which reads the same objects the Worker does (neither uses HNSW graphs below GRAPH_MIN_STATEMENTS,
  * and no shard of the shared corpus reaches it).
  *
- *   npm run bench:cold -- <version dir> [<version dir> ...]
+ *   npm run bench:cold -- <version dir> [<version dir> ...]     (SHARD_READS=whole: whole shards, the slow twin)
  * Questions: FinanceBench dev, docugami 10-Q dev and dev-2; modes basic and research (medium effort, 4,000 tokens).
  */
 import { join, resolve } from 'node:path';
@@ -38,8 +38,17 @@ for (const dir of dirs) {
     const byKind = new Map<string, number[]>();
     let largest = { file: '', bytes: 0 };
     for (const question of questions) {
+      // Bytes per file (a shard is read as its head and then ranges), and every read's size.
       const reads = new Map<string, number>();
-      const reader = openFileIndex(dir, { onRead: (file, bytes) => reads.set(file, bytes) });
+      let count = 0;
+      const reader = openFileIndex(dir, {
+        shardReads: process.env.SHARD_READS === 'whole' ? 'whole' : 'ranges',
+        onRead: (file, bytes) => {
+          reads.set(file, (reads.get(file) ?? 0) + bytes);
+          count++;
+          if (bytes > largest.bytes) largest = { file, bytes };
+        },
+      });
       const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
       await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
       let total = 0;
@@ -47,16 +56,15 @@ for (const dir of dirs) {
       for (const [file, bytes] of reads) {
         total += bytes;
         kinds.set(kindOf(file), (kinds.get(kindOf(file)) ?? 0) + bytes);
-        if (bytes > largest.bytes) largest = { file, bytes };
       }
       for (const k of new Set([...byKind.keys(), ...kinds.keys()])) {
         if (!byKind.has(k)) byKind.set(k, new Array(totals.length).fill(0));
         byKind.get(k)!.push(kinds.get(k) ?? 0);
       }
       totals.push(total);
-      objects.push(reads.size);
+      objects.push(count);
     }
-    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; objects median ${quantile(objects, 0.5)}; largest object ${largest.file} ${kb(largest.bytes)} KB`);
+    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
     for (const [k, xs] of [...byKind].sort()) console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB`);
   }
 }

@@ -11,7 +11,7 @@ import { seal, sha256 } from './seal';
  */
 
 /** Target size of a term block: a query reads one block per term, so small blocks keep cold reads small. */
-export const TERM_BLOCK_TARGET_BYTES = 8 * 1024;
+export const TERM_BLOCK_TARGET_BYTES = 4 * 1024;
 
 /** The builder's whole lexicon: every term's full shard list (the term blocks cap them). */
 export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize' | 'restImpact'>;

@@ -101,19 +101,28 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 }
 
 /**
- * The statements of one shard whose records (text, consensus) buildChains may read: every hit there, and what a
- * graph path from an anchor can reach (graphPath goes at most two edges out: anchor -> explaining sentence -> its
- * outlook). Read before building, so chains need no I/O.
+ * The statements of one shard whose records (text, consensus) buildChains may read: the hits that may anchor a
+ * chain, the hits of their filing items near their pages (mates), and what a graph path from an anchor can reach
+ * (graphPath goes at most two edges out: anchor -> explaining sentence -> its outlook). Read before building, so
+ * chains need no I/O, and nothing else of the shard's text is read.
  */
 export function chainStatements(hits: readonly Hit[], plan: EffortPlan, shardIndex: number, shard: Shard): number[] {
-  const reach = new Set(hits.filter((h) => h.shard === shardIndex).map((h) => h.local));
-  let frontier = hits.slice(0, plan.maxChains * ANCHORS_PER_CHAIN).filter((h) => h.shard === shardIndex).map((h) => h.local);
+  const anchors = hits.slice(0, plan.maxChains * ANCHORS_PER_CHAIN).filter((h) => h.shard === shardIndex);
+  const reach = new Set(anchors.map((h) => h.local));
+  for (const h of hits) {
+    if (h.shard === shardIndex && anchors.some((a) => a.source === h.source && Math.abs(a.page - h.page) <= MATE_PAGE_SPAN)) reach.add(h.local);
+  }
+  // Breadth first from the anchors; a statement already in reach as a mate still has its edges followed.
+  const explored = new Set<number>();
+  let frontier = anchors.map((h) => h.local);
   for (let hop = 0; hop < 2; hop++) {
     const next: number[] = [];
     for (const local of frontier) {
+      if (explored.has(local)) continue;
+      explored.add(local);
       for (const e of shard.edges[local] ?? []) {
-        if (!reach.has(e.target)) next.push(e.target);
         reach.add(e.target);
+        next.push(e.target);
       }
     }
     frontier = next;

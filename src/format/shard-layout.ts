@@ -6,7 +6,6 @@ import {
   SHARD_FLAG_RECONCILING_ONLY,
   type ClaimOccurrence,
   type EdgeKind,
-  type EpistemicStatus,
   type Shard,
   type ShardLayout,
   type StatementKind,
@@ -15,9 +14,9 @@ import { labelTerms, reconcilingOnly } from '../text/row-label';
 
 /**
  * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:
- * - the head: preamble, JSON header (ids, kinds, statuses, term dictionary, row labels) and HEAD_SECTIONS (every
- *   per-statement column, the evidence graph, posting and record offsets, block checksums). Every query of the
- *   shard reads it, as one range whose length and CRC-32 the issuer table lists (ShardInfo.head_bytes/head_crc);
+ * - the head: preamble, a small JSON header and HEAD_SECTIONS (every per-statement column, the evidence graph, the
+ *   term dictionary, row labels, posting and record lengths, block checksums). Every query of the shard reads it,
+ *   as one range whose length and CRC-32 the issuer table lists (ShardInfo.head_bytes/head_crc);
  * - `postings`: per term its statement ids (u32) then term frequencies (u8), 4-byte aligned, read per term;
  * - `records`: per statement its text and consensus as one JSON array, read for the statements a response uses;
  * - `vectors`: int8 statement vectors, read whole for the vector leg;
@@ -28,34 +27,40 @@ import { labelTerms, reconcilingOnly } from '../text/row-label';
 export const SHARD_BLOCK = 4096;
 
 const HEAD_SECTIONS = [
+  'flags',
   'source',
   'page',
   'doc_len',
   'metric',
-  'flags',
-  'edge_offsets',
+  'edge_from',
   'edge_target',
   'edge_kind',
-  'post_offsets',
-  'posting_at',
+  'terms',
+  'post_counts',
+  'labels',
+  'record_len',
   'postings_crc',
-  'record_at',
   'records_crc',
 ] as const;
 const BODY_SECTIONS = ['postings', 'records', 'vectors', 'offset', 'length'] as const;
 
+/**
+ * The JSON header: sizes only. Everything per statement or per term is in sections, as compact as it stays exact:
+ * 16-bit integers where every value fits, kind and status packed into `flags`, the term dictionary and the row
+ * labels as newline-separated UTF-8, posting and record offsets as lengths summed on decode.
+ */
 interface ShardHeader {
   id: string;
   count: number;
   dim: number;
-  kind: string; // one char per statement: s = sentence, t = table row
-  status: string; // one char per statement: F = FACT, P = PREDICTION, A = ASSESSMENT, R = RISK
-  terms: string[];
-  /** Per statement, its label terms joined by spaces, '' for none. */
-  labels: string[];
+  term_count: number;
   block: number;
   vectors_crc: number;
 }
+
+/** Shard.flags bits beyond SHARD_FLAG_RECONCILING_ONLY: a table row, and the status (2 bits, EPISTEMIC_STATUSES order). */
+const FLAG_TABLE_ROW = 2;
+const STATUS_SHIFT = 2;
 
 /** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
 export type ShardInput = Pick<Shard, 'id' | 'texts' | 'kind' | 'status' | 'metric' | 'agree' | 'disagree' | 'edges' | 'terms' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
@@ -65,13 +70,12 @@ export type ShardInput = Pick<Shard, 'id' | 'texts' | 'kind' | 'status' | 'metri
   length: Uint32Array;
 };
 
-const STATUS_CHAR: Record<EpistemicStatus, string> = { FACT: 'F', PREDICTION: 'P', ASSESSMENT: 'A', RISK: 'R' };
-const CHAR_STATUS = new Map<string, EpistemicStatus>(Object.entries(STATUS_CHAR).map(([k, v]) => [v, k as EpistemicStatus]));
 const EMPTY: never[] = [];
 Object.freeze(EMPTY);
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;
 const utf8 = new TextEncoder();
+const recordDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** CRC-32 of each `block`-byte block of `bytes` (the last one may be shorter). */
 function blockCrcs(bytes: Uint8Array, block: number): Uint32Array {
@@ -93,68 +97,47 @@ export function encodeShard(s: ShardInput): Uint8Array {
   const n = s.texts.length;
   const block = SHARD_BLOCK;
   // Postings: per term, ids then frequencies, each list 4-byte aligned so its ids read as a Uint32Array.
-  const postingAt = new Uint32Array(s.terms.length + 1);
-  let size = 0;
-  for (let t = 0; t < s.terms.length; t++) {
-    postingAt[t] = size;
-    size += align4(5 * (s.postOffsets[t + 1]! - s.postOffsets[t]!));
-  }
-  postingAt[s.terms.length] = size;
-  const postings = new Uint8Array(size);
+  const counts = Array.from({ length: s.terms.length }, (_, t) => s.postOffsets[t + 1]! - s.postOffsets[t]!);
+  const postingAt = byteOffsets(counts.map(postingBytes));
+  const postings = new Uint8Array(postingAt[s.terms.length]!);
   for (let t = 0; t < s.terms.length; t++) {
     const a = s.postOffsets[t]!;
-    const k = s.postOffsets[t + 1]! - a;
+    const k = counts[t]!;
     postings.set(new Uint8Array(Uint32Array.from(s.postDocs.subarray(a, a + k)).buffer), postingAt[t]!);
     postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + 4 * k);
   }
   // Records: text and consensus per statement.
   const encoded = s.texts.map((text, i) => utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)])));
-  const recordAt = new Uint32Array(n + 1);
+  const records = new Uint8Array(encoded.reduce((sum, e) => sum + e.byteLength, 0));
   let r = 0;
-  encoded.forEach((e, i) => {
-    recordAt[i] = r;
+  for (const e of encoded) {
+    records.set(e, r);
     r += e.byteLength;
-  });
-  recordAt[n] = r;
-  const records = new Uint8Array(r);
-  encoded.forEach((e, i) => records.set(e, recordAt[i]!));
-
-  const edgeOffsets = new Uint32Array(n + 1);
-  let e = 0;
-  s.edges.forEach((l, i) => {
-    edgeOffsets[i] = e;
-    e += l.length;
-  });
-  edgeOffsets[n] = e;
-  const flatEdges = s.edges.flat();
-  const vectors = new Uint8Array(s.vectors.buffer, s.vectors.byteOffset, s.vectors.byteLength);
-  const header: ShardHeader = {
-    id: s.id,
-    count: n,
-    dim: s.dim,
-    kind: s.kind.map((k) => (k === 'table_row' ? 't' : 's')).join(''),
-    status: s.status.map((k) => STATUS_CHAR[k]).join(''),
-    terms: s.terms,
-    labels: s.texts.map((text, i) => statementFeatures(text, s.kind[i]!, s.metric[i]!).label?.join(' ') ?? ''),
-    block,
-    vectors_crc: crc32(vectors),
+  }
+  const edges = s.edges.flatMap((list, from) => list.map((e) => ({ from, ...e })));
+  const features = s.texts.map((text, i) => statementFeatures(text, s.kind[i]!, s.metric[i]!));
+  const lines = (xs: readonly string[]) => {
+    if (xs.some((x) => x.includes('\n'))) throw new Error('a shard term or label contains a newline');
+    return utf8.encode(xs.join('\n'));
   };
+  const header: ShardHeader = { id: s.id, count: n, dim: s.dim, term_count: s.terms.length, block, vectors_crc: crc32(new Uint8Array(s.vectors.buffer, s.vectors.byteOffset, s.vectors.byteLength)) };
   return encodeArtifact(
     'shard',
     header,
     {
-      source: Uint32Array.from(s.source),
-      page: Uint32Array.from(s.page),
+      flags: Uint8Array.from(features, (f, i) => f.flags | (s.kind[i] === 'table_row' ? FLAG_TABLE_ROW : 0) | (EPISTEMIC_STATUSES.indexOf(s.status[i]!) << STATUS_SHIFT)),
+      source: compactUints(s.source),
+      page: compactUints(s.page),
       doc_len: s.docLen,
       metric: s.metric,
-      flags: Uint8Array.from(s.texts, (text, i) => statementFeatures(text, s.kind[i]!, s.metric[i]!).flags),
-      edge_offsets: edgeOffsets,
-      edge_target: Uint32Array.from(flatEdges, (x) => x.target),
-      edge_kind: Uint8Array.from(flatEdges, (x) => EDGE_KINDS.indexOf(x.kind)),
-      post_offsets: s.postOffsets,
-      posting_at: postingAt,
+      edge_from: compactUints(edges.map((e) => e.from)),
+      edge_target: compactUints(edges.map((e) => e.target)),
+      edge_kind: Uint8Array.from(edges, (e) => EDGE_KINDS.indexOf(e.kind)),
+      terms: lines(s.terms),
+      post_counts: compactUints(counts),
+      labels: lines(features.map((f) => f.label?.join(' ') ?? '')),
+      record_len: compactUints(encoded.map((e) => e.byteLength)),
       postings_crc: blockCrcs(postings, block),
-      record_at: recordAt,
       records_crc: blockCrcs(records, block),
       postings,
       records,
@@ -164,6 +147,31 @@ export function encodeShard(s: ShardInput): Uint8Array {
     },
     [...HEAD_SECTIONS, ...BODY_SECTIONS],
   );
+}
+
+/** 16-bit when every value fits, else 32-bit (decoders accept both). */
+function compactUints(values: ArrayLike<number>): Uint16Array | Uint32Array {
+  let max = 0;
+  for (let i = 0; i < values.length; i++) max = Math.max(max, values[i]!);
+  return max <= 0xffff ? Uint16Array.from(values as ArrayLike<number>) : Uint32Array.from(values as ArrayLike<number>);
+}
+
+/** A u16 or u32 section as numbers (either is valid, see compactUints). */
+function uintSection(decoded: DecodedArtifact<unknown>, name: string, length?: number): Uint16Array | Uint32Array {
+  const section = decoded.sections[name];
+  if (!(section instanceof Uint16Array || section instanceof Uint32Array)) throw new ArtifactFormatError(`missing or mistyped section ${name}`);
+  if (length !== undefined && section.length !== length) throw new ArtifactFormatError(`section ${name} has ${section.length} elements, expected ${length}`);
+  return section;
+}
+
+/** Bytes of a posting list of k statements: k ids (u32), k frequencies (u8), padded to 4. */
+const postingBytes = (k: number) => align4(5 * k);
+
+/** Offsets (n + 1) from lengths. */
+function byteOffsets(lengths: ArrayLike<number>): Uint32Array {
+  const at = new Uint32Array(lengths.length + 1);
+  for (let i = 0; i < lengths.length; i++) at[i + 1] = at[i]! + lengths[i]!;
+  return at;
 }
 
 /**
@@ -201,14 +209,26 @@ export function decodeShardHead(head: Uint8Array): Shard {
 
 function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record<string, SectionPlace>; total?: number }, byteSize: number): Shard {
   const h = decoded.header;
-  if (!h || !Number.isInteger(h.count) || !Array.isArray(h.terms) || !Array.isArray(h.labels) || h.labels.length !== h.count) {
-    throw new ArtifactFormatError('shard header incomplete');
-  }
+  if (!h || !Number.isInteger(h.count) || !Number.isInteger(h.term_count) || !Number.isInteger(h.dim)) throw new ArtifactFormatError('shard header incomplete');
   const n = h.count;
-  if (typeof h.kind !== 'string' || typeof h.status !== 'string' || h.kind.length !== n || h.status.length !== n) throw new ArtifactFormatError('shard annotations misaligned');
-  const postOffsets = requireSection(decoded, 'post_offsets', Uint32Array, h.terms.length + 1);
-  const postingAt = requireSection(decoded, 'posting_at', Uint32Array, h.terms.length + 1);
-  const recordAt = requireSection(decoded, 'record_at', Uint32Array, n + 1);
+  const block = h.block;
+  if (!Number.isInteger(block) || block <= 0) throw new ArtifactFormatError('shard block size invalid');
+  const text = (name: string, lines: number): string[] => {
+    const bytes = requireSection(decoded, name, Uint8Array);
+    let out: string[];
+    try {
+      out = lines === 0 ? [] : recordDecoder.decode(bytes).split('\n');
+    } catch {
+      throw new ArtifactFormatError(`shard section ${name} is not UTF-8`);
+    }
+    if (out.length !== lines) throw new ArtifactFormatError(`shard section ${name} has ${out.length} lines, expected ${lines}`);
+    return out;
+  };
+  const terms = text('terms', h.term_count);
+  const counts = uintSection(decoded, 'post_counts', h.term_count);
+  const postOffsets = byteOffsets(counts);
+  const postingAt = byteOffsets(Array.from(counts, postingBytes));
+  const recordAt = byteOffsets(uintSection(decoded, 'record_len', n));
   const place = (name: string) => {
     const p = decoded.places?.[name];
     if (!p) throw new ArtifactFormatError(`shard section ${name} missing`);
@@ -217,13 +237,7 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
   const postings = place('postings');
   const records = place('records');
   const vectors = place('vectors');
-  if (postingAt[h.terms.length] !== postings.bytes || recordAt[n] !== records.bytes || vectors.length !== n * h.dim) throw new ArtifactFormatError('shard sections misaligned');
-  for (let t = 0; t < h.terms.length; t++) {
-    if (postOffsets[t + 1]! < postOffsets[t]! || postingAt[t + 1]! - postingAt[t]! !== align4(5 * (postOffsets[t + 1]! - postOffsets[t]!))) throw new ArtifactFormatError('shard postings misaligned');
-  }
-  for (let i = 0; i < n; i++) if (recordAt[i + 1]! < recordAt[i]!) throw new ArtifactFormatError('shard record offsets decrease');
-  const block = h.block;
-  if (!Number.isInteger(block) || block <= 0) throw new ArtifactFormatError('shard block size invalid');
+  if (postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || vectors.length !== n * h.dim) throw new ArtifactFormatError('shard sections misaligned');
   const layout: ShardLayout = {
     block,
     postingAt,
@@ -233,58 +247,48 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
     vectors: { start: vectors.start, bytes: vectors.bytes, crc: h.vectors_crc },
   };
   const termIndex = new Map<string, number>();
-  h.terms.forEach((t, i) => termIndex.set(t, i));
-  const edgeOffsets = requireSection(decoded, 'edge_offsets', Uint32Array, n + 1);
-  const edgeTarget = requireSection(decoded, 'edge_target', Uint32Array);
-  const edgeKind = requireSection(decoded, 'edge_kind', Uint8Array, edgeTarget.length);
-  if (edgeOffsets[n] !== edgeTarget.length) throw new ArtifactFormatError('shard edges misaligned');
-  const edges: { target: number; kind: EdgeKind }[][] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = edgeOffsets[i]!;
-    const b = edgeOffsets[i + 1]!;
-    if (a === b) {
-      edges[i] = EMPTY;
-      continue;
-    }
-    if (b < a) throw new ArtifactFormatError('shard edge offsets decrease');
-    const list: { target: number; kind: EdgeKind }[] = [];
-    for (let j = a; j < b; j++) {
-      const kind = EDGE_KINDS[edgeKind[j]!];
-      if (!kind || edgeTarget[j]! >= n) throw new ArtifactFormatError('shard edge out of range');
-      list.push({ target: edgeTarget[j]!, kind });
-    }
-    edges[i] = list;
+  terms.forEach((t, i) => termIndex.set(t, i));
+  const edgeFrom = uintSection(decoded, 'edge_from');
+  const edgeTarget = uintSection(decoded, 'edge_target', edgeFrom.length);
+  const edgeKind = requireSection(decoded, 'edge_kind', Uint8Array, edgeFrom.length);
+  const edges: { target: number; kind: EdgeKind }[][] = new Array<{ target: number; kind: EdgeKind }[]>(n).fill(EMPTY);
+  for (let j = 0; j < edgeFrom.length; j++) {
+    const kind = EDGE_KINDS[edgeKind[j]!];
+    const from = edgeFrom[j]!;
+    if (!kind || edgeTarget[j]! >= n || from >= n) throw new ArtifactFormatError('shard edge out of range');
+    if (edges[from] === EMPTY) edges[from] = [];
+    edges[from]!.push({ target: edgeTarget[j]!, kind });
   }
-  const status = Array.from(h.status, (c) => {
-    const st = CHAR_STATUS.get(c);
-    if (!st) throw new ArtifactFormatError(`shard status code ${c} unknown`);
+  const flags = requireSection(decoded, 'flags', Uint8Array, n);
+  const status = Array.from(flags, (f) => {
+    const st = EPISTEMIC_STATUSES[f >> STATUS_SHIFT];
+    if (!st) throw new ArtifactFormatError('shard status code unknown');
     return st;
   });
-  const total = postOffsets[h.terms.length]!;
   return {
     id: h.id,
     count: n,
     texts: new Array<string>(n),
-    source: requireSection(decoded, 'source', Uint32Array, n),
-    page: requireSection(decoded, 'page', Uint32Array, n),
-    kind: Array.from(h.kind, (c) => (c === 't' ? 'table_row' : 'sentence')),
+    source: Uint32Array.from(uintSection(decoded, 'source', n)),
+    page: Uint32Array.from(uintSection(decoded, 'page', n)),
+    kind: Array.from(flags, (f) => (f & FLAG_TABLE_ROW ? 'table_row' : 'sentence')),
     status,
     metric: requireSection(decoded, 'metric', Uint8Array, n),
-    flags: requireSection(decoded, 'flags', Uint8Array, n),
-    labels: h.labels.map((l) => (l ? l.split(' ') : null)),
+    flags,
+    labels: text('labels', n).map((l) => (l ? l.split(' ') : null)),
     agree: new Array<ClaimOccurrence[]>(n),
     disagree: new Array<ClaimOccurrence[]>(n),
     edges,
-    terms: h.terms,
+    terms,
     termIndex,
     postOffsets,
-    postDocs: new Uint32Array(total),
-    postTfs: new Uint8Array(total),
+    postDocs: new Uint32Array(postOffsets[h.term_count]!),
+    postTfs: new Uint8Array(postOffsets[h.term_count]!),
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
     vectors: new Int8Array(n * h.dim),
     byteSize: decoded.total ?? byteSize,
-    parts: { postings: new Uint8Array(h.terms.length), records: new Uint8Array(n), vectors: false, sourceBase: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), vectors: false, sourceBase: 0, layout },
   };
 }
 
@@ -300,8 +304,6 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   shard.postTfs.set(own.subarray(4 * k, 5 * k), a);
   if (shard.parts) shard.parts.postings[t] = 1;
 }
-
-const recordDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /** Fills one statement's text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {

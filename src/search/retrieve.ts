@@ -164,7 +164,7 @@ export async function retrieve(
         hit = {
           shard: h.shard,
           local: h.local,
-          text: '', // from the statement's record, read below
+          text: '', // from the statement's record, read when chains need it (shardsForChains)
           source: shard.source[h.local]!,
           page: shard.page[h.local]!,
           kind: shard.kind[h.local]!,
@@ -190,15 +190,7 @@ export async function retrieve(
     hit.cosine = Math.max(0, cosineOf(shard, queryVector, hit.local, memoOf(hit.shard, shard)));
   }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
-  // The fused hits' records (text, consensus): the only statements of a shard whose text a pass reads.
-  await Promise.all(
-    shardIds.map(async (i) => {
-      const mine = hits.filter((h) => h.shard === i);
-      if (!mine.length) return;
-      const shard = await reader.shardParts(i, { records: mine.map((h) => h.local) });
-      for (const h of mine) h.text = shard.texts[h.local]!;
-    }),
-  );
+
   return {
     hits,
     queryTerms,
@@ -212,8 +204,16 @@ export async function retrieve(
   };
 }
 
-/** The hits' shards with every record chains over these hits may read (src/evidence/chains.ts chainStatements). */
+/**
+ * The hits' shards with every record chains over these hits may read (src/evidence/chains.ts chainStatements), and
+ * those hits' texts filled in: a hit's text is read only when a chain may show it.
+ */
 export async function shardsForChains(reader: IndexReader, hits: readonly Hit[], plan: EffortPlan): Promise<Map<number, Shard>> {
   const indexes = [...new Set(hits.map((h) => h.shard))];
-  return new Map(await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i)) })] as const)));
+  const shards = new Map(await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i)) })] as const)));
+  for (const h of hits) {
+    const shard = shards.get(h.shard)!;
+    if (!h.text && (!shard.parts || shard.parts.records[h.local])) h.text = shard.texts[h.local]!;
+  }
+  return shards;
 }

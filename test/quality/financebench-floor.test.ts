@@ -5,6 +5,7 @@
  * corpus statistics of these filings only, so the figure is close to, not equal to, npm run bench's).
  * Skipped when the shared data (../shared, or SHARED_DIR) is absent. README "Benchmark" documents the floor.
  */
+import { openFileIndex } from '../support/file-index';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,12 +48,13 @@ interface FbRow {
 
 describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and basic, medium, 4,000 tokens)', () => {
   let reader: IndexReader;
+  let dir = '';
   let dispose = () => {};
   let questions: FbRow[];
 
   beforeAll(async () => {
     questions = readJsonlFile<FbRow>(FB).filter((q) => FILINGS_IN_SUBSET.includes(q.doc_id));
-    ({ reader, dispose } = await buildSubsetIndex(FILINGS_IN_SUBSET));
+    ({ reader, dir, dispose } = await buildSubsetIndex(FILINGS_IN_SUBSET));
   }, 120_000);
 
   afterAll(() => dispose());
@@ -91,5 +93,18 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
     const { rate, support } = await measure('basic');
     expect(rate).toBeGreaterThanOrEqual(BASIC_GOLD_PAGE_HIT_FLOOR);
     expect(support).toBeGreaterThanOrEqual(BASIC_ANSWER_SUPPORT_FLOOR);
+  });
+
+  it('range reads give the responses whole-shard reads give, on real filings, every mode (the slow twin)', async () => {
+    for (const mode of ['research', 'basic', 'agentic_research'] as const) {
+      for (const q of questions) {
+        const req = ResearchRequest.parse({ query: q.question, mode, retrieval: { max_evidence_tokens: 4000 } });
+        const valid = { ...req, normalizedQuery: normalizeQuery(req.query) };
+        // Cold readers each time, so the range reader starts from shard heads only.
+        const ranges = await runQuery(openFileIndex(dir), valid);
+        const whole = await runQuery(openFileIndex(dir, { shardReads: 'whole' }), valid);
+        expect(JSON.stringify(ranges.body), `${mode}: ${q.id}`).toBe(JSON.stringify(whole.body));
+      }
+    }
   });
 });

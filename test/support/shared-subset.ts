@@ -39,9 +39,9 @@ export async function writeSubsetCorpus(dir: string, docIds: ReadonlySet<string>
 }
 
 /** Builds the index of these filings in a temporary directory; `dispose` removes it. */
-export async function buildSubsetIndex(docIds: readonly string[]): Promise<{ reader: IndexReader; dispose: () => void }> {
+export async function buildSubsetIndex(docIds: readonly string[]): Promise<{ reader: IndexReader; dir: string; dispose: () => void }> {
   const work = mkdtempSync(join(tmpdir(), 'quality-floor-'));
   await writeSubsetCorpus(work, new Set(docIds));
   const result = await buildIndex(await readCorpus(work), { outDir: join(work, 'artifacts'), graphMinStatements: Infinity });
-  return { reader: openFileIndex(result.dir), dispose: () => rmSync(work, { recursive: true, force: true }) };
+  return { reader: openFileIndex(result.dir), dir: result.dir, dispose: () => rmSync(work, { recursive: true, force: true }) };
 }
