@@ -64,7 +64,7 @@ for (const dir of dirs) {
       totals.push(total);
       objects.push(count);
     }
-    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
+    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
     for (const [k, xs] of [...byKind].sort()) console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB`);
   }
 }

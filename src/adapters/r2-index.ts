@@ -158,19 +158,26 @@ export async function openR2Index(
    * Bytes of an object (or of the range offset..offset+length): the colo's copy when it has one that passes `intact`,
    * else R2's (then offered to the colo's cache under the same key). Keys are versioned or content-addressed
    * (src/format/keys.ts), a range's key adds the range, so a cached copy is never stale, only possibly corrupt,
-   * which the seal or the block checksums catch.
+   * which the seal or the block checksums catch. `colo` false skips the colo's cache (ranges that depend on the
+   * query: each would cost a cache lookup and a put, subrequests of a limited budget, for little reuse).
    */
-  const fetchChecked = async (ref: StoredRef, range: { offset: number; length: number } | null, intact: (b: Uint8Array) => boolean | Promise<boolean>): Promise<Uint8Array> => {
+  const fetchChecked = async (
+    ref: StoredRef,
+    range: { offset: number; length: number } | null,
+    intact: (b: Uint8Array) => boolean | Promise<boolean>,
+    colo = true,
+  ): Promise<Uint8Array> => {
     const { file } = ref;
     const key = storedKey(domain, version, ref) + (range ? `/bytes=${range.offset}-${range.offset + range.length - 1}` : '');
-    const copy = edge ? await edge.get(key) : null;
+    const cache = colo ? edge : undefined;
+    const copy = cache ? await cache.get(key) : null;
     if (copy) {
       countRead(copy.byteLength);
       if (await intact(copy)) {
         stats.edgeHits = (stats.edgeHits ?? 0) + 1;
         return copy;
       }
-      await edge!.delete(key);
+      await cache!.delete(key);
     }
     let object: R2ObjectBody | null;
     try {
@@ -184,7 +191,7 @@ export async function openR2Index(
     const bytes = new Uint8Array(await object.arrayBuffer());
     countRead(bytes.byteLength);
     if (!(await intact(bytes))) throw unavailable('artifact_checksum_mismatch', { version, file });
-    edge?.put(key, bytes);
+    cache?.put(key, bytes);
     return bytes;
   };
   /** A whole object checked by its seal, or a prefix (a shard's head) by its CRC-32. */
@@ -193,10 +200,10 @@ export async function openR2Index(
     if (!prefix) return fetchChecked(ref, null, verifySeal);
     return fetchChecked(ref, { offset: 0, length: prefix.bytes }, (b) => b.byteLength === prefix.bytes && crc32(b) === prefix.crc);
   };
-  const readRange: ReadRange = (ref, offset, length, intact) =>
+  const readRange: ReadRange = (ref, offset, length, intact, shared = false) =>
     once(`range:${ref.file}:${offset}:${length}`, () =>
       timedLoad(stats, () =>
-        fetchChecked(ref, { offset, length }, intact).then((bytes) => {
+        fetchChecked(ref, { offset, length }, intact, shared).then((bytes) => {
           stats.rangesRead = (stats.rangesRead ?? 0) + 1;
           return bytes;
         }),

@@ -20,10 +20,10 @@ export interface HnswIndexHandle {
   search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
 }
 
-/** Parts of a shard a step reads: posting lists of terms, the vectors, records (text, consensus) of statements. */
+/** Parts of a shard a step reads: posting lists of terms, the binary codes, records (text, consensus, vector) of statements. */
 export interface ShardNeed {
   terms?: readonly string[];
-  vectors?: boolean;
+  codes?: boolean;
   records?: Iterable<number>;
 }
 

@@ -1,6 +1,6 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
 import { crc32 } from '../format/crc32';
-import { blocksIntact, decodeShardHead, fillPostings, fillRecord, fillVectors, planBlockReads } from '../format/shard-layout';
+import { blocksIntact, decodeShardHead, fillCodes, fillPostings, fillRecord, planBlockReads, planSpanReads } from '../format/shard-layout';
 import type { Directory, DirectoryCompany, IssuerTable, Manifest, Shard, ShardInfo, StoredRef, TermBlock } from '../format/types';
 import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
 import type { IndexReader, ShardNeed } from './index-reader';
@@ -14,9 +14,11 @@ export type LoadArtifact = <T>(ref: StoredRef, decode: (bytes: Uint8Array) => T,
 
 /**
  * Reads bytes offset..offset+length of a stored object. `intact` checks them (block checksums): a cached copy that
- * fails is dropped and storage read instead; storage bytes that fail are a RangeChecksumError.
+ * fails is dropped and storage read instead; storage bytes that fail are a RangeChecksumError. `shared`: the same
+ * range serves every query (a shard's codes), so a colo cache in front of storage should keep it; ranges that
+ * depend on the query (postings, records) go to storage only.
  */
-export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean) => Promise<Uint8Array>;
+export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean, shared?: boolean) => Promise<Uint8Array>;
 
 /** A range of a stored object whose bytes do not match their checksum (corrupt or truncated in storage). */
 export class RangeChecksumError extends Error {
@@ -82,17 +84,25 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
   return reader;
 }
 
+/** Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus). */
+const RECORD_GAP_BYTES = 512;
 /**
- * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list, per
- * statement its record (both by blocks, nearby reads merged), and the vectors whole. Reads run in parallel; each is
- * checked against its checksums before anything is filled.
+ * Reads per shard for one part (postings, records) of one step, at most: the closest reads are merged beyond it.
+ * A Worker keeps six connections open at a time and queues the rest, so a query's reads come in waves.
+ */
+const MAX_READS_PER_PART = 16;
+
+/**
+ * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),
+ * per statement its record (exactly, each checked by its own CRC-32), nearby reads merged, and the binary codes
+ * whole. Reads run in parallel; each is checked against its checksums before anything is filled.
  */
 async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, readRange: ReadRange): Promise<void> {
   const parts = shard.parts!;
   const layout = parts.layout;
   const jobs: Promise<void>[] = [];
   const blocked = (section: { start: number; bytes: number; crc: Uint32Array }, at: Uint32Array, items: number[], fill: (item: number, bytes: Uint8Array) => void) => {
-    for (const read of planBlockReads(items.map((i) => [at[i]!, at[i + 1]!] as const), layout.block)) {
+    for (const read of planBlockReads(items.map((i) => [at[i]!, at[i + 1]!] as const), layout.block, 1, MAX_READS_PER_PART)) {
       const from = read.first * layout.block;
       const to = Math.min(section.bytes, (read.last + 1) * layout.block);
       jobs.push(
@@ -110,11 +120,18 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
   }
   if (need.records) {
     const locals = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);
-    blocked(layout.records, layout.recordAt, locals, (i, bytes) => fillRecord(shard, i, bytes));
+    const at = layout.recordAt;
+    const { start, crc } = layout.records;
+    for (const read of planSpanReads(locals.map((i) => [at[i]!, at[i + 1]!] as const), RECORD_GAP_BYTES, MAX_READS_PER_PART)) {
+      const inside = locals.filter((i) => at[i]! >= read.from && at[i + 1]! <= read.to);
+      const slice = (bytes: Uint8Array, i: number) => bytes.subarray(at[i]! - read.from, at[i + 1]! - read.from);
+      const intact = (bytes: Uint8Array) => bytes.byteLength === read.to - read.from && inside.every((i) => crc32(slice(bytes, i)) === crc[i]);
+      jobs.push(readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) => inside.forEach((i) => fillRecord(shard, i, slice(bytes, i)))));
+    }
   }
-  if (need.vectors && !parts.vectors) {
-    const { start, bytes, crc } = layout.vectors;
-    jobs.push(readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc).then((b) => fillVectors(shard, new Int8Array(b.buffer, b.byteOffset, b.byteLength))));
+  if (need.codes && !parts.codes) {
+    const { start, bytes, crc } = layout.codes;
+    jobs.push(readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc, true).then((b) => fillCodes(shard, b)));
   }
   await Promise.all(jobs);
 }

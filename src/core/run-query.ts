@@ -1,5 +1,5 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { buildChains, claimKey } from '../evidence/chains';
+import { buildChains, claimKey, type AllowedStatement } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import { inferFilters, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
@@ -13,7 +13,7 @@ import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
 import { mergeKey } from '../search/ranking';
-import { requestMemo, retrieve, shardsForChains, type Hit, type RetrievalTrace } from '../search/retrieve';
+import { retrieve, shardsForChains, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -138,7 +138,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   // basic mode infers nothing, but the companies and years a question names still pick where to look first.
   const basicRoute = req.mode === 'basic' ? inferFilters(req.normalizedQuery, catalog, []).conditions : [];
 
-  const memo = requestMemo();
   // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
   const tokens = new Map<string, readonly string[]>();
   const tokenizeOnce = (text: string): string[] => {
@@ -155,7 +154,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
   const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
-    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources, memo);
+    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources);
     // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
     const { lexicon } = retrieval;
     const weights = new Map<string, number>();
@@ -163,17 +162,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const id = lexicon.termIndex.get(t);
       weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
     }
+    const allowed: AllowedStatement = (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds);
     const chainsOf = async (hits: readonly Hit[]) => {
-      const shards = await shardsForChains(reader, hits, plan);
-      return buildChains(
-        hits,
-        plan,
-        weights,
-        tokenizeOnce,
-        shards,
-        (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds),
-        citableUnderCallerFilters,
-      );
+      const shards = await shardsForChains(reader, hits, plan, retrieval.queryVector, allowed);
+      return buildChains(hits, plan, weights, tokenizeOnce, shards, allowed, citableUnderCallerFilters);
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
@@ -186,7 +178,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within, memo);
+        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within);
         pass = extra.trace;
         hits = extra.hits;
       }

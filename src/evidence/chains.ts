@@ -101,34 +101,23 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 }
 
 /**
- * The statements of one shard whose records (text, consensus) buildChains may read: the hits that may anchor a
- * chain, the hits of their filing items near their pages (mates), and what a graph path from an anchor can reach
- * (graphPath goes at most two edges out: anchor -> explaining sentence -> its outlook). Read before building, so
- * chains need no I/O, and nothing else of the shard's text is read.
+ * The statements of one shard whose records (text, consensus, vector) buildChains may read: the hits that may anchor
+ * a chain, the hits of their filing items near their pages (mates), and each anchor's graph path (computed from the
+ * edges alone, as buildChains computes it). Read before building, so chains need no I/O, and nothing else of the
+ * shard's records is read.
  */
-export function chainStatements(hits: readonly Hit[], plan: EffortPlan, shardIndex: number, shard: Shard): number[] {
+export function chainStatements(hits: readonly Hit[], plan: EffortPlan, shardIndex: number, shard: Shard, allowed: AllowedStatement = ANY): number[] {
   const anchors = hits.slice(0, plan.maxChains * ANCHORS_PER_CHAIN).filter((h) => h.shard === shardIndex);
-  const reach = new Set(anchors.map((h) => h.local));
+  const reach = new Set<number>();
+  for (const a of anchors) for (const local of graphPath(shard, a.local, pathLength(a, plan), allowed)) reach.add(local);
   for (const h of hits) {
     if (h.shard === shardIndex && anchors.some((a) => a.source === h.source && Math.abs(a.page - h.page) <= MATE_PAGE_SPAN)) reach.add(h.local);
   }
-  // Breadth first from the anchors; a statement already in reach as a mate still has its edges followed.
-  const explored = new Set<number>();
-  let frontier = anchors.map((h) => h.local);
-  for (let hop = 0; hop < 2; hop++) {
-    const next: number[] = [];
-    for (const local of frontier) {
-      if (explored.has(local)) continue;
-      explored.add(local);
-      for (const e of shard.edges[local] ?? []) {
-        reach.add(e.target);
-        next.push(e.target);
-      }
-    }
-    frontier = next;
-  }
   return [...reach];
 }
+
+/** Statements a chain from this anchor may hold (a named row's chain stays short). */
+const pathLength = (anchor: Hit, plan: EffortPlan) => (anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain);
 
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
@@ -202,7 +191,7 @@ export function buildChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, hit.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain, allowed) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, pathLength(hit, plan), allowed) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.

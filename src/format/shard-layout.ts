@@ -18,11 +18,13 @@ import { labelTerms, reconcilingOnly } from '../text/row-label';
  *   term dictionary, row labels, posting and record lengths, block checksums). Every query of the shard reads it,
  *   as one range whose length and CRC-32 the issuer table lists (ShardInfo.head_bytes/head_crc);
  * - `postings`: per term its statement ids (u32) then term frequencies (u8), 4-byte aligned, read per term;
- * - `records`: per statement its text and consensus as one JSON array, read for the statements a response uses;
- * - `vectors`: int8 statement vectors, read whole for the vector leg;
+ * - `records`: per statement its int8 vector (dim bytes) then its text and consensus as one JSON array, read for the
+ *   statements a response may show;
+ * - `codes`: binary codes of the statement vectors (dim / 8 bytes each), read whole for the vector leg;
  * - `offset`, `length`: provenance the Worker never reads.
- * Postings and records are checked per BLOCK-byte block (CRC-32 each), the vectors as one; a whole read checks the
- * seal instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
+ * Postings are checked per BLOCK-byte block (CRC-32 each), records one by one (a response's statements lie far
+ * apart: a record is read alone, so a block around it would multiply the bytes), the codes as one; a whole read
+ * checks the seal instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
  */
 export const SHARD_BLOCK = 4096;
 
@@ -41,8 +43,10 @@ const HEAD_SECTIONS = [
   'record_len',
   'postings_crc',
   'records_crc',
+  'code_mean',
+  'code_scale',
 ] as const;
-const BODY_SECTIONS = ['postings', 'records', 'vectors', 'offset', 'length'] as const;
+const BODY_SECTIONS = ['postings', 'codes', 'records', 'offset', 'length'] as const;
 
 /**
  * The JSON header: sizes only. Everything per statement or per term is in sections, as compact as it stays exact:
@@ -55,7 +59,7 @@ interface ShardHeader {
   dim: number;
   term_count: number;
   block: number;
-  vectors_crc: number;
+  codes_crc: number;
 }
 
 /** Shard.flags bits beyond SHARD_FLAG_RECONCILING_ONLY: a table row, and the status (2 bits, EPISTEMIC_STATUSES order). */
@@ -106,8 +110,16 @@ export function encodeShard(s: ShardInput): Uint8Array {
     postings.set(new Uint8Array(Uint32Array.from(s.postDocs.subarray(a, a + k)).buffer), postingAt[t]!);
     postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + 4 * k);
   }
-  // Records: text and consensus per statement.
-  const encoded = s.texts.map((text, i) => utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)])));
+  // Records: vector, then text and consensus, per statement.
+  const dim = s.dim;
+  const encoded = s.texts.map((text, i) => {
+    const json = utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)]));
+    const record = new Uint8Array(dim + json.byteLength);
+    record.set(new Uint8Array(s.vectors.buffer, s.vectors.byteOffset + i * dim, dim));
+    record.set(json, dim);
+    return record;
+  });
+  const codes = binaryCodes(s.vectors, n, dim);
   const records = new Uint8Array(encoded.reduce((sum, e) => sum + e.byteLength, 0));
   let r = 0;
   for (const e of encoded) {
@@ -120,7 +132,7 @@ export function encodeShard(s: ShardInput): Uint8Array {
     if (xs.some((x) => x.includes('\n'))) throw new Error('a shard term or label contains a newline');
     return utf8.encode(xs.join('\n'));
   };
-  const header: ShardHeader = { id: s.id, count: n, dim: s.dim, term_count: s.terms.length, block, vectors_crc: crc32(new Uint8Array(s.vectors.buffer, s.vectors.byteOffset, s.vectors.byteLength)) };
+  const header: ShardHeader = { id: s.id, count: n, dim, term_count: s.terms.length, block, codes_crc: crc32(codes.bits) };
   return encodeArtifact(
     'shard',
     header,
@@ -138,15 +150,36 @@ export function encodeShard(s: ShardInput): Uint8Array {
       labels: lines(features.map((f) => f.label?.join(' ') ?? '')),
       record_len: compactUints(encoded.map((e) => e.byteLength)),
       postings_crc: blockCrcs(postings, block),
-      records_crc: blockCrcs(records, block),
+      records_crc: Uint32Array.from(encoded, crc32),
+      code_mean: codes.mean,
+      code_scale: codes.scale,
       postings,
+      codes: codes.bits,
       records,
-      vectors: s.vectors,
       offset: s.offset,
       length: s.length,
     },
     [...HEAD_SECTIONS, ...BODY_SECTIONS],
   );
+}
+
+/**
+ * Binary codes of a shard's int8 vectors: per dimension the mean component and the mean absolute deviation from it,
+ * and per statement one bit per dimension, set when the component is above the mean. The vector leg scores a code
+ * by the query's dot product with mean + deviation * (bit ? 1 : -1) (src/search/vector.ts).
+ */
+export function binaryCodes(vectors: Int8Array, n: number, dim: number): { bits: Uint8Array; mean: Float32Array; scale: Float32Array } {
+  if (dim % 8 !== 0) throw new Error(`binary codes need a dimension divisible by 8, not ${dim}`);
+  const mean = new Float64Array(dim);
+  const scale = new Float64Array(dim);
+  for (let i = 0; i < n; i++) for (let d = 0; d < dim; d++) mean[d]! += vectors[i * dim + d]! / n;
+  for (let i = 0; i < n; i++) for (let d = 0; d < dim; d++) scale[d]! += Math.abs(vectors[i * dim + d]! - mean[d]!) / n;
+  const width = dim / 8;
+  const bits = new Uint8Array(n * width);
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < dim; d++) if (vectors[i * dim + d]! > mean[d]!) bits[i * width + (d >> 3)]! |= 1 << (d & 7);
+  }
+  return { bits, mean: Float32Array.from(mean), scale: Float32Array.from(scale) };
 }
 
 /** 16-bit when every value fits, else 32-bit (decoders accept both). */
@@ -194,14 +227,14 @@ export function decodeShard(bytes: Uint8Array): Shard {
   for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(shard.parts!.layout.postingAt[t]!, shard.parts!.layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, shard.parts!.layout.records.bytes);
   for (let i = 0; i < shard.count; i++) fillRecord(shard, i, records.subarray(shard.parts!.layout.recordAt[i]!, shard.parts!.layout.recordAt[i + 1]!));
-  fillVectors(shard, requireSection(decoded, 'vectors', Int8Array, shard.count * shard.dim));
+  fillCodes(shard, requireSection(decoded, 'codes', Uint8Array, shard.parts!.layout.codes.bytes));
   delete shard.parts;
   return shard;
 }
 
 /**
  * A shard from its head alone (the first ShardInfo.head_bytes bytes, checked against head_crc by the caller):
- * columns, edges, dictionary and labels filled, postings, records and vectors empty until filled.
+ * columns, edges, dictionary and labels filled, postings, codes and records empty until filled.
  */
 export function decodeShardHead(head: Uint8Array): Shard {
   return shardFromHead(decodeArtifactHead<ShardHeader>(head, 'shard'), head.byteLength);
@@ -236,15 +269,16 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
   };
   const postings = place('postings');
   const records = place('records');
-  const vectors = place('vectors');
-  if (postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || vectors.length !== n * h.dim) throw new ArtifactFormatError('shard sections misaligned');
+  const codes = place('codes');
+  if (h.dim % 8 !== 0 || postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || codes.bytes !== (n * h.dim) / 8) throw new ArtifactFormatError('shard sections misaligned');
+  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= h.dim) throw new ArtifactFormatError('shard record shorter than its vector');
   const layout: ShardLayout = {
     block,
     postingAt,
     postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)) },
     recordAt,
-    records: { start: records.start, bytes: records.bytes, crc: requireSection(decoded, 'records_crc', Uint32Array, Math.ceil(records.bytes / block)) },
-    vectors: { start: vectors.start, bytes: vectors.bytes, crc: h.vectors_crc },
+    records: { start: records.start, bytes: records.bytes, crc: requireSection(decoded, 'records_crc', Uint32Array, n) },
+    codes: { start: codes.start, bytes: codes.bytes, crc: h.codes_crc },
   };
   const termIndex = new Map<string, number>();
   terms.forEach((t, i) => termIndex.set(t, i));
@@ -287,8 +321,11 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
     vectors: new Int8Array(n * h.dim),
+    codes: new Uint8Array(codes.bytes),
+    codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
+    codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
     byteSize: decoded.total ?? byteSize,
-    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), vectors: false, sourceBase: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, layout },
   };
 }
 
@@ -305,11 +342,13 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   if (shard.parts) shard.parts.postings[t] = 1;
 }
 
-/** Fills one statement's text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
+/** Fills one statement's vector, text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {
+  const dim = shard.dim;
+  if (bytes.byteLength <= dim) throw new ArtifactFormatError('shard record shorter than its vector');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(recordDecoder.decode(bytes));
+    parsed = JSON.parse(recordDecoder.decode(bytes.subarray(dim)));
   } catch {
     throw new ArtifactFormatError('shard record is not valid JSON');
   }
@@ -324,16 +363,17 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
       return { source: source + base, page, status: st, note };
     });
   };
+  shard.vectors.set(new Int8Array(bytes.buffer, bytes.byteOffset, dim), local * dim);
   shard.texts[local] = parsed[0];
   shard.agree[local] = occurrences(parsed[1]);
   shard.disagree[local] = occurrences(parsed[2]);
   if (shard.parts) shard.parts.records[local] = 1;
 }
 
-export function fillVectors(shard: Shard, vectors: Int8Array): void {
-  if (vectors.length !== shard.count * shard.dim) throw new ArtifactFormatError('shard vectors have the wrong length');
-  shard.vectors.set(vectors);
-  if (shard.parts) shard.parts.vectors = true;
+export function fillCodes(shard: Shard, codes: Uint8Array): void {
+  if (codes.byteLength !== shard.codes.byteLength) throw new ArtifactFormatError('shard codes have the wrong length');
+  shard.codes.set(codes);
+  if (shard.parts) shard.parts.codes = true;
 }
 
 /** A byte range of one blocked section to read: blocks first..last (inclusive), and the items it covers. */
@@ -343,19 +383,36 @@ export interface BlockRead {
 }
 
 /**
- * Which blocks to read for these byte spans of a blocked section: each span widened to whole blocks, and reads
- * closer than `gap` blocks merged (one request instead of two, for at most gap blocks more).
+ * Which blocks to read for these byte spans of a blocked section: each span widened to whole blocks, reads closer
+ * than `gap` blocks merged, then the closest reads merged until at most `maxReads` remain (a Worker has six
+ * connections at a time: fewer, larger reads beat many small ones).
  */
-export function planBlockReads(spans: readonly (readonly [number, number])[], block: number, gap = 1): BlockRead[] {
-  const wanted = spans
-    .filter(([a, b]) => b > a)
-    .map(([a, b]) => ({ first: Math.floor(a / block), last: Math.floor((b - 1) / block) }))
-    .sort((x, y) => x.first - y.first);
-  const out: BlockRead[] = [];
-  for (const w of wanted) {
+export function planBlockReads(spans: readonly (readonly [number, number])[], block: number, gap = 1, maxReads = Infinity): BlockRead[] {
+  const reads = planSpanReads(
+    spans.filter(([a, b]) => b > a).map(([a, b]) => [Math.floor(a / block), Math.floor((b - 1) / block) + 1] as const),
+    gap,
+    maxReads,
+  );
+  return reads.map((r) => ({ first: r.from, last: r.to - 1 }));
+}
+
+/**
+ * Ranges to read for these spans (within a section), exactly: spans closer than `gap` read together, then the
+ * closest reads merged until at most `maxReads` remain.
+ */
+export function planSpanReads(spans: readonly (readonly [number, number])[], gap: number, maxReads = Infinity): { from: number; to: number }[] {
+  const sorted = spans.filter(([a, b]) => b > a).map(([a, b]) => ({ from: a, to: b })).sort((x, y) => x.from - y.from);
+  const out: { from: number; to: number }[] = [];
+  for (const s of sorted) {
     const prev = out[out.length - 1];
-    if (prev && w.first <= prev.last + 1 + gap) prev.last = Math.max(prev.last, w.last);
-    else out.push({ ...w });
+    if (prev && s.from <= prev.to + gap) prev.to = Math.max(prev.to, s.to);
+    else out.push({ ...s });
+  }
+  while (out.length > Math.max(1, maxReads)) {
+    let best = 0;
+    for (let i = 1; i < out.length - 1; i++) if (out[i + 1]!.from - out[i]!.to < out[best + 1]!.from - out[best]!.to) best = i;
+    out[best]!.to = Math.max(out[best]!.to, out[best + 1]!.to);
+    out.splice(best + 1, 1);
   }
   return out;
 }

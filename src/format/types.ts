@@ -112,8 +112,8 @@ export interface ClaimOccurrence {
 /**
  * One shard's statements, postings and vectors, decoded. A reader of byte ranges (docs/RANGE-READS.md) first decodes
  * the shard's head (every per-statement column, the edges, the term dictionary and row labels) and fills the rest in
- * as a request asks for it (IndexReader.shardParts): postings per term, the vectors, the records (text and
- * consensus) per statement. Reading a hole is a bug of the caller that did not ask; `parts` says what is filled.
+ * as a request asks for it (IndexReader.shardParts): postings per term, the binary codes, the records (text,
+ * consensus, vector) per statement. Reading a hole is a bug of the caller that did not ask; `parts` says what is filled.
  */
 export interface Shard {
   id: string;
@@ -145,7 +145,13 @@ export interface Shard {
   postTfs: Uint8Array;
   docLen: Uint16Array;
   dim: number;
+  /** Int8 statement vectors (rows filled with their records): exact cosines of the statements chains show. */
   vectors: Int8Array;
+  /** Binary codes for the vector leg (src/search/vector.ts): per statement dim/8 bytes, bit d = component d above codeMean[d]. */
+  codes: Uint8Array;
+  /** Per dimension, the shard's mean component and mean absolute deviation from it (what a code bit stands for). */
+  codeMean: Float32Array;
+  codeScale: Float32Array;
   byteSize: number;
   /** What is filled in; absent when the whole shard was decoded. */
   parts?: ShardParts;
@@ -158,7 +164,7 @@ export const SHARD_FLAG_RECONCILING_ONLY = 1;
 export interface ShardParts {
   postings: Uint8Array;
   records: Uint8Array;
-  vectors: boolean;
+  codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;
   layout: ShardLayout;
@@ -173,7 +179,7 @@ export interface ShardLayout {
   /** Per statement, byte offsets of its record in the records section (count + 1). */
   recordAt: Uint32Array;
   records: { start: number; bytes: number; crc: Uint32Array };
-  vectors: { start: number; bytes: number; crc: number };
+  codes: { start: number; bytes: number; crc: number };
 }
 
 /**

@@ -8,10 +8,10 @@ import { metricCodes } from '../text/metrics';
 import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
-import { chainStatements } from '../evidence/chains';
+import { chainStatements, type AllowedStatement } from '../evidence/chains';
 import { fusedContribution, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
-import { cosineMemo, cosineOf, searchVectorExact, type CosineMemo } from './vector';
+import { cosineOf, searchVectorCodes } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
 
 export interface Hit {
@@ -25,6 +25,7 @@ export interface Hit {
   /** Fused rank score (reciprocal rank fusion of both legs). */
   fused: number;
   lexical: number;
+  /** The vector leg's (approximate) score until chains read the record, then the exact cosine (0 if negative). */
   cosine: number;
   /**
    * A table row the query names: by its metric (primary metric tag; the purchases-of-PP&E row for "capex") or by
@@ -45,6 +46,8 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
+  /** The query's embedding (the vector leg's, and what chains weigh exact cosines against). */
+  queryVector: Float32Array;
   /** Corpus statistics of the query terms (what BM25 weighed them by). */
   lexicon: Lexicon;
   trace: RetrievalTrace;
@@ -72,17 +75,6 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 }
 
 /**
- * What a request's earlier passes computed and later ones reuse: cosines per shard and query text
- * (src/search/vector.ts). Request-scoped: the caller creates one per request, so nothing
- * outlives it.
- */
-export interface RequestMemo {
-  cosines: Map<string, CosineMemo>;
-}
-
-export const requestMemo = (): RequestMemo => ({ cosines: new Map() });
-
-/**
  * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
  * allowed sources -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25
  * and vector legs per shard -> reciprocal rank fusion.
@@ -94,7 +86,6 @@ export async function retrieve(
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
-  memo?: RequestMemo,
 ): Promise<RetrievalResult> {
   const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
@@ -114,20 +105,11 @@ export async function retrieve(
       : rankShards(lexicon, candidates, queryTerms, plan.maxShards)
     : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
   const queryVector = embedTokens(model, queryTerms);
-  const termsKey = queryTerms.join(' ');
-  const memoOf = (shardIndex: number, shard: Shard): CosineMemo | undefined => {
-    if (!memo) return undefined;
-    const key = `${shardIndex}|${termsKey}`;
-    let cosines = memo.cosines.get(key);
-    if (!cosines) memo.cosines.set(key, (cosines = cosineMemo(shard)));
-    return cosines;
-  };
-
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
   const vectorHits: { shard: number; local: number; score: number }[] = [];
   const vectorStrategy: ShardVectorStrategy[] = [];
-  // Every shard's postings of the query terms and its vectors (both legs read them); records come after fusion.
-  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: queryTerms, vectors: true })));
+  // Every shard's postings of the query terms and its binary codes; records are read when chains need them.
+  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: queryTerms, codes: true })));
   // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
   // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
   // answers null and the shard is scanned (reason 'graph_unavailable').
@@ -148,7 +130,7 @@ export async function retrieve(
       found = graph && searchVectorGraph(shard, graph, queryVector, allowed ? isAllowed : undefined, plan.depth, plan.efSearch);
       if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
     }
-    found ??= searchVectorExact(shard, queryVector, isAllowed, plan.depth, memoOf(shardIndex, shard));
+    found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth);
     for (const h of found) vectorHits.push({ shard: shardIndex, ...h });
     vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
   }
@@ -182,18 +164,12 @@ export async function retrieve(
   };
   fuse(lexicalHits, 'lexical');
   fuse(vectorHits, 'cosine');
-  // A lexical-only hit gets its exact cosine too: chain relevance weighs the best cosine, and a table row the vector
-  // leg missed (short rows embed poorly) would otherwise count as unrelated to the question.
-  for (const hit of byKey.values()) {
-    if (hit.cosine) continue;
-    const shard = shards[shardIds.indexOf(hit.shard)]!;
-    hit.cosine = Math.max(0, cosineOf(shard, queryVector, hit.local, memoOf(hit.shard, shard)));
-  }
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
 
   return {
     hits,
     queryTerms,
+    queryVector,
     lexicon,
     trace: {
       candidateShards: candidates.length,
@@ -206,14 +182,25 @@ export async function retrieve(
 
 /**
  * The hits' shards with every record chains over these hits may read (src/evidence/chains.ts chainStatements), and
- * those hits' texts filled in: a hit's text is read only when a chain may show it.
+ * those hits' texts and exact cosines filled in: a hit's record is read only when a chain may show it, and the
+ * vector leg ranked by approximate scores (binary codes), so chains weigh the exact cosine.
  */
-export async function shardsForChains(reader: IndexReader, hits: readonly Hit[], plan: EffortPlan): Promise<Map<number, Shard>> {
+export async function shardsForChains(
+  reader: IndexReader,
+  hits: readonly Hit[],
+  plan: EffortPlan,
+  queryVector: Float32Array,
+  allowed?: AllowedStatement,
+): Promise<Map<number, Shard>> {
   const indexes = [...new Set(hits.map((h) => h.shard))];
-  const shards = new Map(await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i)) })] as const)));
+  const shards = new Map(
+    await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i), allowed) })] as const)),
+  );
   for (const h of hits) {
     const shard = shards.get(h.shard)!;
-    if (!h.text && (!shard.parts || shard.parts.records[h.local])) h.text = shard.texts[h.local]!;
+    if (shard.parts && !shard.parts.records[h.local]) continue;
+    h.text = shard.texts[h.local]!;
+    h.cosine = Math.max(0, cosineOf(shard, queryVector, h.local));
   }
   return shards;
 }

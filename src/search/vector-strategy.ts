@@ -1,8 +1,8 @@
 import type { HnswIndexHandle } from '../core/index-reader';
 import type { Shard } from '../format/types';
-import { dotInt8 } from '../text/embed';
 import { searchHnsw, type HnswIndex } from '../vector/hnsw';
 import { topK, type ScoredStatement } from './lexical';
+import { codeScorer } from './vector';
 
 /**
  * Smallest share of a shard's statements the filters may leave for the graph to be used; below it, exact scan.
@@ -65,7 +65,7 @@ export function hnswHandle(index: HnswIndex): HnswIndexHandle {
 }
 
 /**
- * Vector leg through the graph: the `depth` nearest allowed statements, rescored with the exact int8 dot product
+ * Vector leg through the graph: the `depth` nearest allowed statements, rescored by their binary codes
  * (the scan's score) so graph and scan results rank on one scale across shards. Null if the graph was freed.
  * `isAllowed` undefined = no filter (no per-candidate callback from the wasm).
  */
@@ -80,10 +80,11 @@ export function searchVectorGraph(
   const found = graph.search(query, depth, efSearch, isAllowed);
   if (!found) return null;
   const n = shard.count;
+  const scorer = codeScorer(shard, query);
   const out: ScoredStatement[] = [];
   for (const local of found.labels) {
     if (!Number.isInteger(local) || local < 0 || local >= n) continue; // a label outside the shard is not trusted
-    const score = dotInt8(query, shard.vectors, local * shard.dim);
+    const score = scorer.score(local);
     if (score > 0) out.push({ local, score }); // same cut as the exact scan
   }
   return topK(out, depth);

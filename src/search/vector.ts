@@ -2,41 +2,74 @@ import type { Shard } from '../format/types';
 import { dotInt8 } from '../text/embed';
 import { topK, type ScoredStatement } from './lexical';
 
-/**
- * Cosines of one query vector with a shard's statements, filled in as they are computed (NaN until then): a
- * request's passes (question, preference, later years) embed the same text and scan the same shards under different
- * filters, and each computes only what the earlier ones did not.
- */
-export type CosineMemo = Float64Array;
-
-export function cosineMemo(shard: Shard): CosineMemo {
-  return new Float64Array(shard.count).fill(NaN);
-}
-
-/** The cosine of the query with one statement, from the memo when an earlier pass computed it. */
-export function cosineOf(shard: Shard, query: Float32Array, local: number, memo?: CosineMemo): number {
-  if (!memo) return dotInt8(query, shard.vectors, local * shard.dim);
-  let c = memo[local]!;
-  if (Number.isNaN(c)) memo[local] = c = dotInt8(query, shard.vectors, local * shard.dim);
-  return c;
+/** The exact cosine of the query with one statement (its record, hence its vector, must be read). */
+export function cosineOf(shard: Shard, query: Float32Array, local: number): number {
+  return dotInt8(query, shard.vectors, local * shard.dim);
 }
 
 /**
- * Exact cosine scan over the allowed statements of one shard (int8 vectors). At this shard size (a few thousand
- * statements) a scan costs well under a millisecond per thousand vectors and has perfect recall under any filter.
+ * How a query scores binary codes (src/format/shard-layout.ts binaryCodes): a statement's vector is taken as
+ * mean + scale * (bit ? 1 : -1) per dimension, so its dot product with the query is a constant plus, per code byte,
+ * a sum that depends only on that byte: one 256-entry table per byte, 16 lookups per statement at dimension 128.
  */
-export function searchVectorExact(
-  shard: Shard,
-  query: Float32Array,
-  isAllowed: (local: number) => boolean,
-  depth: number,
-  memo?: CosineMemo,
-): ScoredStatement[] {
+export interface CodeScorer {
+  score(local: number): number;
+}
+
+export function codeScorer(shard: Shard, query: Float32Array): CodeScorer {
+  const dim = shard.dim;
+  const width = dim / 8;
+  let base = 0;
+  for (let d = 0; d < dim; d++) base += query[d]! * shard.codeMean[d]!;
+  const table = new Float64Array(width * 256);
+  for (let j = 0; j < width; j++) {
+    const t = j * 256;
+    let allOff = 0;
+    for (let k = 0; k < 8; k++) allOff -= query[8 * j + k]! * shard.codeScale[8 * j + k]!;
+    table[t] = allOff;
+    // Each byte value adds, over the lowest set bit, twice that dimension's weight to the byte without it.
+    for (let b = 1; b < 256; b++) {
+      const k = 31 - Math.clz32(b & -b);
+      table[t + b] = table[t + (b & (b - 1))]! + 2 * query[8 * j + k]! * shard.codeScale[8 * j + k]!;
+    }
+  }
+  const codes = shard.codes;
+  return {
+    score(local) {
+      let s = base;
+      const at = local * width;
+      for (let j = 0; j < width; j++) s += table[j * 256 + codes[at + j]!]!;
+      return s / 127;
+    },
+  };
+}
+
+/**
+ * The vector leg: every allowed statement of one shard scored by its binary code, the best `depth` with a positive
+ * score. Reads dim/8 bytes per statement instead of dim (a shard's codes are an eighth of its vectors), at the cost of
+ * an approximate order; chains then weigh exact cosines from the records they read (src/search/retrieve.ts).
+ * searchVectorExact is its slow twin.
+ */
+export function searchVectorCodes(shard: Shard, query: Float32Array, isAllowed: (local: number) => boolean, depth: number): ScoredStatement[] {
+  const scorer = codeScorer(shard, query);
   const out: ScoredStatement[] = [];
-  const n = shard.count;
-  for (let local = 0; local < n; local++) {
+  for (let local = 0; local < shard.count; local++) {
     if (!isAllowed(local)) continue;
-    const score = cosineOf(shard, query, local, memo);
+    const score = scorer.score(local);
+    if (score > 0) out.push({ local, score });
+  }
+  return topK(out, depth);
+}
+
+/**
+ * Exact cosine scan over the allowed statements of one shard (int8 vectors of a whole shard): the slow twin of the
+ * code scan and of the graph, with perfect recall under any filter.
+ */
+export function searchVectorExact(shard: Shard, query: Float32Array, isAllowed: (local: number) => boolean, depth: number): ScoredStatement[] {
+  const out: ScoredStatement[] = [];
+  for (let local = 0; local < shard.count; local++) {
+    if (!isAllowed(local)) continue;
+    const score = cosineOf(shard, query, local);
     if (score > 0) out.push({ local, score });
   }
   return topK(out, depth);

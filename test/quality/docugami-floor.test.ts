@@ -22,7 +22,7 @@ if (!AVAILABLE) console.warn(`docugami quality floor SKIPPED: no shared data at 
 const FILINGS_IN_SUBSET = ['DOCUGAMI_AAPL_10Q_2022-06-25', 'DOCUGAMI_AAPL_10Q_2022-12-31', 'DOCUGAMI_AAPL_10Q_2023-04-01', 'APPLE_2023Q3_10Q'];
 
 /** Slightly under what each mode reached when the floors were set (2026-11-24; the test prints the figures). */
-const FLOORS = { research: 0.38, basic: 0.34 } as const; // research 9 of 22, basic 8 of 22: losing one fails
+const FLOORS = { research: 0.36, basic: 0.34 } as const; // research 8 of 22, basic 8 of 22: losing one fails
 
 interface DocugamiRow {
   id: string;

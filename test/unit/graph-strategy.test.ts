@@ -1,5 +1,7 @@
 // The per-shard choice between exact scan and HNSW graph, the graph leg's rescoring, and the cache rules that keep
 // graphs (which live in the never-shrinking wasm heap) inside the isolate's memory budget.
+import { binaryCodes } from '../../src/format/shard-layout';
+import { codeScorer } from '../../src/search/vector';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
@@ -42,7 +44,7 @@ describe('chooseVectorStrategy', () => {
   });
 });
 
-/** A shard with just what the vector leg reads (the count, dim, int8 vectors). */
+/** A shard with just what the vector leg reads (the count, dim, int8 vectors and their binary codes). */
 function vectorShard(rows: number[][]): Shard {
   const dim = rows[0]!.length;
   const vectors = new Int8Array(rows.length * dim);
@@ -51,7 +53,8 @@ function vectorShard(rows: number[][]): Shard {
     const norm = Math.hypot(...v);
     quantizeUnit(v.map((x) => x / norm), vectors, i * dim);
   });
-  return { count: rows.length, dim, vectors, source: new Uint32Array(rows.length).map((_, i) => i % 3) } as unknown as Shard;
+  const codes = binaryCodes(vectors, rows.length, dim);
+  return { count: rows.length, dim, vectors, codes: codes.bits, codeMean: codes.mean, codeScale: codes.scale, source: new Uint32Array(rows.length).map((_, i) => i % 3) } as unknown as Shard;
 }
 
 function fakeGraph(result: GraphSearchResult | null): HnswIndexHandle & { calls: unknown[][] } {
@@ -60,15 +63,16 @@ function fakeGraph(result: GraphSearchResult | null): HnswIndexHandle & { calls:
 }
 
 describe('searchVectorGraph', () => {
-  const shard = vectorShard([[1, 0, 0], [0.9, 0.1, 0], [0, 1, 0], [-1, 0, 0], [0.5, 0.5, 0]]);
-  const query = Float32Array.from([1, 0, 0]);
+  const shard = vectorShard([[1, 0, 0, 0, 0, 0, 0, 0], [0.9, 0.1, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 0], [-1, 0, 0, 0, 0, 0, 0, 0], [0.5, 0.5, 0, 0, 0, 0, 0, 0]]);
+  const query = Float32Array.from([1, 0, 0, 0, 0, 0, 0, 0]);
 
-  it('rescores the graph labels with the exact int8 dot product and ranks by it', () => {
+  it("rescores the graph labels by their binary codes (the code scan's scale) and ranks by that", () => {
     // The graph's own order and distances are ignored: only its labels are used.
-    const graph = fakeGraph({ labels: [4, 0, 1], distances: [0, 0.1, 0.2] });
+    const graph = fakeGraph({ labels: [4, 0, 2], distances: [0, 0.1, 0.2] });
     const hits = searchVectorGraph(shard, graph, query, undefined, 10, 64)!;
-    expect(hits.map((h) => h.local)).toEqual([0, 1, 4]);
-    for (const h of hits) expect(h.score).toBe(dotInt8(query, shard.vectors, h.local * shard.dim));
+    const scorer = codeScorer(shard, query);
+    expect(hits.map((h) => h.local)).toEqual([0, 4]); // 2 scores below 0 on its code
+    for (const h of hits) expect(h.score).toBe(scorer.score(h.local));
   });
 
   it('passes depth, efSearch and the filter through, and cuts like the scan (score > 0, known labels)', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import { RangeChecksumError } from '../../src/core/partitioned-reader';
 import { crc32 } from '../../src/format/crc32';
-import { planBlockReads } from '../../src/format/shard-layout';
+import { planBlockReads, planSpanReads } from '../../src/format/shard-layout';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
 import { openFileIndex } from '../support/file-index';
@@ -32,6 +32,26 @@ describe('planBlockReads', () => {
         }
         for (let i = 1; i < reads.length; i++) expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
         for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('planSpanReads', () => {
+  it('covers every span exactly, merges spans within the gap, and merges the closest reads down to maxReads', () => {
+    const span = fc.tuple(fc.nat(50_000), fc.integer({ min: 1, max: 2_000 })).map(([a, n]) => [a, a + n] as const);
+    fc.assert(
+      fc.property(fc.array(span, { maxLength: 60 }), fc.nat(1_000), fc.integer({ min: 1, max: 20 }), (spans, gap, maxReads) => {
+        const reads = planSpanReads(spans, gap, maxReads);
+        for (const [a, b] of spans) expect(reads.some((r) => r.from <= a && r.to >= b)).toBe(true);
+        expect(reads.length).toBeLessThanOrEqual(Math.max(1, maxReads));
+        for (let i = 1; i < reads.length; i++) expect(reads[i]!.from).toBeGreaterThan(reads[i - 1]!.to + gap);
+        // Exact: every read starts and ends on a span's edge.
+        for (const r of reads) {
+          expect(spans.some(([a]) => a === r.from)).toBe(true);
+          expect(spans.some(([, b]) => b === r.to)).toBe(true);
+        }
       }),
       { numRuns: 300 },
     );
@@ -84,9 +104,9 @@ describe('range reads vs whole-object reads on the sample index', () => {
       corrupt[layout.records.start + 10]! ^= 0xff;
       writeFileSync(file, corrupt);
       await expect(openFileIndex(dir).shardParts(index, { records: [0] })).rejects.toBeInstanceOf(RangeChecksumError);
-      await expect(openFileIndex(dir).shardParts(index, { vectors: true })).resolves.toBeDefined(); // other blocks intact
-      writeFileSync(file, good.subarray(0, layout.vectors.start + 5));
-      await expect(openFileIndex(dir).shardParts(index, { vectors: true })).rejects.toBeInstanceOf(RangeChecksumError);
+      await expect(openFileIndex(dir).shardParts(index, { codes: true })).resolves.toBeDefined(); // other blocks intact
+      writeFileSync(file, good.subarray(0, layout.codes.start + 5));
+      await expect(openFileIndex(dir).shardParts(index, { codes: true })).rejects.toBeInstanceOf(RangeChecksumError);
     } finally {
       writeFileSync(file, good);
     }

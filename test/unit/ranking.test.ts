@@ -47,7 +47,7 @@ describe('chain explain', () => {
     const catalog = await reader.scope(['QVLT']);
     const r = await retrieve(reader, catalog, 'Quillvale cost of sales and gross margin in fiscal 2023', [], EFFORT_PLANS.medium);
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
-    const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium);
+    const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium, r.queryVector);
     const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, tokenize, shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;

@@ -60,8 +60,8 @@ describe('a shard whose checksum fails', () => {
       return bytes;
     };
 
-    // The head (read first, checked against the issuer table's CRC), then the vectors (read by every query).
-    for (const at of [places['source']!.start + 1, places['vectors']!.start + Math.floor(places['vectors']!.bytes / 2)]) {
+    // The head (read first, checked against the issuer table's CRC), then the binary codes (read by every query).
+    for (const at of [places['source']!.start + 1, places['codes']!.start + Math.floor(places['codes']!.bytes / 2)]) {
       await env.INDEX_BUCKET.put(keyOf(version, file), flippedAt(at));
       expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
       expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
