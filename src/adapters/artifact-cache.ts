@@ -95,6 +95,20 @@ export class ArtifactCache {
   }
 
   /**
+   * Changes an entry's accounted size (a shard read by ranges grows as requests fill in its parts), then evicts
+   * least recently used other entries until the total fits the budget; an entry larger than the budget goes alone.
+   */
+  resize(key: string, bytes: number): void {
+    const entry = this.entries.get(key);
+    if (!entry || entry.arena !== null) return;
+    this.plainBytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    if (bytes > this.budget) this.evict(key, entry);
+    this.evictUntil(() => this.total() <= this.budget, key);
+    if (this.total() > this.budget && this.entries.has(key)) this.evict(key, entry);
+  }
+
+  /**
    * Reports the current size of an arena (it only matters that it is accurate; for a wasm heap it only grows), then
    * evicts least recently used entries until the total fits the budget again, if it can.
    */
@@ -151,9 +165,10 @@ export class ArtifactCache {
   }
 
   /** Evicts in LRU order, skipping entries whose eviction would free no budget, until `done()` or nothing helps. */
-  private evictUntil(done: () => boolean): void {
+  private evictUntil(done: () => boolean, keep?: string): void {
     for (const [key, entry] of [...this.entries]) {
       if (done()) return;
+      if (key === keep) continue;
       if (entry.arena !== null && this.arenaCost(entry.arena, -entry.bytes) === this.arenaCost(entry.arena, 0)) continue;
       this.evict(key, entry);
     }

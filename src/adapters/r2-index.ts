@@ -26,7 +26,7 @@ export interface LoadStats {
   objectsRead?: number;
   /** Of those objects, how many came from the Cache API rather than R2. */
   edgeHits?: number;
-  /** Of those reads, how many were byte ranges of shards (postings, vectors, records; heads count as objects). */
+  /** Of those reads, how many were byte ranges of shards (postings, codes, records; heads count as objects). */
   rangesRead?: number;
   /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
   loadMs?: number;
@@ -84,7 +84,7 @@ export interface OpenOptions {
   /** The colo's cache in front of R2 (src/adapters/edge-cache.ts); none in Node tests and benchmarks. */
   edge?: EdgeCache;
   /**
-   * How shards are read: by byte ranges (head, then the postings, vectors and records a request uses; the default)
+   * How shards are read: by byte ranges (head, then the postings, codes and records a request uses; the default)
    * or whole (the slow twin, SHARD_READS=whole).
    */
   shardReads?: 'ranges' | 'whole';
@@ -226,17 +226,19 @@ export async function openR2Index(
     countRead(text.length);
     return { value: decodeOr503('manifest.json', () => decodeManifest(text)), bytes: text.length * 2 };
   });
+  /** A shard read by ranges is cached under its file and `#head` (what was loaded), a whole object under its file. */
+  const cacheKey = (ref: StoredRef) => (ref.prefix ? `${ref.file}#head` : ref.file);
   // The isolate's cache keys by version and file, not by content: a shard's decoded value depends on the directory
   // (its sources' global numbers), so it is only valid within its version.
   const load = <T>(ref: StoredRef, decode: (b: Uint8Array) => T, size: (v: T) => number) =>
-    cached<T>(ref.prefix ? `${ref.file}#head` : ref.file, async () => {
+    cached<T>(cacheKey(ref), async () => {
       const bytes = await fetchVerified(ref);
       const value = decodeOr503(ref.file, () => decode(bytes));
       return { value, bytes: size(value) };
     });
 
   const directory = await load<Directory>(manifest.directory, decodeDirectory, () => manifest.directory.bytes * 2);
-  const parts = partitionedReader(manifest, directory, load, shardReads === 'ranges' ? readRange : undefined);
+  const parts = partitionedReader(manifest, directory, load, shardReads === 'ranges' ? readRange : undefined, (ref, bytes) => cache.resize(`${version}/${cacheKey(ref)}`, bytes));
   /** Any failure in the partitioned reads: a shard number outside the index is the version's fault, a 503. */
   const guarded = <T>(p: Promise<T>): Promise<T> =>
     forgetPointerOnFailure(

@@ -47,7 +47,7 @@ export interface IndexReader {
   terms(terms: readonly string[]): Promise<TermTable>;
   /**
    * A shard by its global number; its issuer's table is read first if needed. A reader of byte ranges returns it
-   * with its head only (Shard.parts): ask shardParts for the postings, vectors and records a step reads.
+   * with its head only (Shard.parts): ask shardParts for the postings, codes and records a step reads.
    */
   shard(index: number): Promise<Shard>;
   /** The shard with these parts filled in (read by range where missing; a whole shard has them all). */

@@ -1,6 +1,6 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
 import { crc32 } from '../format/crc32';
-import { blocksIntact, decodeShardHead, fillCodes, fillPostings, fillRecord, planBlockReads, planSpanReads } from '../format/shard-layout';
+import { blocksIntact, decodeShardHead, fillCodes, fillPostings, fillRecord, planBlockReads, planSpanReads, shardMemory } from '../format/shard-layout';
 import type { Directory, DirectoryCompany, IssuerTable, Manifest, Shard, ShardInfo, StoredRef, TermBlock } from '../format/types';
 import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
 import type { IndexReader, ShardNeed } from './index-reader';
@@ -41,7 +41,10 @@ const JSON_COST = 2;
  * benchmarks): which artifact holds what, and how the core's values are assembled from them. The caller supplies
  * how an artifact is loaded (and cached), so the Worker and the file reader differ only in I/O.
  */
-export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact, readRange?: ReadRange) {
+/** Tells the loader's cache a loaded artifact's new size (a shard read by ranges grows as its parts are filled in). */
+export type ResizeArtifact = (ref: StoredRef, bytes: number) => void;
+
+export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact, readRange?: ReadRange, resized?: ResizeArtifact) {
   const index = new DirectoryIndex(directory);
   const issuer = (c: DirectoryCompany): Promise<IssuerTable> =>
     load({ file: c.table, content_id: c.table_content_id }, (b) => decodeIssuerTable(b, c.ticker), (t) => JSON.stringify(t).length * JSON_COST);
@@ -68,15 +71,16 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
     async shard(shard) {
       const { owner, info } = await located(shard);
       const ref: StoredRef = { file: info.file, content_id: info.content_id };
-      // Costed as the whole shard it may become once its parts are read (an upper bound keeps the budget honest).
-      if (!readRange) return load(ref, (b) => withGlobalSources(decodeShard(b), owner), (s) => s.byteSize * JSON_COST);
-      return load({ ...ref, prefix: { bytes: info.head_bytes, crc: info.head_crc } }, (b) => withGlobalSources(decodeShardHead(b), owner), (s) => s.byteSize * JSON_COST);
+      if (!readRange) return load(ref, (b) => withGlobalSources(decodeShard(b), owner), shardMemory);
+      return load(headRef(info), (b) => withGlobalSources(decodeShardHead(b), owner), shardMemory);
     },
     async shardParts(index, need) {
       const shard = await reader.shard(index);
       if (!shard.parts || !readRange) return shard;
       const { info } = await located(index);
+      const before = shardMemory(shard);
       await readShardParts(shard, { file: info.file, content_id: info.content_id }, need, readRange);
+      if (shardMemory(shard) !== before) resized?.(headRef(info), shardMemory(shard));
       return shard;
     },
     shardInfo,
@@ -84,13 +88,17 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
   return reader;
 }
 
+/** How a shard read by ranges is loaded and cached: its head, checked by the CRC-32 its issuer table lists. */
+const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: info.content_id, prefix: { bytes: info.head_bytes, crc: info.head_crc } });
+
 /** Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus). */
 const RECORD_GAP_BYTES = 512;
 /**
  * Reads per shard for one part (postings, records) of one step, at most: the closest reads are merged beyond it.
- * A Worker keeps six connections open at a time and queues the rest, so a query's reads come in waves.
+ * A Worker keeps six connections open at a time and queues the rest, so a query's reads come in waves; measured,
+ * latency follows the number of reads more than their bytes (docs/PARAMETERS.md "Shard reads").
  */
-const MAX_READS_PER_PART = 16;
+const MAX_READS_PER_PART = 4;
 
 /**
  * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),

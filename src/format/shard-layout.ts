@@ -325,8 +325,19 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
     codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
     codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
     byteSize: decoded.total ?? byteSize,
-    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes: byteSize, recordBytes: 0, layout },
   };
+}
+
+/**
+ * What a decoded shard costs in memory, for the artifact cache: a whole one about twice its object (strings and
+ * objects from JSON); one read by ranges twice its head and its filled records, plus the typed arrays it allocated
+ * for postings, vectors and codes.
+ */
+export function shardMemory(shard: Shard): number {
+  const parts = shard.parts;
+  if (!parts) return shard.byteSize * 2;
+  return 2 * (parts.headBytes + parts.recordBytes) + shard.postDocs.byteLength + shard.postTfs.byteLength + shard.vectors.byteLength + shard.codes.byteLength;
 }
 
 /** Fills term t's posting list from its bytes (ids then frequencies, as encodeShard lays them out). */
@@ -367,7 +378,10 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
   shard.texts[local] = parsed[0];
   shard.agree[local] = occurrences(parsed[1]);
   shard.disagree[local] = occurrences(parsed[2]);
-  if (shard.parts) shard.parts.records[local] = 1;
+  if (shard.parts) {
+    shard.parts.records[local] = 1;
+    shard.parts.recordBytes += bytes.byteLength;
+  }
 }
 
 export function fillCodes(shard: Shard, codes: Uint8Array): void {

@@ -110,6 +110,24 @@ describe.skipIf(!READY)('hnswHandle over a real graph', () => {
   });
 });
 
+describe('ArtifactCache.resize (a shard read by ranges grows)', () => {
+  it('accounts the new size, evicts the least recently used others to fit, and drops the entry if it alone is too big', () => {
+    const cache = new ArtifactCache(100);
+    cache.set('a', 'a', 30);
+    cache.set('b', 'b', 30);
+    cache.set('c', 'c', 30);
+    cache.get('a'); // b is now the least recently used
+    cache.resize('c', 50);
+    expect(cache.has('b')).toBe(false);
+    expect(cache.has('a') && cache.has('c')).toBe(true);
+    expect(cache.stats().bytes).toBe(80);
+    cache.resize('c', 150);
+    expect(cache.has('c')).toBe(false);
+    expect(cache.has('a')).toBe(true); // nothing else had to go for an entry that cannot fit anyway
+    expect(cache.stats().bytes).toBe(30);
+  });
+});
+
 describe('ArtifactCache with an arena (the wasm heap)', () => {
   const ARENA = 'heap';
 
