@@ -126,7 +126,7 @@ export interface Shard {
   status: EpistemicStatus[];
   /** Primary metric code (src/text/metrics.ts, 1-based; 0 = none). */
   metric: Uint8Array;
-  /** Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text. */
+  /** Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text (the stored column also packs kind and status). */
   flags: Uint8Array;
   /**
    * A table row's label as the stemmed words a question must all contain for the row to count as named
