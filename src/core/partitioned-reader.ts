@@ -109,22 +109,23 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
   const parts = shard.parts!;
   const layout = parts.layout;
   const jobs: Promise<void>[] = [];
-  const blocked = (section: { start: number; bytes: number; crc: Uint32Array }, at: Uint32Array, items: number[], fill: (item: number, bytes: Uint8Array) => void) => {
-    for (const read of planBlockReads(items.map((i) => [at[i]!, at[i + 1]!] as const), layout.block, 1, MAX_READS_PER_PART)) {
-      const from = read.first * layout.block;
-      const to = Math.min(section.bytes, (read.last + 1) * layout.block);
-      jobs.push(
-        readRange(ref, section.start + from, to - from, (bytes) => bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, section.crc)).then((bytes) => {
-          for (const i of items) if (at[i]! >= from && at[i + 1]! <= to && at[i + 1]! > at[i]!) fill(i, bytes.subarray(at[i]! - from, at[i + 1]! - from));
-        }),
-      );
-    }
-  };
   if (need.terms) {
     const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
     // An empty list (no bytes) is complete as it is.
     for (const t of ids) if (layout.postingAt[t + 1] === layout.postingAt[t]) parts.postings[t] = 1;
-    blocked(layout.postings, layout.postingAt, ids.filter((t) => !parts.postings[t]), (t, bytes) => fillPostings(shard, t, bytes));
+    const wanted = ids.filter((t) => !parts.postings[t]);
+    const at = layout.postingAt;
+    const { start, bytes: size, crc } = layout.postings;
+    for (const read of planBlockReads(wanted.map((t) => [at[t]!, at[t + 1]!] as const), layout.block, 1, MAX_READS_PER_PART)) {
+      const from = read.first * layout.block;
+      const to = Math.min(size, (read.last + 1) * layout.block);
+      const intact = (bytes: Uint8Array) => bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, crc);
+      jobs.push(
+        readRange(ref, start + from, to - from, intact).then((bytes) => {
+          for (const t of wanted) if (at[t]! >= from && at[t + 1]! <= to) fillPostings(shard, t, bytes.subarray(at[t]! - from, at[t + 1]! - from));
+        }),
+      );
+    }
   }
   if (need.records) {
     const locals = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);

@@ -5,21 +5,7 @@ import {
   FORMAT_VERSION,
   requireSection,
 } from './container';
-import {
-  EDGE_KINDS,
-  EPISTEMIC_STATUSES,
-  NO_VECTOR,
-  type ArtifactRef,
-  type ClaimOccurrence,
-  type Directory,
-  type EdgeKind,
-  type EpistemicStatus,
-  type FileList,
-  type IssuerTable,
-  type Manifest,
-  type Shard,
-  type TermBlock,
-} from './types';
+import { NO_VECTOR, type ArtifactRef, type Directory, type FileList, type IssuerTable, type Manifest, type TermBlock } from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
 // builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).

@@ -124,15 +124,14 @@ export interface DecodedHead<H> extends DecodedArtifact<H> {
 
 const BYTES: Record<SectionType, number> = { u8: 1, i8: 1, u16: 2, u32: 4, f32: 4 };
 
-export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind): DecodedArtifact<H> {
-  if (bytes.byteLength >= PREAMBLE_BYTES && new DataView(bytes.buffer, bytes.byteOffset, 16).getUint32(12, true) !== bytes.byteLength) {
-    // Checked first (before the header is parsed): a truncated or padded artifact says so, whatever else is wrong.
-    if (new DataView(bytes.buffer, bytes.byteOffset, 16).getUint32(0, true) === MAGIC) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
+/** A whole artifact: its length must be the one its preamble states (then every section lies inside it). */
+export function decodeArtifact<H>(bytes: Uint8Array, expectedKind: ArtifactKind): DecodedHead<H> {
+  // Checked before the header is parsed, so a truncated or padded artifact says so whatever else is wrong.
+  const view = bytes.byteLength >= PREAMBLE_BYTES ? new DataView(bytes.buffer, bytes.byteOffset, PREAMBLE_BYTES) : null;
+  if (view && view.getUint32(0, true) === MAGIC && view.getUint32(12, true) !== bytes.byteLength) {
+    throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
   }
-  const head = decodeArtifactHead<H>(bytes, expectedKind);
-  if (head.total !== bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
-  if (Object.keys(head.places).length !== Object.keys(head.sections).length) throw new ArtifactFormatError('artifact truncated: sections out of bounds');
-  return head;
+  return decodeArtifactHead<H>(bytes, expectedKind);
 }
 
 /**
@@ -178,12 +177,6 @@ export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactK
     sections[s.name] = sectionView(s.type, body.buffer, body.byteOffset + s.offset, s.length);
   }
   return { header: parsed.header, sections, places, total };
-}
-
-/** A typed view of a section's bytes (`bytes` must be 8-byte aligned in its buffer, as a fresh copy is). */
-export function sectionOf(place: SectionPlace, bytes: Uint8Array): SectionData {
-  const own = bytes.byteOffset % ALIGN === 0 ? bytes : bytes.slice();
-  return sectionView(place.type, own.buffer, own.byteOffset, place.length);
 }
 
 function sectionView(type: SectionType, buf: ArrayBufferLike, at: number, length: number): SectionData {

@@ -1,4 +1,4 @@
-import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type SectionPlace } from './container';
+import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type DecodedHead } from './container';
 import { crc32 } from './crc32';
 import {
   EDGE_KINDS,
@@ -240,7 +240,7 @@ export function decodeShardHead(head: Uint8Array): Shard {
   return shardFromHead(decodeArtifactHead<ShardHeader>(head, 'shard'), head.byteLength);
 }
 
-function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record<string, SectionPlace>; total?: number }, byteSize: number): Shard {
+function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Shard {
   const h = decoded.header;
   if (!h || !Number.isInteger(h.count) || !Number.isInteger(h.term_count) || !Number.isInteger(h.dim)) throw new ArtifactFormatError('shard header incomplete');
   const n = h.count;
@@ -263,7 +263,7 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
   const postingAt = byteOffsets(Array.from(counts, postingBytes));
   const recordAt = byteOffsets(uintSection(decoded, 'record_len', n));
   const place = (name: string) => {
-    const p = decoded.places?.[name];
+    const p = decoded.places[name];
     if (!p) throw new ArtifactFormatError(`shard section ${name} missing`);
     return p;
   };
@@ -324,8 +324,8 @@ function shardFromHead(decoded: DecodedArtifact<ShardHeader> & { places?: Record
     codes: new Uint8Array(codes.bytes),
     codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
     codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
-    byteSize: decoded.total ?? byteSize,
-    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes: byteSize, recordBytes: 0, layout },
+    byteSize: decoded.total,
+    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes, recordBytes: 0, layout },
   };
 }
 
@@ -390,7 +390,7 @@ export function fillCodes(shard: Shard, codes: Uint8Array): void {
   if (shard.parts) shard.parts.codes = true;
 }
 
-/** A byte range of one blocked section to read: blocks first..last (inclusive), and the items it covers. */
+/** A byte range of one blocked section to read: blocks first..last (inclusive). */
 export interface BlockRead {
   first: number;
   last: number;
