@@ -89,7 +89,7 @@ router
     if ('error' in body) throw body.error;
     const result = await answerQuery(body.valid, stages.open, rc.requestId);
     stages.done();
-    Object.assign(rc.log, { mode: result.mode, effort: result.effort, searched_shards: result.trace.searchedShards.length, passes: result.trace.passes.filter((x) => !x.skipped).length, evidence_count: result.body.summary?.evidence_count });
+    Object.assign(rc.log, { mode: result.mode, effort: result.effort, shape: result.trace.analysis.shape, searched_shards: result.trace.searchedShards.length, passes: result.trace.passes.filter((x) => !x.skipped).length, evidence_count: result.body.summary?.evidence_count });
     return json(result.body, 200, rc.requestId);
   })
   .all('/v2/:domain/query', notAllowed)

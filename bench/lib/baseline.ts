@@ -6,6 +6,7 @@
  * (the service's chars_div_4_v1 estimator).
  */
 import MiniSearch from 'minisearch';
+import { analyzeQuery } from '../../src/plan/analyze';
 import { inferFilters } from '../../src/filters/infer';
 import { matchesConditions } from '../../src/filters/match';
 import type { Condition } from '../../src/filters/parse';
@@ -61,7 +62,7 @@ export class PageBm25Baseline {
   }
 
   conditionsFor(question: string, callerConditions: readonly Condition[] = []): Condition[] {
-    return [...callerConditions, ...inferFilters(question, this.catalog, callerConditions).conditions];
+    return [...callerConditions, ...inferFilters(analyzeQuery(question, this.catalog), this.catalog, callerConditions).conditions];
   }
 
   query(question: string, tokenCap: number, conditions: readonly Condition[]): BaselineHit[] {

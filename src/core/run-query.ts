@@ -24,7 +24,8 @@ import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 import { planScope, routeScope, type Scope } from '../plan/scope';
 import { planPasses, type RetrievalPass } from '../plan/passes';
-import { queryTerms as toQueryTerms } from '../search/query-terms';
+import type { LexicalQuery } from '../search/query-terms';
+import { analyzeQuery, type QueryAnalysis } from '../plan/analyze';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
 export type PassTrace = RetrievalPass & {
@@ -42,6 +43,8 @@ export type ValidRequest = ResearchRequest & { normalizedQuery: string };
 export interface QueryOutcome {
   body: Omit<ResearchResponse, 'request_id'>;
   trace: RetrievalTrace & {
+    /** The question's analysis (src/plan/analyze.ts), computed once; everything below consumed it. */
+    analysis: QueryAnalysis;
     /** The issuers the request read (src/plan/scope.ts). */
     scope: Scope;
     /** The ranking preference inferred from the question, and the extra retrieval pass it took (item hints). */
@@ -111,11 +114,12 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
   // The issuers this request reads; everything below sees their sources and shards only.
-  const scopePlan = planScope(req.normalizedQuery, reader.directory, callerConditions);
+  const analysis = analyzeQuery(req.normalizedQuery, reader.directory);
+  const scopePlan = planScope(analysis, reader.directory, callerConditions);
   let scope: Scope;
   if (scopePlan.kind === 'issuers') scope = { tickers: scopePlan.tickers, source: scopePlan.source };
   else {
-    const terms = toQueryTerms(req.normalizedQuery);
+    const { terms } = analysis.lexical;
     const { lexicon } = await reader.terms(terms);
     scope = routeScope(reader.directory, lexicon, scopePlan.conditions, terms, plan.maxShards);
   }
@@ -125,7 +129,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let preference: RankingPreference | null = null;
   let widened: InferredFilters['widened'] = null;
   if (req.mode !== 'basic') {
-    const inferred = inferFilters(req.normalizedQuery, catalog, callerConditions);
+    const inferred = inferFilters(analysis, catalog, callerConditions);
     conditions = [...callerConditions, ...inferred.conditions];
     preference = inferred.preference;
     widened = inferred.widened;
@@ -136,7 +140,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   }
 
   // basic mode infers nothing, but the companies and years a question names still pick where to look first.
-  const basicRoute = req.mode === 'basic' ? inferFilters(req.normalizedQuery, catalog, []).conditions : [];
+  const basicRoute = req.mode === 'basic' ? inferFilters(analysis, catalog, []).conditions : [];
 
   // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
   const tokens = new Map<string, readonly string[]>();
@@ -153,8 +157,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * One retrieval pass and its chains: retrieval -> chains over the hits' shards (already loaded and cached by
    * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
    */
-  const gather = async (text: string, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
-    const retrieval = await retrieve(reader, catalog, text, conds, plan, onlySources);
+  const gather = async (query: LexicalQuery, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
+    const retrieval = await retrieve(reader, catalog, query, conds, plan, onlySources);
     // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
     const { lexicon } = retrieval;
     const weights = new Map<string, number>();
@@ -178,7 +182,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       if (preference.itemTags || preference.filings) {
         const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, catalog, text, [...conds, ...itemConds], plan, within);
+        const extra = await retrieve(reader, catalog, query, [...conds, ...itemConds], plan, within);
         pass = extra.trace;
         hits = extra.hits;
       }
@@ -191,20 +195,20 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
 
   // agentic_research: one branch per planned requirement, each with its own filters and focused text.
   const requirementPlan: RequirementPlan =
-    req.mode === 'agentic_research' ? planRequirements(req.normalizedQuery, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
+    req.mode === 'agentic_research' ? planRequirements(analysis, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
   // Research questions that need several line items, or one issuer's figures across several filings; basic-mode
   // questions that need several line items, within the filings the question names (its routing).
   let facets: Facet[] = [];
   if (req.mode === 'research') {
-    facets = lineItemFacets(req.normalizedQuery);
+    facets = lineItemFacets(analysis);
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
-    if (!facets.length && !preference?.filings) facets = periodFacets(req.normalizedQuery, catalog.sources, conditions);
-  } else if (basicRoute.length) facets = lineItemFacets(req.normalizedQuery);
+    if (!facets.length && !preference?.filings) facets = periodFacets(analysis, catalog.sources, conditions);
+  } else if (basicRoute.length) facets = lineItemFacets(analysis);
 
   // The passes as data (src/plan/passes.ts), then executed in order; each merges into the chains so far.
   const passes = planPasses({
     mode: req.mode,
-    question: req.normalizedQuery,
+    analysis,
     conditions,
     callerConditions,
     basicRoute,
@@ -219,7 +223,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let firstTrace: RetrievalTrace | null = null;
   const searchedShards = new Set<string>();
   const passTraces: PassTrace[] = [];
-  const run = (pass: RetrievalPass) => gather(pass.query, pass.conditions, pass.sources && new Set(pass.sources));
+  const run = (pass: RetrievalPass) => gather(pass.lexical, pass.conditions, pass.sources && new Set(pass.sources));
   const record = (pass: RetrievalPass, r: Awaited<ReturnType<typeof gather>>) => {
     hitCount += r.hitCount;
     firstTrace ??= r.trace;
@@ -264,7 +268,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     }
     i++;
   }
-  const trace: Omit<QueryOutcome['trace'], 'scope'> = {
+  const trace: Omit<QueryOutcome['trace'], 'scope' | 'analysis'> = {
     ...firstTrace!,
     searchedShards: [...searchedShards],
     passes: passTraces,
@@ -372,5 +376,5 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
   const ordered: QueryOutcome['body'] = {};
   for (const k of ORDER) if (body[k] !== undefined) (ordered as Record<string, unknown>)[k] = body[k];
-  return { body: ordered, trace: { ...trace, scope, explain: selection.chains.map((c) => c.explain ?? null) } };
+  return { body: ordered, trace: { ...trace, analysis, scope, explain: selection.chains.map((c) => c.explain ?? null) } };
 }

@@ -1,10 +1,9 @@
 import type { CatalogHeader, CatalogSource } from '../format/types';
 import type { FilterField } from './fields';
-import { findItemHints } from './item-hints';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
-import { findPeriods } from './periods';
-import { ACROSS_QUARTERS as ACROSS_QUARTERS_CUES, cuePattern, cueWords, FORWARD_LOOKING as FORWARD_LOOKING_CUES, NOT_TICKERS } from '../text/cues';
+import type { QueryAnalysis } from '../plan/analyze';
+import { cueWords, NOT_TICKERS } from '../text/cues';
 
 /** A message for the caller: `warning`s also go to summary.warnings, every notice to the top-level `notices`. */
 export interface QueryNotice {
@@ -43,11 +42,6 @@ export interface InferredFilters {
 
 /** Upper-case words in questions that are not tickers even when a company trades under them (src/text/cues.ts). */
 const ACRONYMS = cueWords(NOT_TICKERS);
-
-/** A question about several quarters of one issuer ("over the past quarters", "quarter to quarter"): form 10-Q. */
-const ACROSS_QUARTERS = cuePattern(ACROSS_QUARTERS_CUES);
-
-const FORWARD_LOOKING = cuePattern(FORWARD_LOOKING_CUES, (a) => `\\b(?:${a})\\b`);
 
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -181,7 +175,7 @@ function describeScope(conditions: readonly Condition[]): string {
 }
 
 /**
- * Infers filters from question text (research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * Infers filters from a question's analysis (src/plan/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
  * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
  * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
@@ -193,7 +187,7 @@ function describeScope(conditions: readonly Condition[]): string {
  * A field the caller filtered is never inferred, so inference narrows but never contradicts the caller. Inferred
  * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
  */
-export function inferFilters(query: string, catalog: CatalogHeader, caller: readonly Condition[]): InferredFilters {
+export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, caller: readonly Condition[]): InferredFilters {
   const notices: QueryNotice[] = [];
   const warn = (code: string, message: string) => notices.push({ code, message, level: 'warning' });
   const callerFields = new Set<FilterField>(caller.map((c) => c.field));
@@ -210,7 +204,7 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
 
   // 1. Companies.
   if (free('sec_ticker')) {
-    const { tickers: found, unknown } = findCompanies(query, catalog.companies);
+    const { tickers: found, unknown } = analysis.companies;
     if (found.length) tickers = { field: 'sec_ticker', op: 'in', values: found };
     for (const t of unknown) {
       warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);
@@ -219,18 +213,17 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
   // 2. Sectors and sub-industries, for questions about a group of companies.
   if (!tickers && free('sec_ticker')) {
     if (free('sec_gics_sub_industry')) {
-      const found = findClassification(query, Object.keys(catalog.field_values.sec_gics_sub_industry), false);
-      if (found.length) subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: found.sort() };
+      const found = analysis.classification.subIndustries;
+      if (found.length) subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: [...found] };
     }
     if (free('sec_gics_sector')) {
-      const found = findClassification(query, Object.keys(catalog.field_values.sec_gics_sector), true);
-      if (found.length) sectors = { field: 'sec_gics_sector', op: 'in', values: found.sort() };
+      const found = analysis.classification.sectors;
+      if (found.length) sectors = { field: 'sec_gics_sector', op: 'in', values: [...found] };
     }
   }
 
   // 3-4. Periods. Quarters, dates and "latest" resolve against the filings the filters so far allow.
-  const periods = findPeriods(query);
-  const forwardLooking = FORWARD_LOOKING.test(query);
+  const { periods, forwardLooking } = analysis;
   const yearSet = new Set(periods.years);
   const preferredFilings = new Set<string>();
   const periodLabels: string[] = [];
@@ -270,9 +263,8 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
     }
   }
   // "the latest 10-Q", "most recent quarter", "latest annual report": each named company's newest such filing.
-  const latest = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarterly)|(10-?K|annual|fiscal year))/i.exec(query);
-  if (latest && tickers) {
-    const form = latest[1] ? '10-Q' : '10-K';
+  if (analysis.latest && tickers) {
+    const form = analysis.latest;
     for (const t of tickers.values) {
       const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
       const newest = own[own.length - 1];
@@ -314,8 +306,7 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
 
   // 5. Form.
   if (free('sec_form_type')) {
-    const tenK = /\b10-?K\b|\bannual reports?\b|\bannual filings?\b/i.test(query);
-    const tenQ = /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(query) || ACROSS_QUARTERS.test(query);
+    const { annual: tenK, quarterly: tenQ } = analysis.forms;
     // A forward-looking question about a quarter is answered by the filing that made the forecast, often a 10-K.
     const quarterly = tenQ || (impliedQuarterly && !forwardLooking && !tenK);
     if (tenK !== quarterly) form = { field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] };
@@ -379,7 +370,7 @@ export function inferFilters(query: string, catalog: CatalogHeader, caller: read
   const labels: string[] = [];
   if (free('sec_item_tag')) {
     const present = new Set(scope.map((s) => s.meta.sec_item_tag));
-    for (const hint of findItemHints(query)) {
+    for (const hint of analysis.sectionIntents) {
       const tags = hint.tags.filter((t) => present.has(t));
       if (!tags.length) continue;
       itemTags = [...new Set([...(itemTags ?? []), ...tags])];

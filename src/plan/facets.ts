@@ -1,11 +1,11 @@
 import type { Chain } from '../evidence/model';
 import type { Condition } from '../filters/parse';
-import { findPeriods } from '../filters/periods';
 import type { CatalogSource } from '../format/types';
 import { metricCode } from '../text/metrics';
 import { namesMetric } from './coverage';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
+import type { QueryAnalysis } from './analyze';
 
 /**
  * Facets of a research question (docs/DECISIONS.md "Line-item facets", "Period facets"): parts every one of which
@@ -34,10 +34,10 @@ export interface Facet {
   covers(chain: Chain): boolean;
 }
 
-export function lineItemFacets(query: string): Facet[] {
-  const metrics = plannedMetrics(query);
+export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
+  const metrics = plannedMetrics(analysis);
   if (metrics.length < 2) return [];
-  const years = [...new Set(findPeriods(query).years)].map((y) => `FY${y.slice(3)}`).join(' ');
+  const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
   return metrics.slice(0, MAX_FACETS).map((metric) => {
     const code = metricCode(metric.id);
     return { id: metric.id, query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '), covers: (c: Chain) => namesMetric(c, code) };
@@ -48,10 +48,10 @@ export function lineItemFacets(query: string): Facet[] {
  * Period facets: when the question asks about change across filings and its filters leave one issuer with two or
  * more filings, one facet per filing (src/plan/periods.ts), latest first.
  */
-export function periodFacets(query: string, sources: readonly CatalogSource[], conditions: readonly Condition[]): Facet[] {
-  return filingsAcrossPeriods(query, sources, conditions, MAX_FACETS).map((f) => ({
+export function periodFacets(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): Facet[] {
+  return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, MAX_FACETS).map((f) => ({
     id: f.docId,
-    query,
+    query: analysis.text,
     sources: f.sources,
     covers: (c: Chain) => c.entries.some((e) => e.sources.some((s) => f.sources.has(s.source))),
   }));

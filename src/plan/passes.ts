@@ -1,4 +1,6 @@
 import type { Condition } from '../filters/parse';
+import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
+import type { QueryAnalysis } from './analyze';
 import type { Facet } from './facets';
 import type { RequirementPlan } from './requirements';
 
@@ -37,8 +39,10 @@ export interface RetrievalPass {
   purpose: PassPurpose;
   /** What the pass is for, in words (agentic mode's retrieval_plan labels). */
   label: string;
-  /** Text the pass retrieves with. */
+  /** Text the pass retrieves with (the question, or a focused text the plan wrote). */
   query: string;
+  /** Its lexical query: the question's analysis, or the focused text's own. */
+  lexical: LexicalQuery;
   conditions: Condition[];
   /** Catalog sources the pass may search, in catalog order; absent = what its conditions allow. */
   sources?: number[];
@@ -47,7 +51,7 @@ export interface RetrievalPass {
 
 export interface PassPlanInput {
   mode: 'basic' | 'research' | 'agentic_research';
-  question: string;
+  analysis: Pick<QueryAnalysis, 'text' | 'lexical'>;
   /** The request's filters: the caller's and (research, agentic) the inferred ones. */
   conditions: Condition[];
   callerConditions: Condition[];
@@ -63,7 +67,16 @@ const sortedSources = (s: ReadonlySet<number> | undefined) => (s ? { sources: [.
 
 /** The passes of a request, in execution order. */
 export function planPasses(input: PassPlanInput): RetrievalPass[] {
-  const { question } = input;
+  const question = input.analysis.text;
+  const withLexical = (pass: Omit<RetrievalPass, 'lexical'>): RetrievalPass => ({
+    ...pass,
+    lexical: pass.query === question ? input.analysis.lexical : lexicalQuery(pass.query),
+  });
+  return plainPasses(input).map(withLexical);
+}
+
+function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
+  const question = input.analysis.text;
   if (input.requirements.decomposed) {
     return input.requirements.requirements.map((r) => ({
       id: r.id,
@@ -75,7 +88,7 @@ export function planPasses(input: PassPlanInput): RetrievalPass[] {
       merge: 'round_robin',
     }));
   }
-  const facetPasses = (conditions: Condition[]): RetrievalPass[] =>
+  const facetPasses = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.facets.map((f) => ({
       id: f.id,
       purpose: f.sources ? 'filing' : 'line_item',
@@ -104,7 +117,7 @@ export function planPasses(input: PassPlanInput): RetrievalPass[] {
             query: question,
             conditions: [...input.callerConditions, ...input.widened.conditions],
             merge: 'below',
-          } satisfies RetrievalPass,
+          } satisfies Omit<RetrievalPass, 'lexical'>,
         ]
       : []),
     ...facetPasses(input.conditions),

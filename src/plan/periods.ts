@@ -1,11 +1,7 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
-import { ACROSS_PERIODS as ACROSS_PERIODS_CUES, cuePattern } from '../text/cues';
-
-/** A question about change across filings ("over time", "quarter to quarter", "trended"; src/text/cues.ts). */
-const ACROSS_PERIODS = cuePattern(ACROSS_PERIODS_CUES);
-const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
+import type { QueryAnalysis } from './analyze';
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */
 export interface PeriodFiling {
@@ -24,9 +20,14 @@ export interface PeriodFiling {
  * it speaks of quarters), those filings latest first, at most `max`. Otherwise none: a point-in-time question, a
  * comparison of several issuers (not a time series), or a single filing.
  */
-export function filingsAcrossPeriods(query: string, sources: readonly CatalogSource[], conditions: readonly Condition[], max: number): PeriodFiling[] {
-  if (!ACROSS_PERIODS.test(query)) return [];
-  const quarterly = QUARTERLY.test(query);
+export function filingsAcrossPeriods(
+  across: QueryAnalysis['acrossPeriods'],
+  sources: readonly CatalogSource[],
+  conditions: readonly Condition[],
+  max: number,
+): PeriodFiling[] {
+  if (!across) return [];
+  const { quarterly } = across;
   const filings = new Map<string, PeriodFiling & { sources: Set<number> }>();
   sources.forEach((s, i) => {
     if (!matchesConditions(s.meta, conditions)) return;

@@ -1,7 +1,7 @@
 import type { Condition } from '../filters/parse';
-import { findPeriods } from '../filters/periods';
 import type { CatalogSource } from '../format/types';
-import { METRICS, metricCode, metricCodes, metricByCode, type Metric } from '../text/metrics';
+import { metricByCode, metricCode, type Metric } from '../text/metrics';
+import type { QueryAnalysis } from './analyze';
 import { filingsAcrossPeriods } from './periods';
 
 /** Spec 3: agentic decomposition plans at most this many requirements; the rest are listed as omitted. */
@@ -55,29 +55,16 @@ function allowedValues(conditions: readonly Condition[], field: Condition['field
  * names any of them (inference may add the year before for forward-looking questions, or substitute later years;
  * those widen retrieval but are not separate inputs). Current (latest) first, then comparison periods.
  */
-function plannedYears(query: string, conditions: readonly Condition[]): string[] {
+function plannedYears(p: QueryAnalysis['periods'], conditions: readonly Condition[]): string[] {
   const allowed = allowedValues(conditions, 'sec_fiscal_year');
-  const p = findPeriods(query);
   const named = new Set([...p.years, ...p.quarters.flatMap((q) => (q.year ? [q.year] : []))]);
   const narrowed = allowed.filter((y) => named.has(y));
   return (narrowed.length ? narrowed : allowed).sort().reverse();
 }
 
-/**
- * Metrics the question names, most specific first, with each ratio or derived metric replaced by its inputs
- * (numerator first): "gross margin percentage" -> gross profit, revenue. An input named twice is planned once.
- */
-export function plannedMetrics(query: string): Metric[] {
-  const out: Metric[] = [];
-  const add = (m: Metric | null) => {
-    if (m && !out.includes(m)) out.push(m);
-  };
-  for (const code of metricCodes(query, METRICS.length)) {
-    const m = metricByCode(code)!;
-    if (m.inputs?.length) for (const id of m.inputs) add(metricByCode(metricCode(id)));
-    else add(m);
-  }
-  return out;
+/** The line items of an analysis (metric ids, ratios already replaced by their inputs) as metrics. */
+export function plannedMetrics(analysis: Pick<QueryAnalysis, 'lineItems'>): Metric[] {
+  return analysis.lineItems.map((id) => metricByCode(metricCode(id))!);
 }
 
 function yearLabel(y: string): string {
@@ -105,10 +92,11 @@ export function focusedQuery(metric: Metric, company: string | null, year: strin
  * issuer's filings, which plans one requirement per filing (latest first; the question's own text, the filing's
  * ticker, fiscal year and form as filters, and its sources as the branch's scope).
  */
-export function planRequirements(query: string, catalog: PlannerCatalog, conditions: readonly Condition[]): RequirementPlan {
+export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalog, conditions: readonly Condition[]): RequirementPlan {
+  const query = analysis.text;
   const tickers = allowedValues(conditions, 'sec_ticker').sort();
-  const years = plannedYears(query, conditions);
-  const metrics = plannedMetrics(query);
+  const years = plannedYears(analysis.periods, conditions);
+  const metrics = plannedMetrics(analysis);
   const issuerAxis = tickers.length ? tickers : [null];
   const yearAxis = years.length ? years : [null];
   const metricAxis: (Metric | null)[] = metrics.length ? metrics : [null];
@@ -116,7 +104,7 @@ export function planRequirements(query: string, catalog: PlannerCatalog, conditi
   if (issuerAxis.length * yearAxis.length * metricAxis.length <= 1) {
     // One issuer, at most one year and metric, but a question about change across its filings: one requirement per
     // filing (the quarters of "how has revenue trended over the 10-Qs").
-    const filings = catalog.sources ? filingsAcrossPeriods(query, catalog.sources, conditions, 2 * MAX_REQUIREMENTS) : [];
+    const filings = catalog.sources ? filingsAcrossPeriods(analysis.acrossPeriods, catalog.sources, conditions, 2 * MAX_REQUIREMENTS) : [];
     if (filings.length < 2) return { decomposed: false, requirements: [], omitted: [] };
     const metric = metrics[0] ?? null;
     const all = filings.map((f) => {

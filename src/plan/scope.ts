@@ -1,10 +1,10 @@
-import { findClassification, findCompanies } from '../filters/infer';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { Directory, SourceMeta } from '../format/types';
 import type { Lexicon } from '../format/types';
 import { DirectoryIndex } from '../format/views';
 import { rankShards } from '../search/select-shards';
+import type { QueryAnalysis } from './analyze';
 
 /**
  * Which issuers a request reads (its scope). The index is partitioned by issuer (docs/DECISIONS.md "Partitioned
@@ -26,22 +26,19 @@ export interface Scope {
 /** Fields a directory can check for a shard: its issuer's ticker and classification, and the shard's fiscal year. */
 const DIRECTORY_FIELDS = new Set(['sec_ticker', 'sec_gics_sector', 'sec_gics_sub_industry', 'sec_fiscal_year']);
 
-export function planScope(query: string, directory: Directory, caller: readonly Condition[]): ScopePlan {
+export function planScope(analysis: QueryAnalysis, directory: Directory, caller: readonly Condition[]): ScopePlan {
   const known = new Set(directory.companies.map((c) => c.ticker));
   const tickerFilter = caller.find((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'));
   if (tickerFilter) return { kind: 'issuers', tickers: tickerFilter.values.filter((t) => known.has(t)).sort(), source: 'caller_filter' };
   const tickerConds = caller.filter((c) => c.field === 'sec_ticker');
-  const named = findCompanies(query, directory.companies).tickers.filter((t) => matchesConditions({ sec_ticker: t } as SourceMeta, tickerConds));
+  const named = analysis.companies.tickers.filter((t) => matchesConditions({ sec_ticker: t } as SourceMeta, tickerConds));
   if (named.length) return { kind: 'issuers', tickers: named, source: 'named_in_question' };
   const conditions = caller.filter((c) => DIRECTORY_FIELDS.has(c.field));
   // A group of companies the question names by sector or sub-industry narrows the route as inference would.
-  const classified = (field: 'sec_gics_sector' | 'sec_gics_sub_industry', alwaysCue: boolean): Condition | null => {
-    if (caller.some((c) => c.field === field)) return null;
-    const found = findClassification(query, Object.keys(directory.field_values[field] ?? {}), alwaysCue);
-    return found.length ? { field, op: 'in', values: found.sort() } : null;
-  };
-  const sub = classified('sec_gics_sub_industry', false);
-  const sector = classified('sec_gics_sector', true);
+  const classified = (field: 'sec_gics_sector' | 'sec_gics_sub_industry', found: readonly string[]): Condition | null =>
+    caller.some((c) => c.field === field) || !found.length ? null : { field, op: 'in', values: [...found] };
+  const sub = classified('sec_gics_sub_industry', analysis.classification.subIndustries);
+  const sector = classified('sec_gics_sector', analysis.classification.sectors);
   return { kind: 'route', conditions: [...conditions, ...(sub ? [sub] : []), ...(sector ? [sector] : [])] };
 }
 

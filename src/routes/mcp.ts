@@ -35,7 +35,7 @@ export async function handleMcp(request: Request, ctx: McpContext): Promise<Resp
     validateQuery: validateQueryBody,
     answerQuery: async (valid) => {
       const { body: answer, trace } = await answerQuery(valid, ctx.openIndex, ctx.requestId);
-      Object.assign(ctx.log, { mode: valid.mode, effort: valid.effort, searched_shards: trace.searchedShards.length, passes: trace.passes.filter((x) => !x.skipped).length, evidence_count: answer.summary?.evidence_count });
+      Object.assign(ctx.log, { mode: valid.mode, effort: valid.effort, shape: trace.analysis.shape, searched_shards: trace.searchedShards.length, passes: trace.passes.filter((x) => !x.skipped).length, evidence_count: answer.summary?.evidence_count });
       return answer;
     },
     listFilters: async (params) => {

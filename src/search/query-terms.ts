@@ -30,6 +30,17 @@ export function queryTerms(query: string): string[] {
   return terms.length ? terms : all;
 }
 
+/** What a retrieval pass searches with: its index terms and the metrics its text names (at most three). */
+export interface LexicalQuery {
+  terms: string[];
+  metrics: number[];
+}
+
+/** A text's lexical query (the question's is part of its analysis, src/plan/analyze.ts; a focused pass's is its own). */
+export function lexicalQuery(text: string): LexicalQuery {
+  return { terms: queryTerms(text), metrics: metricCodes(text) };
+}
+
 /**
  * The query terms without the words of the issuers a ticker filter already restricts the search to. Inside those
  * companies' filings their own name is in thousands of sentences ("Kraft Heinz fully and unconditionally

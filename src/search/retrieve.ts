@@ -4,8 +4,7 @@ import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
-import { metricCodes } from '../text/metrics';
-import { queryTerms as toQueryTerms, withoutIssuerNames } from './query-terms';
+import { withoutIssuerNames, type LexicalQuery } from './query-terms';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
 import { chainStatements, type AllowedStatement } from '../evidence/chains';
@@ -82,18 +81,18 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 export async function retrieve(
   reader: IndexReader,
   catalog: CatalogHeader,
-  query: string,
+  query: LexicalQuery,
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
 ): Promise<RetrievalResult> {
-  const queryTerms = withoutIssuerNames(toQueryTerms(query), filteredIssuerNames(catalog, conditions));
+  const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
   if (conditions.length || onlySources) {
     allowed = new Uint8Array(catalog.sources.length);
     catalog.sources.forEach((s, i) => (allowed![i] = (!onlySources || onlySources.has(i)) && matchesConditions(s.meta, conditions) ? 1 : 0));
   }
-  const queryMetrics = new Set(metricCodes(query));
+  const queryMetrics = new Set(query.metrics);
   const querySet = new Set(queryTerms);
   const candidates = candidateShards(catalog, allowed);
   // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank

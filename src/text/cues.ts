@@ -135,6 +135,22 @@ export const FORWARD_LOOKING: readonly Cue[] = [
   { cue: 'targets?', example: 'What leverage target did management set?' },
 ];
 
+/** A question that sets things side by side (src/plan/analyze.ts: shape `comparison`). */
+export const COMPARISON: readonly Cue[] = [
+  { cue: String.raw`\bcompar(?:e|ed|es|ing|ison|isons)\b`, example: 'Compare the two segments’ operating income in fiscal 2022.' },
+  { cue: String.raw`\bversus\b|\bvs\.?(?!\w)`, example: 'Domestic versus international sales: which grew faster?' },
+  { cue: String.raw`\brelative to\b`, example: 'How large is the backlog relative to annual revenue?' },
+  { cue: String.raw`\b(?:higher|lower|larger|smaller|faster|slower) than\b`, example: 'Was capital spending higher than depreciation?' },
+];
+
+/** A question that asks for a number even when it names no metric of the vocabulary (src/plan/analyze.ts: `lookup`). */
+export const NUMERIC_ASK: readonly Cue[] = [
+  { cue: String.raw`\bhow (?:much|many)\b`, example: 'How many employees did the company have at year end?' },
+  { cue: String.raw`\b(?:amount|number|total|value|balance|percentage|percent|rate|ratio)\s+of\b`, example: 'What was the balance of goodwill at the end of the year?' },
+  { cue: String.raw`\bin (?:usd|us\$|\$|dollars|millions|billions|thousands)\b`, example: 'What were lease liabilities in millions at year end?' },
+  { cue: String.raw`%`, example: 'By what % did backlog grow?' },
+];
+
 /** Entries as one case-insensitive pattern, alternatives in order. */
 export function cuePattern(cues: readonly Cue[], wrap = (alternation: string) => alternation): RegExp {
   return new RegExp(wrap(cues.map((c) => c.cue).join('|')), 'i');

@@ -20,6 +20,7 @@ import { decodeFileList, decodeGraph, decodeManifest, decodeShard } from '../../
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 import { EFFORT_PLANS } from '../../src/search/plan';
+import { lexicalQuery } from '../../src/search/query-terms';
 import { embedTokens, dotInt8 } from '../../src/text/embed';
 import { tokenize } from '../../src/text/tokenize';
 
@@ -303,7 +304,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     };
     const itemTags = (n: number) => ITEMS.slice(0, n).map(([code]) => `10K-Item-${code}`);
     const strategies = async (reader: IndexReader, conditions: Condition[]) =>
-      Object.fromEntries((await retrieveMod.retrieve(reader, catalog, query(), conditions, EFFORT_PLANS.medium)).trace.vectorStrategy.map((v) => [v.shard, v]));
+      Object.fromEntries((await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_PLANS.medium)).trace.vectorStrategy.map((v) => [v.shard, v]));
 
     it('unfiltered: graph for the large shard, exact scan for the shard without one', async () => {
       const s = await strategies(fileReader('graphs'), []);
@@ -326,8 +327,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     });
 
     it('graph and code scan give mostly the same fused hits, both scored by their codes', async () => {
-      const withGraph = await retrieveMod.retrieve(fileReader('graphs'), catalog, query(), [], EFFORT_PLANS.medium);
-      const scan = await retrieveMod.retrieve(fileReader('no-graph-method'), catalog, query(), [], EFFORT_PLANS.medium);
+      const withGraph = await retrieveMod.retrieve(fileReader('graphs'), catalog, lexicalQuery(query()), [], EFFORT_PLANS.medium);
+      const scan = await retrieveMod.retrieve(fileReader('no-graph-method'), catalog, lexicalQuery(query()), [], EFFORT_PLANS.medium);
       const scorer = codeScorer(big, embedTokens(model, tokenize(query())));
       for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0)) expect(h.cosine).toBe(scorer.score(h.local));
       // Two approximations of the exact leg: the graph's exact neighbours rescored by code, and the code scan's own

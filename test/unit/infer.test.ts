@@ -4,6 +4,7 @@ import { inferFilters } from '../../src/filters/infer';
 import { findItemHints } from '../../src/filters/item-hints';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
 import { findPeriods } from '../../src/filters/periods';
+import { analyzeQuery } from '../../src/plan/analyze';
 import type { CatalogHeader, CatalogSource } from '../../src/format/types';
 
 /**
@@ -76,7 +77,7 @@ function catalog(): CatalogHeader {
 
 const CATALOG = catalog();
 const infer = (q: string, caller: Condition[] = []) => {
-  const r = inferFilters(q, CATALOG, caller);
+  const r = inferFilters(analyzeQuery(q, CATALOG), CATALOG, caller);
   return { filters: conditionsToObject(r.conditions), preference: r.preference, codes: r.notices.map((n) => n.code), notices: r.notices };
 };
 
@@ -230,7 +231,7 @@ describe('inferFilters', () => {
 
   it('widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed fields', () => {
     const widened = (q: string, caller: Condition[] = []) => {
-      const w = inferFilters(q, CATALOG, caller).widened;
+      const w = inferFilters(analyzeQuery(q, CATALOG), CATALOG, caller).widened;
       return w && { years: w.years, filters: conditionsToObject(w.conditions) };
     };
     // ARBL files 10-Ks for FY2021-FY2023: 2021 is restated by both later ones, 2022 by one, 2023 by none.

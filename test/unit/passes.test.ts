@@ -5,6 +5,7 @@ import type { Condition } from '../../src/filters/parse';
 import type { Facet } from '../../src/plan/facets';
 import { planPasses, type PassPlanInput } from '../../src/plan/passes';
 import { ResearchRequest } from '../../src/schema/request';
+import { lexicalQuery } from '../../src/search/query-terms';
 import { normalizeQuery } from '../../src/text/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
@@ -15,7 +16,7 @@ const LATER: Condition[] = [TICKER, { field: 'sec_fiscal_year', op: 'in', values
 const facet = (id: string, sources?: number[]): Facet => ({ id, query: `${id} fy2022`, ...(sources ? { sources: new Set(sources) } : {}), covers: () => false });
 const input = (over: Partial<PassPlanInput>): PassPlanInput => ({
   mode: 'research',
-  question: 'q',
+  analysis: { text: 'q', lexical: { terms: ['q'], metrics: [] } },
   conditions: [],
   callerConditions: [],
   basicRoute: [],
@@ -41,6 +42,14 @@ describe('planPasses', () => {
     expect(shape(passes)).toEqual(['question:question:first', 'later_years:later_years:below', 'ARBL_2023_FY:filing:round_robin']);
     expect(passes[1]!.conditions).toEqual(LATER);
     expect(passes[2]!.sources).toEqual([3, 5, 7]);
+  });
+
+  it('the question passes search with the lexical query of the analysis, focused passes with that of their own text', () => {
+    const plan = input({ conditions: [TICKER, YEAR], widened: { conditions: LATER }, facets: [facet('capex')] });
+    const passes = planPasses(plan);
+    expect(passes[0]!.lexical).toBe(plan.analysis.lexical);
+    expect(passes[1]!.lexical).toBe(plan.analysis.lexical);
+    expect(passes[2]!.lexical).toEqual(lexicalQuery('capex fy2022'));
   });
 
   it('research: a caller filter is in every pass, the later-years pass included', () => {
@@ -85,6 +94,9 @@ describe('runQuery: the trace lists every pass and every shard searched', () => 
     const union = new Set(trace.passes.flatMap((p) => [...p.searchedShards, ...(p.preference?.searchedShards ?? [])]));
     expect(new Set(trace.searchedShards)).toEqual(union);
     expect(trace.passes[1]!.searchedShards.some((s) => !trace.passes[0]!.searchedShards.includes(s))).toBe(true); // FY2023's shard
+    // One analysis per request, in the trace: the plan's line items are its line items.
+    expect(trace.analysis.lineItems).toEqual(['current_assets', 'current_liabilities']);
+    expect(trace.passes.filter((p) => p.purpose === 'line_item').map((p) => p.id)).toEqual(trace.analysis.lineItems);
   });
 
   it('basic: the routed pass, then the whole-index fill, listed as skipped when the routed filings gave enough chains', async () => {

@@ -5,6 +5,11 @@ import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/face
 import type { CatalogSource } from '../../src/format/types';
 import { mergeBranches } from '../../src/plan/merge';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
+import { analyzeQuery } from '../../src/plan/analyze';
+import type { Directory } from '../../src/format/types';
+
+/** The analysis of a question with no company directory (these plans take issuers from their conditions). */
+const analyze = (q: string) => analyzeQuery(q, { companies: [], field_values: {} as Directory['field_values'] });
 
 // An invented catalog: the sample corpus issuers.
 const catalog = {
@@ -65,7 +70,7 @@ describe('planRequirements: question shapes', () => {
   ];
   for (const t of table) {
     it(t.shape, () => {
-      const plan = planRequirements(t.query, catalog, t.conditions);
+      const plan = planRequirements(analyze(t.query), catalog, t.conditions);
       expect(plan.decomposed).toBe(true);
       expect(plan.requirements.map((r) => r.label)).toEqual(t.labels);
       expect(plan.requirements.map((r) => r.id)).toEqual(t.labels.map((_, i) => `R${i + 1}`));
@@ -80,12 +85,12 @@ describe('planRequirements: question shapes', () => {
       ['What does Quillvale say about competition?', [tickers('QVLT')]],
       ['supply chain risks', []],
     ] as [string, Condition[]][]) {
-      expect(planRequirements(query, catalog, conditions)).toEqual({ decomposed: false, requirements: [], omitted: [] });
+      expect(planRequirements(analyze(query), catalog, conditions)).toEqual({ decomposed: false, requirements: [], omitted: [] });
     }
   });
 
   it('each branch narrows ticker and year, keeps the other filters, and focuses its text', () => {
-    const plan = planRequirements('Quillvale vs Zenharrow capex in the 2023 annual report', catalog, [tickers('QVLT', 'ZNHF'), years('FY-2023'), form10K]);
+    const plan = planRequirements(analyze('Quillvale vs Zenharrow capex in the 2023 annual report'), catalog, [tickers('QVLT', 'ZNHF'), years('FY-2023'), form10K]);
     const r = plan.requirements[1]!;
     expect(r.conditions).toEqual([form10K, { field: 'sec_ticker', op: 'eq', values: ['ZNHF'] }, { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] }]);
     expect(r.query).toMatch(/^Zenharrow Foods Capital expenditure, purchases of property, plant and equipment/);
@@ -94,7 +99,7 @@ describe('planRequirements: question shapes', () => {
   });
 
   it('a comparison period is also searched in the current period filings, which restate it', () => {
-    const plan = planRequirements('How did Quillvale revenue change from fiscal 2022 to fiscal 2023?', catalog, [tickers('QVLT'), years('FY-2022', 'FY-2023')]);
+    const plan = planRequirements(analyze('How did Quillvale revenue change from fiscal 2022 to fiscal 2023?'), catalog, [tickers('QVLT'), years('FY-2022', 'FY-2023')]);
     expect(plan.requirements.map((r) => r.conditions.find((c) => c.field === 'sec_fiscal_year'))).toEqual([
       { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] },
       { field: 'sec_fiscal_year', op: 'in', values: ['FY-2022', 'FY-2023'] },
@@ -102,12 +107,12 @@ describe('planRequirements: question shapes', () => {
   });
 
   it('plans only the years the question names when inference widened them (forward-looking: the year before)', () => {
-    const plan = planRequirements('What revenue does Quillvale expect for fiscal 2023?', catalog, [tickers('QVLT', 'ZNHF'), years('FY-2022', 'FY-2023')]);
+    const plan = planRequirements(analyze('What revenue does Quillvale expect for fiscal 2023?'), catalog, [tickers('QVLT', 'ZNHF'), years('FY-2022', 'FY-2023')]);
     expect(plan.requirements.map((r) => r.fiscalYear)).toEqual(['FY-2023', 'FY-2023']);
   });
 
   it('ratios expand into their inputs, an input named twice is planned once', () => {
-    expect(plannedMetrics('gross margin percentage and revenue').map((m) => m.id)).toEqual(['gross_profit', 'revenue']);
+    expect(plannedMetrics(analyze('gross margin percentage and revenue')).map((m) => m.id)).toEqual(['gross_profit', 'revenue']);
   });
 });
 
@@ -129,24 +134,24 @@ describe('mergeBranches', () => {
 
 describe('lineItemFacets (research mode)', () => {
   it('splits a ratio defined in the question into its line items, with the named years', () => {
-    const f = lineItemFacets('What is the FY2021 operating cash flow ratio for Zenharrow? Operating cash flow ratio is defined as: cash from operations / total current liabilities.');
+    const f = lineItemFacets(analyze('What is the FY2021 operating cash flow ratio for Zenharrow? Operating cash flow ratio is defined as: cash from operations / total current liabilities.'));
     expect(f.map((x) => x.id)).toEqual(['operating_cash_flow', 'current_liabilities']);
     for (const x of f) expect(x.query).toMatch(/FY2021$/);
     expect(f[1]!.query).toContain('Current liabilities');
   });
 
   it('expands a named ratio with no definition, and COGS by its abbreviation', () => {
-    expect(lineItemFacets('Quillvale inventory turnover in FY2023?').map((x) => x.id).sort()).toEqual(['cost_of_sales', 'inventory']);
-    expect(lineItemFacets('Zenharrow FY2022 COGS and inventories').map((x) => x.id)).toEqual(['cost_of_sales', 'inventory']);
+    expect(lineItemFacets(analyze('Quillvale inventory turnover in FY2023?')).map((x) => x.id).sort()).toEqual(['cost_of_sales', 'inventory']);
+    expect(lineItemFacets(analyze('Zenharrow FY2022 COGS and inventories')).map((x) => x.id)).toEqual(['cost_of_sales', 'inventory']);
   });
 
   it('has no facets for a question about one line item or none', () => {
-    expect(lineItemFacets('What was Quillvale capital expenditure in FY2023?')).toEqual([]);
-    expect(lineItemFacets('What risks does Quarrystone describe about wildfires?')).toEqual([]);
+    expect(lineItemFacets(analyze('What was Quillvale capital expenditure in FY2023?'))).toEqual([]);
+    expect(lineItemFacets(analyze('What risks does Quarrystone describe about wildfires?'))).toEqual([]);
   });
 
   it('credits a chain with the facets its entries state', () => {
-    const f = lineItemFacets('working capital of Quillvale in FY2023');
+    const f = lineItemFacets(analyze('working capital of Quillvale in FY2023'));
     const chain = { relevance: 7, entries: [{ consensus: 'Total current liabilities: 1,204 for FY2023', metric: 0, sources: [] }] } as unknown as Chain;
     expect(facetsOfChain(chain, f)).toEqual(['current_liabilities']);
   });
@@ -167,7 +172,7 @@ describe('periodFacets (research mode)', () => {
   const znhf: Condition = { field: 'sec_ticker', op: 'eq', values: ['ZNHF'] };
 
   it('spreads a question about change across quarters over the issuer\'s 10-Qs, latest first', () => {
-    const f = periodFacets('How has Zenharrow revenue trended over the reported quarters?', sources, [znhf]);
+    const f = periodFacets(analyze('How has Zenharrow revenue trended over the reported quarters?'), sources, [znhf]);
     expect(f.map((x) => x.id)).toEqual(['ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
     expect([...f[2]!.sources!]).toEqual([1, 2]);
     const chain = { relevance: 5, entries: [{ consensus: 'x', metric: 0, sources: [{ source: 3 }] }] } as unknown as Chain;
@@ -175,11 +180,11 @@ describe('periodFacets (research mode)', () => {
   });
 
   it('counts the 10-K too when the question is not about quarters', () => {
-    expect(periodFacets('How has Zenharrow revenue evolved over time?', sources, [znhf]).map((x) => x.id)).toEqual(['ZNHF-K23', 'ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
+    expect(periodFacets(analyze('How has Zenharrow revenue evolved over time?'), sources, [znhf]).map((x) => x.id)).toEqual(['ZNHF-K23', 'ZNHF-Q3', 'ZNHF-Q2', 'ZNHF-Q1']);
   });
 
   it('plans agentic requirements per filing for the same question, with the filing\'s filters and scope', () => {
-    const plan = planRequirements('How has Zenharrow revenue trended over the reported quarters?', { ...catalog, sources }, [znhf]);
+    const plan = planRequirements(analyze('How has Zenharrow revenue trended over the reported quarters?'), { ...catalog, sources }, [znhf]);
     expect(plan.decomposed).toBe(true);
     expect(plan.requirements.map((r) => r.label)).toEqual(['ZNHF revenue 10-Q FY2023Q3', 'ZNHF revenue 10-Q FY2023Q2', 'ZNHF revenue 10-Q FY2023Q1']);
     expect(plan.requirements[0]!.conditions).toEqual(
@@ -191,14 +196,14 @@ describe('periodFacets (research mode)', () => {
     );
     expect([...plan.requirements[0]!.sources!]).toEqual([4]);
     // Without the catalog's sources (or without a cue) the plan falls back as before.
-    expect(planRequirements('How has Zenharrow revenue trended over the reported quarters?', catalog, [znhf]).decomposed).toBe(false);
-    expect(planRequirements('What was Zenharrow revenue?', { ...catalog, sources }, [znhf]).decomposed).toBe(false);
+    expect(planRequirements(analyze('How has Zenharrow revenue trended over the reported quarters?'), catalog, [znhf]).decomposed).toBe(false);
+    expect(planRequirements(analyze('What was Zenharrow revenue?'), { ...catalog, sources }, [znhf]).decomposed).toBe(false);
   });
 
   it('has no facets for a point-in-time question, several issuers, or a single filing', () => {
-    expect(periodFacets('What was Zenharrow revenue in the third quarter?', sources, [znhf])).toEqual([]);
-    expect(periodFacets('Did Zenharrow deliver its plant upgrades in time?', sources, [znhf])).toEqual([]);
-    expect(periodFacets('How has revenue trended across quarters?', sources, [tickers('ZNHF', 'QVLT')])).toEqual([]);
-    expect(periodFacets('How has Quillvale revenue trended across quarters?', sources, [{ field: 'sec_ticker', op: 'eq', values: ['QVLT'] }])).toEqual([]);
+    expect(periodFacets(analyze('What was Zenharrow revenue in the third quarter?'), sources, [znhf])).toEqual([]);
+    expect(periodFacets(analyze('Did Zenharrow deliver its plant upgrades in time?'), sources, [znhf])).toEqual([]);
+    expect(periodFacets(analyze('How has revenue trended across quarters?'), sources, [tickers('ZNHF', 'QVLT')])).toEqual([]);
+    expect(periodFacets(analyze('How has Quillvale revenue trended across quarters?'), sources, [{ field: 'sec_ticker', op: 'eq', values: ['QVLT'] }])).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { runQuery } from '../../src/core/run-query';
 import { chainScore, RANKING } from '../../src/search/ranking';
 import { buildChains } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/plan';
+import { lexicalQuery } from '../../src/search/query-terms';
 import { retrieve, shardsForChains } from '../../src/search/retrieve';
 import { tokenize } from '../../src/text/tokenize';
 import { openFileIndex } from '../support/file-index';
@@ -45,7 +46,7 @@ describe('chain explain', () => {
   it('reproduces each chain relevance and rank score from the parts', async () => {
     const reader = openFileIndex(sample.result.dir);
     const catalog = await reader.scope(['QVLT']);
-    const r = await retrieve(reader, catalog, 'Quillvale cost of sales and gross margin in fiscal 2023', [], EFFORT_PLANS.medium);
+    const r = await retrieve(reader, catalog, lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'), [], EFFORT_PLANS.medium);
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
     const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium, r.queryVector);
     const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, tokenize, shards);

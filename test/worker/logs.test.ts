@@ -39,6 +39,7 @@ describe('structured request logs', () => {
       effort: 'high',
       key_id: expect.stringMatching(/^[0-9a-f]{8}$/),
       rate_limit: 'allowed',
+      shape: 'descriptive', // the question's shape from its analysis: names no metric and asks for no number
       searched_shards: expect.any(Number),
       evidence_count: cold.json.summary.evidence_count,
     });

@@ -1,0 +1,109 @@
+import { findClassification, findCompanies } from '../filters/infer';
+import { findItemHints } from '../filters/item-hints';
+import { findPeriods, type PeriodMentions } from '../filters/periods';
+import type { Directory } from '../format/types';
+import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
+import { ACROSS_PERIODS, ACROSS_QUARTERS, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from '../text/cues';
+import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
+
+/**
+ * One reading of a question (analyse -> plan -> execute): everything the pipeline needs from the question's text,
+ * computed once per request as a plain value. Inference (filters/infer.ts), scope (plan/scope.ts), facets,
+ * requirements and the pass plan consume it; none of them reads the text again. It depends on the directory only
+ * (company names, tickers, classification values), never on the scope, so it can be computed before anything else
+ * is read and pinned by tests on a table of questions.
+ */
+export type QuestionShape = 'comparison' | 'trend' | 'ratio' | 'lookup' | 'descriptive';
+
+export interface QueryAnalysis {
+  /** The normalized question. */
+  text: string;
+  /** The question's lexical query: index terms and the metrics named (src/search/query-terms.ts). */
+  lexical: LexicalQuery;
+  /** Companies named by name or alias (any case) or ticker (capitals or "$"); ticker-like words no company has. */
+  companies: { tickers: string[]; unknown: string[] };
+  /** Sector and sub-industry values named (a group of companies), whether or not a company is named too. */
+  classification: { sectors: string[]; subIndustries: string[] };
+  /** Fiscal years, quarters and dates named. */
+  periods: PeriodMentions;
+  /** "the latest 10-Q", "most recent annual report": the form of the newest filing asked for. */
+  latest: '10-K' | '10-Q' | null;
+  /** Forms the question names ("10-K", "annual report"; "10-Qs", "quarterly reports", several quarters). */
+  forms: { annual: boolean; quarterly: boolean };
+  /** A question about change across an issuer's filings; `quarterly` when it speaks of quarters. */
+  acrossPeriods: { quarterly: boolean } | null;
+  /** The question looks forward (an outlook, a plan, guidance). */
+  forwardLooking: boolean;
+  /** Sections the question names, as item tags (src/filters/item-hints.ts): a ranking preference, never a filter. */
+  sectionIntents: { label: string; tags: string[] }[];
+  /** Line items a computed answer needs: the metrics named, each ratio replaced by its inputs (metric ids). */
+  lineItems: string[];
+  shape: QuestionShape;
+}
+
+type DirectoryNames = Pick<Directory, 'field_values'> & { companies: readonly { ticker: string; aliases: readonly string[] }[] };
+
+const ACROSS_PERIODS_RE = cuePattern(ACROSS_PERIODS);
+const ACROSS_QUARTERS_RE = cuePattern(ACROSS_QUARTERS);
+const FORWARD_LOOKING_RE = cuePattern(FORWARD_LOOKING, (a) => `\\b(?:${a})\\b`);
+const COMPARISON_RE = cuePattern(COMPARISON);
+const NUMERIC_ASK_RE = cuePattern(NUMERIC_ASK);
+const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
+const LATEST = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarterly)|(10-?K|annual|fiscal year))/i;
+
+/**
+ * Metrics the question names, most specific first, with each ratio or derived metric replaced by its inputs
+ * (numerator first): "gross margin percentage" -> gross profit, revenue. An input named twice is planned once.
+ */
+function lineItemsOf(text: string): string[] {
+  const out: Metric[] = [];
+  const add = (m: Metric | null) => {
+    if (m && !out.includes(m)) out.push(m);
+  };
+  for (const code of metricCodes(text, METRICS.length)) {
+    const m = metricByCode(code)!;
+    if (m.inputs?.length) for (const id of m.inputs) add(metricByCode(metricCode(id)));
+    else add(m);
+  }
+  return out.map((m) => m.id);
+}
+
+/**
+ * The question's shape, first that applies: `comparison` (two or more companies, or comparing words), `trend`
+ * (change across filings, or two or more periods named), `ratio` (a metric computed from others), `lookup` (a
+ * metric named, or a question asking for a number), else `descriptive` (what a business is, does or faces).
+ */
+function shapeOf(text: string, companies: readonly string[], periods: PeriodMentions, acrossPeriods: boolean, metrics: readonly number[]): QuestionShape {
+  if (companies.length >= 2 || COMPARISON_RE.test(text)) return 'comparison';
+  if (acrossPeriods || periods.years.length + periods.quarters.length >= 2) return 'trend';
+  if (metrics.some((c) => metricByCode(c)?.inputs?.length)) return 'ratio';
+  if (metrics.length || NUMERIC_ASK_RE.test(text)) return 'lookup';
+  return 'descriptive';
+}
+
+export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
+  const lexical = lexicalQuery(text);
+  const companies = findCompanies(text, directory.companies);
+  const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') => Object.keys(directory.field_values[field] ?? {});
+  const periods = findPeriods(text);
+  const latest = LATEST.exec(text);
+  const across = ACROSS_PERIODS_RE.test(text);
+  const allMetrics = metricCodes(text, METRICS.length);
+  return {
+    text,
+    lexical,
+    companies,
+    classification: { sectors: findClassification(text, values('sec_gics_sector'), true).sort(), subIndustries: findClassification(text, values('sec_gics_sub_industry'), false).sort() },
+    periods,
+    latest: latest ? (latest[1] ? '10-Q' : '10-K') : null,
+    forms: {
+      annual: /\b10-?K\b|\bannual reports?\b|\bannual filings?\b/i.test(text),
+      quarterly: /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(text) || ACROSS_QUARTERS_RE.test(text),
+    },
+    acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
+    forwardLooking: FORWARD_LOOKING_RE.test(text),
+    sectionIntents: findItemHints(text),
+    lineItems: lineItemsOf(text),
+    shape: shapeOf(text, companies.tickers, periods, across, allMetrics),
+  };
+}

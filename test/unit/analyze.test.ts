@@ -1,0 +1,94 @@
+// The query analysis (src/plan/analyze.ts) pinned on a table of question shapes written for the project: what
+// every later step (scope, inference, facets, requirements, passes) reads instead of the question's text.
+import { describe, expect, it } from 'vitest';
+import { companyAliases } from '../../index-builder/aliases';
+import type { Directory } from '../../src/format/types';
+import { analyzeQuery, type QueryAnalysis } from '../../src/plan/analyze';
+
+/** An invented directory: a utility, a chip maker and a food company, with their GICS values. */
+const COMPANIES = [
+  { ticker: 'ARBL', company: 'Arbelion Power' },
+  { ticker: 'CHPX', company: 'Chipperfield Semiconductor' },
+  { ticker: 'FDGR', company: 'Foodgrove Brands' },
+];
+const DIRECTORY = {
+  companies: COMPANIES.map((c) => ({ ticker: c.ticker, aliases: companyAliases(c.company, c.ticker) })),
+  field_values: {
+    sec_gics_sector: { Utilities: 1, 'Information Technology': 1, 'Consumer Staples': 1 },
+    sec_gics_sub_industry: { 'Electric Utilities': 1, Semiconductors: 1, 'Packaged Foods & Meats': 1 },
+  } as unknown as Directory['field_values'],
+};
+
+const analyze = (q: string) => analyzeQuery(q, DIRECTORY);
+const NO_PERIODS = { years: [], quarters: [], dates: [] };
+
+describe('analyzeQuery: question shapes', () => {
+  const table: { question: string; expected: Partial<QueryAnalysis> }[] = [
+    {
+      question: 'What was Arbelion Power capital expenditure in FY2022?',
+      expected: { companies: { tickers: ['ARBL'], unknown: [] }, periods: { years: ['FY-2022'], quarters: [], dates: [] }, lineItems: ['capex'], shape: 'lookup', latest: null, forwardLooking: false },
+    },
+    {
+      question: 'Compare Arbelion and Chipperfield net income in fiscal 2023.',
+      expected: { companies: { tickers: ['ARBL', 'CHPX'], unknown: [] }, lineItems: ['net_income'], shape: 'comparison' },
+    },
+    {
+      question: 'How have Foodgrove sales trended over the reported quarters?',
+      expected: { acrossPeriods: { quarterly: true }, forms: { annual: false, quarterly: true }, lineItems: ['revenue'], shape: 'trend' },
+    },
+    {
+      question: 'How did CHPX operating income change from fiscal 2022 to fiscal 2023?',
+      expected: { companies: { tickers: ['CHPX'], unknown: [] }, periods: { years: ['FY-2022', 'FY-2023'], quarters: [], dates: [] }, acrossPeriods: null, shape: 'trend' },
+    },
+    {
+      question: 'What was the gross margin percentage of Chipperfield in 2023?',
+      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio' },
+    },
+    {
+      question: 'How many employees did Foodgrove have at the end of Q3 2023?',
+      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: { years: [], quarters: [{ quarter: 3, year: 'FY-2023' }], dates: [] }, lineItems: [], shape: 'lookup' },
+    },
+    {
+      question: 'In which geographies does Foodgrove Brands sell its products?',
+      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [], shape: 'descriptive' },
+    },
+    {
+      question: 'What legal proceedings does Arbelion describe in its latest 10-K?',
+      expected: {
+        latest: '10-K',
+        forms: { annual: true, quarterly: false },
+        sectionIntents: [{ label: 'legal proceedings', tags: ['10K-Item-3', '10Q-PartII-Item-1'] }],
+        shape: 'descriptive',
+      },
+    },
+    {
+      question: 'What capital spending does Chipperfield expect for fiscal 2024?',
+      expected: { forwardLooking: true, lineItems: ['capex'], shape: 'lookup' },
+    },
+    {
+      question: 'Which electric utilities raised dividends in 2022?',
+      expected: { companies: { tickers: [], unknown: [] }, classification: { sectors: [], subIndustries: ['Electric Utilities'] }, lineItems: ['dividends'] },
+    },
+    {
+      question: 'What supply risk factors does ZQXW name?',
+      expected: { companies: { tickers: [], unknown: ['ZQXW'] }, sectionIntents: [{ label: 'risk factors', tags: ['10K-Item-1A', '10Q-PartII-Item-1A'] }], shape: 'descriptive' },
+    },
+  ];
+
+  it.each(table)('$question', ({ question, expected }) => {
+    expect(analyze(question)).toMatchObject(expected);
+  });
+
+  it('is a plain value: the same question gives an equal analysis, and it survives a JSON round trip', () => {
+    const a = analyze('What was Arbelion Power capital expenditure in FY2022?');
+    expect(analyze('What was Arbelion Power capital expenditure in FY2022?')).toEqual(a);
+    expect(JSON.parse(JSON.stringify(a))).toEqual(a);
+  });
+
+  it('carries the lexical query retrieval searches with: terms without phrasing words, named years, metric names', () => {
+    const { lexical } = analyze('Using the cash flow statement, what were Arbelion purchases of property and equipment in 2021?');
+    expect(lexical.terms).toEqual(expect.arrayContaining(['2021', 'fy2021', 'capital', 'expenditure']));
+    expect(lexical.terms).not.toContain('using');
+    expect(lexical.metrics.length).toBeGreaterThan(0);
+  });
+});
