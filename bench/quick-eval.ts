@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
  *   QE_VERBOSE=1 prints per-question outcomes; QE_BY_TYPE=1 prints gold-page hit per question group (FinanceBench's
- *   question_type, the answer's form: numeric or descriptive; dev-2's kind).
+ *   question_type, the answer's form: numeric or descriptive; dev-2's kind; every question's shape from its analysis).
  */
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
@@ -61,7 +61,7 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
     const h = q.gold.some((g) => g.pages.some((p) => pages.has(`${g.docId}#${p}`)));
     const s = answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, entries.map((e) => e.text).join('\n')).supported;
     hit += h ? 1 : 0;
-    for (const g of q.groups) {
+    for (const g of [...q.groups, `shape: ${trace.analysis.shape}`]) {
       const e = byGroup.get(g) ?? { n: 0, hit: 0 };
       e.n++;
       e.hit += h ? 1 : 0;

@@ -2,7 +2,7 @@ import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence
 import { buildChains, claimKey, type AllowedStatement } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
-import { inferFilters, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
+import { inferFilters, sectionPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader, Directory } from '../format/types';
 import { renderAgentContext } from '../render/agent-context';
@@ -139,8 +139,14 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     notices.push(...inferred.notices);
   }
 
-  // basic mode infers nothing, but the companies and years a question names still pick where to look first.
-  const basicRoute = req.mode === 'basic' ? inferFilters(analysis, catalog, []).conditions : [];
+  // basic mode infers nothing, but the companies and years a question names still pick where to look first, and
+  // the sections it is about are preferred as in research (a named quarter is not: it is a filing, and basic mode
+  // routes filings by year).
+  let basicRoute: Condition[] = [];
+  if (req.mode === 'basic') {
+    basicRoute = inferFilters(analysis, catalog, []).conditions;
+    preference = sectionPreference(analysis.sectionIntents, catalog.sources.filter((s) => matchesConditions(s.meta, basicRoute)));
+  }
 
   // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
   const tokens = new Map<string, readonly string[]>();
@@ -274,8 +280,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     passes: passTraces,
     ...(widenedInfo ? { widened: widenedInfo } : {}),
   };
-  if (prefInfo) {
-    trace.preference = prefInfo;
+  if (prefInfo) trace.preference = prefInfo;
+  // Basic mode adds no notice for its priors, as for its routing (spec rule 1: a body with only `query` returns a
+  // fixed set of sections).
+  if (prefInfo && req.mode !== 'basic') {
     notices.push({
       code: 'RANKING_PREFERENCE',
       message: `Evidence from ${prefInfo.label} is ranked first; this is a preference, not a filter.`,

@@ -366,24 +366,29 @@ export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, ca
   // 6. Ranking preference: item hints and quarters, checked against what the filters leave.
   const scope = matchingSources(all);
   let preference: RankingPreference | null = null;
-  let itemTags: string[] | null = null;
-  const labels: string[] = [];
-  if (free('sec_item_tag')) {
-    const present = new Set(scope.map((s) => s.meta.sec_item_tag));
-    for (const hint of analysis.sectionIntents) {
-      const tags = hint.tags.filter((t) => present.has(t));
-      if (!tags.length) continue;
-      itemTags = [...new Set([...(itemTags ?? []), ...tags])];
-      labels.push(`${hint.label} (${tags.join(', ')})`);
-    }
-  }
+  const section = free('sec_item_tag') ? sectionPreference(analysis.sectionIntents, scope) : null;
+  const labels = section ? [section.label] : [];
   // Preferred filings (named quarters and dates) that the final filters still allow.
   const inScope = new Set(scope.map((x) => x.doc_id));
   const kept = [...preferredFilings].filter((d) => inScope.has(d)).sort();
   if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
-  if (itemTags || kept.length) preference = { itemTags: itemTags?.sort() ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
+  if (section || kept.length) preference = { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
 
   return { conditions: inferred(), preference, widened: widenedYears(catalog, caller, inferred(), periods.years), notices };
+}
+
+/** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
+export function sectionPreference(intents: QueryAnalysis['sectionIntents'], sources: readonly CatalogSource[]): RankingPreference | null {
+  const present = new Set(sources.map((s) => s.meta.sec_item_tag));
+  const itemTags = new Set<string>();
+  const labels: string[] = [];
+  for (const intent of intents) {
+    const tags = intent.tags.filter((t) => present.has(t));
+    if (!tags.length) continue;
+    tags.forEach((t) => itemTags.add(t));
+    labels.push(`${intent.label} (${tags.join(', ')})`);
+  }
+  return itemTags.size ? { itemTags: [...itemTags].sort(), filings: null, label: labels.join('; ') } : null;
 }
 
 /**

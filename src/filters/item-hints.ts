@@ -49,6 +49,15 @@ export const ITEM_HINTS: readonly ItemHint[] = [
   { label: 'accountant fees', pattern: /\bprincipal account(?:ant|ing) fees\b|\baudit fees\b/i, tags: ['10K-Item-14'] },
 ];
 
+/**
+ * The section a descriptive question that names no section is about (src/plan/analyze.ts): Regulation S-K Item 101
+ * puts what a company is and does in the 10-K's Item 1, Business (its segments, products, markets and geographies,
+ * customers, competition, acquisitions of the year). The same words recur in risk factors and MD&A, in
+ * hypotheticals and in passing, and outnumber the passage that answers. A 10-Q has no such item, so the preference
+ * then finds nothing to prefer.
+ */
+export const BUSINESS_DESCRIPTION = { label: 'business description', tags: ['10K-Item-1'] } as const;
+
 const TEN_K_ITEM = /\bitem\s+(1[0-6]|[1-9][abc]?)\b/gi;
 const TEN_Q_ITEM = /\bpart\s+(ii|i|2|1)\s*,?\s*item\s+(1a|[1-6])\b/gi;
 

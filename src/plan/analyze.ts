@@ -1,5 +1,5 @@
 import { findClassification, findCompanies } from '../filters/infer';
-import { findItemHints } from '../filters/item-hints';
+import { BUSINESS_DESCRIPTION, findItemHints } from '../filters/item-hints';
 import { findPeriods, type PeriodMentions } from '../filters/periods';
 import type { Directory } from '../format/types';
 import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
@@ -34,7 +34,10 @@ export interface QueryAnalysis {
   acrossPeriods: { quarterly: boolean } | null;
   /** The question looks forward (an outlook, a plan, guidance). */
   forwardLooking: boolean;
-  /** Sections the question names, as item tags (src/filters/item-hints.ts): a ranking preference, never a filter. */
+  /**
+   * Sections the question is about, as item tags (src/filters/item-hints.ts): those it names, or for a descriptive
+   * question that names none and does not look forward, the business description. A ranking preference, never a filter.
+   */
   sectionIntents: { label: string; tags: string[] }[];
   /** Line items a computed answer needs: the metrics named, each ratio replaced by its inputs (metric ids). */
   lineItems: string[];
@@ -82,16 +85,18 @@ function shapeOf(text: string, companies: readonly string[], periods: PeriodMent
 }
 
 export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
-  const lexical = lexicalQuery(text);
   const companies = findCompanies(text, directory.companies);
   const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') => Object.keys(directory.field_values[field] ?? {});
   const periods = findPeriods(text);
   const latest = LATEST.exec(text);
   const across = ACROSS_PERIODS_RE.test(text);
   const allMetrics = metricCodes(text, METRICS.length);
+  const shape = shapeOf(text, companies.tickers, periods, across, allMetrics);
+  const forwardLooking = FORWARD_LOOKING_RE.test(text);
+  const named = findItemHints(text);
   return {
     text,
-    lexical,
+    lexical: lexicalQuery(text),
     companies,
     classification: { sectors: findClassification(text, values('sec_gics_sector'), true).sort(), subIndustries: findClassification(text, values('sec_gics_sub_industry'), false).sort() },
     periods,
@@ -101,9 +106,10 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
       quarterly: /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(text) || ACROSS_QUARTERS_RE.test(text),
     },
     acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
-    forwardLooking: FORWARD_LOOKING_RE.test(text),
-    sectionIntents: findItemHints(text),
+    forwardLooking,
+    // A question about what the company is or does that names no section is about its business description.
+    sectionIntents: !named.length && shape === 'descriptive' && !forwardLooking ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
     lineItems: lineItemsOf(text),
-    shape: shapeOf(text, companies.tickers, periods, across, allMetrics),
+    shape,
   };
 }

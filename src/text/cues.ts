@@ -149,6 +149,7 @@ export const NUMERIC_ASK: readonly Cue[] = [
   { cue: String.raw`\b(?:amount|number|total|value|balance|percentage|percent|rate|ratio)\s+of\b`, example: 'What was the balance of goodwill at the end of the year?' },
   { cue: String.raw`\bin (?:usd|us\$|\$|dollars|millions|billions|thousands)\b`, example: 'What were lease liabilities in millions at year end?' },
   { cue: String.raw`%`, example: 'By what % did backlog grow?' },
+  { cue: String.raw`\b(?:spen[dt]|spending|paid|pays?|costs?|charged?)\b`, example: 'What did the company spend on new distribution centers?' },
 ];
 
 /** Entries as one case-insensitive pattern, alternatives in order. */

@@ -21,6 +21,7 @@ const DIRECTORY = {
 
 const analyze = (q: string) => analyzeQuery(q, DIRECTORY);
 const NO_PERIODS = { years: [], quarters: [], dates: [] };
+const BUSINESS = { label: 'business description', tags: ['10K-Item-1'] };
 
 describe('analyzeQuery: question shapes', () => {
   const table: { question: string; expected: Partial<QueryAnalysis> }[] = [
@@ -50,7 +51,8 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'In which geographies does Foodgrove Brands sell its products?',
-      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [], shape: 'descriptive' },
+      // A descriptive question that names no section is about the business description (Item 1).
+      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [BUSINESS], shape: 'descriptive' },
     },
     {
       question: 'What legal proceedings does Arbelion describe in its latest 10-K?',
@@ -60,6 +62,14 @@ describe('analyzeQuery: question shapes', () => {
         sectionIntents: [{ label: 'legal proceedings', tags: ['10K-Item-3', '10Q-PartII-Item-1'] }],
         shape: 'descriptive',
       },
+    },
+    {
+      question: 'Which new markets does Foodgrove plan to enter?',
+      expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive' }, // an outlook, not the business description
+    },
+    {
+      question: 'What did Arbelion spend on transmission lines in 2023?',
+      expected: { lineItems: [], sectionIntents: [], shape: 'lookup' }, // an amount, though no metric of the vocabulary
     },
     {
       question: 'What capital spending does Chipperfield expect for fiscal 2024?',
