@@ -29,8 +29,12 @@ export const ENTITY_KINDS: readonly EntityKind[] = ['segment', 'product', 'count
 
 const WORD = /[\p{L}\p{N}]/u;
 
-function isWordChar(ch: string | undefined): boolean {
-  return ch !== undefined && WORD.test(ch);
+export function isWordChar(ch: string | undefined): boolean {
+  if (ch === undefined) return false;
+  // ASCII letters and digits without the Unicode property test (the common case); other ASCII is never a word char.
+  const c = ch.charCodeAt(0);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return WORD.test(ch);
 }
 
 export interface EntityMatcher {

@@ -1,5 +1,8 @@
+const NEEDS_ESCAPE = /[&<>]/;
+
 /** Escapes text for element content: filing text can hold "<", "&" or a literal "</evidence_chain>". */
 export function escapeText(s: string): string {
+  if (!NEEDS_ESCAPE.test(s)) return s;
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 

@@ -31,9 +31,22 @@ export function stem(token: string): string {
  * dropped ("1,577" -> "1577") so figures match however they are written; "&" joins words like "PP&E" -> "pp&e".
  */
 export function tokenize(text: string): string[] {
+  // Most filing text is ASCII: NFKC leaves it unchanged and, lower-cased, its letters and digits are [a-z0-9], so
+  // the same tokens come from a plain pattern without the Unicode normalization and property classes.
+  return ASCII.test(text) ? tokenizeWith(text.toLowerCase(), ASCII_WORD) : tokenizeWith(text.normalize('NFKC').toLowerCase(), UNICODE_WORD);
+}
+
+/** The general path for any text (the slow twin of the ASCII path in tests). */
+export function tokenizeUnicode(text: string): string[] {
+  return tokenizeWith(text.normalize('NFKC').toLowerCase(), UNICODE_WORD);
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORD = /[a-z0-9]+(?:[&'.,][a-z0-9]+)*/g;
+const UNICODE_WORD = /[\p{L}\p{N}]+(?:[&'’.,][\p{L}\p{N}]+)*/gu;
+
+function tokenizeWith(lowered: string, re: RegExp): string[] {
   const out: string[] = [];
-  const lowered = text.normalize('NFKC').toLowerCase();
-  const re = /[\p{L}\p{N}]+(?:[&'’.,][\p{L}\p{N}]+)*/gu;
   for (const match of lowered.matchAll(re)) {
     let token = match[0];
     if (/^[\d.,]+$/.test(token)) {

@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isWordChar } from '../../src/evidence/entities';
+import { escapeText } from '../../src/render/xml';
 import { codePointLength, normalizeQuery } from '../../src/text/normalize';
-import { stem, tokenize } from '../../src/text/tokenize';
+import { stem, tokenize, tokenizeUnicode } from '../../src/text/tokenize';
 
 describe('normalizeQuery', () => {
   it('applies NFKC, collapses whitespace and trims', () => {
@@ -10,6 +13,30 @@ describe('normalizeQuery', () => {
   });
   it('counts code points, not UTF-16 units', () => {
     expect(codePointLength('😀😀')).toBe(2);
+  });
+});
+
+describe('fast paths against their general twins', () => {
+  // Filing-like ASCII: letters, digits and the characters the token pattern treats specially.
+  const asciiText = fc.string({ unit: fc.constantFrom(...'aZ09 .,&\'$()-%:;/\n\tUSsiePE'.split('')), maxLength: 80 });
+  it('tokenize: the ASCII path gives the tokens of the Unicode path', () => {
+    const same = fc.property(asciiText, (t) => {
+      expect(tokenize(t)).toEqual(tokenizeUnicode(t));
+    });
+    fc.assert(same, { numRuns: 2000 });
+    for (const t of ['U.S. sales rose 12.5% to $1,577.0 million', "PP&E and the company's R&D", 'Item 7A. FY2023 Q3 10-Q']) expect(tokenize(t)).toEqual(tokenizeUnicode(t));
+    expect(tokenize('ﬁscal 2023 caf\u00e9 sales’ growth')).toEqual(tokenizeUnicode('ﬁscal 2023 caf\u00e9 sales’ growth')); // not ASCII: the general path
+  });
+  it('isWordChar: the ASCII test agrees with the Unicode property test', () => {
+    const word = /[\p{L}\p{N}]/u;
+    for (let c = 0; c < 0x3000; c++) expect(isWordChar(String.fromCharCode(c)), `U+${c.toString(16)}`).toBe(word.test(String.fromCharCode(c)));
+    expect(isWordChar(undefined)).toBe(false);
+  });
+  it('escapeText: text without markup characters is returned as it is, the rest escaped', () => {
+    const escaped = fc.property(fc.string({ maxLength: 40 }), (t) => {
+      expect(escapeText(t)).toBe(t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    });
+    fc.assert(escaped);
   });
 });
 
