@@ -1,5 +1,6 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { buildChains, claimKey, type AllowedStatement } from '../evidence/chains';
+import { buildChains, chainTerms, claimKey, type AllowedStatement, type EntryTerms } from '../evidence/chains';
+import { statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import { inferFilters, sectionPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
@@ -148,13 +149,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     preference = sectionPreference(analysis.sectionIntents, catalog.sources.filter((s) => matchesConditions(s.meta, basicRoute)));
   }
 
-  // Entry texts recur across a request's passes (question, preference, later years, facets): tokenized once.
-  const tokens = new Map<string, readonly string[]>();
-  const tokenizeOnce = (text: string): string[] => {
-    let t = tokens.get(text);
-    if (!t) tokens.set(text, (t = tokenize(text)));
-    return [...t];
-  };
 
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
@@ -175,7 +169,11 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     const allowed: AllowedStatement = (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds);
     const chainsOf = async (hits: readonly Hit[]) => {
       const shards = await shardsForChains(reader, hits, plan, retrieval.queryVector, allowed);
-      return buildChains(hits, plan, weights, tokenizeOnce, shards, allowed, citableUnderCallerFilters);
+      // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement
+      // is in a loaded shard; a hit without one falls back to its text).
+      const queryTerms = [...weights.keys()];
+      const terms: EntryTerms = (shard, local, text) => (shard ? statementQueryTerms(shard, local, queryTerms) : chainTerms(text, 0, tokenize));
+      return buildChains(hits, plan, weights, terms, shards, allowed, citableUnderCallerFilters);
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;

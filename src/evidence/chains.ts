@@ -47,6 +47,17 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
   return terms;
 }
 
+/**
+ * The terms chain relevance counts for a statement (of `shard` when loaded, else a hit's text alone): chainTerms of
+ * its text, or only those of them that are query terms (the relevance reads nothing else).
+ */
+export type EntryTerms = (shard: Shard | undefined, local: number, text: string) => readonly string[];
+
+/** EntryTerms from the text alone (chainTerms), for callers without loaded shards. */
+export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms {
+  return (shard, local, text) => chainTerms(text, shard ? shard.metric[local] ?? 0 : 0, tokenize);
+}
+
 /** How many pages away from its anchor a graph-less chain may take its other statements. */
 const MATE_PAGE_SPAN = 1;
 
@@ -153,7 +164,7 @@ export function buildChains(
   hits: readonly Hit[],
   plan: EffortPlan,
   queryTermWeights: ReadonlyMap<string, number>,
-  tokenize: (text: string) => string[],
+  entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
   citable: CitableSource = ANY_SOURCE,
@@ -216,9 +227,9 @@ export function buildChains(
       if (keys.has(key) || (shown.has(key) && !(n.shard === hit.shard && n.local === hit.local))) continue;
       keys.add(key);
       entries.push(s ? toEntry(s, n.local, citable) : fallbackEntry(h!));
-      const entryTerms = chainTerms(text, s ? s.metric[n.local] ?? 0 : 0, tokenize);
-      for (const t of entryTerms) terms.add(t);
-      perEntry.push(new Set(entryTerms));
+      const covered = entryTerms(s, n.local, text);
+      for (const t of covered) terms.add(t);
+      perEntry.push(new Set(covered));
       if (h && h !== hit) {
         mateFused.push(h.fused);
         bestCosine = Math.max(bestCosine, h.cosine);

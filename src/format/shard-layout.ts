@@ -347,7 +347,11 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   if (bytes.byteLength !== align4(5 * k)) throw new ArtifactFormatError('shard posting list has the wrong length');
   const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const docs = new Uint32Array(own.buffer, own.byteOffset, k);
-  for (let j = 0; j < k; j++) if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
+  // Ascending ids: a statement's membership in a list is a binary search (src/search/term-membership.ts).
+  for (let j = 0; j < k; j++) {
+    if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
+    if (j > 0 && docs[j]! <= docs[j - 1]!) throw new ArtifactFormatError('shard posting list out of order');
+  }
   shard.postDocs.set(docs, a);
   shard.postTfs.set(own.subarray(4 * k, 5 * k), a);
   if (shard.parts) shard.parts.postings[t] = 1;

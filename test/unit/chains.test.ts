@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChains, confidenceOf } from '../../src/evidence/chains';
+import { buildChains, confidenceOf, textEntryTerms } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
 import type { Shard } from '../../src/format/types';
 import { EFFORT_PLANS } from '../../src/search/plan';
@@ -28,7 +28,7 @@ describe('buildChains over the evidence graph', () => {
     const row = shard.texts.findIndex((t) => t.startsWith('Net sales:') && t.includes('4,837'));
     const sentence = shard.texts.findIndex((t) => /^Net sales were \$4,837 million/.test(t));
     const hits = [hit(index, shard, row, 0.03), hit(index, shard, sentence, 0.02)];
-    const chains = buildChains(hits, EFFORT_PLANS.medium, weights('Quillvale net sales fiscal 2023'), tokenize, new Map([[index, shard]]));
+    const chains = buildChains(hits, EFFORT_PLANS.medium, weights('Quillvale net sales fiscal 2023'), textEntryTerms(tokenize), new Map([[index, shard]]));
     expect(chains).toHaveLength(1);
     const texts = chains[0]!.entries.map((e) => e.consensus);
     expect(texts[0]).toContain('4,837');
@@ -42,7 +42,7 @@ describe('buildChains over the evidence graph', () => {
   it('cites every filing that states a restated figure, with High confidence', () => {
     const { index, shard } = sample.shard('ZNHF-FY2022');
     const row = shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
-    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow operating income 2022'), tokenize, new Map([[index, shard]]));
+    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow operating income 2022'), textEntryTerms(tokenize), new Map([[index, shard]]));
     const entry = chain!.entries[0]!;
     expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).toEqual(expect.arrayContaining(['ZNHF-10K-FY2022-I8', 'ZNHF-10K-FY2023-I8']));
     expect(entry.confidence).toBe('High');
@@ -51,7 +51,7 @@ describe('buildChains over the evidence graph', () => {
   it('keeps a disagreeing restatement apart and lowers confidence', () => {
     const { index, shard } = sample.shard('ZNHF-FY2022');
     const row = shard.texts.findIndex((t) => t.startsWith('Cost of sales:') && t.includes('2,944'));
-    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow cost of sales 2022'), tokenize, new Map([[index, shard]]));
+    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow cost of sales 2022'), textEntryTerms(tokenize), new Map([[index, shard]]));
     const entry = chain!.entries[0]!;
     expect(entry.disagreements!.map((s) => sample.catalog.sources[s.source]!.id)).toContain('ZNHF-10K-FY2023-I8');
     expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).not.toContain('ZNHF-10K-FY2023-I8');
@@ -67,7 +67,7 @@ describe('buildChains ranking of a named row', () => {
   it('puts the row that states the named figure before prose of equal (clamped) relevance that fused higher', () => {
     const prose = bare(1, 'Operating cash flows used for operating leases were small.', 0.03, false);
     const row = bare(2, 'Net cash provided by operating activities: 3,393 for nine months ended October 30, 2022', 0.02, true);
-    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), tokenize);
+    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), textEntryTerms(tokenize));
     expect(chains.map((c) => c.relevance)).toEqual([10, 10]);
     expect(chains[0]!.entries[0]!.consensus).toMatch(/^Net cash provided/);
   });
@@ -75,7 +75,7 @@ describe('buildChains ranking of a named row', () => {
   it('still ranks clearly more relevant prose first', () => {
     const prose = bare(1, 'Operating cash flows rose on higher collections.', 0.03, false);
     const row = bare(2, 'Deferred revenue: 12 for 2022', 0.02, true);
-    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), tokenize);
+    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), textEntryTerms(tokenize));
     expect(chains[0]!.entries[0]!.consensus).toMatch(/^Operating cash flows rose/);
   });
 });

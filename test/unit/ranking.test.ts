@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import { chainScore, RANKING } from '../../src/search/ranking';
-import { buildChains } from '../../src/evidence/chains';
+import { buildChains, textEntryTerms } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import { lexicalQuery } from '../../src/search/query-terms';
 import { retrieve, shardsForChains } from '../../src/search/retrieve';
@@ -49,7 +49,7 @@ describe('chain explain', () => {
     const r = await retrieve(reader, catalog, lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'), [], EFFORT_PLANS.medium);
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
     const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium, r.queryVector);
-    const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, tokenize, shards);
+    const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, textEntryTerms(tokenize), shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;
     for (const c of chains) {

@@ -1,11 +1,18 @@
-// The retrieval fast paths against their slow twins: topK's bounded heap against sorting everything, and the
-// binary-code scan of the vector leg against the exact int8 scan.
+// The retrieval fast paths against their slow twins: topK's bounded heap against sorting everything, the
+// binary-code scan of the vector leg against the exact int8 scan, and the query terms a statement holds read from
+// posting lists against tokenizing its text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topK, type ScoredStatement } from '../../src/search/lexical';
 import type { Shard } from '../../src/format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';
+import { chainTerms } from '../../src/evidence/chains';
+import { statementQueryTerms } from '../../src/search/term-membership';
+import { fillPostings } from '../../src/format/shard-layout';
+import { ArtifactFormatError } from '../../src/format/container';
+import { queryTerms } from '../../src/search/query-terms';
+import { tokenize } from '../../src/text/tokenize';
 
 const sortAll = (items: ScoredStatement[], k: number) => [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
 
@@ -58,6 +65,49 @@ describe('the code scan against the exact scan (its slow twin)', () => {
     }
     expect(wanted).toBeGreaterThan(0);
     expect(found / wanted).toBeGreaterThanOrEqual(0.8);
+  });
+});
+
+describe('query terms of a statement from posting lists against its tokenized text (its slow twin)', () => {
+  let sample: Awaited<ReturnType<typeof buildSample>>;
+  beforeAll(async () => {
+    sample = await buildSample();
+  });
+  afterAll(() => sample.dispose());
+
+  it('gives the query terms chainTerms gives, on every statement, for questions with metrics, years and rare words', () => {
+    const questions = [
+      'What was Quillvale capital expenditure in fiscal 2023?',
+      'Zenharrow Foods net sales and cost of sales in 2022 and FY2021',
+      'How did Quarrystone describe wildfire risks in 2023?',
+      'operating income 2021 2022 2023 fy2020 inventory dividends',
+    ];
+    let compared = 0;
+    for (const id of ['QVLT-FY2023', 'ZNHF-FY2022', 'QSEP-FY2023']) {
+      const { shard } = sample.shard(id);
+      for (const q of questions) {
+        const terms = queryTerms(q);
+        for (let local = 0; local < shard.count; local++) {
+          const fromText = new Set(chainTerms(shard.texts[local]!, shard.metric[local]!, tokenize));
+          expect(statementQueryTerms(shard, local, terms), `${id} #${local}`).toEqual(terms.filter((t) => fromText.has(t)));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it('refuses a posting list whose ids are not ascending (the binary search relies on it)', () => {
+    const { shard } = sample.shard('QVLT-FY2023');
+    const t = [...shard.terms.keys()].find((i) => shard.postOffsets[i + 1]! - shard.postOffsets[i]! >= 2)!;
+    const a = shard.postOffsets[t]!;
+    const k = shard.postOffsets[t + 1]! - a;
+    const bytes = new Uint8Array(Math.ceil((5 * k) / 4) * 4);
+    const ids = Uint32Array.from(shard.postDocs.subarray(a, a + k));
+    [ids[0], ids[1]] = [ids[1]!, ids[0]!];
+    bytes.set(new Uint8Array(ids.buffer), 0);
+    bytes.set(shard.postTfs.subarray(a, a + k), 4 * k);
+    expect(() => fillPostings(shard, t, bytes)).toThrow(ArtifactFormatError);
   });
 });
 
