@@ -3,7 +3,7 @@ import { BUSINESS_DESCRIPTION, findItemHints } from '../filters/item-hints';
 import { findPeriods, type PeriodMentions } from '../filters/periods';
 import type { Directory } from '../format/types';
 import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
-import { ACROSS_PERIODS, ACROSS_QUARTERS, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from '../text/cues';
+import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from '../text/cues';
 import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
 
 /**
@@ -51,6 +51,7 @@ const ACROSS_QUARTERS_RE = cuePattern(ACROSS_QUARTERS);
 const FORWARD_LOOKING_RE = cuePattern(FORWARD_LOOKING, (a) => `\\b(?:${a})\\b`);
 const COMPARISON_RE = cuePattern(COMPARISON);
 const NUMERIC_ASK_RE = cuePattern(NUMERIC_ASK);
+const CAUSAL_RE = cuePattern(CAUSAL);
 const QUARTERLY = /\b(?:quarters?|quarterly|10-?qs?)\b/i;
 const LATEST = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarterly)|(10-?K|annual|fiscal year))/i;
 
@@ -107,8 +108,9 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     },
     acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
     forwardLooking,
-    // A question about what the company is or does that names no section is about its business description.
-    sectionIntents: !named.length && shape === 'descriptive' && !forwardLooking ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
+    // A question about what the company is or does that names no section is about its business description (not
+    // one that looks forward or asks why something changed: outlooks and explanations are in MD&A).
+    sectionIntents: !named.length && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
     lineItems: lineItemsOf(text),
     shape,
   };

@@ -143,6 +143,18 @@ export const COMPARISON: readonly Cue[] = [
   { cue: String.raw`\b(?:higher|lower|larger|smaller|faster|slower) than\b`, example: 'Was capital spending higher than depreciation?' },
 ];
 
+/**
+ * A question about why something changed (src/plan/analyze.ts): management's discussion explains changes
+ * (Regulation S-K Item 303), the business description does not, so such a question gets no business-description
+ * preference.
+ */
+export const CAUSAL: readonly Cue[] = [
+  { cue: String.raw`\bwhy\b`, example: 'Why did the company close its European plants?' },
+  { cue: String.raw`\bdr(?:o|i)ve(?:s|n)?\b|\bdrivers?\b`, example: 'What drove the increase in customer churn?' },
+  { cue: String.raw`\breasons?\b`, example: 'What reasons did management give for the restructuring?' },
+  { cue: String.raw`\bcaus(?:e|es|ed|ing)\b|\bdue to\b|\battribut(?:e|ed|able)\b`, example: 'What caused the delay in the plant opening?' },
+];
+
 /** A question that asks for a number even when it names no metric of the vocabulary (src/plan/analyze.ts: `lookup`). */
 export const NUMERIC_ASK: readonly Cue[] = [
   { cue: String.raw`\bhow (?:much|many)\b`, example: 'How many employees did the company have at year end?' },

@@ -68,6 +68,10 @@ describe('analyzeQuery: question shapes', () => {
       expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive' }, // an outlook, not the business description
     },
     {
+      question: 'Why did Chipperfield close its wafer plant?',
+      expected: { shape: 'descriptive', sectionIntents: [] }, // an explanation: MD&A, not the business description
+    },
+    {
       question: 'What did Arbelion spend on transmission lines in 2023?',
       expected: { lineItems: [], sectionIntents: [], shape: 'lookup' }, // an amount, though no metric of the vocabulary
     },

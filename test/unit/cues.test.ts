@@ -1,7 +1,7 @@
 // Every cue vocabulary entry (src/text/cues.ts) comes with an example written for the project; each example must
 // exercise its entry, so no entry stands without a question of the kind it is for.
 import { describe, expect, it } from 'vitest';
-import { ACROSS_PERIODS, ACROSS_QUARTERS, COMPARISON, cuePattern, FORWARD_LOOKING, NOT_TICKERS, NUMERIC_ASK, PHRASING_WORDS, type Cue } from '../../src/text/cues';
+import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NOT_TICKERS, NUMERIC_ASK, PHRASING_WORDS, type Cue } from '../../src/text/cues';
 import { tokenize } from '../../src/text/tokenize';
 
 const noDuplicates = (cues: readonly Cue[], split: (c: Cue) => string[]) => {
@@ -24,7 +24,7 @@ describe('cue vocabularies', () => {
   });
 
   it('patterns: each alternative matches its example', () => {
-    for (const c of [...ACROSS_QUARTERS, ...ACROSS_PERIODS, ...COMPARISON, ...NUMERIC_ASK]) expect(c.example, c.cue).toMatch(cuePattern([c]));
+    for (const c of [...ACROSS_QUARTERS, ...ACROSS_PERIODS, ...COMPARISON, ...NUMERIC_ASK, ...CAUSAL]) expect(c.example, c.cue).toMatch(cuePattern([c]));
     for (const c of FORWARD_LOOKING) expect(c.example, c.cue).toMatch(cuePattern([c], (a) => `\\b(?:${a})\\b`));
   });
 });
