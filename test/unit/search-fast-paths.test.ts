@@ -28,13 +28,14 @@ describe('topK', () => {
   });
 });
 
-describe('the code scan against the exact scan (its slow twin)', () => {
-  let sample: Awaited<ReturnType<typeof buildSample>>;
-  beforeAll(async () => {
-    sample = await buildSample();
-  });
-  afterAll(() => sample.dispose());
+// The sample index, built once for the twins that read shards.
+let sample: Awaited<ReturnType<typeof buildSample>>;
+beforeAll(async () => {
+  sample = await buildSample();
+});
+afterAll(() => sample.dispose());
 
+describe('the code scan against the exact scan (its slow twin)', () => {
   it('scores each code by its byte tables as the per-dimension formula does', () => {
     const { shard } = sample.shard('QVLT-FY2023');
     const query = embedTokens(shard, 0);
@@ -69,12 +70,6 @@ describe('the code scan against the exact scan (its slow twin)', () => {
 });
 
 describe('query terms of a statement from posting lists against its tokenized text (its slow twin)', () => {
-  let sample: Awaited<ReturnType<typeof buildSample>>;
-  beforeAll(async () => {
-    sample = await buildSample();
-  });
-  afterAll(() => sample.dispose());
-
   it('gives the query terms chainTerms gives, on every statement, for questions with metrics, years and rare words', () => {
     const questions = [
       'What was Quillvale capital expenditure in fiscal 2023?',
