@@ -413,6 +413,28 @@ function latencyTable() {
   });
 }
 
+/**
+ * Warm in the strict sense: each question asked twice in a row, the second ask timed, so everything it needs is in
+ * the isolate (the table above cycles the 64 MiB cache over every set, and most of its requests load something).
+ * Counts the second asks that read nothing from storage. These requests are left out of every other figure.
+ */
+async function askedTwice(questions: readonly string[]) {
+  const before = sent.length;
+  const rows = [];
+  for (const mode of MODES) {
+    const logs: WorkerLog[] = [];
+    for (const q of questions) {
+      await ask(current!.w, q, mode, 'medium', CAP);
+      const second = await ask(current!.w, q, mode, 'medium', CAP);
+      if (second.status === 200 && second.log) logs.push(second.log);
+    }
+    const ms = logs.map((l) => l.ms);
+    rows.push({ mode, effort: 'medium', n: logs.length, worker_ms_p50: percentile(ms, 50), worker_ms_p95: percentile(ms, 95), read_nothing: logs.filter((l) => !l.storage_bytes).length });
+  }
+  sent.splice(before);
+  return rows;
+}
+
 async function coldQuery(persistDir: string, question: string, mode: Mode) {
   const w = await startWorker(ROOT, persistDir, PORT, INSPECTOR_PORT);
   current = { w, persistDir, restarts: 0 };
@@ -504,6 +526,9 @@ async function main() {
     const requests = sent.length;
     const non200 = sent.filter((s) => s.status !== 200).length;
     const restarts = current.restarts;
+    // FinanceBench dev, dev-2 and the first 40 docugami questions: the three kinds of dev question, not the blind set.
+    log('warm, asked twice ...');
+    const warmTwice = await askedTwice([...fb.map((q) => q.question), ...holdout.map((q) => q.question), ...docugami.slice(0, 40).map((q) => q.question)]);
     await current.w.stop();
 
     log('FinQA: its own pages as a second small index ...');
@@ -542,7 +567,7 @@ async function main() {
       docugami: dg,
       finqabench: fqb,
       finqa,
-      latency: { cold_first_query: cold, warm: latency, requests, non_200: non200, worker_restarts: restarts, stale_connection_retries: staleConnectionRetries, transport_errors: transportErrors },
+      latency: { cold_first_query: cold, warm: latency, warm_asked_twice: warmTwice, requests, non_200: non200, worker_restarts: restarts, stale_connection_retries: staleConnectionRetries, transport_errors: transportErrors },
       cache: { bytes_after_run: lastLog?.cache_bytes ?? null, max_bytes_seen: maxCache, budget_bytes: 67108864 },
       per_question: { financebench: financebench.per_question, holdout: hold.per_question, ...(blindRun ? { blind: blindRun.per_question } : {}) },
     };
