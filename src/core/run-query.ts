@@ -1,4 +1,5 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
+import { heldSourceList, heldSources } from '../format/views';
 import { buildChains, chainTerms, claimKey, type AllowedStatement, type EntryTerms } from '../evidence/chains';
 import { statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
@@ -83,9 +84,7 @@ function isPreferredSource(catalog: CatalogHeader, pref: RankingPreference, sour
 function preferredSources(catalog: CatalogHeader, filings: readonly string[], within?: ReadonlySet<number>): Set<number> {
   const docs = new Set(filings);
   const out = new Set<number>();
-  catalog.sources.forEach((s, i) => {
-    if (docs.has(s.doc_id) && (!within || within.has(i))) out.add(i);
-  });
+  for (const i of heldSources(catalog.sources)) if (docs.has(catalog.sources[i]!.doc_id) && (!within || within.has(i))) out.add(i);
   return out;
 }
 
@@ -146,7 +145,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let basicRoute: Condition[] = [];
   if (req.mode === 'basic') {
     basicRoute = inferFilters(analysis, catalog, []).conditions;
-    preference = sectionPreference(analysis.sectionIntents, catalog.sources.filter((s) => matchesConditions(s.meta, basicRoute)));
+    preference = sectionPreference(analysis.sectionIntents, heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, basicRoute)));
   }
 
 

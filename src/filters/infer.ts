@@ -1,4 +1,5 @@
 import type { CatalogHeader, CatalogSource } from '../format/types';
+import { heldSourceList } from '../format/views';
 import type { FilterField } from './fields';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
@@ -192,8 +193,9 @@ export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, ca
   const warn = (code: string, message: string) => notices.push({ code, message, level: 'warning' });
   const callerFields = new Set<FilterField>(caller.map((c) => c.field));
   const free = (f: FilterField) => !callerFields.has(f);
-  const matchingSources = (conds: readonly Condition[]): CatalogSource[] => catalog.sources.filter((s) => matchesConditions(s.meta, conds));
-  const anyMatch = (conds: readonly Condition[]) => catalog.sources.some((s) => matchesConditions(s.meta, conds));
+  const held = heldSourceList(catalog.sources);
+  const matchingSources = (conds: readonly Condition[]): CatalogSource[] => held.filter((s) => matchesConditions(s.meta, conds));
+  const anyMatch = (conds: readonly Condition[]) => held.some((s) => matchesConditions(s.meta, conds));
 
   let tickers: Condition | null = null;
   let sectors: Condition | null = null;
@@ -404,7 +406,8 @@ function widenedYears(catalog: CatalogHeader, caller: readonly Condition[], infe
   const later = [...new Set(named.filter((y) => own.has(y)).flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !own.has(y)).sort();
   const others = inferred.filter((c) => c.field !== 'sec_fiscal_year' && c.field !== 'sec_form_type');
   const conditions: Condition[] = [...others, { field: 'sec_fiscal_year', op: 'in', values: later }, { field: 'sec_form_type', op: 'eq', values: ['10-K'] }];
-  const present = later.filter((y) => catalog.sources.some((s) => matchesConditions(s.meta, [...caller, ...others, { field: 'sec_fiscal_year', op: 'eq', values: [y] }, conditions.at(-1)!])));
+  const held = heldSourceList(catalog.sources);
+  const present = later.filter((y) => held.some((s) => matchesConditions(s.meta, [...caller, ...others, { field: 'sec_fiscal_year', op: 'eq', values: [y] }, conditions.at(-1)!])));
   if (!present.length) return null;
   conditions[conditions.length - 2] = { field: 'sec_fiscal_year', op: 'in', values: present };
   return { conditions, years: present };

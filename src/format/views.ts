@@ -99,18 +99,46 @@ export function issuerSources(table: IssuerTable, company: DirectoryCompany): { 
  * indices. `sources` and `shards` are sparse arrays: positions of other issuers are holes, which forEach, filter
  * and some skip, so a scan over them covers the scope only.
  */
+/**
+ * The indexes of the sources a catalog's `sources` array holds, ascending. A scoped catalog's array is as long as
+ * the whole index's (sources keep their global numbers) but holds its issuers' only; walking it with forEach or
+ * filter visits every hole, time in proportion to the corpus (about 0.5 ms per walk at 400,000 sources, several walks
+ * per request). scopedCatalog records what it filled; any other array is walked once and remembered.
+ */
+export function heldSources(sources: readonly CatalogSource[]): readonly number[] {
+  let held = HELD.get(sources);
+  if (!held) {
+    const out: number[] = [];
+    sources.forEach((_, i) => out.push(i));
+    HELD.set(sources, (held = out));
+  }
+  return held;
+}
+
+/** The held sources themselves, in index order (for filters over a catalog's sources). */
+export function heldSourceList(sources: readonly CatalogSource[]): CatalogSource[] {
+  return heldSources(sources).map((i) => sources[i]!);
+}
+
+const HELD = new WeakMap<readonly CatalogSource[], readonly number[]>();
+
 export function scopedCatalog(directory: Directory, tables: readonly IssuerTable[]): CatalogHeader {
   const byTicker = new Map(tables.map((t) => [t.ticker, t]));
   const sources: CatalogSource[] = [];
   const shards: CatalogHeader['shards'] = [];
   sources.length = directory.stats.sources;
   shards.length = directory.shard_count;
+  const held: number[] = [];
   for (const table of tables) {
     const company = directory.companies.find((c) => c.ticker === table.ticker);
     if (!company) continue;
-    for (const { index, source } of issuerSources(table, company)) sources[index] = source;
+    for (const { index, source } of issuerSources(table, company)) {
+      sources[index] = source;
+      held.push(index);
+    }
     table.shards.forEach((info, k) => (shards[company.shards.first + k] = info));
   }
+  HELD.set(sources, held.sort((a, b) => a - b));
   return {
     domain: directory.domain,
     schema_version: directory.schema_version,

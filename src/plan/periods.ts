@@ -1,6 +1,7 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
+import { heldSources } from '../format/views';
 import type { QueryAnalysis } from './analyze';
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */
@@ -29,9 +30,10 @@ export function filingsAcrossPeriods(
   if (!across) return [];
   const { quarterly } = across;
   const filings = new Map<string, PeriodFiling & { sources: Set<number> }>();
-  sources.forEach((s, i) => {
-    if (!matchesConditions(s.meta, conditions)) return;
-    if (quarterly && s.meta.sec_form_type !== '10-Q') return;
+  for (const i of heldSources(sources)) {
+    const s = sources[i]!;
+    if (!matchesConditions(s.meta, conditions)) continue;
+    if (quarterly && s.meta.sec_form_type !== '10-Q') continue;
     let f = filings.get(s.doc_id);
     if (!f) {
       f = {
@@ -46,7 +48,7 @@ export function filingsAcrossPeriods(
       filings.set(s.doc_id, f);
     }
     f.sources.add(i);
-  });
+  }
   const list = [...filings.values()];
   if (new Set(list.map((f) => f.ticker)).size !== 1 || list.length < 2) return [];
   return list

@@ -1,4 +1,5 @@
 import type { IndexReader } from '../core/index-reader';
+import { heldSources } from '../format/views';
 import type { CatalogHeader, Lexicon } from '../format/types';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
@@ -90,7 +91,7 @@ export async function retrieve(
   let allowed: Uint8Array | null = null;
   if (conditions.length || onlySources) {
     allowed = new Uint8Array(catalog.sources.length);
-    catalog.sources.forEach((s, i) => (allowed![i] = (!onlySources || onlySources.has(i)) && matchesConditions(s.meta, conditions) ? 1 : 0));
+    for (const i of heldSources(catalog.sources)) allowed[i] = (!onlySources || onlySources.has(i)) && matchesConditions(catalog.sources[i]!.meta, conditions) ? 1 : 0;
   }
   const queryMetrics = new Set(query.metrics);
   const querySet = new Set(queryTerms);

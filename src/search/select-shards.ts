@@ -1,4 +1,5 @@
 import type { CatalogHeader, Lexicon } from '../format/types';
+import { heldSources } from '../format/views';
 
 /** Shards of the catalog's scope holding at least one allowed source (all of them when nothing is filtered). */
 export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {
@@ -8,9 +9,7 @@ export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Arr
     return all;
   }
   const set = new Set<number>();
-  catalog.sources.forEach((s, i) => {
-    if (allowedSources[i]) set.add(s.shard);
-  });
+  for (const i of heldSources(catalog.sources)) if (allowedSources[i]) set.add(catalog.sources[i]!.shard);
   return [...set].sort((a, b) => a - b);
 }
 

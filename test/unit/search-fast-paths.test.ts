@@ -7,6 +7,8 @@ import { topK, type ScoredStatement } from '../../src/search/lexical';
 import type { Shard } from '../../src/format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';
+import { openFileIndex } from '../support/file-index';
+import { heldSources } from '../../src/format/views';
 import { chainTerms } from '../../src/evidence/chains';
 import { statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../src/format/shard-layout';
@@ -103,6 +105,21 @@ describe('query terms of a statement from posting lists against its tokenized te
     bytes.set(new Uint8Array(ids.buffer), 0);
     bytes.set(shard.postTfs.subarray(a, a + k), 4 * k);
     expect(() => fillPostings(shard, t, bytes)).toThrow(ArtifactFormatError);
+  });
+});
+
+describe('the sources a scoped catalog holds against walking its sparse array (its slow twin)', () => {
+  it('lists exactly the indexes a walk over every slot finds, in order, for each issuer and for all of them', async () => {
+    const reader = openFileIndex(sample.result.dir);
+    for (const tickers of [['QVLT'], ['ZNHF', 'QSEP'], sample.catalog.companies.map((c) => c.ticker)]) {
+      const { sources } = await reader.scope(tickers);
+      const walked: number[] = [];
+      for (let i = 0; i < sources.length; i++) if (i in sources) walked.push(i);
+      expect(walked.length).toBeGreaterThan(0);
+      expect(heldSources(sources)).toEqual(walked);
+      expect(heldSources(sources).every((i) => tickers.includes(sources[i]!.meta.sec_ticker!))).toBe(true);
+    }
+    expect(heldSources(sample.catalog.sources).length).toBe(sample.catalog.sources.length); // the whole index: dense
   });
 });
 
