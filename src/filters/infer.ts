@@ -59,21 +59,42 @@ function toWords(text: string): string[] {
     .filter(Boolean);
 }
 
+/** Aliases by their words (as toWords writes a question), built once per company list: a question is matched by its
+ * own phrases, so the work does not grow with the number of issuers. */
+function aliasIndex(companies: readonly { ticker: string; aliases: readonly string[] }[]): AliasIndex {
+  let index = aliasIndexes.get(companies);
+  if (!index) {
+    const byAlias = new Map<string, string[]>();
+    const aliasWords = new Set<string>();
+    for (const c of companies) {
+      for (const alias of c.aliases) {
+        if (alias === c.ticker.toLowerCase()) continue; // tickers only in capitals, below
+        const key = toWords(alias).join(' ');
+        aliasWords.add(key);
+        const list = byAlias.get(key);
+        if (!list) byAlias.set(key, [c.ticker]);
+        else if (!list.includes(c.ticker)) list.push(c.ticker);
+      }
+    }
+    aliasIndexes.set(companies, (index = { byAlias, aliasWords, known: new Set(companies.map((c) => c.ticker)) }));
+  }
+  return index;
+}
+
+interface AliasIndex {
+  byAlias: Map<string, string[]>;
+  aliasWords: Set<string>;
+  known: Set<string>;
+}
+const aliasIndexes = new WeakMap<readonly { ticker: string }[], AliasIndex>();
+
 /** Companies named in the question by alias (any case) or by ticker (written in capitals), plus unknown tickers. */
 export function findCompanies(query: string, companies: readonly { ticker: string; aliases: readonly string[] }[]): { tickers: string[]; unknown: string[] } {
   const words = toWords(query);
-  const phrases = new Set<string>();
-  for (let i = 0; i < words.length; i++) for (let n = 1; n <= 6 && i + n <= words.length; n++) phrases.add(words.slice(i, i + n).join(' '));
+  const { byAlias, aliasWords, known } = aliasIndex(companies);
   const found = new Set<string>();
-  const known = new Map(companies.map((c) => [c.ticker, c]));
-  const aliasWords = new Set<string>();
-  for (const c of companies) {
-    for (const alias of c.aliases) {
-      if (alias === c.ticker.toLowerCase()) continue; // tickers only in capitals, below
-      const key = toWords(alias).join(' ');
-      aliasWords.add(key);
-      if (phrases.has(key)) found.add(c.ticker);
-    }
+  for (let i = 0; i < words.length; i++) {
+    for (let n = 1; n <= 6 && i + n <= words.length; n++) for (const t of byAlias.get(words.slice(i, i + n).join(' ')) ?? []) found.add(t);
   }
   // Tickers: capitals (with an optional class suffix, BRK.B), or any case after "$". A question typed in capitals
   // says nothing by its case, so then only "$" tickers count.

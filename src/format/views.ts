@@ -94,12 +94,6 @@ export function issuerSources(table: IssuerTable, company: DirectoryCompany): { 
 }
 
 /**
- * The catalog the core works on, scoped to the issuers whose tables are given: every company (names and aliases
- * resolve companies the question names), and the sources and shards of the scoped issuers at their global
- * indices. `sources` and `shards` are sparse arrays: positions of other issuers are holes, which forEach, filter
- * and some skip, so a scan over them covers the scope only.
- */
-/**
  * The indexes of the sources a catalog's `sources` array holds, ascending. A scoped catalog's array is as long as
  * the whole index's (sources keep their global numbers) but holds its issuers' only; walking it with forEach or
  * filter visits every hole, time in proportion to the corpus (about 0.5 ms per walk at 400,000 sources, several walks
@@ -122,6 +116,29 @@ export function heldSourceList(sources: readonly CatalogSource[]): CatalogSource
 
 const HELD = new WeakMap<readonly CatalogSource[], readonly number[]>();
 
+/** catalogCompany per table (its issuer in scope) or per directory entry (out of scope); weak, so eviction frees them. */
+function cachedCatalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): CatalogCompany {
+  if (!table) {
+    let out = COMPANY_WITHOUT_TABLE.get(c);
+    if (!out) COMPANY_WITHOUT_TABLE.set(c, (out = catalogCompany(c, undefined)));
+    return out;
+  }
+  const cached = COMPANY_WITH_TABLE.get(table);
+  if (cached && cached.entry === c) return cached.company;
+  const company = catalogCompany(c, table);
+  COMPANY_WITH_TABLE.set(table, { entry: c, company });
+  return company;
+}
+const COMPANY_WITHOUT_TABLE = new WeakMap<DirectoryCompany, CatalogCompany>();
+const COMPANY_WITH_TABLE = new WeakMap<IssuerTable, { entry: DirectoryCompany; company: CatalogCompany }>();
+
+/**
+ * The catalog the core works on, scoped to the issuers whose tables are given: every company, and the sources and
+ * shards of the scoped issuers at their global indices. `sources` and `shards` are sparse arrays: positions of
+ * other issuers are holes, and a walk over every position costs time in proportion to the corpus, so code that
+ * visits the sources goes through heldSources. Company entries are built once per directory entry (and table), so
+ * a request does not rebuild one per issuer of the index; they only reference the directory's and tables' arrays.
+ */
 export function scopedCatalog(directory: Directory, tables: readonly IssuerTable[]): CatalogHeader {
   const byTicker = new Map(tables.map((t) => [t.ticker, t]));
   const sources: CatalogSource[] = [];
@@ -146,7 +163,7 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
     built_from: directory.built_from,
     stats: directory.stats,
     sources,
-    companies: directory.companies.map((c) => catalogCompany(c, byTicker.get(c.ticker))),
+    companies: directory.companies.map((c) => cachedCatalogCompany(c, byTicker.get(c.ticker))),
     shards,
     field_values: directory.field_values,
     numeric_bounds: directory.numeric_bounds,

@@ -89,9 +89,14 @@ export async function retrieve(
 ): Promise<RetrievalResult> {
   const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
+  let allowedSourceCount = 0;
   if (conditions.length || onlySources) {
     allowed = new Uint8Array(catalog.sources.length);
-    for (const i of heldSources(catalog.sources)) allowed[i] = (!onlySources || onlySources.has(i)) && matchesConditions(catalog.sources[i]!.meta, conditions) ? 1 : 0;
+    for (const i of heldSources(catalog.sources)) {
+      if ((onlySources && !onlySources.has(i)) || !matchesConditions(catalog.sources[i]!.meta, conditions)) continue;
+      allowed[i] = 1;
+      allowedSourceCount++;
+    }
   }
   const queryMetrics = new Set(query.metrics);
   const querySet = new Set(queryTerms);
@@ -174,7 +179,7 @@ export async function retrieve(
     trace: {
       candidateShards: candidates.length,
       searchedShards: shardIds.map((i) => catalog.shards[i]!.id),
-      allowedSources: allowed ? allowed.reduce((a, b) => a + b, 0) : null,
+      allowedSources: allowed ? allowedSourceCount : null,
       vectorStrategy,
     },
   };
