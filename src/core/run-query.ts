@@ -1,5 +1,4 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { heldSourceList, heldSources } from '../format/views';
 import { buildChains, chainTerms, claimKey, type AllowedStatement, type EntryTerms } from '../evidence/chains';
 import { statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
@@ -7,6 +6,7 @@ import { matchesConditions } from '../filters/match';
 import { inferFilters, sectionPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader, Directory } from '../format/types';
+import { heldSourceList, heldSources } from '../format/views';
 import { renderAgentContext } from '../render/agent-context';
 import { renderDashboard } from '../render/dashboard';
 import { profileEvidence, toMetadataDistribution } from '../render/distribution';
@@ -147,7 +147,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     basicRoute = inferFilters(analysis, catalog, []).conditions;
     preference = sectionPreference(analysis.sectionIntents, heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, basicRoute)));
   }
-
 
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);

@@ -59,8 +59,10 @@ function toWords(text: string): string[] {
     .filter(Boolean);
 }
 
-/** Aliases by their words (as toWords writes a question), built once per company list: a question is matched by its
- * own phrases, so the work does not grow with the number of issuers. */
+/**
+ * Aliases by their words (as toWords writes a question), built once per company list: a question is matched by its
+ * own phrases, so the work does not grow with the number of issuers.
+ */
 function aliasIndex(companies: readonly { ticker: string; aliases: readonly string[] }[]): AliasIndex {
   let index = aliasIndexes.get(companies);
   if (!index) {

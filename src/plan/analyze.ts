@@ -36,7 +36,8 @@ export interface QueryAnalysis {
   forwardLooking: boolean;
   /**
    * Sections the question is about, as item tags (src/filters/item-hints.ts): those it names, or for a descriptive
-   * question that names none and does not look forward, the business description. A ranking preference, never a filter.
+   * question that names none, does not look forward and does not ask why, the business description. A ranking
+   * preference, never a filter.
    */
   sectionIntents: { label: string; tags: string[] }[];
   /** Line items a computed answer needs: the metrics named, each ratio replaced by its inputs (metric ids). */
@@ -59,12 +60,12 @@ const LATEST = /\b(?:latest|most recent|newest|last)\s+(?:(10-?Q|quarter|quarter
  * Metrics the question names, most specific first, with each ratio or derived metric replaced by its inputs
  * (numerator first): "gross margin percentage" -> gross profit, revenue. An input named twice is planned once.
  */
-function lineItemsOf(text: string): string[] {
+function lineItemsOf(codes: readonly number[]): string[] {
   const out: Metric[] = [];
   const add = (m: Metric | null) => {
     if (m && !out.includes(m)) out.push(m);
   };
-  for (const code of metricCodes(text, METRICS.length)) {
+  for (const code of codes) {
     const m = metricByCode(code)!;
     if (m.inputs?.length) for (const id of m.inputs) add(metricByCode(metricCode(id)));
     else add(m);
@@ -111,7 +112,7 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     // A question about what the company is or does that names no section is about its business description (not
     // one that looks forward or asks why something changed: outlooks and explanations are in MD&A).
     sectionIntents: !named.length && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
-    lineItems: lineItemsOf(text),
+    lineItems: lineItemsOf(allMetrics),
     shape,
   };
 }
