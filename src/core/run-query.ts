@@ -1,6 +1,6 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
 import { buildChains, chainTerms, claimKey, type AllowedStatement, type EntryTerms } from '../evidence/chains';
-import { statementQueryTerms } from '../search/term-membership';
+import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import { inferFilters, sectionPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
@@ -169,8 +169,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const shards = await shardsForChains(reader, hits, plan, retrieval.queryVector, allowed);
       // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement
       // is in a loaded shard; a hit without one falls back to its text).
-      const queryTerms = [...weights.keys()];
-      const terms: EntryTerms = (shard, local, text) => (shard ? statementQueryTerms(shard, local, queryTerms) : chainTerms(text, 0, tokenize));
+      const query = membershipQuery([...weights.keys()]);
+      const terms: EntryTerms = (shard, local, text) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(text, 0, tokenize));
       return buildChains(hits, plan, weights, terms, shards, allowed, citableUnderCallerFilters);
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);

@@ -399,7 +399,7 @@ export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, ca
   if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
   if (section || kept.length) preference = { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
 
-  return { conditions: inferred(), preference, widened: widenedYears(catalog, caller, inferred(), periods.years), notices };
+  return { conditions: inferred(), preference, widened: widenedYears(held, caller, inferred(), periods.years), notices };
 }
 
 /** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
@@ -421,7 +421,7 @@ export function sectionPreference(intents: QueryAnalysis['sectionIntents'], sour
  * date or "latest", which name one filing), the next two fiscal years' 10-Ks in scope. Not when the form is a
  * 10-Q (quarterly questions), nor when the caller fixed the year or the form.
  */
-function widenedYears(catalog: CatalogHeader, caller: readonly Condition[], inferred: readonly Condition[], named: readonly string[]): InferredFilters['widened'] {
+function widenedYears(held: readonly CatalogSource[], caller: readonly Condition[], inferred: readonly Condition[], named: readonly string[]): InferredFilters['widened'] {
   const years = inferred.find((c) => c.field === 'sec_fiscal_year');
   const form = inferred.find((c) => c.field === 'sec_form_type');
   if (!years || !named.length || caller.some((c) => c.field === 'sec_form_type') || (form && !form.values.includes('10-K'))) return null;
@@ -429,7 +429,6 @@ function widenedYears(catalog: CatalogHeader, caller: readonly Condition[], infe
   const later = [...new Set(named.filter((y) => own.has(y)).flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !own.has(y)).sort();
   const others = inferred.filter((c) => c.field !== 'sec_fiscal_year' && c.field !== 'sec_form_type');
   const conditions: Condition[] = [...others, { field: 'sec_fiscal_year', op: 'in', values: later }, { field: 'sec_form_type', op: 'eq', values: ['10-K'] }];
-  const held = heldSourceList(catalog.sources);
   const present = later.filter((y) => held.some((s) => matchesConditions(s.meta, [...caller, ...others, { field: 'sec_fiscal_year', op: 'eq', values: [y] }, conditions.at(-1)!])));
   if (!present.length) return null;
   conditions[conditions.length - 2] = { field: 'sec_fiscal_year', op: 'in', values: present };

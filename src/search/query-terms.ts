@@ -11,7 +11,7 @@ const QUESTION_WORDS = cueTerms(PHRASING_WORDS);
  * metric it names by a synonym ("purchases of property and equipment" -> "capital expenditure"), since the builder
  * adds the metric name to the terms of tagged statements. Falls back to all terms if nothing else is left.
  */
-export function queryTerms(query: string): string[] {
+export function queryTerms(query: string, metrics: readonly number[] = metricCodes(query)): string[] {
   const all = tokenize(query);
   const terms = all.filter((t) => !QUESTION_WORDS.has(t));
   const have = new Set(terms);
@@ -26,7 +26,7 @@ export function queryTerms(query: string): string[] {
     add(y);
     add(`fy${y}`);
   }
-  for (const code of metricCodes(query)) for (const t of tokenize(metricByCode(code)!.name)) add(t);
+  for (const code of metrics) for (const t of tokenize(metricByCode(code)!.name)) add(t);
   return terms.length ? terms : all;
 }
 
@@ -38,7 +38,8 @@ export interface LexicalQuery {
 
 /** A text's lexical query (the question's is part of its analysis, src/plan/analyze.ts; a focused pass's is its own). */
 export function lexicalQuery(text: string): LexicalQuery {
-  return { terms: queryTerms(text), metrics: metricCodes(text) };
+  const metrics = metricCodes(text);
+  return { terms: queryTerms(text, metrics), metrics };
 }
 
 /**

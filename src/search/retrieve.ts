@@ -1,6 +1,6 @@
 import type { IndexReader } from '../core/index-reader';
-import { heldSources } from '../format/views';
 import type { CatalogHeader, Lexicon } from '../format/types';
+import { heldSources } from '../format/views';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';

@@ -33,7 +33,7 @@ export function stem(token: string): string {
 export function tokenize(text: string): string[] {
   // Most filing text is ASCII: NFKC leaves it unchanged and, lower-cased, its letters and digits are [a-z0-9], so
   // the same tokens come from a plain pattern without the Unicode normalization and property classes.
-  return ASCII.test(text) ? tokenizeWith(text.toLowerCase(), ASCII_WORD) : tokenizeWith(text.normalize('NFKC').toLowerCase(), UNICODE_WORD);
+  return ASCII.test(text) ? tokenizeWith(text.toLowerCase(), ASCII_WORD) : tokenizeUnicode(text);
 }
 
 /** The general path for any text (the slow twin of the ASCII path in tests). */

@@ -10,7 +10,7 @@ import { buildSample } from '../support/sample-build';
 import { openFileIndex } from '../support/file-index';
 import { heldSources } from '../../src/format/views';
 import { chainTerms } from '../../src/evidence/chains';
-import { statementQueryTerms } from '../../src/search/term-membership';
+import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../src/format/shard-layout';
 import { ArtifactFormatError } from '../../src/format/container';
 import { queryTerms } from '../../src/search/query-terms';
@@ -86,7 +86,7 @@ describe('query terms of a statement from posting lists against its tokenized te
         const terms = queryTerms(q);
         for (let local = 0; local < shard.count; local++) {
           const fromText = new Set(chainTerms(shard.texts[local]!, shard.metric[local]!, tokenize));
-          expect(statementQueryTerms(shard, local, terms), `${id} #${local}`).toEqual(terms.filter((t) => fromText.has(t)));
+          expect(statementQueryTerms(shard, local, membershipQuery(terms)), `${id} #${local}`).toEqual(terms.filter((t) => fromText.has(t)));
           compared++;
         }
       }
