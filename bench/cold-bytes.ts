@@ -7,7 +7,9 @@
  *   npm run bench:cold -- <version dir> [<version dir> ...]     (SHARD_READS=whole: whole shards, the slow twin)
  * Questions: FinanceBench dev, docugami 10-Q dev and dev-2; modes basic and research (medium effort, 4,000 tokens).
  */
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { decodeArtifactHead } from '../src/format/container';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
@@ -26,7 +28,24 @@ const questions = [
 ].map((q) => q.question);
 
 /** What kind of object a file is, by its place in the version's layout (docs/DECISIONS.md "Partitioned index"). */
-const kindOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+const objectKind = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
+
+/** Where each section of a shard object starts (the head is everything before the postings). */
+const sectionStarts = new Map<string, [string, number][]>();
+function shardPart(dir: string, file: string, offset: number): string {
+  let starts = sectionStarts.get(file);
+  if (!starts) {
+    const head = decodeArtifactHead(new Uint8Array(readFileSync(join(dir, file))), 'shard');
+    starts = Object.entries(head.places).map(([name, p]) => [name, p.start] as [string, number]).sort((a, b) => a[1] - b[1]);
+    sectionStarts.set(file, starts);
+  }
+  if (offset < starts.find(([name]) => name === 'postings')![1]) return 'head';
+  return starts.filter(([, start]) => start <= offset).at(-1)![0];
+}
+
+/** A read's kind: its object's, and for a range of a shard the part it reads (head, postings, codes, records). */
+const kindOf = (dir: string, file: string, offset: number, bytes: number, shardReads: string) =>
+  objectKind(file) === 'shards' && shardReads === 'ranges' && !file.includes('graph') ? `shards: ${shardPart(dir, file, offset + bytes - 1)}` : objectKind(file);
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const kb = (b: number) => (b / 1000).toFixed(1);
@@ -39,24 +58,22 @@ for (const dir of dirs) {
     let largest = { file: '', bytes: 0 };
     for (const question of questions) {
       // Bytes per file (a shard is read as its head and then ranges), and every read's size.
-      const reads = new Map<string, number>();
+      const kinds = new Map<string, number>();
       let count = 0;
+      let total = 0;
+      const shardReads = process.env.SHARD_READS === 'whole' ? 'whole' : 'ranges';
       const reader = openFileIndex(dir, {
-        shardReads: process.env.SHARD_READS === 'whole' ? 'whole' : 'ranges',
-        onRead: (file, bytes) => {
-          reads.set(file, (reads.get(file) ?? 0) + bytes);
+        shardReads,
+        onRead: (file, bytes, offset) => {
+          const kind = kindOf(dir, file, offset, bytes, shardReads);
+          kinds.set(kind, (kinds.get(kind) ?? 0) + bytes);
+          total += bytes;
           count++;
-          if (bytes > largest.bytes) largest = { file, bytes };
+          if (bytes > largest.bytes) largest = { file: `${file} (${kind})`, bytes };
         },
       });
       const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
       await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
-      let total = 0;
-      const kinds = new Map<string, number>();
-      for (const [file, bytes] of reads) {
-        total += bytes;
-        kinds.set(kindOf(file), (kinds.get(kindOf(file)) ?? 0) + bytes);
-      }
       for (const k of new Set([...byKind.keys(), ...kinds.keys()])) {
         if (!byKind.has(k)) byKind.set(k, new Array(totals.length).fill(0));
         byKind.get(k)!.push(kinds.get(k) ?? 0);

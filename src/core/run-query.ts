@@ -1,5 +1,6 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { buildChains, chainTerms, claimKey, type AllowedStatement, type EntryTerms } from '../evidence/chains';
+import { chainTerms, draftChains, materializeChains, unreadStatements, type AllowedStatement, type EntryTerms } from '../evidence/chains';
+import { claimKey } from '../evidence/claims';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
@@ -15,7 +16,7 @@ import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
 import { mergeKey } from '../search/ranking';
-import { retrieve, shardsForChains, type Hit, type RetrievalTrace } from '../search/retrieve';
+import { readRecords, retrieve, shardsOfHits, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
@@ -38,6 +39,13 @@ export type PassTrace = RetrievalPass & {
   preference: RetrievalTrace | null;
   skipped?: true;
 };
+
+/**
+ * Rounds of drafting chains and reading their records at most (src/evidence/chains.ts draftChains): the second
+ * round applies the restated-row rule with the consensus of the first round's rows; a third is rare. After the
+ * last, the drafts are kept as they are (their records read), which may then differ from whole-shard reads.
+ */
+const MAX_DRAFT_ROUNDS = 4;
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -152,8 +160,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
 
   /**
-   * One retrieval pass and its chains: retrieval -> chains over the hits' shards (already loaded and cached by
-   * retrieval; they carry the evidence graph consensus chains follow) -> the ranking preference's extra pass.
+   * One retrieval pass and its chains: retrieval -> chains ranked over the hits' shards (loaded by retrieval: their
+   * heads carry the evidence graph, claim hashes and row groups, their posting lists the query terms) -> the records
+   * of the chains kept, read exactly -> the ranking preference's extra pass.
    */
   const gather = async (query: LexicalQuery, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
     const retrieval = await retrieve(reader, catalog, query, conds, plan, onlySources);
@@ -166,12 +175,22 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     }
     const allowed: AllowedStatement = (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds);
     const chainsOf = async (hits: readonly Hit[]) => {
-      const shards = await shardsForChains(reader, hits, plan, retrieval.queryVector, allowed);
+      let shards = await shardsOfHits(reader, hits);
       // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement
       // is in a loaded shard; a hit without one falls back to its text).
       const query = membershipQuery([...weights.keys()]);
-      const terms: EntryTerms = (shard, local, text) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(text, 0, tokenize));
-      return buildChains(hits, plan, weights, terms, shards, allowed, citableUnderCallerFilters);
+      const terms: EntryTerms = (shard, local, hit) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize));
+      // Draft, read the records the drafts show, draft again with their consensus known (chains.ts draftChains),
+      // until the drafts show nothing unread; the last round's reads are for the chains kept.
+      let drafts = draftChains(hits, plan, weights, terms, shards, allowed);
+      for (let round = 1; ; round++) {
+        const unread = unreadStatements(drafts, shards);
+        if (!unread.size) break;
+        shards = new Map([...shards, ...(await readRecords(reader, unread))]);
+        if (round === MAX_DRAFT_ROUNDS) break;
+        drafts = draftChains(hits, plan, weights, terms, shards, allowed);
+      }
+      return materializeChains(drafts, shards, retrieval.queryVector, citableUnderCallerFilters);
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;

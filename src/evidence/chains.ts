@@ -2,26 +2,10 @@ import type { EdgeKind, Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainRelevance, chainScore } from '../search/ranking';
+import { chainRelevance, chainScore, withBestCosine } from '../search/ranking';
+import { cosineOf } from '../search/vector';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
-
-/** Text key under which restatements of one claim merge: case, spacing and punctuation do not matter. */
-export function claimKey(text: string): string {
-  let key = recentClaimKeys.get(text);
-  if (key === undefined) {
-    if (recentClaimKeys.size >= RECENT_CLAIM_KEYS) recentClaimKeys.clear();
-    recentClaimKeys.set(text, (key = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
-  }
-  return key;
-}
-
-/**
- * Claim keys of recently seen statement texts. Every pass of a request, and the merges after them, asks for the
- * keys of the same few hundred texts, and the Unicode regex is a tenth of a warm query's time. A pure function's
- * memo, bounded (cleared when full, at most a few MB of statement text); it holds filing text, never request data.
- */
-const recentClaimKeys = new Map<string, string>();
-const RECENT_CLAIM_KEYS = 4096;
+import { claimKey } from './claims';
 
 /**
  * Confidence (docs/DECISIONS.md "Confidence"): High when two or more filings state the claim and none disagrees;
@@ -35,27 +19,31 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
   return sources.every((s) => s.status === 'FACT') ? 'Medium' : 'Low';
 }
 
+const YEAR_TOKEN = /^(?:19|20)\d\d$/;
+
 /**
  * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
- * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year it names (queries say "FY2018").
+ * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year token (queries say "FY2018").
  */
 export function chainTerms(text: string, metric: number, tokenize: (text: string) => string[]): string[] {
   const terms = tokenize(text);
+  const years = terms.filter((t) => YEAR_TOKEN.test(t)).map((y) => `fy${y}`);
   const m = metric ? metricByCode(metric) : null;
   if (m) terms.push(...tokenize(m.name));
-  for (const y of text.match(/\b(?:19|20)\d\d\b/g) ?? []) terms.push(`fy${y}`);
-  return terms;
+  return [...terms, ...years];
 }
 
 /**
- * The terms chain relevance counts for a statement (of `shard` when loaded, else a hit's text alone): chainTerms of
- * its text, or only those of them that are query terms (the relevance reads nothing else).
+ * The terms chain relevance counts for a statement (of `shard` when loaded, else `hit` alone): chainTerms of its
+ * text, or only those of them that are query terms (the relevance reads nothing else). Chains are ranked before any
+ * record is read, so an implementation over a shard read by ranges must not read its text (the Worker's reads the
+ * shard's posting lists of the query terms: src/search/term-membership.ts).
  */
-export type EntryTerms = (shard: Shard | undefined, local: number, text: string) => readonly string[];
+export type EntryTerms = (shard: Shard | undefined, local: number, hit: Hit | undefined) => readonly string[];
 
-/** EntryTerms from the text alone (chainTerms), for callers without loaded shards. */
+/** EntryTerms from the text (chainTerms), for whole shards and hits that carry their text (tests). */
 export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms {
-  return (shard, local, text) => chainTerms(text, shard ? shard.metric[local] ?? 0 : 0, tokenize);
+  return (shard, local, hit) => chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? shard.metric[local] ?? 0 : 0, tokenize);
 }
 
 /** How many pages away from its anchor a graph-less chain may take its other statements. */
@@ -67,10 +55,24 @@ const MATE_PAGE_SPAN = 1;
  */
 const NAMED_ROW_ENTRIES = 2;
 
-/** A statement of a loaded shard. */
+/** A statement a chain shows: of a loaded shard, or a hit alone (callers without shards). */
 interface Node {
   shard: number;
   local: number;
+  hit?: Hit;
+}
+
+/**
+ * A chain ranked from the shards' heads alone (claim hashes, row groups, edges, posting lists, codes): the statements
+ * it shows, not yet their texts. materializeChains turns it into a Chain once those records are read.
+ */
+export interface ChainDraft {
+  score: number;
+  relevance: number;
+  nodes: Node[];
+  /** The hits whose cosine counts for relevance (the anchor and the other hits the chain shows). */
+  cosineNodes: Node[];
+  explain: NonNullable<Chain['explain']>;
 }
 
 /** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
@@ -111,22 +113,6 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
   return path;
 }
 
-/**
- * The statements of one shard whose records (text, consensus, vector) buildChains may read: the hits that may anchor
- * a chain, the hits of their filing items near their pages (mates), and each anchor's graph path (computed from the
- * edges alone, as buildChains computes it). Read before building, so chains need no I/O, and nothing else of the
- * shard's records is read.
- */
-export function chainStatements(hits: readonly Hit[], plan: EffortPlan, shardIndex: number, shard: Shard, allowed: AllowedStatement = ANY): number[] {
-  const anchors = hits.slice(0, plan.maxChains * ANCHORS_PER_CHAIN).filter((h) => h.shard === shardIndex);
-  const reach = new Set<number>();
-  for (const a of anchors) for (const local of graphPath(shard, a.local, pathLength(a, plan), allowed)) reach.add(local);
-  for (const h of hits) {
-    if (h.shard === shardIndex && anchors.some((a) => a.source === h.source && Math.abs(a.page - h.page) <= MATE_PAGE_SPAN)) reach.add(h.local);
-  }
-  return [...reach];
-}
-
 /** Statements a chain from this anchor may hold (a named row's chain stays short). */
 const pathLength = (anchor: Hit, plan: EffortPlan) => (anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain);
 
@@ -149,17 +135,53 @@ function toEntry(shard: Shard, local: number, citable: CitableSource): Entry {
   return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
 }
 
+/** The records a set of drafts shows that are not read yet: per shard number, the local ids of those statements. */
+export function unreadStatements(drafts: readonly ChainDraft[], shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (const d of drafts) {
+    for (const n of d.nodes) {
+      const parts = shards.get(n.shard)?.parts;
+      if (!parts || parts.records[n.local]) continue;
+      const list = out.get(n.shard);
+      if (list) list.push(n.local);
+      else out.set(n.shard, [n.local]);
+    }
+  }
+  return out;
+}
+
 /**
- * Builds evidence chains from fused hits. Each of the best hits anchors a path through the evidence graph
- * (graphPath); an anchor without graph neighbours is completed with the other hits of its filing item, in
- * document order, as before. Every statement becomes an entry citing all the filings that state the same claim
- * (precomputed by the builder) and keeping the filings that disagree apart. Overlapping chains are deduplicated:
- * a hit already shown in a better chain anchors nothing, and a claim appears in one chain only. Chains with
- * relevance 0 are dropped. Graph neighbours are followed only to statements `allowed` accepts (the request's
- * filters): the hits already satisfy them, and a linked MD&A sentence must not smuggle in another item or year.
- * Agreeing and disagreeing filings are cited only when `citable` accepts them (the caller's own filters; inferred
- * filters still let a later 10-K that restates a figure agree, docs/DECISIONS.md).
+ * Chains from drafts whose records are read: every statement becomes an entry citing the filings that state the
+ * same claim (the builder's consensus) that `citable` accepts, with the filings that disagree kept apart. Drafts
+ * were ranked on the cosines binary codes approximate; their relevance is recomputed from the exact cosines of the
+ * vectors their records hold (`queryVector`), and they are re-ranked (a hit without a shard keeps its cosine).
  */
+export function materializeChains(
+  drafts: readonly ChainDraft[],
+  shards: ReadonlyMap<number, Shard>,
+  queryVector: Float32Array | null,
+  citable: CitableSource = ANY_SOURCE,
+): Chain[] {
+  const exactCosine = (n: Node) => {
+    const shard = shards.get(n.shard);
+    return shard && queryVector ? Math.max(0, cosineOf(shard, queryVector, n.local)) : n.hit!.cosine;
+  };
+  return drafts
+    .map((d) => {
+      const relevance = withBestCosine(d.explain.relevance, Math.max(...d.cosineNodes.map(exactCosine)));
+      return {
+        score: d.score,
+        relevance: relevance.score,
+        entries: d.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable))),
+        explain: { relevance, score: d.explain.score },
+      };
+    })
+    .sort(byRelevanceThenScore);
+}
+
+const byRelevanceThenScore = (a: { relevance: number; score: number }, b: { relevance: number; score: number }) => b.relevance - a.relevance || b.score - a.score;
+
+/** draftChains then materializeChains, for callers whose shards hold every record (whole shards: tests). */
 export function buildChains(
   hits: readonly Hit[],
   plan: EffortPlan,
@@ -168,7 +190,32 @@ export function buildChains(
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
   citable: CitableSource = ANY_SOURCE,
+  queryVector: Float32Array | null = null,
 ): Chain[] {
+  return materializeChains(draftChains(hits, plan, queryTermWeights, entryTerms, shards, allowed), shards, queryVector, citable);
+}
+
+/**
+ * Ranks evidence chains from fused hits, from the shards' heads. Each of the best hits anchors a path through the
+ * evidence graph (graphPath); an anchor without graph neighbours is completed with the other hits of its filing
+ * item on nearby pages, in document order. Overlapping chains are deduplicated: a hit already shown in a better
+ * chain anchors nothing, a claim (its hash, Shard.claim) appears in one chain only, and a table row that a shown
+ * row's consensus lists as agreeing (the same figure restated in another filing: its source, page and label hash,
+ * Shard.rowLabel) anchors nothing. That last rule reads the shown rows' consensus, which is in their records: a row
+ * whose record is not read yet restates nothing, so the caller reads the records of the drafts and drafts again
+ * until every shown statement's record was read (the result is then what whole shards give: the rule only ever
+ * reads the consensus of shown rows). Chains with relevance 0 are dropped. Graph neighbours are followed only to
+ * statements `allowed` accepts (the request's filters): the hits already satisfy them, and a linked MD&A sentence
+ * must not smuggle in another item or year. The best plan.maxChains drafts are returned.
+ */
+export function draftChains(
+  hits: readonly Hit[],
+  plan: EffortPlan,
+  queryTermWeights: ReadonlyMap<string, number>,
+  entryTerms: EntryTerms,
+  shards: ReadonlyMap<number, Shard> = new Map(),
+  allowed: AllowedStatement = ANY,
+): ChainDraft[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
   const bySource = new Map<number, Hit[]>();
@@ -178,11 +225,16 @@ export function buildChains(
     else bySource.set(h.source, [h]);
   }
 
-  const shown = new Set<string>(); // claim keys already in an accepted chain
-  // A table row cited as an agreeing source of a shown entry (the same row restated in a later 10-K) is shown too.
-  const rowKey = (source: number, page: number, text: string) => `${source}:${page}:${claimKey(text.split(':')[0] ?? '')}`;
-  const shownRows = new Set<string>();
-  const chains: Chain[] = [];
+  // A claim: its hash from the shard's head, or (a hit without a shard) its text's key.
+  const claimOf = (n: Node): number | string => {
+    const s = shards.get(n.shard);
+    return s ? s.claim[n.local]! : claimKey(n.hit!.text);
+  };
+  // Where a table row is: its source, page and label hash (hits without a shard are never rows restated).
+  const rowAt = (source: number, page: number, label: number) => `${source}:${page}:${label}`;
+  const shown = new Set<number | string>(); // claims already in an accepted chain
+  const shownRows = new Set<string>(); // rows the shown rows' consensus lists as agreeing
+  const chains: ChainDraft[] = [];
   // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
   // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
@@ -195,10 +247,12 @@ export function buildChains(
   };
   const ordered = [...top.filter(hasPath), ...top.filter((h) => !hasPath(h))];
   let anchors = 0;
+  const nodeOf = (h: Hit): Node => ({ shard: h.shard, local: h.local, hit: h });
   for (const hit of ordered) {
     if (anchors >= maxAnchors) break;
-    if (shown.has(claimKey(hit.text))) continue;
-    if (hit.kind === 'table_row' && shownRows.has(rowKey(hit.source, hit.page, hit.text))) continue;
+    if (shown.has(claimOf(nodeOf(hit)))) continue;
+    const label = shards.get(hit.shard)?.rowLabel[hit.local];
+    if (hit.kind === 'table_row' && label && shownRows.has(rowAt(hit.source, hit.page, label))) continue;
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
@@ -209,44 +263,47 @@ export function buildChains(
       // Only hits on the anchor's page or the next/previous one: a filing item spans dozens of pages, and
       // statements far apart are unrelated text that costs budget without supporting the anchor.
       const mates = (bySource.get(hit.source) ?? [])
-        .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimKey(h.text)))
+        .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimOf(nodeOf(h))))
         .slice(0, plan.entriesPerChain - 1);
-      nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map((h) => ({ shard: h.shard, local: h.local }));
+      nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map(nodeOf);
     }
-    const entries: Entry[] = [];
+    const kept: Node[] = [];
     const terms = new Set<string>();
     const perEntry: Set<string>[] = [];
-    const keys = new Set<string>();
+    const keys = new Set<number | string>();
     const mateFused: number[] = [];
+    const cosineNodes: Node[] = [nodeOf(hit)];
     let bestCosine = hit.cosine;
-    for (const n of nodes) {
+    for (const node of nodes) {
+      const n = { ...node, hit: node.hit ?? hitByNode.get(`${node.shard}:${node.local}`) };
       const s = shards.get(n.shard);
-      const h = hitByNode.get(`${n.shard}:${n.local}`);
-      const text = s ? s.texts[n.local]! : h!.text;
-      const key = claimKey(text);
+      const h = n.hit;
+      const key = claimOf(n);
       if (keys.has(key) || (shown.has(key) && !(n.shard === hit.shard && n.local === hit.local))) continue;
       keys.add(key);
-      entries.push(s ? toEntry(s, n.local, citable) : fallbackEntry(h!));
-      const covered = entryTerms(s, n.local, text);
+      kept.push(n);
+      const covered = entryTerms(s, n.local, h);
       for (const t of covered) terms.add(t);
       perEntry.push(new Set(covered));
       if (h && h !== hit) {
         mateFused.push(h.fused);
         bestCosine = Math.max(bestCosine, h.cosine);
+        cosineNodes.push(n);
       }
     }
     const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
     const relevance = relevanceParts.score;
-    if (relevance === 0 || !entries.length) continue;
+    if (relevance === 0 || !kept.length) continue;
     for (const k of keys) shown.add(k);
-    for (const e of entries) {
-      if (e.sources[0]?.kind !== 'table_row') continue;
-      for (const src of e.sources.slice(1)) shownRows.add(rowKey(src.source, src.page, e.consensus));
+    for (const n of kept) {
+      const s = shards.get(n.shard);
+      if (!s || s.kind[n.local] !== 'table_row' || (s.parts && !s.parts.records[n.local])) continue;
+      for (const o of s.agree[n.local]!) shownRows.add(rowAt(o.source, o.page, s.rowLabel[n.local]!));
     }
     const scoreParts = chainScore(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    chains.push({ score: scoreParts.total, relevance, entries, explain: { relevance: relevanceParts, score: scoreParts } });
+    chains.push({ score: scoreParts.total, relevance, nodes: kept, cosineNodes, explain: { relevance: relevanceParts, score: scoreParts } });
   }
-  return chains.sort((a, b) => b.relevance - a.relevance || b.score - a.score).slice(0, plan.maxChains);
+  return chains.sort(byRelevanceThenScore).slice(0, plan.maxChains);
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

@@ -11,20 +11,24 @@ import {
   type StatementKind,
 } from './types';
 import { labelTerms, reconcilingOnly } from '../text/row-label';
+import { claimHash, rowLabelHash } from '../evidence/claims';
 
 /**
  * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:
- * - the head: preamble, a small JSON header and HEAD_SECTIONS (every per-statement column, the evidence graph, the
- *   term dictionary, row labels, posting and record lengths, block checksums). Every query of the shard reads it,
- *   as one range whose length and CRC-32 the issuer table lists (ShardInfo.head_bytes/head_crc);
+ * - the head: preamble, a small JSON header and HEAD_SECTIONS (every per-statement column, hashes of its claim and
+ *   of its row label, the evidence graph, the term dictionary, row labels, posting and record lengths, block
+ *   checksums). Every query of the shard reads it, as one range whose length and CRC-32 the issuer table lists
+ *   (ShardInfo.head_bytes/head_crc);
  * - `postings`: per term its statement ids (u32) then term frequencies (u8), 4-byte aligned, read per term;
- * - `records`: per statement its int8 vector (dim bytes) then its text and consensus as one JSON array, read for the
- *   statements a response may show;
  * - `codes`: binary codes of the statement vectors (dim / 8 bytes each), read whole for the vector leg;
+ * - `records`: per statement its int8 vector (dim bytes), its text and consensus as one JSON array, then the CRC-32
+ *   of those bytes (4, little-endian), read for the statements of the chains a request keeps (their exact cosines
+ *   re-rank them);
  * - `offset`, `length`: provenance the Worker never reads.
- * Postings are checked per BLOCK-byte block (CRC-32 each), records one by one (a response's statements lie far
- * apart: a record is read alone, so a block around it would multiply the bytes), the codes as one; a whole read
- * checks the seal instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
+ * Postings are checked per BLOCK-byte block (CRC-32 each), records one by one by the CRC-32 each ends with (a
+ * response's statements lie far apart: a record is read alone, so a block around it would multiply the bytes; and
+ * its checksum travels with it, not in the head every query reads), the codes as one; a whole read checks the seal
+ * instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
  */
 export const SHARD_BLOCK = 4096;
 
@@ -34,6 +38,8 @@ const HEAD_SECTIONS = [
   'page',
   'doc_len',
   'metric',
+  'claim',
+  'row_label',
   'edge_from',
   'edge_target',
   'edge_kind',
@@ -42,7 +48,6 @@ const HEAD_SECTIONS = [
   'labels',
   'record_len',
   'postings_crc',
-  'records_crc',
   'code_mean',
   'code_scale',
 ] as const;
@@ -114,9 +119,10 @@ export function encodeShard(s: ShardInput): Uint8Array {
   const dim = s.dim;
   const encoded = s.texts.map((text, i) => {
     const json = utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)]));
-    const record = new Uint8Array(dim + json.byteLength);
+    const record = new Uint8Array(dim + json.byteLength + RECORD_CRC_BYTES);
     record.set(new Uint8Array(s.vectors.buffer, s.vectors.byteOffset + i * dim, dim));
     record.set(json, dim);
+    new DataView(record.buffer).setUint32(dim + json.byteLength, crc32(record.subarray(0, dim + json.byteLength)), true);
     return record;
   });
   const codes = binaryCodes(s.vectors, n, dim);
@@ -142,6 +148,8 @@ export function encodeShard(s: ShardInput): Uint8Array {
       page: compactUints(s.page),
       doc_len: s.docLen,
       metric: s.metric,
+      claim: Uint32Array.from(s.texts, claimHash),
+      row_label: Uint32Array.from(s.texts, (text, i) => rowLabelHash(text, s.kind[i]!)),
       edge_from: compactUints(edges.map((e) => e.from)),
       edge_target: compactUints(edges.map((e) => e.target)),
       edge_kind: Uint8Array.from(edges, (e) => EDGE_KINDS.indexOf(e.kind)),
@@ -150,7 +158,6 @@ export function encodeShard(s: ShardInput): Uint8Array {
       labels: lines(features.map((f) => f.label?.join(' ') ?? '')),
       record_len: compactUints(encoded.map((e) => e.byteLength)),
       postings_crc: blockCrcs(postings, block),
-      records_crc: Uint32Array.from(encoded, crc32),
       code_mean: codes.mean,
       code_scale: codes.scale,
       postings,
@@ -226,7 +233,7 @@ export function decodeShard(bytes: Uint8Array): Shard {
   const postings = requireSection(decoded, 'postings', Uint8Array, shard.parts!.layout.postings.bytes);
   for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(shard.parts!.layout.postingAt[t]!, shard.parts!.layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, shard.parts!.layout.records.bytes);
-  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, records.subarray(shard.parts!.layout.recordAt[i]!, shard.parts!.layout.recordAt[i + 1]!));
+  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, recordBody(records.subarray(shard.parts!.layout.recordAt[i]!, shard.parts!.layout.recordAt[i + 1]!)));
   fillCodes(shard, requireSection(decoded, 'codes', Uint8Array, shard.parts!.layout.codes.bytes));
   delete shard.parts;
   return shard;
@@ -271,13 +278,13 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Sh
   const records = place('records');
   const codes = place('codes');
   if (h.dim % 8 !== 0 || postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || codes.bytes !== (n * h.dim) / 8) throw new ArtifactFormatError('shard sections misaligned');
-  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= h.dim) throw new ArtifactFormatError('shard record shorter than its vector');
+  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= h.dim + RECORD_CRC_BYTES) throw new ArtifactFormatError('shard record shorter than its vector');
   const layout: ShardLayout = {
     block,
     postingAt,
     postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)) },
     recordAt,
-    records: { start: records.start, bytes: records.bytes, crc: requireSection(decoded, 'records_crc', Uint32Array, n) },
+    records: { start: records.start, bytes: records.bytes },
     codes: { start: codes.start, bytes: codes.bytes, crc: h.codes_crc },
   };
   const termIndex = new Map<string, number>();
@@ -308,6 +315,8 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Sh
     kind: Array.from(flags, (f) => (f & FLAG_TABLE_ROW ? 'table_row' : 'sentence')),
     status,
     metric: requireSection(decoded, 'metric', Uint8Array, n),
+    claim: requireSection(decoded, 'claim', Uint32Array, n),
+    rowLabel: requireSection(decoded, 'row_label', Uint32Array, n),
     flags,
     labels: text('labels', n).map((l) => (l ? l.split(' ') : null)),
     agree: new Array<ClaimOccurrence[]>(n),
@@ -356,6 +365,19 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   shard.postTfs.set(own.subarray(4 * k, 5 * k), a);
   if (shard.parts) shard.parts.postings[t] = 1;
 }
+
+/** Bytes of the CRC-32 that ends every record. */
+const RECORD_CRC_BYTES = 4;
+
+/** Does a record's content match the CRC-32 it ends with (false for a corrupt or truncated one)? */
+export function recordIntact(record: Uint8Array): boolean {
+  if (record.byteLength <= RECORD_CRC_BYTES) return false;
+  const end = record.byteLength - RECORD_CRC_BYTES;
+  return crc32(record.subarray(0, end)) === new DataView(record.buffer, record.byteOffset + end, RECORD_CRC_BYTES).getUint32(0, true);
+}
+
+/** A record without its CRC-32: what fillRecord reads. */
+export const recordBody = (record: Uint8Array) => record.subarray(0, record.byteLength - RECORD_CRC_BYTES);
 
 /** Fills one statement's vector, text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {

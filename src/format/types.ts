@@ -133,6 +133,13 @@ export interface Shard {
    * (src/search/retrieve.ts labelTerms), or null (sentences, and labels that can name no line item).
    */
   labels: (readonly string[] | null)[];
+  /**
+   * Per statement, a 32-bit hash of its claim key (src/evidence/claims.ts): chains tell restatements of one claim
+   * apart from the head alone, before any text is read.
+   */
+  claim: Uint32Array;
+  /** Per table row, the hash of its label's claim key (src/evidence/claims.ts rowLabelHash); 0 for a sentence. */
+  rowLabel: Uint32Array;
   /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), per statement. */
   agree: ClaimOccurrence[][];
   disagree: ClaimOccurrence[][];
@@ -181,7 +188,8 @@ export interface ShardLayout {
   postings: { start: number; bytes: number; crc: Uint32Array };
   /** Per statement, byte offsets of its record in the records section (count + 1). */
   recordAt: Uint32Array;
-  records: { start: number; bytes: number; crc: Uint32Array };
+  /** Each record ends with its own CRC-32 (src/format/shard-layout.ts recordIntact). */
+  records: { start: number; bytes: number };
   codes: { start: number; bytes: number; crc: number };
 }
 

@@ -1,4 +1,4 @@
-import { claimKey } from '../evidence/chains';
+import { claimKey } from '../evidence/claims';
 import type { Chain } from '../evidence/model';
 
 export interface MergedBranches {

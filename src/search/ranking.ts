@@ -83,17 +83,19 @@ export function chainRelevance(
     for (const [term, w] of queryTermWeights) if (terms.has(term)) m += w;
     best = Math.max(best, m);
   }
-  const coverage = total ? (p.bestEntry * best + p.wholeChain * matched) / total : 0;
+  return withBestCosine({ bestEntry: total ? best / total : 0, wholeChain: total ? matched / total : 0, cosine: 0, metricRowBonus: metricRow ? p.metricRowBonus : 0, score: 0 }, bestCosine);
+}
+
+/**
+ * Relevance parts with this best cosine, the score recomputed. Chains are ranked on the cosines binary codes
+ * approximate (from shard heads), then re-ranked on the exact cosines of the records they read.
+ */
+export function withBestCosine(parts: RelevanceParts, bestCosine: number): RelevanceParts {
+  const p = RANKING.relevance;
   const cosine = Math.max(0, Math.min(1, bestCosine));
-  const metricRowBonus = metricRow ? p.metricRowBonus : 0;
-  const raw = 10 * (p.termCoverage * coverage + p.cosine * cosine) + metricRowBonus;
-  return {
-    bestEntry: total ? best / total : 0,
-    wholeChain: total ? matched / total : 0,
-    cosine,
-    metricRowBonus,
-    score: Math.max(0, Math.min(10, Math.round(raw))),
-  };
+  const coverage = p.bestEntry * parts.bestEntry + p.wholeChain * parts.wholeChain;
+  const raw = 10 * (p.termCoverage * coverage + p.cosine * cosine) + parts.metricRowBonus;
+  return { ...parts, cosine, score: Math.max(0, Math.min(10, Math.round(raw))) };
 }
 
 export interface ChainScoreParts {

@@ -6,17 +6,18 @@ import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
 import { withoutIssuerNames, type LexicalQuery } from './query-terms';
+import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
-import { chainStatements, type AllowedStatement } from '../evidence/chains';
 import { fusedContribution, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
-import { cosineOf, searchVectorCodes } from './vector';
+import { codeScorer, searchVectorCodes } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
 
 export interface Hit {
   shard: number;
   local: number;
+  /** Empty: chains are ranked from the shards' heads and read the texts of what they show. Tests may set it. */
   text: string;
   source: number;
   page: number;
@@ -25,7 +26,10 @@ export interface Hit {
   /** Fused rank score (reciprocal rank fusion of both legs). */
   fused: number;
   lexical: number;
-  /** The vector leg's (approximate) score until chains read the record, then the exact cosine (0 if negative). */
+  /**
+   * The statement's cosine with the query as its binary code approximates it (0 if negative), whichever leg found
+   * it: what chain relevance weighs (src/search/vector.ts codeScorer).
+   */
   cosine: number;
   /**
    * A table row the query names: by its metric (primary metric tag; the purchases-of-PP&E row for "capex") or by
@@ -113,8 +117,9 @@ export async function retrieve(
   const lexicalHits: { shard: number; local: number; score: number }[] = [];
   const vectorHits: { shard: number; local: number; score: number }[] = [];
   const vectorStrategy: ShardVectorStrategy[] = [];
-  // Every shard's postings of the query terms and its binary codes; records are read when chains need them.
-  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: queryTerms, codes: true })));
+  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance
+  // reads: src/search/term-membership.ts) and its binary codes; records are read for the chains kept.
+  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: membershipTerms(queryTerms), codes: true })));
   // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
   // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
   // answers null and the shard is scanned (reason 'graph_unavailable').
@@ -151,7 +156,7 @@ export async function retrieve(
         hit = {
           shard: h.shard,
           local: h.local,
-          text: '', // from the statement's record, read when chains need it (shardsForChains)
+          text: '',
           source: shard.source[h.local]!,
           page: shard.page[h.local]!,
           kind: shard.kind[h.local]!,
@@ -170,6 +175,9 @@ export async function retrieve(
   fuse(lexicalHits, 'lexical');
   fuse(vectorHits, 'cosine');
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
+  // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
+  const scorers = shards.map((shard) => codeScorer(shard, queryVector));
+  for (const h of hits) h.cosine = Math.max(0, scorers[shardIds.indexOf(h.shard)]!.score(h.local));
 
   return {
     hits,
@@ -185,27 +193,13 @@ export async function retrieve(
   };
 }
 
-/**
- * The hits' shards with every record chains over these hits may read (src/evidence/chains.ts chainStatements), and
- * those hits' texts and exact cosines filled in: a hit's record is read only when a chain may show it, and the
- * vector leg ranked by approximate scores (binary codes), so chains weigh the exact cosine.
- */
-export async function shardsForChains(
-  reader: IndexReader,
-  hits: readonly Hit[],
-  plan: EffortPlan,
-  queryVector: Float32Array,
-  allowed?: AllowedStatement,
-): Promise<Map<number, Shard>> {
+/** The hits' shards as retrieval left them (heads, postings of the query terms, codes): what chains are ranked from. */
+export async function shardsOfHits(reader: IndexReader, hits: readonly Hit[]): Promise<Map<number, Shard>> {
   const indexes = [...new Set(hits.map((h) => h.shard))];
-  const shards = new Map(
-    await Promise.all(indexes.map(async (i) => [i, await reader.shardParts(i, { records: chainStatements(hits, plan, i, await reader.shard(i), allowed) })] as const)),
-  );
-  for (const h of hits) {
-    const shard = shards.get(h.shard)!;
-    if (shard.parts && !shard.parts.records[h.local]) continue;
-    h.text = shard.texts[h.local]!;
-    h.cosine = Math.max(0, cosineOf(shard, queryVector, h.local));
-  }
-  return shards;
+  return new Map(await Promise.all(indexes.map(async (i) => [i, await reader.shard(i)] as const)));
+}
+
+/** Those shards with the records of these statements read (per shard number, local ids): what chains show. */
+export async function readRecords(reader: IndexReader, statements: ReadonlyMap<number, readonly number[]>): Promise<Map<number, Shard>> {
+  return new Map(await Promise.all([...statements].map(async ([i, locals]) => [i, await reader.shardParts(i, { records: locals })] as const)));
 }

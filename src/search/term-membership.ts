@@ -5,25 +5,36 @@ import type { Shard } from '../format/types';
  * (src/evidence/chains.ts) counts which query terms each entry covers, and tokenizing every candidate statement's
  * text was a tenth of a warm query. The lists of every query term are filled in each shard a request searched, and
  * a statement's index terms are its text's tokens plus its metric's name (index-builder/build.ts withMetricTerms),
- * which is what chainTerms gives; chainTerms also answers to `fy<year>` for a bare year in the text, which the
- * index does not hold, so that one case reads the text. The same set chainTerms gives, restricted to the query's terms
- * (the twin test is test/unit/search-fast-paths.test.ts).
+ * which is what chainTerms gives; chainTerms also answers to `fy<year>` for a bare year token of the text, which is
+ * in the posting list of that year (`2023`). So no text is read: chains are ranked before any record is. The same
+ * set chainTerms gives, restricted to the query's terms (the twin test is test/unit/search-fast-paths.test.ts). The
+ * posting lists of membershipTerms(query terms) must be filled.
  */
 export function statementQueryTerms(shard: Shard, local: number, query: MembershipQuery): string[] {
   const out: string[] = [];
   for (const { term, bareYear } of query) {
-    const t = shard.termIndex.get(term);
-    if (t !== undefined && inPostings(shard, t, local)) out.push(term);
-    else if (bareYear?.test(shard.texts[local]!)) out.push(term);
+    if (holds(shard, term, local) || (bareYear !== null && holds(shard, bareYear, local))) out.push(term);
   }
   return out;
 }
 
-/** Query terms prepared once per retrieval: each `fy<year>` term with the pattern of its bare year. */
-export type MembershipQuery = readonly { term: string; bareYear: RegExp | null }[];
+/** Query terms prepared once per retrieval: each `fy<year>` term with its bare year. */
+export type MembershipQuery = readonly { term: string; bareYear: string | null }[];
+
+const FISCAL_YEAR_TERM = /^fy((?:19|20)\d\d)$/;
 
 export function membershipQuery(queryTerms: readonly string[]): MembershipQuery {
-  return queryTerms.map((term) => ({ term, bareYear: /^fy(?:19|20)\d\d$/.test(term) ? new RegExp(`\\b${term.slice(2)}\\b`) : null }));
+  return queryTerms.map((term) => ({ term, bareYear: FISCAL_YEAR_TERM.exec(term)?.[1] ?? null }));
+}
+
+/** The terms whose posting lists statementQueryTerms reads for these query terms: them and their bare years. */
+export function membershipTerms(queryTerms: readonly string[]): string[] {
+  return [...new Set([...queryTerms, ...membershipQuery(queryTerms).flatMap((q) => q.bareYear ?? [])])];
+}
+
+function holds(shard: Shard, term: string, local: number): boolean {
+  const t = shard.termIndex.get(term);
+  return t !== undefined && inPostings(shard, t, local);
 }
 
 /** Is statement `local` in term t's posting list (ascending ids, checked when filled)? */

@@ -16,14 +16,14 @@ import { scopedCatalog } from '../../src/format/views';
  */
 export function openFileIndex(
   dir: string,
-  { onRead, shardReads = 'ranges' }: { onRead?: (file: string, bytes: number) => void; shardReads?: 'ranges' | 'whole' } = {},
+  { onRead, shardReads = 'ranges' }: { onRead?: (file: string, bytes: number, offset: number) => void; shardReads?: 'ranges' | 'whole' } = {},
 ): IndexReader {
   const readPart = (file: string, offset: number, length: number) => {
     const fd = openSync(join(dir, file), 'r');
     try {
       const bytes = new Uint8Array(length);
       const n = readSync(fd, bytes, 0, length, offset);
-      onRead?.(file, n);
+      onRead?.(file, n, offset);
       return bytes.subarray(0, n);
     } finally {
       closeSync(fd);
@@ -31,7 +31,7 @@ export function openFileIndex(
   };
   const read = (file: string) => {
     const bytes = new Uint8Array(readFileSync(join(dir, file)));
-    onRead?.(file, bytes.byteLength);
+    onRead?.(file, bytes.byteLength, 0);
     return bytes;
   };
   const manifest = decodeManifest(new TextDecoder().decode(read('manifest.json')));

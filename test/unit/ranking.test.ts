@@ -7,7 +7,7 @@ import { chainScore, RANKING } from '../../src/search/ranking';
 import { buildChains, textEntryTerms } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import { lexicalQuery } from '../../src/search/query-terms';
-import { retrieve, shardsForChains } from '../../src/search/retrieve';
+import { retrieve, shardsOfHits } from '../../src/search/retrieve';
 import { tokenize } from '../../src/text/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
@@ -44,11 +44,12 @@ describe('chain explain', () => {
   afterAll(() => sample.dispose());
 
   it('reproduces each chain relevance and rank score from the parts', async () => {
-    const reader = openFileIndex(sample.result.dir);
+    // Whole shards: textEntryTerms reads the texts (the Worker's ranking reads posting lists instead).
+    const reader = openFileIndex(sample.result.dir, { shardReads: 'whole' });
     const catalog = await reader.scope(['QVLT']);
     const r = await retrieve(reader, catalog, lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'), [], EFFORT_PLANS.medium);
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
-    const shards = await shardsForChains(reader, r.hits, EFFORT_PLANS.medium, r.queryVector);
+    const shards = await shardsOfHits(reader, r.hits);
     const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, textEntryTerms(tokenize), shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;
