@@ -40,6 +40,12 @@ export interface ServeRow {
   /** A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, first FRESH_QUESTIONS. */
   freshP50: number;
   freshMax: number;
+  /** Of a fresh isolate's request, the median ms of storage loads and of the query's own work (log timings_ms). */
+  freshLoadP50: number;
+  freshComputeP50: number;
+  /** The same split for artifact-cold requests. */
+  coldLoadP50: number;
+  coldComputeP50: number;
   errors: number;
 }
 
@@ -119,6 +125,7 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
     }
     for (const [mode, { warm, cold }] of results) {
       const ms = (ls: WorkerLogLine[]) => ls.map((l) => l.ms);
+      const stage = (ls: WorkerLogLine[], name: string) => ls.map((l) => l.timings_ms?.[name] ?? 0);
       const storage = cold.map((l) => l.storage_bytes ?? 0);
       rows.push({
         factor,
@@ -133,6 +140,10 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
         coldObjectsMedian: percentile(cold.map((l) => l.objects_read ?? 0), 50),
         freshP50: percentile(ms(fresh.get(mode)!), 50),
         freshMax: Math.max(...ms(fresh.get(mode)!)),
+        freshLoadP50: percentile(stage(fresh.get(mode)!, 'load'), 50),
+        freshComputeP50: percentile(stage(fresh.get(mode)!, 'retrieve_render'), 50),
+        coldLoadP50: percentile(stage(cold, 'load'), 50),
+        coldComputeP50: percentile(stage(cold, 'retrieve_render'), 50),
         errors: [...warm, ...cold].filter((l) => l.status !== 200).length,
       });
     }
@@ -144,6 +155,10 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
       `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.coldP50)} / ${fmt(r.coldP95)} | ${fmt(r.freshP50)} / ${fmt(r.freshMax)} | ${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ${r.coldObjectsMedian} | ${r.errors} |`,
     );
   }
+  // Where cold time goes: storage loads (overlapping ones counted once) against the query's own work.
+  console.log('\n| corpus | mode | cold: load / query p50 ms | fresh isolate: load / query p50 ms |');
+  console.log('|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.factor}x | ${r.mode} | ${fmt(r.coldLoadP50)} / ${fmt(r.coldComputeP50)} | ${fmt(r.freshLoadP50)} / ${fmt(r.freshComputeP50)} |`);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(join(ROOT, 'bench/results/scale-serve.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
   return rows;
