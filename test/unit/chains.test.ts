@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChains, confidenceOf, textEntryTerms } from '../../src/evidence/chains';
+import { buildChains, confidenceOf, draftChains, textEntryTerms, unreadStatements } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
 import type { Shard } from '../../src/format/types';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import type { Hit } from '../../src/search/retrieve';
 import { tokenize } from '../../src/text/tokenize';
+import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 
 let sample: Awaited<ReturnType<typeof buildSample>>;
@@ -88,5 +89,36 @@ describe('confidenceOf', () => {
     expect(confidenceOf([src(1, 'PREDICTION')])).toBe('Low');
     expect(confidenceOf([src(1), src(2)], [src(3)])).toBe('Medium');
     expect(confidenceOf([src(1)], [src(3)])).toBe('Low');
+  });
+});
+
+describe('draftChains from shard heads', () => {
+  // The restated-row rule reads the consensus of shown rows, which is in their records: drafted from heads alone it
+  // cannot fire; once the shown row's record is read it does, as with whole shards (src/core/run-query.ts rounds).
+  it('anchors a restated row until the record of the row restating it is read, then not, as whole shards do', async () => {
+    const later = sample.shard('ZNHF-FY2023');
+    const earlier = sample.shard('ZNHF-FY2022');
+    const restating = later.shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
+    const restated = earlier.shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
+    const agreeing = later.shard.agree[restating]!.map((o) => `${o.source}:${o.page}`);
+    expect(agreeing).toContain(`${earlier.shard.source[restated]}:${earlier.shard.page[restated]}`);
+    const hits = [hit(later.index, later.shard, restating, 0.03), hit(earlier.index, earlier.shard, restated, 0.02)];
+    const q = weights('Zenharrow operating income');
+    const anchors = (drafts: ReturnType<typeof draftChains>) => drafts.map((d) => `${d.nodes[0]!.shard}:${d.nodes[0]!.local}`);
+
+    const whole = new Map([[later.index, later.shard], [earlier.index, earlier.shard]]);
+    const wholeDrafts = draftChains(hits, EFFORT_PLANS.low, q, textEntryTerms(tokenize), whole);
+    expect(anchors(wholeDrafts)).toEqual([`${later.index}:${restating}`]);
+
+    const reader = openFileIndex(sample.result.dir);
+    const heads = new Map([[later.index, await reader.shard(later.index)], [earlier.index, await reader.shard(earlier.index)]]);
+    const bare = hits.map((h) => ({ ...h, text: '' }));
+    const terms = () => ['operating', 'income'];
+    const first = draftChains(bare, EFFORT_PLANS.low, q, terms, heads);
+    expect(anchors(first)).toHaveLength(2);
+    const unread = unreadStatements(first, heads);
+    expect([...unread.values()].flat().length).toBeGreaterThan(0);
+    for (const [i, locals] of unread) await reader.shardParts(i, { records: locals });
+    expect(anchors(draftChains(bare, EFFORT_PLANS.low, q, terms, heads))).toEqual([`${later.index}:${restating}`]);
   });
 });
