@@ -182,15 +182,15 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       const terms: EntryTerms = (shard, local, hit) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize));
       // Draft, read the records the drafts show, draft again with their consensus known (chains.ts draftChains),
       // until the drafts show nothing unread; the last round's reads are for the chains kept.
-      let drafts = draftChains(hits, plan, weights, terms, shards, allowed);
+      let drafting = draftChains(hits, plan, weights, terms, shards, allowed);
       for (let round = 1; ; round++) {
-        const unread = unreadStatements(drafts, shards);
+        const unread = unreadStatements(drafting, shards);
         if (!unread.size) break;
         shards = new Map([...shards, ...(await readRecords(reader, unread))]);
         if (round === MAX_DRAFT_ROUNDS) break;
-        drafts = draftChains(hits, plan, weights, terms, shards, allowed);
+        drafting = draftChains(hits, plan, weights, terms, shards, allowed);
       }
-      return materializeChains(drafts, shards, retrieval.queryVector, citableUnderCallerFilters);
+      return materializeChains(drafting.drafts, shards, retrieval.queryVector, citableUnderCallerFilters);
     };
     let chains: Chain[] = await chainsOf(retrieval.hits);
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;

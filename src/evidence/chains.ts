@@ -135,17 +135,29 @@ function toEntry(shard: Shard, local: number, citable: CitableSource): Entry {
   return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
 }
 
-/** The records a set of drafts shows that are not read yet: per shard number, the local ids of those statements. */
-export function unreadStatements(drafts: readonly ChainDraft[], shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
+/**
+ * One drafting: the drafts kept, and the table rows of every chain accepted on the way (kept or not), whose
+ * consensus the restated-row rule reads.
+ */
+export interface Drafting {
+  drafts: ChainDraft[];
+  rows: Node[];
+}
+
+/**
+ * The records a drafting needs that are not read yet (per shard number, local ids): the statements its drafts
+ * show, the hits whose exact cosine their relevance takes (an anchor left out as a repeated claim still counts),
+ * and the rows whose consensus the restated-row rule read.
+ */
+export function unreadStatements(drafting: Drafting, shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (const d of drafts) {
-    for (const n of d.nodes) {
-      const parts = shards.get(n.shard)?.parts;
-      if (!parts || parts.records[n.local]) continue;
-      const list = out.get(n.shard);
-      if (list) list.push(n.local);
-      else out.set(n.shard, [n.local]);
-    }
+  const needed = [...drafting.drafts.flatMap((d) => [...d.nodes, ...d.cosineNodes]), ...drafting.rows];
+  for (const n of needed) {
+    const parts = shards.get(n.shard)?.parts;
+    if (!parts || parts.records[n.local]) continue;
+    const list = out.get(n.shard);
+    if (list) list.push(n.local);
+    else out.set(n.shard, [n.local]);
   }
   return out;
 }
@@ -192,7 +204,7 @@ export function buildChains(
   citable: CitableSource = ANY_SOURCE,
   queryVector: Float32Array | null = null,
 ): Chain[] {
-  return materializeChains(draftChains(hits, plan, queryTermWeights, entryTerms, shards, allowed), shards, queryVector, citable);
+  return materializeChains(draftChains(hits, plan, queryTermWeights, entryTerms, shards, allowed).drafts, shards, queryVector, citable);
 }
 
 /**
@@ -204,7 +216,7 @@ export function buildChains(
  * Shard.rowLabel) anchors nothing. That last rule reads the shown rows' consensus, which is in their records: a row
  * whose record is not read yet restates nothing, so the caller reads the records of the drafts and drafts again
  * until every shown statement's record was read (the result is then what whole shards give: the rule only ever
- * reads the consensus of shown rows). Chains with relevance 0 are dropped. Graph neighbours are followed only to
+ * reads the consensus of shown rows, all listed in Drafting.rows). Chains with relevance 0 are dropped. Graph neighbours are followed only to
  * statements `allowed` accepts (the request's filters): the hits already satisfy them, and a linked MD&A sentence
  * must not smuggle in another item or year. The best plan.maxChains drafts are returned.
  */
@@ -215,7 +227,7 @@ export function draftChains(
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
-): ChainDraft[] {
+): Drafting {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
   const bySource = new Map<number, Hit[]>();
@@ -234,6 +246,7 @@ export function draftChains(
   const rowAt = (source: number, page: number, label: number) => `${source}:${page}:${label}`;
   const shown = new Set<number | string>(); // claims already in an accepted chain
   const shownRows = new Set<string>(); // rows the shown rows' consensus lists as agreeing
+  const rows: Node[] = []; // the shown rows
   const chains: ChainDraft[] = [];
   // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
@@ -297,13 +310,15 @@ export function draftChains(
     for (const k of keys) shown.add(k);
     for (const n of kept) {
       const s = shards.get(n.shard);
-      if (!s || s.kind[n.local] !== 'table_row' || (s.parts && !s.parts.records[n.local])) continue;
+      if (!s || s.kind[n.local] !== 'table_row') continue;
+      rows.push(n);
+      if (s.parts && !s.parts.records[n.local]) continue;
       for (const o of s.agree[n.local]!) shownRows.add(rowAt(o.source, o.page, s.rowLabel[n.local]!));
     }
     const scoreParts = chainScore(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
     chains.push({ score: scoreParts.total, relevance, nodes: kept, cosineNodes, explain: { relevance: relevanceParts, score: scoreParts } });
   }
-  return chains.sort(byRelevanceThenScore).slice(0, plan.maxChains);
+  return { drafts: chains.sort(byRelevanceThenScore).slice(0, plan.maxChains), rows };
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

@@ -16,7 +16,7 @@ export { decodeShard, encodeShard, type ShardInput } from './shard-layout';
 
 // ---------- directory and issuer tables ----------
 export function encodeDirectory(d: Directory): Uint8Array {
-  return encodeArtifact('directory', d);
+  return encodeArtifact('directory', d, {}, [], { header: true });
 }
 
 export function decodeDirectory(bytes: Uint8Array): Directory {
@@ -36,7 +36,7 @@ export function decodeDirectory(bytes: Uint8Array): Directory {
 }
 
 export function encodeIssuerTable(t: IssuerTable): Uint8Array {
-  return encodeArtifact('issuer', t);
+  return encodeArtifact('issuer', t, {}, [], { header: true });
 }
 
 export function decodeIssuerTable(bytes: Uint8Array, ticker: string): IssuerTable {
@@ -57,16 +57,23 @@ interface TermBlockHeader {
 }
 
 export function encodeTermBlock(b: Omit<TermBlock, 'byteSize'>): Uint8Array {
-  return encodeArtifact('terms', { block: b.block, terms: b.terms, dim: b.dim } satisfies TermBlockHeader, {
-    df: b.df,
-    shard_offsets: b.shardOffsets,
-    shard_ids: b.shardIds,
-    shard_impact: b.shardImpact,
-    rest_impact: b.restImpact,
-    vector_row: b.vectorRow,
-    weights: b.weights,
-    vectors: b.vectors,
-  });
+  return encodeArtifact(
+    'terms',
+    { block: b.block, terms: b.terms, dim: b.dim } satisfies TermBlockHeader,
+    {
+      df: b.df,
+      shard_offsets: b.shardOffsets,
+      shard_ids: b.shardIds,
+      shard_impact: b.shardImpact,
+      rest_impact: b.restImpact,
+      vector_row: b.vectorRow,
+      weights: b.weights,
+      vectors: b.vectors,
+    },
+    [],
+    // Every query reads its term blocks whole: the header (the terms) and the statistics deflate well, vectors do not.
+    { header: true, sections: ['df', 'shard_offsets', 'shard_ids', 'shard_impact', 'rest_impact', 'vector_row'] },
+  );
 }
 
 export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {

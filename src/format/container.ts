@@ -1,8 +1,13 @@
+import { deflateSync, inflateSync } from 'fflate';
+
 /**
  * Binary container for every index artifact: a magic number, a format version, an artifact kind, a JSON header
  * and 8-byte-aligned typed sections, sealed with the SHA-256 of everything after the seal. Decoding checks
  * everything before anything is trusted (STYLE.md section 4); the loader verifies the seal before decoding, so an
  * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
+ * The header and any section may be stored deflated (raw DEFLATE, RFC 1951): what every query reads whole (the
+ * directory, issuer tables, term blocks, a shard's head) costs a third of its bytes; sections read by byte range
+ * stay plain. Decoding inflates them, synchronously (fflate), so readers see plain sections either way.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
 /**
@@ -23,6 +28,37 @@ interface SectionEntry {
   type: SectionType;
   offset: number;
   length: number; // elements
+  /** Stored deflated, in this many bytes (absent: stored plain, length x element size bytes). */
+  z?: number;
+}
+
+/** Bit of the preamble's kind word: the JSON header is stored deflated. */
+const HEADER_DEFLATED = 0x8000;
+/** A section or header is stored deflated only when that saves at least this share of its bytes. */
+const MIN_DEFLATE_SAVING = 0.1;
+
+/** What an encoder stores deflated: these sections (when it pays), and the JSON header. */
+export interface DeflateOptions {
+  sections?: readonly string[];
+  header?: boolean;
+}
+
+/** `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. */
+function deflated(bytes: Uint8Array): Uint8Array | null {
+  const z = deflateSync(bytes, { level: 9 });
+  return z.byteLength <= bytes.byteLength * (1 - MIN_DEFLATE_SAVING) ? z : null;
+}
+
+/** Inflates stored bytes that must give exactly `expected` bytes. */
+function inflated(stored: Uint8Array, expected: number, what: string): Uint8Array {
+  let out: Uint8Array;
+  try {
+    out = inflateSync(stored, { out: new Uint8Array(expected) });
+  } catch {
+    throw new ArtifactFormatError(`${what} does not inflate`);
+  }
+  if (out.byteLength !== expected) throw new ArtifactFormatError(`${what} inflates to ${out.byteLength} bytes, expected ${expected}`);
+  return out;
 }
 
 export class ArtifactFormatError extends Error {
@@ -56,29 +92,33 @@ export function encodeArtifact(
   header: unknown,
   sections: Record<string, SectionData> = {},
   order: readonly string[] = [],
+  deflate: DeflateOptions = {},
 ): Uint8Array {
   const names = [...order.filter((n) => n in sections), ...Object.keys(sections).filter((n) => !order.includes(n)).sort()];
   const table: SectionEntry[] = [];
+  const stored: Uint8Array[] = [];
   let cursor = 0;
   for (const name of names) {
     const data = sections[name]!;
-    table.push({ name, type: typeOf(data), offset: cursor, length: data.length });
-    cursor = align(cursor + data.byteLength);
+    const plain = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const z = deflate.sections?.includes(name) ? deflated(plain) : null;
+    table.push({ name, type: typeOf(data), offset: cursor, length: data.length, ...(z ? { z: z.byteLength } : {}) });
+    stored.push(z ?? plain);
+    cursor = align(cursor + (z ?? plain).byteLength);
   }
-  const headerBytes = new TextEncoder().encode(JSON.stringify({ header, sections: table }));
+  const json = new TextEncoder().encode(JSON.stringify({ header, sections: table }));
+  const zHeader = deflate.header ? deflated(json) : null;
+  const headerBytes = zHeader ?? json;
   const dataStart = align(PREAMBLE_BYTES + headerBytes.length);
   const out = new Uint8Array(dataStart + cursor);
   const view = new DataView(out.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint16(4, FORMAT_VERSION, true);
-  view.setUint16(6, KIND_CODES[kind], true);
+  view.setUint16(6, KIND_CODES[kind] | (zHeader ? HEADER_DEFLATED : 0), true);
   view.setUint32(8, headerBytes.length, true);
   view.setUint32(12, out.byteLength, true);
   out.set(headerBytes, PREAMBLE_BYTES);
-  names.forEach((name, i) => {
-    const data = sections[name]!;
-    out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), dataStart + table[i]!.offset);
-  });
+  stored.forEach((bytes, i) => out.set(bytes, dataStart + table[i]!.offset));
   return out;
 }
 
@@ -111,9 +151,12 @@ export interface DecodedArtifact<H> {
 export interface SectionPlace {
   type: SectionType;
   start: number;
+  /** Stored bytes (deflated ones when `deflated`). */
   bytes: number;
   /** Elements. */
   length: number;
+  /** Stored deflated: whole only, never by range. */
+  deflated?: true;
 }
 
 /** A decoded artifact prefix: the header, the sections wholly inside the prefix, and where every section lies. */
@@ -148,16 +191,25 @@ export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactK
   if (version !== FORMAT_VERSION) {
     throw new ArtifactFormatError(`artifact format version ${version}, this code reads ${FORMAT_VERSION}`);
   }
-  if (view.getUint16(6, true) !== KIND_CODES[expectedKind]) {
+  const kindWord = view.getUint16(6, true);
+  if ((kindWord & ~HEADER_DEFLATED) !== KIND_CODES[expectedKind]) {
     throw new ArtifactFormatError(`artifact is not a ${expectedKind}`);
   }
   const total = view.getUint32(12, true);
   if (total < bytes.byteLength) throw new ArtifactFormatError('artifact truncated or padded: length mismatch');
   const headerLength = view.getUint32(8, true);
   if (PREAMBLE_BYTES + headerLength > bytes.byteLength) throw new ArtifactFormatError('artifact truncated: header');
+  let headerBytes = bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength);
+  if (kindWord & HEADER_DEFLATED) {
+    try {
+      headerBytes = inflateSync(headerBytes);
+    } catch {
+      throw new ArtifactFormatError('artifact header does not inflate');
+    }
+  }
   let parsed: { header: H; sections: SectionEntry[] };
   try {
-    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength)));
+    parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(headerBytes));
   } catch {
     throw new ArtifactFormatError('artifact header is not valid JSON');
   }
@@ -172,10 +224,13 @@ export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactK
     if (!size || !Number.isInteger(s.offset) || !Number.isInteger(s.length) || s.offset % ALIGN !== 0 || s.offset < 0 || s.length < 0) {
       throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
     }
-    if (dataStart + s.offset + s.length * size > total) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
-    places[s.name] = { type: s.type, start: dataStart + s.offset, bytes: s.length * size, length: s.length };
-    if (s.offset + s.length * size > body.byteLength) continue;
-    sections[s.name] = sectionView(s.type, body.buffer, body.byteOffset + s.offset, s.length);
+    if (s.z !== undefined && (!Number.isInteger(s.z) || s.z < 0)) throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
+    const storedBytes = s.z ?? s.length * size;
+    if (dataStart + s.offset + storedBytes > total) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
+    places[s.name] = { type: s.type, start: dataStart + s.offset, bytes: storedBytes, length: s.length, ...(s.z !== undefined ? { deflated: true } : {}) };
+    if (s.offset + storedBytes > body.byteLength) continue;
+    if (s.z === undefined) sections[s.name] = sectionView(s.type, body.buffer, body.byteOffset + s.offset, s.length);
+    else sections[s.name] = sectionView(s.type, inflated(body.subarray(s.offset, s.offset + s.z), s.length * size, `section ${s.name}`).buffer, 0, s.length);
   }
   return { header: parsed.header, sections, places, total };
 }

@@ -19,7 +19,8 @@ import { claimHash, rowLabelHash } from '../evidence/claims';
  *   of its row label, the evidence graph, the term dictionary, row labels, posting and record lengths, block
  *   checksums). Every query of the shard reads it, as one range whose length and CRC-32 the issuer table lists
  *   (ShardInfo.head_bytes/head_crc);
- * - `postings`: per term its statement ids (u32) then term frequencies (u8), 4-byte aligned, read per term;
+ * - `postings`: per term its statement ids (u16 when every local id fits, else u32) then term frequencies (u8),
+ *   4-byte aligned, read per term;
  * - `codes`: binary codes of the statement vectors (dim / 8 bytes each), read whole for the vector leg;
  * - `records`: per statement its int8 vector (dim bytes), its text and consensus as one JSON array, then the CRC-32
  *   of those bytes (4, little-endian), read for the statements of the chains a request keeps (their exact cosines
@@ -52,6 +53,7 @@ const HEAD_SECTIONS = [
   'code_scale',
 ] as const;
 const BODY_SECTIONS = ['postings', 'codes', 'records', 'offset', 'length'] as const;
+const DEFLATED_HEAD_SECTIONS = HEAD_SECTIONS.filter((name) => !['claim', 'postings_crc', 'code_mean', 'code_scale'].includes(name));
 
 /**
  * The JSON header: sizes only. Everything per statement or per term is in sections, as compact as it stays exact:
@@ -105,15 +107,18 @@ export function statementFeatures(text: string, kind: StatementKind, metric: num
 export function encodeShard(s: ShardInput): Uint8Array {
   const n = s.texts.length;
   const block = SHARD_BLOCK;
-  // Postings: per term, ids then frequencies, each list 4-byte aligned so its ids read as a Uint32Array.
+  // Postings: per term, ids (16-bit when every local id fits) then frequencies, each list 4-byte aligned so its ids
+  // read as a typed array in place.
+  const idBytes = postingIdBytes(n);
   const counts = Array.from({ length: s.terms.length }, (_, t) => s.postOffsets[t + 1]! - s.postOffsets[t]!);
-  const postingAt = byteOffsets(counts.map(postingBytes));
+  const postingAt = byteOffsets(counts.map((k) => postingBytes(k, idBytes)));
   const postings = new Uint8Array(postingAt[s.terms.length]!);
   for (let t = 0; t < s.terms.length; t++) {
     const a = s.postOffsets[t]!;
     const k = counts[t]!;
-    postings.set(new Uint8Array(Uint32Array.from(s.postDocs.subarray(a, a + k)).buffer), postingAt[t]!);
-    postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + 4 * k);
+    const ids = s.postDocs.subarray(a, a + k);
+    postings.set(new Uint8Array((idBytes === 2 ? Uint16Array.from(ids) : Uint32Array.from(ids)).buffer), postingAt[t]!);
+    postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + idBytes * k);
   }
   // Records: vector, then text and consensus, per statement.
   const dim = s.dim;
@@ -167,6 +172,9 @@ export function encodeShard(s: ShardInput): Uint8Array {
       length: s.length,
     },
     [...HEAD_SECTIONS, ...BODY_SECTIONS],
+    // Every query reads the head whole: its columns deflate to about a third; claim hashes and checksums do not
+    // deflate, and the body is read by byte range.
+    { header: true, sections: DEFLATED_HEAD_SECTIONS },
   );
 }
 
@@ -204,8 +212,11 @@ function uintSection(decoded: DecodedArtifact<unknown>, name: string, length?: n
   return section;
 }
 
-/** Bytes of a posting list of k statements: k ids (u32), k frequencies (u8), padded to 4. */
-const postingBytes = (k: number) => align4(5 * k);
+/** Bytes of a statement id in a shard's posting lists: 2 when every local id fits 16 bits (a shard of at most 65,536 statements). */
+const postingIdBytes = (statements: number) => (statements <= 0x10000 ? 2 : 4);
+
+/** Bytes of a posting list of k statements: k ids (idBytes each), k frequencies (u8), padded to 4. */
+const postingBytes = (k: number, idBytes: number) => align4((idBytes + 1) * k);
 
 /** Offsets (n + 1) from lengths. */
 function byteOffsets(lengths: ArrayLike<number>): Uint32Array {
@@ -229,7 +240,7 @@ export function shardHead(bytes: Uint8Array): { head_bytes: number; head_crc: nu
 /** The whole shard, decoded (a whole-object read, checked by its seal before this). */
 export function decodeShard(bytes: Uint8Array): Shard {
   const decoded = decodeArtifact<ShardHeader>(bytes, 'shard');
-  const shard = shardFromHead(decoded, bytes.byteLength);
+  const shard = shardFromHead(decoded);
   const postings = requireSection(decoded, 'postings', Uint8Array, shard.parts!.layout.postings.bytes);
   for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(shard.parts!.layout.postingAt[t]!, shard.parts!.layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, shard.parts!.layout.records.bytes);
@@ -244,10 +255,10 @@ export function decodeShard(bytes: Uint8Array): Shard {
  * columns, edges, dictionary and labels filled, postings, codes and records empty until filled.
  */
 export function decodeShardHead(head: Uint8Array): Shard {
-  return shardFromHead(decodeArtifactHead<ShardHeader>(head, 'shard'), head.byteLength);
+  return shardFromHead(decodeArtifactHead<ShardHeader>(head, 'shard'));
 }
 
-function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Shard {
+function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const h = decoded.header;
   if (!h || !Number.isInteger(h.count) || !Number.isInteger(h.term_count) || !Number.isInteger(h.dim)) throw new ArtifactFormatError('shard header incomplete');
   const n = h.count;
@@ -267,11 +278,13 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Sh
   const terms = text('terms', h.term_count);
   const counts = uintSection(decoded, 'post_counts', h.term_count);
   const postOffsets = byteOffsets(counts);
-  const postingAt = byteOffsets(Array.from(counts, postingBytes));
+  const idBytes = postingIdBytes(n);
+  const postingAt = byteOffsets(Array.from(counts, (k) => postingBytes(k, idBytes)));
   const recordAt = byteOffsets(uintSection(decoded, 'record_len', n));
+  // A body section, read by byte range: stored plain.
   const place = (name: string) => {
     const p = decoded.places[name];
-    if (!p) throw new ArtifactFormatError(`shard section ${name} missing`);
+    if (!p || p.deflated) throw new ArtifactFormatError(`shard section ${name} missing or deflated`);
     return p;
   };
   const postings = place('postings');
@@ -334,8 +347,15 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>, headBytes: number): Sh
     codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
     codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes, recordBytes: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes: plainHeadBytes(decoded), recordBytes: 0, layout },
   };
+}
+
+/** Bytes of a shard head's sections as decoded (inflated): what its columns cost before they become arrays. */
+function plainHeadBytes(decoded: DecodedHead<ShardHeader>): number {
+  let sum = 0;
+  for (const name of HEAD_SECTIONS) sum += decoded.sections[name]?.byteLength ?? 0;
+  return sum;
 }
 
 /**
@@ -353,16 +373,17 @@ export function shardMemory(shard: Shard): number {
 export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   const a = shard.postOffsets[t]!;
   const k = shard.postOffsets[t + 1]! - a;
-  if (bytes.byteLength !== align4(5 * k)) throw new ArtifactFormatError('shard posting list has the wrong length');
+  const idBytes = postingIdBytes(shard.count);
+  if (bytes.byteLength !== postingBytes(k, idBytes)) throw new ArtifactFormatError('shard posting list has the wrong length');
   const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const docs = new Uint32Array(own.buffer, own.byteOffset, k);
+  const docs = idBytes === 2 ? new Uint16Array(own.buffer, own.byteOffset, k) : new Uint32Array(own.buffer, own.byteOffset, k);
   // Ascending ids: a statement's membership in a list is a binary search (src/search/term-membership.ts).
   for (let j = 0; j < k; j++) {
     if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
     if (j > 0 && docs[j]! <= docs[j - 1]!) throw new ArtifactFormatError('shard posting list out of order');
   }
   shard.postDocs.set(docs, a);
-  shard.postTfs.set(own.subarray(4 * k, 5 * k), a);
+  shard.postTfs.set(own.subarray(idBytes * k, (idBytes + 1) * k), a);
   if (shard.parts) shard.parts.postings[t] = 1;
 }
 

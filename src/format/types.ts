@@ -174,7 +174,7 @@ export interface ShardParts {
   codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;
-  /** Bytes of the head it was decoded from, and of the records filled in so far (for its memory estimate). */
+  /** Bytes of its head's sections as decoded (inflated), and of the records filled in so far (its memory estimate). */
   headBytes: number;
   recordBytes: number;
   layout: ShardLayout;

@@ -104,7 +104,7 @@ describe('draftChains from shard heads', () => {
     expect(agreeing).toContain(`${earlier.shard.source[restated]}:${earlier.shard.page[restated]}`);
     const hits = [hit(later.index, later.shard, restating, 0.03), hit(earlier.index, earlier.shard, restated, 0.02)];
     const q = weights('Zenharrow operating income');
-    const anchors = (drafts: ReturnType<typeof draftChains>) => drafts.map((d) => `${d.nodes[0]!.shard}:${d.nodes[0]!.local}`);
+    const anchors = ({ drafts }: ReturnType<typeof draftChains>) => drafts.map((d) => `${d.nodes[0]!.shard}:${d.nodes[0]!.local}`);
 
     const whole = new Map([[later.index, later.shard], [earlier.index, earlier.shard]]);
     const wholeDrafts = draftChains(hits, EFFORT_PLANS.low, q, textEntryTerms(tokenize), whole);
