@@ -1,4 +1,4 @@
-import type { EdgeKind, Shard } from '../format/types';
+import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
@@ -310,7 +310,8 @@ export function draftChains(
     for (const k of keys) shown.add(k);
     for (const n of kept) {
       const s = shards.get(n.shard);
-      if (!s || s.kind[n.local] !== 'table_row') continue;
+      // A row no other filing restates has no agreeing occurrences: nothing to read for the rule.
+      if (!s || s.kind[n.local] !== 'table_row' || !(s.flags[n.local]! & SHARD_FLAG_AGREED)) continue;
       rows.push(n);
       if (s.parts && !s.parts.records[n.local]) continue;
       for (const o of s.agree[n.local]!) shownRows.add(rowAt(o.source, o.page, s.rowLabel[n.local]!));

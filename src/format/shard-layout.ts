@@ -3,6 +3,7 @@ import { crc32 } from './crc32';
 import {
   EDGE_KINDS,
   EPISTEMIC_STATUSES,
+  SHARD_FLAG_AGREED,
   SHARD_FLAG_RECONCILING_ONLY,
   type ClaimOccurrence,
   type EdgeKind,
@@ -31,7 +32,7 @@ import { claimHash, rowLabelHash } from '../evidence/claims';
  * its checksum travels with it, not in the head every query reads), the codes as one; a whole read checks the seal
  * instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
  */
-export const SHARD_BLOCK = 4096;
+export const SHARD_BLOCK = 2048;
 
 const HEAD_SECTIONS = [
   'flags',
@@ -69,9 +70,13 @@ interface ShardHeader {
   codes_crc: number;
 }
 
-/** Shard.flags bits beyond SHARD_FLAG_RECONCILING_ONLY: a table row, and the status (2 bits, EPISTEMIC_STATUSES order). */
+/**
+ * Shard.flags bits beyond SHARD_FLAG_RECONCILING_ONLY and SHARD_FLAG_AGREED: a table row, and the status (2 bits,
+ * EPISTEMIC_STATUSES order).
+ */
 const FLAG_TABLE_ROW = 2;
 const STATUS_SHIFT = 2;
+const STATUS_MASK = 3;
 
 /** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
 export type ShardInput = Pick<Shard, 'id' | 'texts' | 'kind' | 'status' | 'metric' | 'agree' | 'disagree' | 'edges' | 'terms' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
@@ -148,7 +153,14 @@ export function encodeShard(s: ShardInput): Uint8Array {
     'shard',
     header,
     {
-      flags: Uint8Array.from(features, (f, i) => f.flags | (s.kind[i] === 'table_row' ? FLAG_TABLE_ROW : 0) | (EPISTEMIC_STATUSES.indexOf(s.status[i]!) << STATUS_SHIFT)),
+      flags: Uint8Array.from(
+        features,
+        (f, i) =>
+          f.flags |
+          (s.kind[i] === 'table_row' ? FLAG_TABLE_ROW : 0) |
+          (EPISTEMIC_STATUSES.indexOf(s.status[i]!) << STATUS_SHIFT) |
+          (s.agree[i]!.length ? SHARD_FLAG_AGREED : 0),
+      ),
       source: compactUints(s.source),
       page: compactUints(s.page),
       doc_len: s.docLen,
@@ -315,7 +327,7 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   }
   const flags = requireSection(decoded, 'flags', Uint8Array, n);
   const status = Array.from(flags, (f) => {
-    const st = EPISTEMIC_STATUSES[f >> STATUS_SHIFT];
+    const st = EPISTEMIC_STATUSES[(f >> STATUS_SHIFT) & STATUS_MASK];
     if (!st) throw new ArtifactFormatError('shard status code unknown');
     return st;
   });

@@ -166,6 +166,8 @@ export interface Shard {
 
 /** Bit of Shard.flags: a metric-tagged row tagged only through its reconciling group (not the metric's own row). */
 export const SHARD_FLAG_RECONCILING_ONLY = 1;
+/** Bit of Shard.flags: another filing states the same claim (its consensus lists agreeing occurrences). */
+export const SHARD_FLAG_AGREED = 16;
 
 /** Which parts of a shard read by ranges are filled in (1 = filled), and where the rest lies in its object. */
 export interface ShardParts {
