@@ -91,8 +91,11 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
 /** How a shard read by ranges is loaded and cached: its head, checked by the CRC-32 its issuer table lists. */
 const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: info.content_id, prefix: { bytes: info.head_bytes, crc: info.head_crc } });
 
-/** Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus). */
-const RECORD_GAP_BYTES = 512;
+/**
+ * Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus):
+ * a chain's row and the rows near it on one page save a read for a few KB.
+ */
+const RECORD_GAP_BYTES = 2048;
 /**
  * Reads per shard of its postings in one step, at most: the closest reads are merged beyond it. A Worker keeps six
  * connections open at a time and queues the rest, so a query's reads come in waves; measured, latency follows the
@@ -102,14 +105,14 @@ const MAX_READS_PER_PART = 4;
 /**
  * Reads per shard of records in one step, at most. A request reads the records of the chains it keeps only (about
  * three dozen statements over two or three shards), so records are read exactly in practice; merging them into 4
- * reads spanned the gaps between them (a median 240-300 KB per cold query instead of 13-20 KB).
+ * reads spanned the gaps between them (a median 241-298 KB per cold query instead of 20-27 KB).
  */
 const MAX_RECORD_READS = 16;
 
 /**
  * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),
- * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged, and the binary codes
- * whole. Reads run in parallel; each is checked against its checksums before anything is filled.
+ * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged, and the binary
+ * codes whole. Reads run in parallel; each is checked against its checksums before anything is filled.
  */
 async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, readRange: ReadRange): Promise<void> {
   const parts = shard.parts!;

@@ -161,7 +161,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
 
   /**
    * One retrieval pass and its chains: retrieval -> chains ranked over the hits' shards (loaded by retrieval: their
-   * heads carry the evidence graph, claim hashes and row groups, their posting lists the query terms) -> the records
+   * heads carry the evidence graph, claim and row-label hashes, their posting lists the query terms) -> the records
    * of the chains kept, read exactly -> the ranking preference's extra pass.
    */
   const gather = async (query: LexicalQuery, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {

@@ -193,18 +193,12 @@ export function materializeChains(
 
 const byRelevanceThenScore = (a: { relevance: number; score: number }, b: { relevance: number; score: number }) => b.relevance - a.relevance || b.score - a.score;
 
-/** draftChains then materializeChains, for callers whose shards hold every record (whole shards: tests). */
-export function buildChains(
-  hits: readonly Hit[],
-  plan: EffortPlan,
-  queryTermWeights: ReadonlyMap<string, number>,
-  entryTerms: EntryTerms,
-  shards: ReadonlyMap<number, Shard> = new Map(),
-  allowed: AllowedStatement = ANY,
-  citable: CitableSource = ANY_SOURCE,
-  queryVector: Float32Array | null = null,
-): Chain[] {
-  return materializeChains(draftChains(hits, plan, queryTermWeights, entryTerms, shards, allowed).drafts, shards, queryVector, citable);
+/**
+ * draftChains then materializeChains without filters, for callers whose shards hold every record (whole shards, or
+ * hits that carry their text: tests). Hits keep the cosines they carry.
+ */
+export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
+  return materializeChains(draftChains(...draft).drafts, draft[4] ?? new Map(), null);
 }
 
 /**
@@ -216,9 +210,10 @@ export function buildChains(
  * Shard.rowLabel) anchors nothing. That last rule reads the shown rows' consensus, which is in their records: a row
  * whose record is not read yet restates nothing, so the caller reads the records of the drafts and drafts again
  * until every shown statement's record was read (the result is then what whole shards give: the rule only ever
- * reads the consensus of shown rows, all listed in Drafting.rows). Chains with relevance 0 are dropped. Graph neighbours are followed only to
- * statements `allowed` accepts (the request's filters): the hits already satisfy them, and a linked MD&A sentence
- * must not smuggle in another item or year. The best plan.maxChains drafts are returned.
+ * reads the consensus of shown rows, all listed in Drafting.rows). Chains with relevance 0 are dropped. Graph
+ * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
+ * them, and a linked MD&A sentence must not smuggle in another item or year. The best plan.maxChains drafts are
+ * returned.
  */
 export function draftChains(
   hits: readonly Hit[],
