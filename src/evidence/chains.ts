@@ -63,8 +63,8 @@ interface Node {
 }
 
 /**
- * A chain ranked from the shards' heads alone (claim hashes, row groups, edges, posting lists, codes): the statements
- * it shows, not yet their texts. materializeChains turns it into a Chain once those records are read.
+ * A chain ranked from the shards' heads alone (claim and row-label hashes, edges, posting lists, codes): the
+ * statements it shows, not yet their texts. materializeChains turns it into a Chain once those records are read.
  */
 export interface ChainDraft {
   score: number;
@@ -147,7 +147,7 @@ export interface Drafting {
 /**
  * The records a drafting needs that are not read yet (per shard number, local ids): the statements its drafts
  * show, the hits whose exact cosine their relevance takes (an anchor left out as a repeated claim still counts),
- * and the rows whose consensus the restated-row rule read.
+ * and the rows whose consensus the restated-row rule reads.
  */
 export function unreadStatements(drafting: Drafting, shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
   const out = new Map<number, number[]>();
@@ -164,7 +164,8 @@ export function unreadStatements(drafting: Drafting, shards: ReadonlyMap<number,
 
 /**
  * Chains from drafts whose records are read: every statement becomes an entry citing the filings that state the
- * same claim (the builder's consensus) that `citable` accepts, with the filings that disagree kept apart. Drafts
+ * same claim (the builder's consensus) that `citable` accepts (the caller's own filters; inferred filters still let
+ * a later 10-K that restates a figure agree, docs/DECISIONS.md), with the filings that disagree kept apart. Drafts
  * were ranked on the cosines binary codes approximate; their relevance is recomputed from the exact cosines of the
  * vectors their records hold (`queryVector`), and they are re-ranked (a hit without a shard keeps its cosine).
  */
