@@ -120,6 +120,8 @@ export async function retrieve(
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance
   // reads: src/search/term-membership.ts) and its binary codes; records are read for the chains kept.
   const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: membershipTerms(queryTerms), codes: true })));
+  // One code scorer per shard: the vector leg scans with it, and every hit's cosine is read from it after fusion.
+  const scorers = shards.map((shard) => codeScorer(shard, queryVector));
   // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
   // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
   // answers null and the shard is scanned (reason 'graph_unavailable').
@@ -140,7 +142,7 @@ export async function retrieve(
       found = graph && searchVectorGraph(shard, graph, queryVector, allowed ? isAllowed : undefined, plan.depth, plan.efSearch);
       if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
     }
-    found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth);
+    found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorers[k]);
     for (const h of found) vectorHits.push({ shard: shardIndex, ...h });
     vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
   }
@@ -176,7 +178,6 @@ export async function retrieve(
   fuse(vectorHits, 'cosine');
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
-  const scorers = shards.map((shard) => codeScorer(shard, queryVector));
   for (const h of hits) h.cosine = Math.max(0, scorers[shardIds.indexOf(h.shard)]!.score(h.local));
 
   return {

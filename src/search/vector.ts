@@ -50,8 +50,13 @@ export function codeScorer(shard: Shard, query: Float32Array): CodeScorer {
  * an approximate order; chains then weigh exact cosines from the records they read (src/search/retrieve.ts).
  * searchVectorExact is its slow twin.
  */
-export function searchVectorCodes(shard: Shard, query: Float32Array, isAllowed: (local: number) => boolean, depth: number): ScoredStatement[] {
-  const scorer = codeScorer(shard, query);
+export function searchVectorCodes(
+  shard: Shard,
+  query: Float32Array,
+  isAllowed: (local: number) => boolean,
+  depth: number,
+  scorer: CodeScorer = codeScorer(shard, query),
+): ScoredStatement[] {
   const out: ScoredStatement[] = [];
   for (let local = 0; local < shard.count; local++) {
     if (!isAllowed(local)) continue;
