@@ -1,4 +1,4 @@
-import { deflateSync, inflateSync } from 'fflate';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
  * Binary container for every index artifact: a magic number, a format version, an artifact kind, a JSON header
@@ -7,7 +7,9 @@ import { deflateSync, inflateSync } from 'fflate';
  * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
  * The header and any section may be stored deflated (raw DEFLATE, RFC 1951): what every query reads whole (the
  * directory, issuer tables, term blocks, a shard's head) costs a third of its bytes; sections read by byte range
- * stay plain. Decoding inflates them, synchronously (fflate), so readers see plain sections either way.
+ * stay plain. Decoding inflates them, synchronously, with the platform's zlib (node:zlib in Node and, under
+ * nodejs_compat, in workerd: native code, where a JavaScript inflate runs at interpreter speed in a fresh isolate),
+ * so readers see plain sections either way.
  */
 export const MAGIC = 0x53524546; // "FERS" little-endian
 /**
@@ -34,6 +36,8 @@ interface SectionEntry {
 
 /** Bit of the preamble's kind word: the JSON header is stored deflated. */
 const HEADER_DEFLATED = 0x8000;
+/** A deflated JSON header that inflates past this is corrupt (the largest real one, the directory's, is far smaller). */
+const MAX_HEADER_BYTES = 64 * 1024 * 1024;
 /** A section or header is stored deflated only when that saves at least this share of its bytes. */
 const MIN_DEFLATE_SAVING = 0.1;
 
@@ -45,7 +49,7 @@ export interface DeflateOptions {
 
 /** `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. */
 function deflated(bytes: Uint8Array): Uint8Array | null {
-  const z = deflateSync(bytes, { level: 9 });
+  const z = deflateRawSync(bytes, { level: 9 });
   return z.byteLength <= bytes.byteLength * (1 - MIN_DEFLATE_SAVING) ? z : null;
 }
 
@@ -53,12 +57,14 @@ function deflated(bytes: Uint8Array): Uint8Array | null {
 function inflated(stored: Uint8Array, expected: number, what: string): Uint8Array {
   let out: Uint8Array;
   try {
-    out = inflateSync(stored, { out: new Uint8Array(expected) });
+    // The cap stops a corrupt or hostile stream from inflating past what the directory says (a RangeError).
+    out = inflateRawSync(stored, { maxOutputLength: Math.max(1, expected) });
   } catch {
-    throw new ArtifactFormatError(`${what} does not inflate`);
+    throw new ArtifactFormatError(`${what} does not inflate to ${expected} bytes`);
   }
   if (out.byteLength !== expected) throw new ArtifactFormatError(`${what} inflates to ${out.byteLength} bytes, expected ${expected}`);
-  return out;
+  // Typed sections are viewed from offset 0 of their own buffer (aligned); a small result may sit in a shared pool.
+  return out.byteOffset === 0 && out.buffer.byteLength === expected ? out : new Uint8Array(out);
 }
 
 export class ArtifactFormatError extends Error {
@@ -202,7 +208,7 @@ export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactK
   let headerBytes = bytes.subarray(PREAMBLE_BYTES, PREAMBLE_BYTES + headerLength);
   if (kindWord & HEADER_DEFLATED) {
     try {
-      headerBytes = inflateSync(headerBytes);
+      headerBytes = inflateRawSync(headerBytes, { maxOutputLength: MAX_HEADER_BYTES });
     } catch {
       throw new ArtifactFormatError('artifact header does not inflate');
     }

@@ -1,0 +1,11 @@
+import { runQuery } from '/work/main/src/core/run-query';
+import { ResearchRequest } from '/work/main/src/schema/request';
+import { normalizeQuery } from '/work/main/src/text/normalize';
+import { openFileIndex } from '/work/main/test/support/file-index';
+const dir = process.argv[2]!;
+const q = 'What is the FY2018 capital expenditure amount (in USD millions) for 3M?';
+const reader = openFileIndex(dir);
+const req = ResearchRequest.parse({ query: q, mode: process.env.MODE ?? 'research', retrieval: { max_evidence_tokens: 4000 } });
+const t = performance.now();
+await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
+console.log('first', (performance.now() - t).toFixed(1), 'ms');
