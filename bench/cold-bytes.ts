@@ -55,10 +55,12 @@ for (const dir of dirs) {
     const totals: number[] = [];
     const objects: number[] = [];
     const byKind = new Map<string, number[]>();
+    const readsByKind = new Map<string, number[]>();
     let largest = { file: '', bytes: 0 };
     for (const question of questions) {
       // Bytes per file (a shard is read as its head and then ranges), and every read's size.
       const kinds = new Map<string, number>();
+      const kindReads = new Map<string, number>();
       let count = 0;
       let total = 0;
       const shardReads = process.env.SHARD_READS === 'whole' ? 'whole' : 'ranges';
@@ -67,6 +69,7 @@ for (const dir of dirs) {
         onRead: (file, bytes, offset) => {
           const kind = kindOf(dir, file, offset, bytes, shardReads);
           kinds.set(kind, (kinds.get(kind) ?? 0) + bytes);
+          kindReads.set(kind, (kindReads.get(kind) ?? 0) + 1);
           total += bytes;
           count++;
           if (bytes > largest.bytes) largest = { file: `${file} (${kind})`, bytes };
@@ -77,11 +80,16 @@ for (const dir of dirs) {
       for (const k of new Set([...byKind.keys(), ...kinds.keys()])) {
         if (!byKind.has(k)) byKind.set(k, new Array(totals.length).fill(0));
         byKind.get(k)!.push(kinds.get(k) ?? 0);
+        if (!readsByKind.has(k)) readsByKind.set(k, new Array(totals.length).fill(0));
+        readsByKind.get(k)!.push(kindReads.get(k) ?? 0);
       }
       totals.push(total);
       objects.push(count);
     }
     console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
-    for (const [k, xs] of [...byKind].sort()) console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB`);
+    for (const [k, xs] of [...byKind].sort()) {
+      const rs = readsByKind.get(k)!;
+      console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`);
+    }
   }
 }

@@ -146,7 +146,8 @@ export interface Shard {
   /** Evidence graph: per statement, edges to other statements of this shard (local ids), best first. */
   edges: { target: number; kind: EdgeKind }[][];
   terms: string[];
-  termIndex: Map<string, number>;
+  /** A term's index in `terms` (a Map, or a search of the sorted dictionary: src/format/shard-layout.ts). */
+  termIndex: TermLookup;
   postOffsets: Uint32Array;
   postDocs: Uint32Array;
   postTfs: Uint8Array;
@@ -200,6 +201,11 @@ export interface ShardLayout {
  * with an upper bound of its contribution there. The Worker assembles one per query from the term blocks of the
  * query's terms (src/format/views.ts), so it holds those terms only.
  */
+/** Where a term sits in a shard's dictionary, if it is there. */
+export interface TermLookup {
+  get(term: string): number | undefined;
+}
+
 export interface Lexicon {
   terms: string[];
   termIndex: Map<string, number>;

@@ -1,10 +1,8 @@
 import type { Lexicon, Shard } from '../format/types';
 import { bm25Idf, bm25TermScore } from './bm25';
+import { TopK, type ScoredStatement } from './top-k';
 
-export interface ScoredStatement {
-  local: number;
-  score: number;
-}
+export type { ScoredStatement } from './top-k';
 
 /**
  * BM25 over one shard's postings, with corpus-wide statistics (the query terms' lexicon), restricted to allowed
@@ -40,49 +38,7 @@ export function searchLexical(
       scores[doc] = scores[doc]! + bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[doc]!, lexicon.avgLen);
     }
   }
-  return topK(
-    touched.map((local) => ({ local, score: boost ? scores[local]! * boost(local) : scores[local]! })),
-    depth,
-  );
-}
-
-/** Orders by score (highest first), then by statement: the order every leg ranks in. */
-const before = (a: ScoredStatement, b: ScoredStatement) => b.score - a.score || a.local - b.local;
-
-/**
- * The k best items in rank order; the same result as sorting them all and taking k (a test checks), without sorting
- * the thousands a common term scores: a bounded heap of the best k, sorted at the end.
- */
-export function topK(items: ScoredStatement[], k: number): ScoredStatement[] {
-  if (items.length <= k * 4) return items.sort(before).slice(0, k);
-  // heap[0] is the worst of the kept items (a heap ordered by "ranks later").
-  const heap: ScoredStatement[] = [];
-  const later = (a: ScoredStatement, b: ScoredStatement) => before(a, b) > 0;
-  const siftDown = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && later(heap[l]!, heap[m]!)) m = l;
-      if (r < heap.length && later(heap[r]!, heap[m]!)) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
-      i = m;
-    }
-  };
-  for (const item of items) {
-    if (heap.length < k) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0; ) {
-        const parent = (i - 1) >> 1;
-        if (!later(heap[i]!, heap[parent]!)) break;
-        [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
-        i = parent;
-      }
-    } else if (k > 0 && later(heap[0]!, item)) {
-      heap[0] = item;
-      siftDown(0);
-    }
-  }
-  return heap.sort(before);
+  const top = new TopK(depth);
+  for (const local of touched) top.offer(local, boost ? scores[local]! * boost(local) : scores[local]!);
+  return top.sorted();
 }

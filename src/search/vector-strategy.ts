@@ -1,7 +1,7 @@
 import type { HnswIndexHandle } from '../core/index-reader';
 import type { Shard } from '../format/types';
 import { searchHnsw, type HnswIndex } from '../vector/hnsw';
-import { topK, type ScoredStatement } from './lexical';
+import { topK, type ScoredStatement } from './top-k';
 import { codeScorer } from './vector';
 
 /**

@@ -1,6 +1,6 @@
 import type { Shard } from '../format/types';
 import { dotInt8 } from '../text/embed';
-import { topK, type ScoredStatement } from './lexical';
+import { TopK, topK, type ScoredStatement } from './top-k';
 
 /** The exact cosine of the query with one statement (its record, hence its vector, must be read). */
 export function cosineOf(shard: Shard, query: Float32Array, local: number): number {
@@ -57,13 +57,13 @@ export function searchVectorCodes(
   depth: number,
   scorer: CodeScorer = codeScorer(shard, query),
 ): ScoredStatement[] {
-  const out: ScoredStatement[] = [];
+  const top = new TopK(depth);
   for (let local = 0; local < shard.count; local++) {
     if (!isAllowed(local)) continue;
     const score = scorer.score(local);
-    if (score > 0) out.push({ local, score });
+    if (score > 0) top.offer(local, score);
   }
-  return topK(out, depth);
+  return top.sorted();
 }
 
 /**

@@ -3,7 +3,7 @@
 // posting lists against tokenizing its text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { topK, type ScoredStatement } from '../../src/search/lexical';
+import { topK, type ScoredStatement } from '../../src/search/top-k';
 import type { Shard } from '../../src/format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';

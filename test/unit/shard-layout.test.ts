@@ -1,9 +1,10 @@
 // The shard layout's encodings that the sample index does not reach: posting lists with 32-bit ids (a shard of more
-// than 65,536 statements; the shared corpus's largest has about 15,000).
+// than 65,536 statements; the shared corpus's largest has about 15,000), and a term dictionary out of order.
 import { describe, expect, it } from 'vitest';
+import { ArtifactFormatError } from '../../src/format/container';
 import { decodeShard, decodeShardHead, encodeShard, fillPostings, shardHead } from '../../src/format/shard-layout';
 
-function bigShard(n: number) {
+function bigShard(n: number, terms = ['far']) {
   const dim = 8;
   const ids = [0, 65_535, 65_536, n - 1];
   return encodeShard({
@@ -15,10 +16,10 @@ function bigShard(n: number) {
     agree: new Array(n).fill([]),
     disagree: new Array(n).fill([]),
     edges: new Array(n).fill([]),
-    terms: ['far'],
-    postOffsets: Uint32Array.from([0, ids.length]),
-    postDocs: Uint32Array.from(ids),
-    postTfs: Uint8Array.from([1, 2, 3, 4]),
+    terms,
+    postOffsets: Uint32Array.from([0, ...terms.map(() => ids.length)]),
+    postDocs: Uint32Array.from(terms.flatMap(() => ids)),
+    postTfs: Uint8Array.from(terms.flatMap(() => [1, 2, 3, 4])),
     docLen: new Uint16Array(n).fill(1),
     dim,
     vectors: new Int8Array(n * dim),
@@ -42,5 +43,20 @@ describe('shard posting lists', () => {
     expect(at[1]! - at[0]!).toBe(4 * 5);
     fillPostings(head, 0, bytes.subarray(start + at[0]!, start + at[1]!));
     expect(Array.from(head.postDocs)).toEqual(Array.from(whole.postDocs));
+  });
+});
+
+describe('shard term dictionary', () => {
+  it('finds each term by binary search, and rejects a dictionary that is not sorted', () => {
+    const terms = ['alpha', 'beta', 'delta', 'gamma', 'zeta'];
+    const head = (t: string[]) => {
+      const bytes = bigShard(70_000, t);
+      return decodeShardHead(bytes.subarray(0, shardHead(bytes).head_bytes));
+    };
+    const sorted = head(terms);
+    terms.forEach((t, i) => expect(sorted.termIndex.get(t)).toBe(i));
+    for (const absent of ['', 'a', 'epsilon', 'zz']) expect(sorted.termIndex.get(absent)).toBeUndefined();
+    expect(() => head(['beta', 'alpha'])).toThrow(ArtifactFormatError);
+    expect(() => head(['alpha', 'alpha'])).toThrow(/not sorted/);
   });
 });
