@@ -8,6 +8,7 @@ import {
   type ClaimOccurrence,
   type EdgeKind,
   type EpistemicStatus,
+  type PostingList,
   type Shard,
   type ShardLayout,
   type StatementKind,
@@ -255,12 +256,18 @@ export function shardHead(bytes: Uint8Array): { head_bytes: number; head_crc: nu
 export function decodeShard(bytes: Uint8Array): Shard {
   const decoded = decodeArtifact<ShardHeader>(bytes, 'shard');
   const shard = shardFromHead(decoded);
-  const postings = requireSection(decoded, 'postings', Uint8Array, shard.parts!.layout.postings.bytes);
-  for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(shard.parts!.layout.postingAt[t]!, shard.parts!.layout.postingAt[t + 1]!));
-  const records = requireSection(decoded, 'records', Uint8Array, shard.parts!.layout.records.bytes);
-  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, recordBody(records.subarray(shard.parts!.layout.recordAt[i]!, shard.parts!.layout.recordAt[i + 1]!)));
-  fillCodes(shard, requireSection(decoded, 'codes', Uint8Array, shard.parts!.layout.codes.bytes));
+  const layout = shard.parts!.layout;
+  // A whole shard holds every column dense (no ShardParts): filled below in place.
   delete shard.parts;
+  shard.postDocs = new Uint32Array(shard.postOffsets[shard.terms.length]!);
+  shard.postTfs = new Uint8Array(shard.postDocs.length);
+  shard.vectors = new Int8Array(shard.count * shard.dim);
+  shard.codes = new Uint8Array(layout.codes.bytes);
+  const postings = requireSection(decoded, 'postings', Uint8Array, layout.postings.bytes);
+  for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(layout.postingAt[t]!, layout.postingAt[t + 1]!));
+  const records = requireSection(decoded, 'records', Uint8Array, layout.records.bytes);
+  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, recordBody(records.subarray(layout.recordAt[i]!, layout.recordAt[i + 1]!)));
+  fillCodes(shard, requireSection(decoded, 'codes', Uint8Array, layout.codes.bytes));
   return shard;
 }
 
@@ -363,16 +370,17 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     terms,
     termIndex,
     postOffsets,
-    postDocs: new Uint32Array(postOffsets[h.term_count]!),
-    postTfs: new Uint8Array(postOffsets[h.term_count]!),
+    // Held sparsely until filled (ShardParts): lists per term, vectors per record, codes when read.
+    postDocs: new Uint32Array(0),
+    postTfs: new Uint8Array(0),
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
-    vectors: new Int8Array(n * h.dim),
-    codes: new Uint8Array(codes.bytes),
+    vectors: new Int8Array(0),
+    codes: new Uint8Array(0),
     codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
     codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), records: new Uint8Array(n), codes: false, sourceBase: 0, headBytes: plainHeadBytes(decoded), recordBytes: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listBytes: 0, records: new Uint8Array(n), vectors: new Map(), codes: false, sourceBase: 0, headBytes: plainHeadBytes(decoded), recordBytes: 0, layout },
   };
 }
 
@@ -414,7 +422,7 @@ function plainHeadBytes(decoded: DecodedHead<ShardHeader>): number {
 export function shardMemory(shard: Shard): number {
   const parts = shard.parts;
   if (!parts) return shard.byteSize * 2;
-  return 2 * (parts.headBytes + parts.recordBytes) + shard.postDocs.byteLength + shard.postTfs.byteLength + shard.vectors.byteLength + shard.codes.byteLength;
+  return 2 * (parts.headBytes + parts.recordBytes) + parts.listBytes + shard.codes.byteLength;
 }
 
 /** Fills term t's posting list from its bytes (ids then frequencies, as encodeShard lays them out). */
@@ -430,9 +438,27 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
     if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
     if (j > 0 && docs[j]! <= docs[j - 1]!) throw new ArtifactFormatError('shard posting list out of order');
   }
+  const tfs = own.subarray(idBytes * k, (idBytes + 1) * k);
+  if (shard.parts) {
+    // Copies: a view would keep the whole read (other terms' lists and block padding) alive in the cache.
+    const list = { docs: docs.slice(), tfs: tfs.slice() };
+    shard.parts.lists.set(t, list);
+    shard.parts.listBytes += list.docs.byteLength + list.tfs.byteLength;
+    shard.parts.postings[t] = 1;
+    return;
+  }
   shard.postDocs.set(docs, a);
-  shard.postTfs.set(own.subarray(idBytes * k, (idBytes + 1) * k), a);
-  if (shard.parts) shard.parts.postings[t] = 1;
+  shard.postTfs.set(tfs, a);
+}
+
+const NO_LIST: PostingList = { docs: new Uint32Array(0), tfs: new Uint8Array(0) };
+
+/** Term t's posting list in a shard, whole or read by ranges (empty when its list was not read). */
+export function postingList(shard: Shard, t: number): PostingList {
+  if (shard.parts) return shard.parts.lists.get(t) ?? NO_LIST;
+  const a = shard.postOffsets[t]!;
+  const b = shard.postOffsets[t + 1]!;
+  return { docs: shard.postDocs.subarray(a, b), tfs: shard.postTfs.subarray(a, b) };
 }
 
 /** Bytes of the CRC-32 that ends every record. */
@@ -469,7 +495,9 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
       return { source: source + base, page, status: st, note };
     });
   };
-  shard.vectors.set(new Int8Array(bytes.buffer, bytes.byteOffset, dim), local * dim);
+  const vector = new Int8Array(bytes.buffer, bytes.byteOffset, dim);
+  if (shard.parts) shard.parts.vectors.set(local, vector.slice());
+  else shard.vectors.set(vector, local * dim);
   shard.texts[local] = parsed[0];
   shard.agree[local] = occurrences(parsed[1]);
   shard.disagree[local] = occurrences(parsed[2]);
@@ -480,9 +508,12 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
 }
 
 export function fillCodes(shard: Shard, codes: Uint8Array): void {
-  if (codes.byteLength !== shard.codes.byteLength) throw new ArtifactFormatError('shard codes have the wrong length');
-  shard.codes.set(codes);
-  if (shard.parts) shard.parts.codes = true;
+  const expected = shard.parts ? shard.parts.layout.codes.bytes : shard.codes.byteLength;
+  if (codes.byteLength !== expected) throw new ArtifactFormatError('shard codes have the wrong length');
+  if (shard.parts) {
+    shard.codes = codes.slice();
+    shard.parts.codes = true;
+  } else shard.codes.set(codes);
 }
 
 /** A byte range of one blocked section to read: blocks first..last (inclusive). */

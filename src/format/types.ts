@@ -113,7 +113,9 @@ export interface ClaimOccurrence {
  * One shard's statements, postings and vectors, decoded. A reader of byte ranges (docs/RANGE-READS.md) first decodes
  * the shard's head (every per-statement column, the edges, the term dictionary and row labels) and fills the rest in
  * as a request asks for it (IndexReader.shardParts): postings per term, the binary codes, the records (text,
- * consensus, vector) per statement. Reading a hole is a bug of the caller that did not ask; `parts` says what is filled.
+ * consensus, vector) per statement. Such a shard holds postings and vectors in `parts`, per term and per record read
+ * (postingList and cosineOf read both kinds); postDocs, postTfs and vectors are dense in a whole shard only. Reading a
+ * hole is a bug of the caller that did not ask; `parts` says what is filled.
  */
 export interface Shard {
   id: string;
@@ -170,10 +172,26 @@ export const SHARD_FLAG_RECONCILING_ONLY = 1;
 /** Bit of Shard.flags: another filing states the same claim (its consensus lists agreeing occurrences). */
 export const SHARD_FLAG_AGREED = 16;
 
-/** Which parts of a shard read by ranges are filled in (1 = filled), and where the rest lies in its object. */
+/** A term's posting list in one shard: ascending statement ids and their term frequencies. */
+export interface PostingList {
+  docs: Uint16Array | Uint32Array;
+  tfs: Uint8Array;
+}
+
+/**
+ * Which parts of a shard read by ranges are filled in (1 = filled), and where the rest lies in its object. What is
+ * read is held sparsely (the lists of the terms read, the vectors of the records read; Shard.postDocs, postTfs and
+ * vectors stay empty), so a shard costs the cache what was read, not what a whole one would.
+ */
 export interface ShardParts {
   postings: Uint8Array;
+  /** Per term read, its list (src/format/shard-layout.ts postingList reads either kind of shard). */
+  lists: Map<number, PostingList>;
+  /** Bytes of the lists held. */
+  listBytes: number;
   records: Uint8Array;
+  /** Per record read, its vector (src/search/vector.ts cosineOf). */
+  vectors: Map<number, Int8Array>;
   codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;

@@ -1,4 +1,5 @@
 import type { Lexicon, Shard } from '../format/types';
+import { postingList } from '../format/shard-layout';
 import { bm25Idf, bm25TermScore } from './bm25';
 import { TopK, type ScoredStatement } from './top-k';
 
@@ -28,14 +29,15 @@ export function searchLexical(
     const g = lexicon.termIndex.get(term);
     if (g === undefined) continue;
     const idf = bm25Idf(lexicon.totalStatements, lexicon.df[g]!);
-    for (let p = shard.postOffsets[t]!; p < shard.postOffsets[t + 1]!; p++) {
-      const doc = shard.postDocs[p]!;
+    const { docs, tfs } = postingList(shard, t);
+    for (let p = 0; p < docs.length; p++) {
+      const doc = docs[p]!;
       if (!isAllowed(doc)) continue;
       if (!seen[doc]) {
         seen[doc] = 1;
         touched.push(doc);
       }
-      scores[doc] = scores[doc]! + bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[doc]!, lexicon.avgLen);
+      scores[doc] = scores[doc]! + bm25TermScore(idf, tfs[p]!, shard.docLen[doc]!, lexicon.avgLen);
     }
   }
   const top = new TopK(depth);

@@ -1,3 +1,4 @@
+import { postingList } from '../format/shard-layout';
 import type { Shard } from '../format/types';
 
 /**
@@ -39,11 +40,12 @@ function holds(shard: Shard, term: string, local: number): boolean {
 
 /** Is statement `local` in term t's posting list (ascending ids, checked when filled)? */
 function inPostings(shard: Shard, t: number, local: number): boolean {
-  let lo = shard.postOffsets[t]!;
-  let hi = shard.postOffsets[t + 1]! - 1;
+  const { docs } = postingList(shard, t);
+  let lo = 0;
+  let hi = docs.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const doc = shard.postDocs[mid]!;
+    const doc = docs[mid]!;
     if (doc === local) return true;
     if (doc < local) lo = mid + 1;
     else hi = mid - 1;

@@ -2,7 +2,7 @@
 // than 65,536 statements; the shared corpus's largest has about 15,000), and a term dictionary out of order.
 import { describe, expect, it } from 'vitest';
 import { ArtifactFormatError } from '../../src/format/container';
-import { decodeShard, decodeShardHead, encodeShard, fillPostings, shardHead } from '../../src/format/shard-layout';
+import { decodeShard, decodeShardHead, encodeShard, fillPostings, postingList, shardHead } from '../../src/format/shard-layout';
 
 function bigShard(n: number, terms = ['far']) {
   const dim = 8;
@@ -41,8 +41,10 @@ describe('shard posting lists', () => {
     const at = head.parts!.layout.postingAt;
     const start = head.parts!.layout.postings.start;
     expect(at[1]! - at[0]!).toBe(4 * 5);
+    expect(postingList(head, 0).docs.length).toBe(0); // not read yet
     fillPostings(head, 0, bytes.subarray(start + at[0]!, start + at[1]!));
-    expect(Array.from(head.postDocs)).toEqual(Array.from(whole.postDocs));
+    expect(Array.from(postingList(head, 0).docs)).toEqual(Array.from(whole.postDocs));
+    expect(Array.from(postingList(head, 0).tfs)).toEqual(Array.from(postingList(whole, 0).tfs));
   });
 });
 
