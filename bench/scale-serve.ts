@@ -7,7 +7,8 @@
  *   - cold: ARTIFACT_CACHE_SCOPE=request and EDGE_CACHE=off, so every request starts with an empty artifact cache
  *     and reads what it needs from R2, as a fresh isolate in a colo with nothing cached would (the isolate's modules
  *     are loaded already: this is the artifact-cold path).
- *   - fresh: a new `wrangler dev` per question (the first SCALE_SERVE_FRESH, default 8), its first query measured;
+ *   - fresh: a new `wrangler dev` per question (SCALE_SERVE_FRESH of them, default 12, spread evenly over the whole
+ *     question list: the first few FinanceBench questions are heavier than the median), its first query measured;
  *     the readiness probe (GET /metadata-filters) has read the pointer, manifest and directory before it.
  * Reports, per corpus and mode, the Worker's own `ms` p50/p95 and the storage bytes of cold requests (median, max),
  * from its log lines. Writes bench/results/scale-serve.json. SCALE_SERVE_QUESTIONS=n sends only the first n questions.
@@ -37,7 +38,7 @@ export interface ServeRow {
   coldStorageMedian: number;
   coldStorageMax: number;
   coldObjectsMedian: number;
-  /** A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, first FRESH_QUESTIONS. */
+  /** A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, FRESH_QUESTIONS of them spread over the list. */
   freshP50: number;
   freshMax: number;
   /** Of a fresh isolate's request, the median ms of storage loads and of the query's own work (log timings_ms). */
@@ -50,7 +51,13 @@ export interface ServeRow {
 }
 
 /** How many questions get a fresh isolate each (a wrangler dev start per question, so few). */
-const FRESH_QUESTIONS = Number(process.env.SCALE_SERVE_FRESH) || 8;
+const FRESH_QUESTIONS = Number(process.env.SCALE_SERVE_FRESH) || 12;
+
+/** n questions spread evenly over the list (every k-th), so a small sample is not one benchmark's first few. */
+export function spread<T>(items: readonly T[], n: number): T[] {
+  if (n >= items.length) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
 
 function questions(): string[] {
   return [
@@ -112,7 +119,7 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
     const vars = { API_KEY_HASHES: KEYS.map(sha256).join(','), EDGE_CACHE: 'off' };
     for (const mode of ['basic', 'research']) {
       const lines: WorkerLogLine[] = [];
-      for (const q of qs.slice(0, FRESH_QUESTIONS)) {
+      for (const q of spread(qs, FRESH_QUESTIONS)) {
         const server = await startWranglerDev({ port, inspectorPort: port + 1, persistDir, vars, readyKey: KEYS[0]! });
         try {
           // The readiness probe (GET /metadata-filters) loaded the directory; drop nothing else: this is the first query.
