@@ -262,7 +262,6 @@ export function decodeShard(bytes: Uint8Array): Shard {
   shard.postDocs = new Uint32Array(shard.postOffsets[shard.terms.length]!);
   shard.postTfs = new Uint8Array(shard.postDocs.length);
   shard.vectors = new Int8Array(shard.count * shard.dim);
-  shard.codes = new Uint8Array(layout.codes.bytes);
   const postings = requireSection(decoded, 'postings', Uint8Array, layout.postings.bytes);
   for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(layout.postingAt[t]!, layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, layout.records.bytes);
@@ -370,13 +369,13 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     terms,
     termIndex,
     postOffsets,
-    // Held sparsely until filled (ShardParts): lists per term, vectors per record, codes when read.
+    // Held sparsely until filled (ShardParts): lists per term, vectors per record.
     postDocs: new Uint32Array(0),
     postTfs: new Uint8Array(0),
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
     vectors: new Int8Array(0),
-    codes: new Uint8Array(0),
+    codes: new Uint8Array(codes.bytes),
     codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
     codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
     byteSize: decoded.total,
@@ -508,12 +507,10 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
 }
 
 export function fillCodes(shard: Shard, codes: Uint8Array): void {
-  const expected = shard.parts ? shard.parts.layout.codes.bytes : shard.codes.byteLength;
-  if (codes.byteLength !== expected) throw new ArtifactFormatError('shard codes have the wrong length');
-  if (shard.parts) {
-    shard.codes = codes.slice();
-    shard.parts.codes = true;
-  } else shard.codes.set(codes);
+  if (codes.byteLength !== shard.codes.byteLength) throw new ArtifactFormatError('shard codes have the wrong length');
+  // In place: a code scorer made before the codes arrived reads them through the same array.
+  shard.codes.set(codes);
+  if (shard.parts) shard.parts.codes = true;
 }
 
 /** A byte range of one blocked section to read: blocks first..last (inclusive). */
