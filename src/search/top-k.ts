@@ -4,12 +4,9 @@ export interface ScoredStatement {
   score: number;
 }
 
-/** Orders by score (highest first), then by statement: the order every leg ranks in. */
-export const before = (a: ScoredStatement, b: ScoredStatement) => b.score - a.score || a.local - b.local;
-
 /**
- * The best k of a stream of (statement, score) pairs, in rank order at the end: the same result as sorting them all
- * and taking k (a test checks). A bounded heap on typed arrays, so a leg that scores thousands of statements
+ * The best k of a stream of (statement, score) pairs, in rank order at the end (score highest first, then statement:
+ * the order every leg ranks in): the same result as sorting them all and taking k (a test checks). A bounded heap on typed arrays, so a leg that scores thousands of statements
  * allocates nothing per statement and compares numbers, not objects through a callback: a fresh isolate runs this
  * before it has optimized anything, and the object-and-comparator version was its largest first-query cost.
  */
@@ -57,7 +54,11 @@ export class TopK {
     if (score < root || (score === root && local > this.locals[0]!)) return;
     this.scores[0] = score;
     this.locals[0] = local;
-    for (let i = 0; ; ) {
+    this.siftDown(0);
+  }
+
+  private siftDown(from: number): void {
+    for (let i = from; ; ) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
@@ -69,11 +70,17 @@ export class TopK {
     }
   }
 
-  /** The kept pairs, best first. */
+  /** The kept pairs, best first: the heap popped, latest-ranked first, into the output from its end. Empties it. */
   sorted(): ScoredStatement[] {
-    const out: ScoredStatement[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ local: this.locals[i]!, score: this.scores[i]! });
-    return out.sort(before);
+    const out = new Array<ScoredStatement>(this.size);
+    while (this.size > 0) {
+      out[this.size - 1] = { local: this.locals[0]!, score: this.scores[0]! };
+      const last = --this.size;
+      this.scores[0] = this.scores[last]!;
+      this.locals[0] = this.locals[last]!;
+      this.siftDown(0);
+    }
+    return out;
   }
 }
 
