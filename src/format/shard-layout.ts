@@ -1,5 +1,6 @@
 import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type DecodedHead } from './container';
 import { crc32 } from './crc32';
+import { binarySearch } from './views';
 import {
   EDGE_KINDS,
   EPISTEMIC_STATUSES,
@@ -392,16 +393,8 @@ function sortedTermLookup(terms: readonly string[]): TermLookup {
   for (let i = 1; i < terms.length; i++) if (!(terms[i - 1]! < terms[i]!)) throw new ArtifactFormatError('shard terms not sorted');
   return {
     get(term: string): number | undefined {
-      let lo = 0;
-      let hi = terms.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const t = terms[mid]!;
-        if (t === term) return mid;
-        if (t < term) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      return undefined;
+      const at = binarySearch(terms, term);
+      return at < 0 ? undefined : at;
     },
   };
 }
