@@ -408,8 +408,8 @@ function plainHeadBytes(decoded: DecodedHead<ShardHeader>): number {
 
 /**
  * What a decoded shard costs in memory, for the artifact cache: a whole one about twice its object (strings and
- * objects from JSON); one read by ranges twice its head and its filled records, plus the typed arrays it allocated
- * for postings, vectors and codes.
+ * objects from JSON); one read by ranges twice its head and its filled records (each record's vector copy included),
+ * plus the posting lists it holds and its codes.
  */
 export function shardMemory(shard: Shard): number {
   const parts = shard.parts;
