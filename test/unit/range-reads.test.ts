@@ -113,6 +113,25 @@ describe('range reads vs whole-object reads on the sample index', () => {
     expect(rangeBytes).toBeLessThan(wholeBytes);
   });
 
+  it('answer the same from a reader that earlier requests filled in as from a cold one', async () => {
+    // A warm isolate holds parts other requests read (records, posting lists); chains are drafted from the head and
+    // redrafted once records arrive, so what is already cached must not change the response.
+    const warm = openFileIndex(sample.result.dir);
+    const request = (query: string, mode: 'research' | 'basic' | 'agentic_research') => {
+      const req = ResearchRequest.parse({ query, mode, retrieval: { max_evidence_tokens: 2000 } });
+      return { ...req, normalizedQuery: normalizeQuery(req.query) };
+    };
+    const modes = ['research', 'basic', 'agentic_research'] as const;
+    for (const mode of modes) for (const query of QUESTIONS) await runQuery(warm, request(query, mode));
+    for (const mode of modes) {
+      for (const query of [...QUESTIONS].reverse()) {
+        const cold = await runQuery(openFileIndex(sample.result.dir), request(query, mode));
+        const again = await runQuery(warm, request(query, mode));
+        expect(JSON.stringify(again.body), `${mode}: ${query}`).toBe(JSON.stringify(cold.body));
+      }
+    }
+  });
+
   it('fails a read whose block does not match its checksum, and a truncated shard', async () => {
     const dir = sample.result.dir;
     const reader = openFileIndex(dir);
