@@ -147,11 +147,12 @@ interface ClassificationMatcher {
  */
 const matchers = new Map<string, ClassificationMatcher>();
 
-function matcherFor(value: string, needsCue: boolean): ClassificationMatcher {
-  const key = `${needsCue ? 1 : 0}${value}`;
+function matcherFor(value: string, alwaysCue: boolean): ClassificationMatcher {
+  const key = `${alwaysCue ? 1 : 0}${value}`;
   let m = matchers.get(key);
   if (!m) {
     const words = valueWords(value);
+    const needsCue = alwaysCue || value.trim().split(/\s+/).length < 2;
     const source = `(?<![\\p{L}\\p{N}])${words.map((w) => w.pattern).join('[\\s,-]+')}${needsCue ? `[\\s-]+${SECTOR_CUE}` : ''}(?![\\p{L}\\p{N}])`;
     m = { stems: words.map((w) => w.stem).filter(Boolean), re: undefined, source };
     matchers.set(key, m);
@@ -167,7 +168,7 @@ function matcherFor(value: string, needsCue: boolean): ClassificationMatcher {
 export function findClassification(query: string, values: readonly string[], alwaysCue: boolean): string[] {
   const lower = query.toLowerCase();
   return values.filter((v) => {
-    const m = matcherFor(v, alwaysCue || v.trim().split(/\s+/).length < 2);
+    const m = matcherFor(v, alwaysCue);
     if (!m.stems.every((stem) => lower.includes(stem))) return false;
     m.re ??= new RegExp(m.source, 'u');
     return m.re.test(lower);

@@ -178,7 +178,8 @@ export async function retrieve(
   fuse(vectorHits, 'cosine');
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
-  for (const h of hits) h.cosine = Math.max(0, scorers[shardIds.indexOf(h.shard)]!.score(h.local));
+  const scorerOf = new Map(shardIds.map((id, k) => [id, scorers[k]!]));
+  for (const h of hits) h.cosine = Math.max(0, scorerOf.get(h.shard)!.score(h.local));
 
   return {
     hits,

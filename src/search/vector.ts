@@ -4,7 +4,7 @@ import { TopK, topK, type ScoredStatement } from './top-k';
 
 /** The exact cosine of the query with one statement (its record, hence its vector, must be read). */
 export function cosineOf(shard: Shard, query: Float32Array, local: number): number {
-  // A record not read has no vector: 0, as the zero-filled column of earlier layouts gave.
+  // A record not read has no vector: its cosine counts as 0 (callers read the records of what they score).
   if (shard.parts) {
     const vector = shard.parts.vectors.get(local);
     return vector ? dotInt8(query, vector, 0) : 0;
