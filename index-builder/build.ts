@@ -3,11 +3,11 @@ import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
 import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
-import { shardHead } from '../src/format/shard-layout';
+import { shardHead, statementKind, statementStatus } from '../src/format/shard-layout';
 import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
-import type { ArtifactRef, CatalogHeader, CatalogSource, EmbeddingModel, EpistemicStatus, FileList, IssuerTable, Manifest, Shard, ShardInfo, StatementKind } from '../src/format/types';
+import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EmbeddingModel, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
@@ -656,15 +656,15 @@ export interface ReusedIssuers {
 
 /** Adds a shard's statements to corpus statistics, from its postings: what TermStats summed when it was built. */
 export function addShardStats(stats: TermStats, shard: Shard): void {
-  stats.statements += shard.texts.length;
+  stats.statements += shard.count;
   for (let i = 0; i < shard.docLen.length; i++) stats.totalLen += shard.docLen[i]!;
-  shard.terms.forEach((t, i) => stats.df.set(t, (stats.df.get(t) ?? 0) + shard.postOffsets[i + 1]! - shard.postOffsets[i]!));
+  shard.terms.toArray().forEach((t, i) => stats.df.set(t, (stats.df.get(t) ?? 0) + shard.postOffsets[i + 1]! - shard.postOffsets[i]!));
 }
 
 /** A shard's per-term impact bounds under corpus statistics, from its postings (as encodeShardStatements computes them). */
 export function shardImpacts(shard: Shard, stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number }): Float64Array {
   const impacts = new Float64Array(shard.terms.length);
-  shard.terms.forEach((t, i) => {
+  shard.terms.toArray().forEach((t, i) => {
     const idf = bm25Idf(stats.statements, stats.df.get(t)!);
     let best = 0;
     for (let p = shard.postOffsets[i]!; p < shard.postOffsets[i + 1]!; p++) {
@@ -806,11 +806,15 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
           if (writer.write(info.file, bytes).content_id !== info.content_id) throw new Error(`${info.file} in ${corpus.reuse!.dir} does not match its issuer table`);
           reusedBytes += bytes.byteLength;
           const shard = decodeShard(bytes);
-          impacts.addShard(shardIndex, shard.terms, shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
+          impacts.addShard(shardIndex, shard.terms.toArray(), shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
           // The summary counts every statement and edge, reused or rebuilt (merge counts only come from rebuilding).
-          for (const k of shard.kind) byKind[k] = (byKind[k] ?? 0) + 1;
-          for (const st of shard.status) byStatus[st] = (byStatus[st] ?? 0) + 1;
-          for (const list of shard.edges) for (const e of list) edgeCounts[e.kind]!++;
+          for (let i = 0; i < shard.count; i++) {
+            const k = statementKind(shard, i);
+            const st = statementStatus(shard, i);
+            byKind[k] = (byKind[k] ?? 0) + 1;
+            byStatus[st] = (byStatus[st] ?? 0) + 1;
+          }
+          for (const k of shard.edges.kind) edgeCounts[EDGE_KINDS[k]!]!++;
           largestShardBytes = Math.max(largestShardBytes, bytes.byteLength);
           if (info.graph_file) {
             const graph = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.graph_file)));

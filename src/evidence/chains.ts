@@ -1,3 +1,4 @@
+import { edgeCount, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
 import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
@@ -82,7 +83,9 @@ export type AllowedStatement = (shard: Shard, local: number) => boolean;
 const ANY: AllowedStatement = () => true;
 
 function edgeTargets(shard: Shard, local: number, kind: EdgeKind, allowed: AllowedStatement): number[] {
-  return (shard.edges[local] ?? []).filter((e) => e.kind === kind && allowed(shard, e.target)).map((e) => e.target);
+  return statementEdges(shard, local)
+    .filter((e) => e.kind === kind && allowed(shard, e.target))
+    .map((e) => e.target);
 }
 
 /**
@@ -95,19 +98,19 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
   const add = (local: number | undefined) => {
     if (local !== undefined && path.length < max && !path.includes(local)) path.push(local);
   };
-  const isRow = shard.kind[anchor] === 'table_row';
+  const isRow = statementKind(shard, anchor) === 'table_row';
   if (isRow) {
     add(anchor);
     add(edgeTargets(shard, anchor, 'explains', allowed)[0]);
   } else {
-    const fact = edgeTargets(shard, anchor, 'explains', allowed).find((t) => shard.kind[t] === 'table_row');
+    const fact = edgeTargets(shard, anchor, 'explains', allowed).find((t) => statementKind(shard, t) === 'table_row');
     add(fact);
     add(anchor);
   }
-  const sentence = path.find((l) => shard.kind[l] === 'sentence');
+  const sentence = path.find((l) => statementKind(shard, l) === 'sentence');
   add((sentence !== undefined ? edgeTargets(shard, sentence, 'outlook', allowed) : [])[0] ?? edgeTargets(shard, path[0]!, 'outlook', allowed)[0]);
   if (max >= 4) {
-    const row = path.find((l) => shard.kind[l] === 'table_row');
+    const row = path.find((l) => statementKind(shard, l) === 'table_row');
     if (row !== undefined) add(edgeTargets(shard, row, 'period', allowed)[0]);
   }
   return path;
@@ -121,8 +124,8 @@ export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;
 
 function toEntry(shard: Shard, local: number, citable: CitableSource): Entry {
-  const kind = shard.kind[local]!;
-  const own: EntrySource = { source: shard.source[local]!, status: shard.status[local]!, page: shard.page[local]!, kind };
+  const kind = statementKind(shard, local);
+  const own: EntrySource = { source: shard.source[local]!, status: statementStatus(shard, local), page: shard.page[local]!, kind };
   const sources: EntrySource[] = [own];
   for (const o of shard.agree[local] ?? []) {
     if (!citable(o.source) || sources.some((s) => s.source === o.source)) continue;
@@ -252,7 +255,7 @@ export function draftChains(
   const top = hits.slice(0, maxAnchors);
   const hasPath = (h: Hit) => {
     const sh = shards.get(h.shard);
-    return !!sh && (sh.edges[h.local]?.length ?? 0) > 0;
+    return !!sh && edgeCount(sh, h.local) > 0;
   };
   const ordered = [...top.filter(hasPath), ...top.filter((h) => !hasPath(h))];
   let anchors = 0;
@@ -307,7 +310,7 @@ export function draftChains(
     for (const n of kept) {
       const s = shards.get(n.shard);
       // A row no other filing restates has no agreeing occurrences: nothing to read for the rule.
-      if (!s || s.kind[n.local] !== 'table_row' || !(s.flags[n.local]! & SHARD_FLAG_AGREED)) continue;
+      if (!s || statementKind(s, n.local) !== 'table_row' || !(s.flags[n.local]! & SHARD_FLAG_AGREED)) continue;
       rows.push(n);
       if (s.parts && !s.parts.records[n.local]) continue;
       for (const o of s.agree[n.local]!) shownRows.add(rowAt(o.source, o.page, s.rowLabel[n.local]!));

@@ -76,6 +76,9 @@ export function encodeTermBlock(b: Omit<TermBlock, 'byteSize'>): Uint8Array {
   );
 }
 
+/** Heap a short string in an array costs beyond its characters: its header, padding and the array's pointer to it. */
+const STRING_OVERHEAD_BYTES = 32;
+
 export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {
   const decoded = decodeArtifact<TermBlockHeader>(bytes, 'terms');
   const h = decoded.header;
@@ -85,22 +88,30 @@ export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {
   const shardOffsets = requireSection(decoded, 'shard_offsets', Uint32Array, n + 1);
   const shardIds = requireSection(decoded, 'shard_ids', Uint16Array);
   if (shardOffsets[n] !== shardIds.length) throw new ArtifactFormatError('term block postings misaligned');
-  const weights = requireSection(decoded, 'weights', Float32Array);
+  // Stored plain, so views of `bytes`: copied, or the cache would keep every stored byte of the block alive.
+  const weights = requireSection(decoded, 'weights', Float32Array).slice();
+  const vectors = requireSection(decoded, 'vectors', Int8Array, weights.length * h.dim).slice();
   const vectorRow = requireSection(decoded, 'vector_row', Uint32Array, n);
   for (const r of vectorRow) if (r !== NO_VECTOR && r >= weights.length) throw new ArtifactFormatError('term block vector row out of range');
+  const df = requireSection(decoded, 'df', Uint32Array, n);
+  const shardImpact = requireSection(decoded, 'shard_impact', Uint8Array, shardIds.length);
+  const restImpact = requireSection(decoded, 'rest_impact', Uint8Array, n);
+  let byteSize = 0;
+  for (const a of [df, shardOffsets, shardIds, shardImpact, restImpact, vectorRow, weights, vectors]) byteSize += a.byteLength;
+  for (const t of h.terms as string[]) byteSize += t.length + STRING_OVERHEAD_BYTES;
   return {
     block,
     terms: h.terms,
-    df: requireSection(decoded, 'df', Uint32Array, n),
+    df,
     shardOffsets,
     shardIds,
-    shardImpact: requireSection(decoded, 'shard_impact', Uint8Array, shardIds.length),
-    restImpact: requireSection(decoded, 'rest_impact', Uint8Array, n),
+    shardImpact,
+    restImpact,
     vectorRow,
     weights,
-    vectors: requireSection(decoded, 'vectors', Int8Array, weights.length * h.dim),
+    vectors,
     dim: h.dim,
-    byteSize: bytes.byteLength,
+    byteSize,
   };
 }
 

@@ -1,6 +1,6 @@
 import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type DecodedHead } from './container';
 import { crc32 } from './crc32';
-import { binarySearch } from './views';
+import { PackedLines } from './packed-lines';
 import {
   EDGE_KINDS,
   EPISTEMIC_STATUSES,
@@ -11,6 +11,7 @@ import {
   type EpistemicStatus,
   type PostingList,
   type Shard,
+  type ShardEdges,
   type ShardLayout,
   type StatementKind,
   type TermLookup,
@@ -83,7 +84,13 @@ const STATUS_SHIFT = 2;
 const STATUS_MASK = 3;
 
 /** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
-export type ShardInput = Pick<Shard, 'id' | 'texts' | 'kind' | 'status' | 'metric' | 'agree' | 'disagree' | 'edges' | 'terms' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
+export type ShardInput = Pick<Shard, 'id' | 'texts' | 'metric' | 'agree' | 'disagree' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
+  kind: StatementKind[];
+  status: EpistemicStatus[];
+  /** Per statement, its edges best first. */
+  edges: { target: number; kind: EdgeKind }[][];
+  /** The term dictionary, sorted. */
+  terms: string[];
   source: number[];
   page: number[];
   offset: Uint32Array;
@@ -106,6 +113,11 @@ function blockCrcs(bytes: Uint8Array, block: number): Uint32Array {
 
 type Occurrence = [source: number, page: number, status: number, note: string];
 const packOccurrences = (list: readonly ClaimOccurrence[]): Occurrence[] => list.map((o) => [o.source, o.page, EPISTEMIC_STATUSES.indexOf(o.status), o.note]);
+
+/** A statement's stored flags: its feature bits (statementFeatures), kind, status and whether other filings agree. */
+export function packedFlags(features: number, kind: StatementKind, status: EpistemicStatus, agreed: boolean): number {
+  return features | (kind === 'table_row' ? FLAG_TABLE_ROW : 0) | (EPISTEMIC_STATUSES.indexOf(status) << STATUS_SHIFT) | (agreed ? SHARD_FLAG_AGREED : 0);
+}
 
 /** What a shard stores about a statement's text for ranking (Shard.labels and Shard.flags). */
 export function statementFeatures(text: string, kind: StatementKind, metric: number): { label: readonly string[] | null; flags: number } {
@@ -157,14 +169,7 @@ export function encodeShard(s: ShardInput): Uint8Array {
     'shard',
     header,
     {
-      flags: Uint8Array.from(
-        features,
-        (f, i) =>
-          f.flags |
-          (s.kind[i] === 'table_row' ? FLAG_TABLE_ROW : 0) |
-          (EPISTEMIC_STATUSES.indexOf(s.status[i]!) << STATUS_SHIFT) |
-          (s.agree[i]!.length ? SHARD_FLAG_AGREED : 0),
-      ),
+      flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, s.kind[i]!, s.status[i]!, s.agree[i]!.length > 0)),
       source: compactUints(s.source),
       page: compactUints(s.page),
       doc_len: s.docLen,
@@ -261,6 +266,9 @@ export function decodeShard(bytes: Uint8Array): Shard {
   // A whole shard holds every column dense (no ShardParts): filled below in place.
   delete shard.parts;
   shard.postDocs = new Uint32Array(shard.postOffsets[shard.terms.length]!);
+  shard.texts = new Array<string>(shard.count);
+  shard.agree = new Array<ClaimOccurrence[]>(shard.count);
+  shard.disagree = new Array<ClaimOccurrence[]>(shard.count);
   shard.postTfs = new Uint8Array(shard.postDocs.length);
   shard.vectors = new Int8Array(shard.count * shard.dim);
   const postings = requireSection(decoded, 'postings', Uint8Array, layout.postings.bytes);
@@ -285,18 +293,17 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const n = h.count;
   const block = h.block;
   if (!Number.isInteger(block) || block <= 0) throw new ArtifactFormatError('shard block size invalid');
-  const text = (name: string, lines: number): string[] => {
+  const lines = (name: string, count: number): PackedLines => {
     const bytes = requireSection(decoded, name, Uint8Array);
-    let out: string[];
+    let text: string;
     try {
-      out = lines === 0 ? [] : recordDecoder.decode(bytes).split('\n');
+      text = recordDecoder.decode(bytes);
     } catch {
       throw new ArtifactFormatError(`shard section ${name} is not UTF-8`);
     }
-    if (out.length !== lines) throw new ArtifactFormatError(`shard section ${name} has ${out.length} lines, expected ${lines}`);
-    return out;
+    return PackedLines.of(text, count, `shard section ${name}`);
   };
-  const terms = text('terms', h.term_count);
+  const terms = lines('terms', h.term_count);
   const counts = uintSection(decoded, 'post_counts', h.term_count);
   const idBytes = postingIdBytes(n);
   // Plain loops over typed arrays throughout: a fresh isolate decodes its first heads before it has optimized
@@ -322,50 +329,32 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const layout: ShardLayout = {
     block,
     postingAt,
-    postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)) },
+    postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)).slice() },
     recordAt,
     records: { start: records.start, bytes: records.bytes },
     codes: { start: codes.start, bytes: codes.bytes, crc: h.codes_crc },
   };
   const termIndex = sortedTermLookup(terms);
-  const edgeFrom = uintSection(decoded, 'edge_from');
-  const edgeTarget = uintSection(decoded, 'edge_target', edgeFrom.length);
-  const edgeKind = requireSection(decoded, 'edge_kind', Uint8Array, edgeFrom.length);
-  const edges: { target: number; kind: EdgeKind }[][] = new Array<{ target: number; kind: EdgeKind }[]>(n).fill(EMPTY);
-  for (let j = 0; j < edgeFrom.length; j++) {
-    const kind = EDGE_KINDS[edgeKind[j]!];
-    const from = edgeFrom[j]!;
-    if (!kind || edgeTarget[j]! >= n || from >= n) throw new ArtifactFormatError('shard edge out of range');
-    if (edges[from] === EMPTY) edges[from] = [];
-    edges[from]!.push({ target: edgeTarget[j]!, kind });
-  }
+  const edges = edgeColumns(uintSection(decoded, 'edge_from'), decoded, n);
   const flags = requireSection(decoded, 'flags', Uint8Array, n);
-  const status = new Array<EpistemicStatus>(n);
-  const kind = new Array<StatementKind>(n);
-  for (let i = 0; i < n; i++) {
-    const st = EPISTEMIC_STATUSES[(flags[i]! >> STATUS_SHIFT) & STATUS_MASK];
-    if (!st) throw new ArtifactFormatError('shard status code unknown');
-    status[i] = st;
-    kind[i] = flags[i]! & FLAG_TABLE_ROW ? 'table_row' : 'sentence';
-  }
-  const labelLines = text('labels', n);
-  const labels = new Array<string[] | null>(n);
-  for (let i = 0; i < n; i++) labels[i] = labelLines[i] ? labelLines[i]!.split(' ') : null;
-  return {
+  for (let i = 0; i < n; i++) if (!EPISTEMIC_STATUSES[(flags[i]! >> STATUS_SHIFT) & STATUS_MASK]) throw new ArtifactFormatError('shard status code unknown');
+  const labels = lines('labels', n);
+  // Sections stored plain are views of the head's bytes: copied, so the cache does not keep the whole head alive.
+  const own = <T extends Uint8Array | Uint16Array | Uint32Array | Float32Array>(a: T): T => a.slice() as T;
+  const shard: Shard = {
     id: h.id,
     count: n,
-    texts: new Array<string>(n),
+    // Filled per record read: sparse until then (decodeShard makes them dense).
+    texts: [],
     source: Uint32Array.from(uintSection(decoded, 'source', n)),
     page: Uint32Array.from(uintSection(decoded, 'page', n)),
-    kind,
-    status,
     metric: requireSection(decoded, 'metric', Uint8Array, n),
-    claim: requireSection(decoded, 'claim', Uint32Array, n),
+    claim: own(requireSection(decoded, 'claim', Uint32Array, n)),
     rowLabel: requireSection(decoded, 'row_label', Uint32Array, n),
     flags,
     labels,
-    agree: new Array<ClaimOccurrence[]>(n),
-    disagree: new Array<ClaimOccurrence[]>(n),
+    agree: [],
+    disagree: [],
     edges,
     terms,
     termIndex,
@@ -377,11 +366,13 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     dim: h.dim,
     vectors: new Int8Array(0),
     codes: new Uint8Array(codes.bytes),
-    codeMean: requireSection(decoded, 'code_mean', Float32Array, h.dim),
-    codeScale: requireSection(decoded, 'code_scale', Float32Array, h.dim),
+    codeMean: own(requireSection(decoded, 'code_mean', Float32Array, h.dim)),
+    codeScale: own(requireSection(decoded, 'code_scale', Float32Array, h.dim)),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listBytes: 0, records: new Uint8Array(n), vectors: new Map(), codes: false, sourceBase: 0, headBytes: plainHeadBytes(decoded), recordBytes: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), vectors: new Map(), codes: false, sourceBase: 0, headCost: 0, recordCost: 0, layout },
   };
+  shard.parts!.headCost = heldHeadBytes(shard);
+  return shard;
 }
 
 /**
@@ -389,32 +380,89 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
  * unsorted one is rejected rather than searched wrong). A query looks up a few dozen terms in a shard of up to some
  * 12,000, so building a Map of all of them per decoded head cost more than every lookup it served.
  */
-function sortedTermLookup(terms: readonly string[]): TermLookup {
-  for (let i = 1; i < terms.length; i++) if (!(terms[i - 1]! < terms[i]!)) throw new ArtifactFormatError('shard terms not sorted');
+function sortedTermLookup(terms: PackedLines): TermLookup {
+  if (!terms.isStrictlySorted()) throw new ArtifactFormatError('shard terms not sorted');
   return {
     get(term: string): number | undefined {
-      const at = binarySearch(terms, term);
+      const at = terms.find(term);
       return at < 0 ? undefined : at;
     },
   };
 }
 
-/** Bytes of a shard head's sections as decoded (inflated): what its columns cost before they become arrays. */
-function plainHeadBytes(decoded: DecodedHead<ShardHeader>): number {
-  let sum = 0;
-  for (const name of HEAD_SECTIONS) sum += decoded.sections[name]?.byteLength ?? 0;
+/**
+ * The evidence graph's columns as stored (edge_from, edge_target, edge_kind: grouped by source statement, in the
+ * order encodeShard writes them), with each statement's first edge counted out: no object per edge or per statement.
+ */
+function edgeColumns(from: Uint16Array | Uint32Array, decoded: DecodedHead<ShardHeader>, n: number): ShardEdges {
+  const target = uintSection(decoded, 'edge_target', from.length);
+  const kind = requireSection(decoded, 'edge_kind', Uint8Array, from.length);
+  const at = new Uint32Array(n + 1);
+  for (let j = 0; j < from.length; j++) {
+    if (kind[j]! >= EDGE_KINDS.length || target[j]! >= n || from[j]! >= n) throw new ArtifactFormatError('shard edge out of range');
+    if (j > 0 && from[j]! < from[j - 1]!) throw new ArtifactFormatError('shard edges not grouped by statement');
+    at[from[j]! + 1]!++;
+  }
+  for (let i = 0; i < n; i++) at[i + 1]! += at[i]!;
+  return { at, target, kind };
+}
+
+/** A statement's kind, from its flags. */
+export function statementKind(shard: Shard, local: number): StatementKind {
+  return shard.flags[local]! & FLAG_TABLE_ROW ? 'table_row' : 'sentence';
+}
+
+/** A statement's epistemic status, from its flags (checked when the shard was decoded). */
+export function statementStatus(shard: Shard, local: number): EpistemicStatus {
+  return EPISTEMIC_STATUSES[(shard.flags[local]! >> STATUS_SHIFT) & STATUS_MASK]!;
+}
+
+/** A table row's label words (Shard.labels), or null. */
+export function rowLabelTerms(shard: Shard, local: number): string[] | null {
+  return shard.labels.isEmpty(local) ? null : shard.labels.line(local).split(' ');
+}
+
+/** A statement's edges, best first. */
+export function statementEdges(shard: Shard, local: number): { target: number; kind: EdgeKind }[] {
+  const { at, target, kind } = shard.edges;
+  const out: { target: number; kind: EdgeKind }[] = [];
+  for (let j = at[local]!; j < at[local + 1]!; j++) out.push({ target: target[j]!, kind: EDGE_KINDS[kind[j]!]! });
+  return out;
+}
+
+/** How many edges leave a statement. */
+export const edgeCount = (shard: Shard, local: number): number => shard.edges.at[local + 1]! - shard.edges.at[local]!;
+
+/** Bytes a shard decoded from its head holds: its columns, dictionary, labels, graph and layout (codes not counted). */
+function heldHeadBytes(shard: Shard): number {
+  const { parts } = shard;
+  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale];
+  arrays.push(shard.edges.at, shard.edges.target, shard.edges.kind);
+  if (parts) arrays.push(parts.postings, parts.records, parts.layout.postingAt, parts.layout.recordAt, parts.layout.postings.crc);
+  let sum = shard.labels.bytes + shard.terms.bytes;
+  for (const a of arrays) sum += a.byteLength;
   return sum;
 }
 
 /**
+ * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects, a copy of its
+ * vector): the typed array and buffer objects of the vector, the occurrence objects and their arrays, the sparse
+ * entries that hold them. Measured with the heap (docs/RANGE-READS.md "What a cached shard costs").
+ */
+const RECORD_OVERHEAD_BYTES = 400;
+/** Heap a posting list costs beyond its ids and frequencies: two typed arrays and their buffers, and its map entry. */
+const LIST_OVERHEAD_BYTES = 300;
+
+/**
  * What a decoded shard costs in memory, for the artifact cache: a whole one about twice its object (strings and
- * objects from JSON); one read by ranges twice its head and its filled records (each record's vector copy included),
- * plus the posting lists it holds and its codes.
+ * objects from JSON); one read by ranges what its head holds (heldHeadBytes), its filled records and posting lists
+ * (ShardParts.recordCost, listCost) and its codes. Measured against the heap in docs/RANGE-READS.md "What a cached
+ * shard costs".
  */
 export function shardMemory(shard: Shard): number {
   const parts = shard.parts;
   if (!parts) return shard.byteSize * 2;
-  return 2 * (parts.headBytes + parts.recordBytes) + parts.listBytes + shard.codes.byteLength;
+  return parts.headCost + parts.recordCost + parts.listCost + shard.codes.byteLength;
 }
 
 /** Fills term t's posting list from its bytes (ids then frequencies, as encodeShard lays them out). */
@@ -435,7 +483,7 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
     // Copies: a view would keep the whole read (other terms' lists and block padding) alive in the cache.
     const list = { docs: docs.slice(), tfs: tfs.slice() };
     shard.parts.lists.set(t, list);
-    shard.parts.listBytes += list.docs.byteLength + list.tfs.byteLength;
+    shard.parts.listCost += list.docs.byteLength + list.tfs.byteLength + LIST_OVERHEAD_BYTES;
     shard.parts.postings[t] = 1;
     return;
   }
@@ -495,7 +543,7 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
   shard.disagree[local] = occurrences(parsed[2]);
   if (shard.parts) {
     shard.parts.records[local] = 1;
-    shard.parts.recordBytes += bytes.byteLength;
+    shard.parts.recordCost += 2 * bytes.byteLength + RECORD_OVERHEAD_BYTES;
   }
 }
 

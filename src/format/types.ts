@@ -1,3 +1,4 @@
+import type { PackedLines } from './packed-lines';
 import type { FilterField } from '../filters/fields';
 
 /** Metadata carried by every source (one item of one filing); the keys are the public filter fields. */
@@ -120,21 +121,24 @@ export interface ClaimOccurrence {
 export interface Shard {
   id: string;
   count: number;
+  /** Filled per record read (a shard read by ranges holds a few, sparsely; a whole one all). */
   texts: string[];
   /** Catalog source index of each statement. */
   source: Uint32Array;
   page: Uint32Array;
-  kind: StatementKind[];
-  status: EpistemicStatus[];
   /** Primary metric code (src/text/metrics.ts, 1-based; 0 = none). */
   metric: Uint8Array;
-  /** Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text (the stored column also packs kind and status). */
+  /**
+   * Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text, with its kind and status
+   * packed in (read them with statementKind and statementStatus, src/format/shard-layout.ts).
+   */
   flags: Uint8Array;
   /**
-   * A table row's label as the stemmed words a question must all contain for the row to count as named
-   * (src/search/retrieve.ts labelTerms), or null (sentences, and labels that can name no line item).
+   * Per statement, a table row's label as the space-separated stemmed words a question must all contain for the row
+   * to count as named (src/search/retrieve.ts labelTerms), or an empty line (sentences, and labels that can name no
+   * line item). Read with rowLabelTerms.
    */
-  labels: (readonly string[] | null)[];
+  labels: PackedLines;
   /**
    * Per statement, a 32-bit hash of its claim key (src/evidence/claims.ts): chains tell restatements of one claim
    * apart from the head alone, before any text is read.
@@ -142,12 +146,13 @@ export interface Shard {
   claim: Uint32Array;
   /** Per table row, the hash of its label's claim key (src/evidence/claims.ts rowLabelHash); 0 for a sentence. */
   rowLabel: Uint32Array;
-  /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), per statement. */
+  /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), filled per record. */
   agree: ClaimOccurrence[][];
   disagree: ClaimOccurrence[][];
   /** Evidence graph: per statement, edges to other statements of this shard (local ids), best first. */
-  edges: { target: number; kind: EdgeKind }[][];
-  terms: string[];
+  edges: ShardEdges;
+  /** The term dictionary, sorted. */
+  terms: PackedLines;
   /** A term's index in `terms` (a Map, or a search of the sorted dictionary: src/format/shard-layout.ts). */
   termIndex: TermLookup;
   postOffsets: Uint32Array;
@@ -165,6 +170,16 @@ export interface Shard {
   byteSize: number;
   /** What is filled in; absent when the whole shard was decoded. */
   parts?: ShardParts;
+}
+
+/**
+ * A shard's evidence graph as flat columns: statement i's edges are at[i]..at[i + 1] of target and kind (indexes into
+ * EDGE_KINDS). Read with statementEdges (src/format/shard-layout.ts).
+ */
+export interface ShardEdges {
+  at: Uint32Array;
+  target: Uint16Array | Uint32Array;
+  kind: Uint8Array;
 }
 
 /** Bit of Shard.flags: a metric-tagged row tagged only through its reconciling group (not the metric's own row). */
@@ -187,17 +202,17 @@ export interface ShardParts {
   postings: Uint8Array;
   /** Per term read, its list (src/format/shard-layout.ts postingList reads either kind of shard). */
   lists: Map<number, PostingList>;
-  /** Bytes of the lists held. */
-  listBytes: number;
+  /** Memory the lists held cost (src/format/shard-layout.ts shardMemory). */
+  listCost: number;
   records: Uint8Array;
   /** Per record read, its vector (src/search/vector.ts cosineOf). */
   vectors: Map<number, Int8Array>;
   codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;
-  /** Bytes of its head's sections as decoded (inflated), and of the records filled in so far (its memory estimate). */
-  headBytes: number;
-  recordBytes: number;
+  /** Memory its decoded head and the records filled in so far cost (src/format/shard-layout.ts shardMemory). */
+  headCost: number;
+  recordCost: number;
   layout: ShardLayout;
 }
 

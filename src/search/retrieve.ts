@@ -1,6 +1,7 @@
 import type { IndexReader } from '../core/index-reader';
 import type { CatalogHeader, Lexicon } from '../format/types';
 import { heldSources } from '../format/views';
+import { rowLabelTerms, statementKind, statementStatus } from '../format/shard-layout';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
@@ -65,10 +66,10 @@ export interface RetrievalResult {
  */
 export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
   const metric = queryMetrics.has(shard.metric[local]!);
-  if (shard.kind[local] !== 'table_row') return metric ? RANKING.metricBoost : 1;
+  if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
   // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
   if (metric) return shard.flags[local]! & SHARD_FLAG_RECONCILING_ONLY ? 1 : RANKING.metricRowBoost;
-  const terms = shard.labels[local];
+  const terms = rowLabelTerms(shard, local);
   return terms != null && terms.every((t) => queryTerms.has(t)) ? RANKING.metricRowBoost : 1;
 }
 
@@ -161,12 +162,12 @@ export async function retrieve(
           text: '',
           source: shard.source[h.local]!,
           page: shard.page[h.local]!,
-          kind: shard.kind[h.local]!,
-          status: shard.status[h.local]!,
+          kind: statementKind(shard, h.local),
+          status: statementStatus(shard, h.local),
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: shard.kind[h.local] === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
+          namedRow: statementKind(shard, h.local) === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }

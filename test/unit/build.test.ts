@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
 import { decodeShard } from '../../src/format/codec';
+import { statementKind } from '../../src/format/shard-layout';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
@@ -44,7 +45,7 @@ describe('buildIndex on the sample corpus', () => {
     const shard = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(shardIndex); // sources numbered as the Worker numbers them
     const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment:'));
     expect(shard.texts[i]).toBe('Purchases of property, plant and equipment: (412) for fiscal year ended September 30, 2023 | (392) for fiscal year ended September 24, 2022 | (305) for fiscal year ended September 25, 2021 (USD millions)');
-    expect(shard.kind[i]).toBe('table_row');
+    expect(statementKind(shard, i)).toBe('table_row');
     const source = catalog.sources[shard.source[i]!]!;
     expect(source.id).toBe('QVLT-10K-FY2023-I8');
     expect(shard.page[i]).toBe(10);

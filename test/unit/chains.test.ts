@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildChains, confidenceOf, draftChains, textEntryTerms, unreadStatements } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
+import { statementKind, statementStatus } from '../../src/format/shard-layout';
 import type { Shard } from '../../src/format/types';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import type { Hit } from '../../src/search/retrieve';
@@ -17,7 +18,7 @@ afterAll(() => sample.dispose());
 function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hit {
   return {
     shard: shardIndex, local, text: shard.texts[local]!, source: shard.source[local]!, page: shard.page[local]!,
-    kind: shard.kind[local]!, status: shard.status[local]!, fused, lexical: fused, cosine: 0.5,
+    kind: statementKind(shard, local), status: statementStatus(shard, local), fused, lexical: fused, cosine: 0.5,
   };
 }
 

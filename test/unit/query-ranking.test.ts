@@ -8,12 +8,15 @@ const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
 import { queryTerms, withoutIssuerNames } from '../../src/search/query-terms';
 import { rowBoost } from '../../src/search/retrieve';
 import { rowLabel } from '../../src/text/row-label';
-import { statementFeatures } from '../../src/format/shard-layout';
+import { packedFlags, statementFeatures } from '../../src/format/shard-layout';
+import { PackedLines } from '../../src/format/packed-lines';
+import type { StatementKind } from '../../src/format/types';
 
 /** A hand-made shard with the label and flag columns the builder would store for its texts. */
-function withFeatures(shard: Shard): Shard {
-  const features = shard.texts.map((t, i) => statementFeatures(t, shard.kind[i]!, shard.metric[i]!));
-  return { ...shard, labels: features.map((f) => f.label), flags: Uint8Array.from(features, (f) => f.flags) };
+function withFeatures({ kind, metric, texts }: { kind: StatementKind[]; metric: Uint8Array; texts: string[] }): Shard {
+  const features = texts.map((t, i) => statementFeatures(t, kind[i]!, metric[i]!));
+  const labels = PackedLines.of(features.map((f) => f.label?.join(' ') ?? '').join('\n'), texts.length, 'labels');
+  return { texts, metric, labels, flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, kind[i]!, 'FACT', false)) } as unknown as Shard;
 }
 import { metricCode } from '../../src/text/metrics';
 
@@ -60,7 +63,7 @@ describe('rowBoost', () => {
       'Other current assets: 120 for FY2022',
       'Total current assets grew.',
     ],
-  } as unknown as Shard);
+  });
   const q = (s: string) => new Set(queryTerms(s));
 
   it('boosts a row of a named metric, and a sentence of it a little', () => {
@@ -84,7 +87,7 @@ describe('rowBoost and one-word labels', () => {
     kind: ['table_row', 'table_row', 'table_row'],
     metric: new Uint8Array([0, 0, 0]),
     texts: ['Vantor: 795 | 658 | 21%', 'Total: 1,238 for three months ended December 30, 2023', 'QuillLink: 443 | 406 | 9%'],
-  } as unknown as Shard);
+  });
   it('boosts a product row the question names by its one-word label, never a bare "Total" row', () => {
     const terms = new Set(queryTerms('What was the total revenue from Quillvale Vantor sales in the latest quarter?'));
     expect(rowBoost(shard, 0, terms, new Set())).toBe(METRIC_ROW_BOOST);
@@ -104,7 +107,7 @@ describe('rowBoost and reconciling rows', () => {
       'Net cash provided by operating activities: 1,204 for FY2022',
       'Changes in operating assets and liabilities: Inventories: (31) for FY2022',
     ],
-  } as unknown as Shard);
+  });
   it('does not boost a row that only reconciles to the named metric, but does boost the metric\'s own row', () => {
     const terms = new Set(queryTerms('Zenharrow cash from operations FY2022'));
     expect(rowBoost(shard, 0, terms, new Set([ocf]))).toBe(1);

@@ -2,7 +2,7 @@
 // than 65,536 statements; the shared corpus's largest has about 15,000), and a term dictionary out of order.
 import { describe, expect, it } from 'vitest';
 import { ArtifactFormatError } from '../../src/format/container';
-import { decodeShard, decodeShardHead, encodeShard, fillPostings, postingList, shardHead } from '../../src/format/shard-layout';
+import { decodeShard, decodeShardHead, edgeCount, encodeShard, fillPostings, postingList, rowLabelTerms, shardHead, statementEdges, statementFeatures, statementKind, statementStatus } from '../../src/format/shard-layout';
 
 function bigShard(n: number, terms = ['far']) {
   const dim = 8;
@@ -60,5 +60,44 @@ describe('shard term dictionary', () => {
     for (const absent of ['', 'a', 'epsilon', 'zz']) expect(sorted.termIndex.get(absent)).toBeUndefined();
     expect(() => head(['beta', 'alpha'])).toThrow(ArtifactFormatError);
     expect(() => head(['alpha', 'alpha'])).toThrow(/not sorted/);
+  });
+});
+
+describe('shard columns read from the head', () => {
+  it('give back the kinds, statuses, row labels and evidence graph the builder wrote, whole and by range alike', () => {
+    const n = 6;
+    const kind = ['table_row', 'sentence', 'table_row', 'sentence', 'sentence', 'table_row'] as const;
+    const status = ['FACT', 'PREDICTION', 'FACT', 'RISK', 'ASSESSMENT', 'FACT'] as const;
+    const texts = ['Net sales: 4,837 for FY2023', 'Sales will grow.', 'Other: 12 for FY2023', 'Rates may rise.', 'We believe demand is strong.', 'Total current assets: 2,310 for FY2023'];
+    const edges = [[{ target: 1, kind: 'explains' as const }, { target: 2, kind: 'period' as const }], [], [], [{ target: 0, kind: 'outlook' as const }], [], [{ target: 4, kind: 'explains' as const }]];
+    const dim = 8;
+    const bytes = encodeShard({
+      id: 'COLS-FY2023',
+      texts,
+      kind: [...kind],
+      status: [...status],
+      metric: new Uint8Array(n),
+      agree: new Array(n).fill([]),
+      disagree: new Array(n).fill([]),
+      edges,
+      terms: ['sale'],
+      postOffsets: Uint32Array.from([0, 1]),
+      postDocs: Uint32Array.from([0]),
+      postTfs: Uint8Array.from([1]),
+      docLen: new Uint16Array(n).fill(1),
+      dim,
+      vectors: new Int8Array(n * dim),
+      source: new Array(n).fill(0),
+      page: new Array(n).fill(1),
+      offset: new Uint32Array(n),
+      length: new Uint32Array(n),
+    });
+    for (const shard of [decodeShard(bytes), decodeShardHead(bytes.subarray(0, shardHead(bytes).head_bytes))]) {
+      expect(Array.from({ length: n }, (_, i) => statementKind(shard, i))).toEqual(kind);
+      expect(Array.from({ length: n }, (_, i) => statementStatus(shard, i))).toEqual(status);
+      expect(Array.from({ length: n }, (_, i) => statementEdges(shard, i))).toEqual(edges);
+      expect(Array.from({ length: n }, (_, i) => edgeCount(shard, i))).toEqual(edges.map((e) => e.length));
+      expect(Array.from({ length: n }, (_, i) => rowLabelTerms(shard, i))).toEqual(texts.map((t, i) => statementFeatures(t, kind[i]!, 0).label));
+    }
   });
 });
