@@ -135,6 +135,11 @@ export class ArtifactCache {
     return room();
   }
 
+  /** Each entry's key and accounted bytes, least recently used first (for benchmarks: bench/cache-memory.ts). */
+  charges(): [key: string, bytes: number][] {
+    return [...this.entries].map(([key, entry]) => [key, entry.bytes]);
+  }
+
   stats(): CacheStats {
     let arenaBytes = 0;
     for (const name of this.arenaNames()) arenaBytes += this.arenaCost(name, 0);
