@@ -47,6 +47,23 @@ export class PackedLines {
     return this.at[i + 1]! - 1 === this.at[i]!;
   }
 
+  /**
+   * Whether line i is not empty and each of its space-separated words is in `words`: the words are sliced one at a
+   * time and the check stops at the first miss (ranking asks this of every table row a query term matches).
+   */
+  everyWordIn(i: number, words: ReadonlySet<string>): boolean {
+    const end = this.at[i + 1]! - 1;
+    let from = this.at[i]!;
+    if (from === end) return false;
+    while (from <= end) {
+      let to = this.text.indexOf(' ', from);
+      if (to < 0 || to > end) to = end;
+      if (!words.has(this.text.slice(from, to))) return false;
+      from = to + 1;
+    }
+    return true;
+  }
+
   /** Line i against s, in the order of JavaScript's string comparison (UTF-16 code units): <0, 0 or >0. */
   compare(i: number, s: string): number {
     const from = this.at[i]!;

@@ -1,7 +1,7 @@
 import type { IndexReader } from '../core/index-reader';
 import type { CatalogHeader, Lexicon } from '../format/types';
 import { heldSources } from '../format/views';
-import { rowLabelTerms, statementKind, statementStatus } from '../format/shard-layout';
+import { statementKind, statementStatus } from '../format/shard-layout';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
@@ -69,8 +69,7 @@ export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<st
   if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
   // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
   if (metric) return shard.flags[local]! & SHARD_FLAG_RECONCILING_ONLY ? 1 : RANKING.metricRowBoost;
-  const terms = rowLabelTerms(shard, local);
-  return terms != null && terms.every((t) => queryTerms.has(t)) ? RANKING.metricRowBoost : 1;
+  return shard.labels.everyWordIn(local, queryTerms) ? RANKING.metricRowBoost : 1;
 }
 
 /** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */

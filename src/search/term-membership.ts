@@ -12,34 +12,51 @@ import type { Shard } from '../format/types';
  * posting lists of membershipTerms(query terms) must be filled.
  */
 export function statementQueryTerms(shard: Shard, local: number, query: MembershipQuery): string[] {
+  const ids = query.resolved(shard);
   const out: string[] = [];
-  for (const { term, bareYear } of query) {
-    if (holds(shard, term, local) || (bareYear !== null && holds(shard, bareYear, local))) out.push(term);
-  }
+  query.terms.forEach(({ term }, k) => {
+    if (inPostings(shard, ids[2 * k]!, local) || inPostings(shard, ids[2 * k + 1]!, local)) out.push(term);
+  });
   return out;
 }
 
-/** Query terms prepared once per retrieval: each `fy<year>` term with its bare year. */
-export type MembershipQuery = readonly { term: string; bareYear: string | null }[];
+/**
+ * Query terms prepared once per retrieval: each `fy<year>` term with its bare year, and per shard where each of
+ * them is in its dictionary (looked up once per shard, not once per statement: a query asks about hundreds).
+ */
+export interface MembershipQuery {
+  terms: readonly { term: string; bareYear: string | null }[];
+  /** Per query term k, the dictionary index of the term (2k) and of its bare year (2k + 1), -1 when absent. */
+  resolved(shard: Shard): Int32Array;
+}
 
 const FISCAL_YEAR_TERM = /^fy((?:19|20)\d\d)$/;
 
 export function membershipQuery(queryTerms: readonly string[]): MembershipQuery {
-  return queryTerms.map((term) => ({ term, bareYear: FISCAL_YEAR_TERM.exec(term)?.[1] ?? null }));
+  const terms = queryTerms.map((term) => ({ term, bareYear: FISCAL_YEAR_TERM.exec(term)?.[1] ?? null }));
+  const byShard = new WeakMap<Shard, Int32Array>();
+  const indexOf = (shard: Shard, term: string | null) => (term === null ? -1 : (shard.termIndex.get(term) ?? -1));
+  return {
+    terms,
+    resolved(shard) {
+      let ids = byShard.get(shard);
+      if (!ids) {
+        ids = Int32Array.from(terms.flatMap(({ term, bareYear }) => [indexOf(shard, term), indexOf(shard, bareYear)]));
+        byShard.set(shard, ids);
+      }
+      return ids;
+    },
+  };
 }
 
 /** The terms whose posting lists statementQueryTerms reads for these query terms: them and their bare years. */
 export function membershipTerms(queryTerms: readonly string[]): string[] {
-  return [...new Set([...queryTerms, ...membershipQuery(queryTerms).flatMap((q) => q.bareYear ?? [])])];
+  return [...new Set([...queryTerms, ...membershipQuery(queryTerms).terms.flatMap((q) => q.bareYear ?? [])])];
 }
 
-function holds(shard: Shard, term: string, local: number): boolean {
-  const t = shard.termIndex.get(term);
-  return t !== undefined && inPostings(shard, t, local);
-}
-
-/** Is statement `local` in term t's posting list (ascending ids, checked when filled)? */
+/** Is statement `local` in term t's posting list (ascending ids, checked when filled)? False for t = -1 (no term). */
 function inPostings(shard: Shard, t: number, local: number): boolean {
+  if (t < 0) return false;
   const { docs } = postingList(shard, t);
   let lo = 0;
   let hi = docs.length - 1;

@@ -44,6 +44,16 @@ describe('PackedLines', () => {
     expect(labels.line(2)).toBe('total asset');
   });
 
+  it('says whether every word of a line is in a set, as splitting the line would', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom('net', 'sale', 'total', 'asset', 'x'), { maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.subarray(['net', 'sale', 'total', 'asset', 'x']), (lines, set) => {
+        const words = new Set(set);
+        const packed = PackedLines.of(lines.map((l) => l.join(' ')).join('\n'), lines.length, 'labels');
+        lines.forEach((l, i) => expect(packed.everyWordIn(i, words)).toBe(l.length > 0 && l.every((w) => words.has(w))));
+      }),
+    );
+  });
+
   it('rejects text with more or fewer lines than its header says', () => {
     expect(() => PackedLines.of('a\nb\nc', 2, 'x')).toThrow(ArtifactFormatError);
     expect(() => PackedLines.of('a\nb', 3, 'x')).toThrow(/2 lines, expected 3/);
