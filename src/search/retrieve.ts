@@ -64,7 +64,7 @@ export interface RetrievalResult {
  * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
  * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
  */
-export function rowBoost(shard: Shard, local: number, queryTerms: ReadonlySet<string>, queryMetrics: ReadonlySet<number>): number {
+export function rowBoost(shard: Shard, local: number, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>): number {
   const metric = queryMetrics.has(shard.metric[local]!);
   if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
   // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
@@ -103,7 +103,6 @@ export async function retrieve(
     }
   }
   const queryMetrics = new Set(query.metrics);
-  const querySet = new Set(queryTerms);
   const candidates = candidateShards(catalog, allowed);
   // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank
   // best, so a request loads a handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
@@ -128,7 +127,7 @@ export async function retrieve(
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
     const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    const boost = (local: number) => rowBoost(shard, local, querySet, queryMetrics);
+    const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
     for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.count;
@@ -166,7 +165,7 @@ export async function retrieve(
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: statementKind(shard, h.local) === 'table_row' && rowBoost(shard, h.local, querySet, queryMetrics) >= RANKING.metricRowBoost,
+          namedRow: statementKind(shard, h.local) === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }

@@ -44,12 +44,14 @@ describe('PackedLines', () => {
     expect(labels.line(2)).toBe('total asset');
   });
 
-  it('says whether every word of a line is in a set, as splitting the line would', () => {
+  it('says whether every word of a line is one of a list, as splitting the line would', () => {
+    // Prefixes and extensions of one another, so a comparison that stops early or ignores length fails.
+    const pool = ['net', 'ne', 'nets', 'sale', 'sales', 'total', 'asset', 'é', 'éé', 'x'];
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom('net', 'sale', 'total', 'asset', 'x'), { maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.subarray(['net', 'sale', 'total', 'asset', 'x']), (lines, set) => {
+      fc.property(fc.array(fc.array(fc.constantFrom(...pool), { maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.subarray(pool), (lines, set) => {
         const words = new Set(set);
         const packed = PackedLines.of(lines.map((l) => l.join(' ')).join('\n'), lines.length, 'labels');
-        lines.forEach((l, i) => expect(packed.everyWordIn(i, words)).toBe(l.length > 0 && l.every((w) => words.has(w))));
+        lines.forEach((l, i) => expect(packed.everyWordIn(i, set)).toBe(l.length > 0 && l.every((w) => words.has(w))));
       }),
     );
   });
