@@ -245,7 +245,19 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   let firstTrace: RetrievalTrace | null = null;
   const searchedShards = new Set<string>();
   const passTraces: PassTrace[] = [];
-  const run = (pass: RetrievalPass) => gather(pass.lexical, pass.conditions, pass.sources && new Set(pass.sources));
+  const gatherPass = (pass: RetrievalPass) => gather(pass.lexical, pass.conditions, pass.sources && new Set(pass.sources));
+  // A pass's retrieval and chains do not depend on the passes before it (only merging does), so every pass starts at
+  // once and its reads overlap the others' instead of waiting for them: a request's latency from storage is its
+  // longest chain of dependent reads, not the sum over passes. A 'fill' pass runs only if it is needed. Each started
+  // pass is awaited in order below; the catch only keeps a failure of one that is never awaited (an earlier pass
+  // failed first) from being reported as unhandled.
+  const started = passes.map((pass) => {
+    if (pass.merge === 'fill') return null;
+    const p = gatherPass(pass);
+    p.catch(() => undefined);
+    return p;
+  });
+  const run = (pass: RetrievalPass) => started[passes.indexOf(pass)] ?? gatherPass(pass);
   const record = (pass: RetrievalPass, r: Awaited<ReturnType<typeof gather>>) => {
     hitCount += r.hitCount;
     firstTrace ??= r.trace;

@@ -467,6 +467,7 @@ export function shardMemory(shard: Shard): number {
 
 /** Fills term t's posting list from its bytes (ids then frequencies, as encodeShard lays them out). */
 export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
+  if (shard.parts?.postings[t]) return;
   const a = shard.postOffsets[t]!;
   const k = shard.postOffsets[t + 1]! - a;
   const idBytes = postingIdBytes(shard.count);
@@ -516,6 +517,8 @@ export const recordBody = (record: Uint8Array) => record.subarray(0, record.byte
 
 /** Fills one statement's vector, text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {
+  // Passes of one request read concurrently, so two may bring the same record: it is filled (and charged) once.
+  if (shard.parts?.records[local]) return;
   const dim = shard.dim;
   if (bytes.byteLength <= dim) throw new ArtifactFormatError('shard record shorter than its vector');
   let parsed: unknown;

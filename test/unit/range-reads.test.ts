@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IndexReader } from '../../src/core/index-reader';
 import { runQuery } from '../../src/core/run-query';
 import { RangeChecksumError } from '../../src/core/partitioned-reader';
 import { crc32 } from '../../src/format/crc32';
@@ -128,6 +129,34 @@ describe('range reads vs whole-object reads on the sample index', () => {
         const cold = await runQuery(openFileIndex(sample.result.dir), request(query, mode));
         const again = await runQuery(warm, request(query, mode));
         expect(JSON.stringify(again.body), `${mode}: ${query}`).toBe(JSON.stringify(cold.body));
+      }
+    }
+  });
+
+  it('answer the same whatever order concurrent passes read in (reads resolved after random delays)', async () => {
+    // A request's passes run at once and fill the same shards' parts; when each read lands must not matter.
+    let seed = 12345;
+    const delay = () => new Promise((resolve) => setTimeout(resolve, (seed = (seed * 1103515245 + 12345) % 2147483648) % 3));
+    const jittered = (reader: IndexReader): IndexReader =>
+      new Proxy(reader, {
+        get(target, key) {
+          const value = Reflect.get(target, key) as unknown;
+          if (typeof value !== 'function') return value;
+          return async (...args: unknown[]) => {
+            await delay();
+            const out = await (value as (...a: unknown[]) => unknown).apply(target, args);
+            await delay();
+            return out;
+          };
+        },
+      });
+    for (const mode of ['research', 'basic', 'agentic_research'] as const) {
+      for (const query of QUESTIONS) {
+        const req = ResearchRequest.parse({ query, mode, retrieval: { max_evidence_tokens: 2000 } });
+        const valid = { ...req, normalizedQuery: normalizeQuery(req.query) };
+        const plain = await runQuery(openFileIndex(sample.result.dir), valid);
+        const shuffled = await runQuery(jittered(openFileIndex(sample.result.dir)), valid);
+        expect(JSON.stringify(shuffled.body), `${mode}: ${query}`).toBe(JSON.stringify(plain.body));
       }
     }
   });
