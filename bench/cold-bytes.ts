@@ -5,6 +5,8 @@
  * and no shard of the shared corpus reaches it).
  *
  *   npm run bench:cold -- <version dir> [<version dir> ...]     (SHARD_READS=whole: whole shards, the slow twin)
+ * STORAGE_LATENCY_MS=n: every read resolves n ms later, as remote storage would, and each query is timed: its time
+ * over n is about how many reads it waits for one after another (round trips), whatever the machine.
  * Questions: FinanceBench dev, docugami 10-Q dev and dev-2; modes basic and research (medium effort, 4,000 tokens).
  */
 import { readFileSync } from 'node:fs';
@@ -57,6 +59,8 @@ for (const dir of dirs) {
     const byKind = new Map<string, number[]>();
     const readsByKind = new Map<string, number[]>();
     let largest = { file: '', bytes: 0 };
+    const latencyMs = Number(process.env.STORAGE_LATENCY_MS) || 0;
+    const elapsed: number[] = [];
     for (const question of questions) {
       // Bytes per file (a shard is read as its head and then ranges), and every read's size.
       const kinds = new Map<string, number>();
@@ -66,6 +70,7 @@ for (const dir of dirs) {
       const shardReads = process.env.SHARD_READS === 'whole' ? 'whole' : 'ranges';
       const reader = openFileIndex(dir, {
         shardReads,
+        latencyMs,
         onRead: (file, bytes, offset) => {
           const kind = kindOf(dir, file, offset, bytes, shardReads);
           kinds.set(kind, (kinds.get(kind) ?? 0) + bytes);
@@ -76,7 +81,9 @@ for (const dir of dirs) {
         },
       });
       const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
+      const started = performance.now();
       await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
+      elapsed.push(performance.now() - started);
       for (const k of new Set([...byKind.keys(), ...kinds.keys()])) {
         if (!byKind.has(k)) byKind.set(k, new Array(totals.length).fill(0));
         byKind.get(k)!.push(kinds.get(k) ?? 0);
@@ -87,6 +94,11 @@ for (const dir of dirs) {
       objects.push(count);
     }
     console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
+    if (latencyMs) {
+      const p50 = quantile(elapsed, 0.5);
+      const p95 = quantile(elapsed, 0.95);
+      console.log(`    with ${latencyMs} ms per read: p50 ${p50.toFixed(0)} ms (${(p50 / latencyMs).toFixed(1)} round trips), p95 ${p95.toFixed(0)} ms (${(p95 / latencyMs).toFixed(1)})`);
+    }
     for (const [k, xs] of [...byKind].sort()) {
       const rs = readsByKind.get(k)!;
       console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`);

@@ -109,47 +109,82 @@ const MAX_READS_PER_PART = 4;
  */
 const MAX_RECORD_READS = 16;
 
+/** Reads of a shard's parts under way, by what they fill: a posting list (term index), a record, the codes. */
+interface PartsInFlight {
+  postings: Map<number, Promise<void>>;
+  records: Map<number, Promise<void>>;
+  codes: Promise<void> | null;
+}
+const inFlight = new WeakMap<Shard, PartsInFlight>();
+
+/** Registers `job` as the read of `keys` until it settles (a failed read is retried by whoever asks next). */
+function track(pending: Map<number, Promise<void>>, keys: readonly number[], job: Promise<void>): Promise<void> {
+  for (const k of keys) pending.set(k, job);
+  const done = () => {
+    for (const k of keys) if (pending.get(k) === job) pending.delete(k);
+  };
+  job.then(done, done);
+  return job;
+}
+
 /**
  * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),
  * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged, and the binary
- * codes whole. Reads run in parallel; each is checked against its checksums before anything is filled.
+ * codes whole. Reads run in parallel; each is checked against its checksums before anything is filled. A part
+ * another caller is already reading (a concurrent pass of the same request, or another request) is awaited, not
+ * read again.
  */
 async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, readRange: ReadRange): Promise<void> {
   const parts = shard.parts!;
   const layout = parts.layout;
+  let pending = inFlight.get(shard);
+  if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map(), codes: null }));
   const jobs: Promise<void>[] = [];
   if (need.terms) {
     const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
     // An empty list (no bytes) is complete as it is.
     for (const t of ids) if (layout.postingAt[t + 1] === layout.postingAt[t]) parts.postings[t] = 1;
-    const wanted = ids.filter((t) => !parts.postings[t]);
+    const unread = ids.filter((t) => !parts.postings[t]);
+    for (const t of unread) if (pending.postings.has(t)) jobs.push(pending.postings.get(t)!);
+    const wanted = unread.filter((t) => !pending.postings.has(t));
     const at = layout.postingAt;
     const { start, bytes: size, crc } = layout.postings;
     for (const read of planBlockReads(wanted.map((t) => [at[t]!, at[t + 1]!] as const), layout.block, 1, MAX_READS_PER_PART)) {
       const from = read.first * layout.block;
       const to = Math.min(size, (read.last + 1) * layout.block);
+      const inside = wanted.filter((t) => at[t]! >= from && at[t + 1]! <= to);
       const intact = (bytes: Uint8Array) => bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, crc);
-      jobs.push(
-        readRange(ref, start + from, to - from, intact).then((bytes) => {
-          for (const t of wanted) if (at[t]! >= from && at[t + 1]! <= to) fillPostings(shard, t, bytes.subarray(at[t]! - from, at[t + 1]! - from));
-        }),
-      );
+      const job = readRange(ref, start + from, to - from, intact).then((bytes) => {
+        for (const t of inside) fillPostings(shard, t, bytes.subarray(at[t]! - from, at[t + 1]! - from));
+      });
+      jobs.push(track(pending.postings, inside, job));
     }
   }
   if (need.records) {
-    const locals = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);
+    const unread = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);
+    for (const i of unread) if (pending.records.has(i)) jobs.push(pending.records.get(i)!);
+    const locals = unread.filter((i) => !pending.records.has(i));
     const at = layout.recordAt;
     const { start } = layout.records;
     for (const read of planSpanReads(locals.map((i) => [at[i]!, at[i + 1]!] as const), RECORD_GAP_BYTES, MAX_RECORD_READS)) {
       const inside = locals.filter((i) => at[i]! >= read.from && at[i + 1]! <= read.to);
       const slice = (bytes: Uint8Array, i: number) => bytes.subarray(at[i]! - read.from, at[i + 1]! - read.from);
       const intact = (bytes: Uint8Array) => bytes.byteLength === read.to - read.from && inside.every((i) => recordIntact(slice(bytes, i)));
-      jobs.push(readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) => inside.forEach((i) => fillRecord(shard, i, recordBody(slice(bytes, i))))));
+      const job = readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) => inside.forEach((i) => fillRecord(shard, i, recordBody(slice(bytes, i)))));
+      jobs.push(track(pending.records, inside, job));
     }
   }
   if (need.codes && !parts.codes) {
-    const { start, bytes, crc } = layout.codes;
-    jobs.push(readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc, true).then((b) => fillCodes(shard, b)));
+    if (!pending.codes) {
+      const { start, bytes, crc } = layout.codes;
+      const job = readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc, true).then((b) => fillCodes(shard, b));
+      const codes = (pending.codes = job);
+      const done = () => {
+        if (pending!.codes === codes) pending!.codes = null;
+      };
+      job.then(done, done);
+    }
+    jobs.push(pending.codes);
   }
   await Promise.all(jobs);
 }

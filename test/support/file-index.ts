@@ -12,12 +12,19 @@ import { scopedCatalog } from '../../src/format/views';
  * A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. Artifacts
  * are read when first asked for, verified like the Worker does (seal, or a range's checksums), and kept. `onRead`
  * sees every read (the manifest's text included), as the Worker's storage_bytes counts them. `shardReads`: by
- * byte ranges as the Worker reads them (default), or whole (the slow twin).
+ * byte ranges as the Worker reads them (default), or whole (the slow twin). `latencyMs`: each read resolves that much
+ * later, as remote storage would (benchmarks of how many reads a query waits for one after another).
  */
 export function openFileIndex(
   dir: string,
-  { onRead, shardReads = 'ranges' }: { onRead?: (file: string, bytes: number, offset: number) => void; shardReads?: 'ranges' | 'whole' } = {},
+  {
+    onRead,
+    shardReads = 'ranges',
+    latencyMs = 0,
+  }: { onRead?: (file: string, bytes: number, offset: number) => void; shardReads?: 'ranges' | 'whole'; latencyMs?: number } = {},
 ): IndexReader {
+  // Remote storage's round trip, simulated: each read resolves latencyMs later (reads in parallel overlap).
+  const roundTrip = () => new Promise((resolve) => setTimeout(resolve, latencyMs));
   const readPart = (file: string, offset: number, length: number) => {
     const fd = openSync(join(dir, file), 'r');
     try {
@@ -44,6 +51,7 @@ export function openFileIndex(
       let p = loaded.get(file) as Promise<T> | undefined;
       if (!p) {
         p = (async () => {
+          if (latencyMs) await roundTrip();
           if (prefix) {
             const head = readPart(file, 0, prefix.bytes);
             if (head.byteLength !== prefix.bytes || crc32(head) !== prefix.crc) throw new RangeChecksumError(file);
@@ -59,6 +67,7 @@ export function openFileIndex(
     },
     shardReads === 'ranges'
       ? async (ref, offset, length, intact) => {
+          if (latencyMs) await roundTrip();
           const bytes = readPart(ref.file, offset, length);
           if (!intact(bytes)) throw new RangeChecksumError(ref.file);
           return bytes;

@@ -161,6 +161,25 @@ describe('range reads vs whole-object reads on the sample index', () => {
     }
   });
 
+  it('read a part once when callers ask for it at the same time (concurrent passes), as one caller alone would', async () => {
+    const { index } = sample.shard('QVLT-FY2023');
+    const readsOf = async (callers: number) => {
+      const reads: string[] = [];
+      const reader = openFileIndex(sample.result.dir, { latencyMs: 5, onRead: (file, bytes, offset) => reads.push(`${file}@${offset}+${bytes}`) });
+      const head = await reader.shard(index);
+      reads.length = 0;
+      const terms = [0, 5, 9].map((t) => head.terms.line(t));
+      const need = { terms, records: [0, 1, 7], codes: true };
+      // The second caller overlaps the first: one asks for part of the same, the other for all of it.
+      await Promise.all(Array.from({ length: callers }, (_, k) => reader.shardParts(index, k % 2 ? { terms: terms.slice(1), records: [7] } : need)));
+      return reads;
+    };
+    const alone = await readsOf(1);
+    const together = await readsOf(3);
+    expect(alone.length).toBeGreaterThan(2);
+    expect(together.sort()).toEqual(alone.sort());
+  });
+
   it('fails a read whose block does not match its checksum, and a truncated shard', async () => {
     const dir = sample.result.dir;
     const reader = openFileIndex(dir);
