@@ -27,7 +27,7 @@ import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 import { planScope, routeScope, type Scope } from '../plan/scope';
 import { planPasses, type RetrievalPass } from '../plan/passes';
-import type { LexicalQuery } from '../search/query-terms';
+import { withoutIssuerNames, type LexicalQuery } from '../search/query-terms';
 import { analyzeQuery, type QueryAnalysis } from '../plan/analyze';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
@@ -126,8 +126,17 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const analysis = analyzeQuery(req.normalizedQuery, reader.directory);
   const scopePlan = planScope(analysis, reader.directory, callerConditions);
   let scope: Scope;
-  if (scopePlan.kind === 'issuers') scope = { tickers: scopePlan.tickers, source: scopePlan.source };
-  else {
+  if (scopePlan.kind === 'issuers') {
+    scope = { tickers: scopePlan.tickers, source: scopePlan.source };
+    // Retrieval reads the question's term blocks first thing; they depend on its words only, so they are read now,
+    // alongside the issuers' tables, not after them (one round trip to storage less; the reader keeps them). The
+    // issuers' names are left out, as retrieval leaves them out once its filters name those issuers.
+    const names = scope.tickers.flatMap((t) => {
+      const c = reader.directory.companies.find((d) => d.ticker === t);
+      return c ? [c.company, c.ticker, ...c.aliases] : [];
+    });
+    reader.terms(withoutIssuerNames(analysis.lexical.terms, names)).catch(() => undefined);
+  } else {
     const { terms } = analysis.lexical;
     const { lexicon } = await reader.terms(terms);
     scope = routeScope(reader.directory, lexicon, scopePlan.conditions, terms, plan.maxShards);
@@ -166,6 +175,17 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
    * of the chains kept, read exactly -> the ranking preference's extra pass.
    */
   const gather = async (query: LexicalQuery, conds: readonly Condition[], onlySources?: ReadonlySet<number>) => {
+    // The preference gets its own retrieval pass: item hints restricted to those items (their statements may rank
+    // below the general pass's depth), named quarters restricted to those filings' sources (the general pass spreads
+    // its depth over every 10-Q of the fiscal year, and the named filing's rows fell below it). It depends on
+    // nothing the general pass finds, so both run at once.
+    let extra: ReturnType<typeof retrieve> | null = null;
+    if (preference && (preference.itemTags || preference.filings)) {
+      const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
+      const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
+      extra = retrieve(reader, catalog, query, [...conds, ...itemConds], plan, within);
+      extra.catch(() => undefined);
+    }
     const retrieval = await retrieve(reader, catalog, query, conds, plan, onlySources);
     // Query-term weights for relevance scores: IDF from corpus-wide document frequencies.
     const { lexicon } = retrieval;
@@ -193,25 +213,22 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
       }
       return materializeChains(drafting.drafts, shards, retrieval.queryVector, citableUnderCallerFilters);
     };
-    let chains: Chain[] = await chainsOf(retrieval.hits);
+    const main = chainsOf(retrieval.hits);
+    main.catch(() => undefined); // awaited below; this only keeps it from counting as unhandled if `extra` fails first
+    let chains: Chain[];
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
     if (preference) {
-      // The preference gets its own retrieval pass: item hints restricted to those items (their statements may rank
-      // below the general pass's depth), named quarters restricted to those filings' sources (the general pass
-      // spreads its depth over every 10-Q of the fiscal year, and the named filing's rows fell below it).
       let pass: RetrievalTrace | null = null;
       let hits = retrieval.hits;
-      const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
-      if (preference.itemTags || preference.filings) {
-        const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-        const extra = await retrieve(reader, catalog, query, [...conds, ...itemConds], plan, within);
-        pass = extra.trace;
-        hits = extra.hits;
+      if (extra) {
+        const r = await extra;
+        pass = r.trace;
+        hits = r.hits;
       }
-      const preferred = await chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)));
-      chains = mergePreferred(preferred, chains, plan);
+      const [general, preferred] = await Promise.all([main, chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)))]);
+      chains = mergePreferred(preferred, general, plan);
       pref = { label: preference.label, preferredChains: preferred.length, pass };
-    }
+    } else chains = await main;
     return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };
   };
 
