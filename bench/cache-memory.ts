@@ -19,7 +19,7 @@ import { decodeDirectory, decodeManifest } from '../src/format/codec';
 import type { StoredRef } from '../src/format/types';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
-import { readJsonl } from './lib/jsonl';
+import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -28,11 +28,7 @@ if (!dir) throw new Error('usage: npm run bench:memory -- <version dir> [researc
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc (npm run bench:memory does)');
 
-const questions = [
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')),
-].map((q) => q.question);
+const questions = devQuestions(ROOT, SHARED);
 
 let reads = 0;
 const readFile = (file: string) => {

@@ -16,18 +16,14 @@ import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
-import { readJsonl } from './lib/jsonl';
+import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 const dirs = process.argv.slice(2);
 if (!dirs.length) throw new Error('usage: tsx bench/cold-bytes.ts <version dir> [...]');
 
-const questions = [
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')),
-].map((q) => q.question);
+const questions = devQuestions(ROOT, SHARED);
 
 /** What kind of object a file is, by its place in the version's layout (docs/DECISIONS.md "Partitioned index"). */
 const objectKind = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);

@@ -11,18 +11,14 @@ import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
-import { readJsonl } from './lib/jsonl';
+import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 const [dir, reads] = process.argv.slice(2);
 if (!dir) throw new Error('usage: tsx bench/digest.ts <version dir> [whole]');
 
-const questions = [
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')),
-  ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')),
-].map((q) => q.question);
+const questions = devQuestions(ROOT, SHARED);
 
 const reader = openFileIndex(dir, reads === 'whole' ? { shardReads: 'whole' } : {});
 const all = createHash('sha256');

@@ -16,7 +16,7 @@ import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
-import { readJsonl } from './lib/jsonl';
+import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -26,11 +26,7 @@ if (!dir) throw new Error('usage: npm run bench:warm -- <index version dir> [res
 const modes = args.filter((a) => ['research', 'basic', 'agentic_research'].includes(a));
 const profile = args.includes('--profile');
 
-const questions = [
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/financebench-dev.jsonl')).map((r) => r.question),
-  ...readJsonl<{ question: string }>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).map((r) => r.question),
-  ...readJsonl<{ question: string }>(join(ROOT, 'bench/dev-2/questions.jsonl')).map((r) => r.question),
-];
+const questions = devQuestions(ROOT, SHARED);
 
 const reader = openFileIndex(dir);
 const ask = (query: string, mode: string) => {

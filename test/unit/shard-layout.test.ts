@@ -2,12 +2,12 @@
 // than 65,536 statements; the shared corpus's largest has about 15,000), and a term dictionary out of order.
 import { describe, expect, it } from 'vitest';
 import { ArtifactFormatError } from '../../src/format/container';
-import { decodeShard, decodeShardHead, edgeCount, encodeShard, fillPostings, postingList, rowLabelTerms, shardHead, statementEdges, statementFeatures, statementKind, statementStatus } from '../../src/format/shard-layout';
+import { decodeShard, decodeShardHead, edgeCount, encodeShard, type ShardInput, fillPostings, postingList, rowLabelTerms, shardHead, statementEdges, statementFeatures, statementKind, statementStatus } from '../../src/format/shard-layout';
 
-function bigShard(n: number, terms = ['far']) {
+/** A shard's builder input of n plain statements, with `overrides` (columns of the same length). */
+function shardInput(n: number, overrides: Partial<ShardInput> = {}): ShardInput {
   const dim = 8;
-  const ids = [0, 65_535, 65_536, n - 1];
-  return encodeShard({
+  return {
     id: 'BIG-FY2024',
     texts: Array.from({ length: n }, (_, i) => `s${i}`),
     kind: new Array(n).fill('sentence'),
@@ -16,10 +16,10 @@ function bigShard(n: number, terms = ['far']) {
     agree: new Array(n).fill([]),
     disagree: new Array(n).fill([]),
     edges: new Array(n).fill([]),
-    terms,
-    postOffsets: Uint32Array.from([0, ...terms.map(() => ids.length)]),
-    postDocs: Uint32Array.from(terms.flatMap(() => ids)),
-    postTfs: Uint8Array.from(terms.flatMap(() => [1, 2, 3, 4])),
+    terms: [],
+    postOffsets: Uint32Array.from([0]),
+    postDocs: new Uint32Array(0),
+    postTfs: new Uint8Array(0),
     docLen: new Uint16Array(n).fill(1),
     dim,
     vectors: new Int8Array(n * dim),
@@ -27,7 +27,20 @@ function bigShard(n: number, terms = ['far']) {
     page: new Array(n).fill(1),
     offset: new Uint32Array(n),
     length: new Uint32Array(n),
-  });
+    ...overrides,
+  };
+}
+
+function bigShard(n: number, terms = ['far']) {
+  const ids = [0, 65_535, 65_536, n - 1];
+  return encodeShard(
+    shardInput(n, {
+      terms,
+      postOffsets: Uint32Array.from([0, ...terms.map(() => ids.length)]),
+      postDocs: Uint32Array.from(terms.flatMap(() => ids)),
+      postTfs: Uint8Array.from(terms.flatMap(() => [1, 2, 3, 4])),
+    }),
+  );
 }
 
 describe('shard posting lists', () => {
@@ -70,28 +83,19 @@ describe('shard columns read from the head', () => {
     const status = ['FACT', 'PREDICTION', 'FACT', 'RISK', 'ASSESSMENT', 'FACT'] as const;
     const texts = ['Net sales: 4,837 for FY2023', 'Sales will grow.', 'Other: 12 for FY2023', 'Rates may rise.', 'We believe demand is strong.', 'Total current assets: 2,310 for FY2023'];
     const edges = [[{ target: 1, kind: 'explains' as const }, { target: 2, kind: 'period' as const }], [], [], [{ target: 0, kind: 'outlook' as const }], [], [{ target: 4, kind: 'explains' as const }]];
-    const dim = 8;
-    const bytes = encodeShard({
-      id: 'COLS-FY2023',
-      texts,
-      kind: [...kind],
-      status: [...status],
-      metric: new Uint8Array(n),
-      agree: new Array(n).fill([]),
-      disagree: new Array(n).fill([]),
-      edges,
-      terms: ['sale'],
-      postOffsets: Uint32Array.from([0, 1]),
-      postDocs: Uint32Array.from([0]),
-      postTfs: Uint8Array.from([1]),
-      docLen: new Uint16Array(n).fill(1),
-      dim,
-      vectors: new Int8Array(n * dim),
-      source: new Array(n).fill(0),
-      page: new Array(n).fill(1),
-      offset: new Uint32Array(n),
-      length: new Uint32Array(n),
-    });
+    const bytes = encodeShard(
+      shardInput(n, {
+        id: 'COLS-FY2023',
+        texts,
+        kind: [...kind],
+        status: [...status],
+        edges,
+        terms: ['sale'],
+        postOffsets: Uint32Array.from([0, 1]),
+        postDocs: Uint32Array.from([0]),
+        postTfs: Uint8Array.from([1]),
+      }),
+    );
     for (const shard of [decodeShard(bytes), decodeShardHead(bytes.subarray(0, shardHead(bytes).head_bytes))]) {
       expect(Array.from({ length: n }, (_, i) => statementKind(shard, i))).toEqual(kind);
       expect(Array.from({ length: n }, (_, i) => statementStatus(shard, i))).toEqual(status);
