@@ -136,7 +136,7 @@ export interface Shard {
   /**
    * Per statement, a table row's label as the space-separated stemmed words a question must all contain for the row
    * to count as named (src/search/retrieve.ts labelTerms), or an empty line (sentences, and labels that can name no
-   * line item). Read with rowLabelTerms.
+   * line item). Read with rowLabelTerms; ranking matches a line against the query with PackedLines.everyWordIn.
    */
   labels: PackedLines;
   /**
@@ -372,6 +372,7 @@ export interface TermBlock {
   weights: Float32Array;
   vectors: Int8Array;
   dim: number;
+  /** What the decoded block holds in memory (columns, terms, objects), for the artifact cache (src/format/codec.ts). */
   byteSize: number;
 }
 
