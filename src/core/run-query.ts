@@ -1,5 +1,5 @@
 import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { chainTerms, draftChains, materializeChains, unreadStatements, type AllowedStatement, type EntryTerms } from '../evidence/chains';
+import { AGREEING_SOURCES_CITED, chainTerms, draftChains, materializeChains, unreadStatements, type AllowedStatement, type EntryTerms } from '../evidence/chains';
 import { claimKey } from '../evidence/claims';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
@@ -168,6 +168,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
 
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
+  // Under a token budget an entry cites its nearest agreeing filing and counts the others (chains.ts).
+  const agreeingCited = req.retrieval?.max_evidence_tokens == null ? Infinity : AGREEING_SOURCES_CITED;
 
   /**
    * One retrieval pass and its chains: retrieval -> chains ranked over the hits' shards (loaded by retrieval: their
@@ -211,7 +213,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
         if (round === MAX_DRAFT_ROUNDS) break;
         drafting = draftChains(hits, plan, weights, terms, shards, allowed);
       }
-      return materializeChains(drafting.drafts, shards, retrieval.queryVector, citableUnderCallerFilters);
+      return materializeChains(drafting.drafts, shards, retrieval.queryVector, citableUnderCallerFilters, agreeingCited);
     };
     const main = chainsOf(retrieval.hits);
     main.catch(() => undefined); // awaited below; this only keeps it from counting as unhandled if `extra` fails first

@@ -123,19 +123,41 @@ const pathLength = (anchor: Hit, plan: EffortPlan) => (anchor.namedRow ? Math.mi
 export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;
 
-function toEntry(shard: Shard, local: number, citable: CitableSource): Entry {
+/**
+ * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten
+ * filings (a table row in each later 10-K's MD&A and statements), and each cited source costs a registry line, a
+ * source-key line, a status line and a context line: with every one cited, sources took about 60% of a 4,000-token
+ * response and fewer chains fit. So under a budget an entry cites the nearest agreeing filing and counts the rest
+ * (Entry.moreSources); without one it cites them all. Confidence counts them all either way. docs/PARAMETERS.md has
+ * the measurements.
+ */
+export const AGREEING_SOURCES_CITED = 1;
+
+function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCited: number): Entry {
   const kind = statementKind(shard, local);
   const own: EntrySource = { source: shard.source[local]!, status: statementStatus(shard, local), page: shard.page[local]!, kind };
-  const sources: EntrySource[] = [own];
+  const agreeing: EntrySource[] = [];
   for (const o of shard.agree[local] ?? []) {
-    if (!citable(o.source) || sources.some((s) => s.source === o.source)) continue;
-    sources.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
+    if (!citable(o.source) || o.source === own.source || agreeing.some((s) => s.source === o.source)) continue;
+    agreeing.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
   }
+  // Nearest first in the issuer's source order (its filings by date, items in order): the same 10-K's other item,
+  // then the filings just after and before.
+  agreeing.sort((a, b) => Math.abs(a.source - own.source) - Math.abs(b.source - own.source) || a.source - b.source);
+  const sources = [own, ...agreeing.slice(0, agreeingCited)];
+  const moreSources = agreeing.length - (sources.length - 1);
   const disagreements: EntrySource[] = (shard.disagree[local] ?? [])
     .filter((o) => citable(o.source))
     .map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
   const metric = shard.metric[local] ?? 0;
-  return { consensus: shard.texts[local]!, sources, disagreements, confidence: confidenceOf(sources, disagreements), ...(metric ? { metric } : {}) };
+  return {
+    consensus: shard.texts[local]!,
+    sources,
+    ...(moreSources ? { moreSources } : {}),
+    disagreements,
+    confidence: confidenceOf([own, ...agreeing], disagreements),
+    ...(metric ? { metric } : {}),
+  };
 }
 
 /**
@@ -177,6 +199,7 @@ export function materializeChains(
   shards: ReadonlyMap<number, Shard>,
   queryVector: Float32Array | null,
   citable: CitableSource = ANY_SOURCE,
+  agreeingCited = Infinity,
 ): Chain[] {
   const exactCosine = (n: Node) => {
     const shard = shards.get(n.shard);
@@ -188,7 +211,7 @@ export function materializeChains(
       return {
         score: d.score,
         relevance: relevance.score,
-        entries: d.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable))),
+        entries: d.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited))),
         explain: { relevance, score: d.explain.score },
       };
     })

@@ -17,6 +17,8 @@ export interface EntrySource {
 export interface Entry {
   consensus: string;
   sources: EntrySource[];
+  /** Further filings (within the caller's filters) that state the same claim, counted but not cited (chains.ts AGREEING_SOURCES_CITED). */
+  moreSources?: number;
   /** Other filings that give a different value for the same row and period (never merged into `sources`). */
   disagreements?: EntrySource[];
   confidence: Confidence;

@@ -95,6 +95,9 @@ function renderChainOnce(catalog: CatalogHeader, chain: Chain): string {
       const src = catalog.sources[s.source]!;
       return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}${s.note ? `; ${escapeText(s.note)}` : ''}`;
     });
+    // Agreeing filings counted, not cited (a token budget): said on the last cited source's line, as every context
+    // line names a source.
+    if (entry.moreSources) context[context.length - 1] += `; ${entry.moreSources} more ${entry.moreSources === 1 ? 'filing states' : 'filings state'} the same`;
     // Filings giving a different value for the same row and period: kept as context, never merged (DESIGN.md 4).
     for (const d of entry.disagreements ?? []) {
       const src = catalog.sources[d.source]!;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildChains, confidenceOf, draftChains, textEntryTerms, unreadStatements } from '../../src/evidence/chains';
+import { AGREEING_SOURCES_CITED, buildChains, confidenceOf, draftChains, materializeChains, textEntryTerms, unreadStatements } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
 import { statementKind, statementStatus } from '../../src/format/shard-layout';
 import type { Shard } from '../../src/format/types';
@@ -48,6 +48,34 @@ describe('buildChains over the evidence graph', () => {
     const entry = chain!.entries[0]!;
     expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).toEqual(expect.arrayContaining(['ZNHF-10K-FY2022-I8', 'ZNHF-10K-FY2023-I8']));
     expect(entry.confidence).toBe('High');
+  });
+
+  it('under a token budget cites the nearest agreeing filing and counts the others, within the caller filters', () => {
+    // The sample's first statement that at least two other filings restate.
+    const { index, shard, row } = sample.catalog.shards
+      .map((s) => sample.shard(s.id))
+      .flatMap(({ index, shard }) => shard.agree.map((list, row) => ({ index, shard, row, n: new Set(list.map((o) => o.source)).size })))
+      .find(({ n }) => n >= 2)!;
+    const { drafts } = draftChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights(shard.texts[row]!), textEntryTerms(tokenize), new Map([[index, shard]]));
+    const entryOf = (citable: (source: number) => boolean, cited: number) => materializeChains(drafts, new Map([[index, shard]]), null, citable, cited)[0]!.entries[0]!;
+    const all = entryOf(() => true, Infinity);
+    const own = all.sources[0]!.source;
+    const agreeing = all.sources.slice(1).map((s) => s.source);
+    expect(agreeing.length).toBeGreaterThanOrEqual(2);
+    expect(all.moreSources).toBeUndefined();
+    const nearest = (list: number[]) => [...list].sort((a, b) => Math.abs(a - own) - Math.abs(b - own) || a - b)[0]!;
+
+    const budgeted = entryOf(() => true, AGREEING_SOURCES_CITED);
+    expect(budgeted.sources.map((s) => s.source)).toEqual([own, nearest(agreeing)]);
+    expect(budgeted.moreSources).toBe(agreeing.length - 1);
+    expect(budgeted.confidence).toBe(all.confidence);
+
+    // A caller filter that excludes the nearest: the next one is cited, and the excluded one is not even counted.
+    const excluded = nearest(agreeing);
+    const filtered = entryOf((source) => source !== excluded, AGREEING_SOURCES_CITED);
+    const rest = agreeing.filter((s) => s !== excluded);
+    expect(filtered.sources.map((s) => s.source)).toEqual([own, nearest(rest)]);
+    expect(filtered.moreSources ?? 0).toBe(rest.length - 1);
   });
 
   it('keeps a disagreeing restatement apart and lowers confidence', () => {
