@@ -141,10 +141,10 @@ function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCi
     if (!citable(o.source) || o.source === own.source || agreeing.some((s) => s.source === o.source)) continue;
     agreeing.push({ source: o.source, status: o.status, page: o.page, kind, ...(o.note ? { note: o.note } : {}) });
   }
-  // Nearest first in the issuer's source order (its filings by date, items in order): the same 10-K's other item,
-  // then the filings just after and before.
-  agreeing.sort((a, b) => Math.abs(a.source - own.source) - Math.abs(b.source - own.source) || a.source - b.source);
-  const sources = [own, ...agreeing.slice(0, agreeingCited)];
+  // When not all are cited, the nearest in the issuer's source order (its filings by date, items in order): the same
+  // 10-K's other item, then the filings just after and before.
+  const nearest = (a: EntrySource, b: EntrySource) => Math.abs(a.source - own.source) - Math.abs(b.source - own.source) || a.source - b.source;
+  const sources = [own, ...(agreeing.length > agreeingCited ? [...agreeing].sort(nearest).slice(0, agreeingCited) : agreeing)];
   const moreSources = agreeing.length - (sources.length - 1);
   const disagreements: EntrySource[] = (shard.disagree[local] ?? [])
     .filter((o) => citable(o.source))
