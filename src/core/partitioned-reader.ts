@@ -113,7 +113,8 @@ const MAX_RECORD_READS = 16;
 interface PartsInFlight {
   postings: Map<number, Promise<void>>;
   records: Map<number, Promise<void>>;
-  codes: Promise<void> | null;
+  /** The codes are one part: key 0. */
+  codes: Map<number, Promise<void>>;
 }
 const inFlight = new WeakMap<Shard, PartsInFlight>();
 
@@ -138,7 +139,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
   const parts = shard.parts!;
   const layout = parts.layout;
   let pending = inFlight.get(shard);
-  if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map(), codes: null }));
+  if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map(), codes: new Map() }));
   const jobs: Promise<void>[] = [];
   if (need.terms) {
     const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
@@ -175,16 +176,13 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     }
   }
   if (need.codes && !parts.codes) {
-    if (!pending.codes) {
+    const under = pending.codes.get(0);
+    if (under) jobs.push(under);
+    else {
       const { start, bytes, crc } = layout.codes;
       const job = readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc, true).then((b) => fillCodes(shard, b));
-      const codes = (pending.codes = job);
-      const done = () => {
-        if (pending!.codes === codes) pending!.codes = null;
-      };
-      job.then(done, done);
+      jobs.push(track(pending.codes, [0], job));
     }
-    jobs.push(pending.codes);
   }
   await Promise.all(jobs);
 }

@@ -27,7 +27,7 @@ import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 import { planScope, routeScope, type Scope } from '../plan/scope';
 import { planPasses, type RetrievalPass } from '../plan/passes';
-import { withoutIssuerNames, type LexicalQuery } from '../search/query-terms';
+import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../search/query-terms';
 import { analyzeQuery, type QueryAnalysis } from '../plan/analyze';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
@@ -131,10 +131,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     // Retrieval reads the question's term blocks first thing; they depend on its words only, so they are read now,
     // alongside the issuers' tables, not after them (one round trip to storage less; the reader keeps them). The
     // issuers' names are left out, as retrieval leaves them out once its filters name those issuers.
-    const names = scope.tickers.flatMap((t) => {
-      const c = reader.directory.companies.find((d) => d.ticker === t);
-      return c ? [c.company, c.ticker, ...c.aliases] : [];
-    });
+    const named = new Set(scope.tickers);
+    const names = issuerNames(reader.directory.companies.filter((c) => named.has(c.ticker)));
     reader.terms(withoutIssuerNames(analysis.lexical.terms, names)).catch(() => undefined);
   } else {
     const { terms } = analysis.lexical;

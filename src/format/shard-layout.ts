@@ -436,8 +436,8 @@ export const edgeCount = (shard: Shard, local: number): number => shard.edges.at
 /** Bytes a shard decoded from its head holds: its columns, dictionary, labels, graph and layout (codes not counted). */
 function heldHeadBytes(shard: Shard): number {
   const { parts } = shard;
-  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale];
-  arrays.push(shard.edges.at, shard.edges.target, shard.edges.kind);
+  const { edges } = shard;
+  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale, edges.at, edges.target, edges.kind];
   if (parts) arrays.push(parts.postings, parts.records, parts.layout.postingAt, parts.layout.recordAt, parts.layout.postings.crc);
   let sum = shard.labels.bytes + shard.terms.bytes;
   for (const a of arrays) sum += a.byteLength;

@@ -231,8 +231,8 @@ export function termTable(directory: Directory, blocks: ReadonlyMap<number, Term
   };
 }
 
-/** Index of `key` in `sorted` (ascending by `<`), or -1. Term blocks and shard term dictionaries are stored sorted. */
-export function binarySearch(sorted: readonly string[], key: string): number {
+/** Index of `key` in `sorted` (ascending by `<`), or -1. Term blocks are stored sorted. */
+function binarySearch(sorted: readonly string[], key: string): number {
   let lo = 0;
   let hi = sorted.length - 1;
   while (lo <= hi) {

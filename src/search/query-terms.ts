@@ -42,6 +42,11 @@ export function lexicalQuery(text: string): LexicalQuery {
   return { terms: queryTerms(text, metrics), metrics };
 }
 
+/** The names a question may call issuers by: name, ticker and aliases (what withoutIssuerNames drops). */
+export function issuerNames(companies: readonly { company: string; ticker: string; aliases: readonly string[] }[]): string[] {
+  return companies.flatMap((c) => [c.company, c.ticker, ...c.aliases]);
+}
+
 /**
  * The query terms without the words of the issuers a ticker filter already restricts the search to. Inside those
  * companies' filings their own name is in thousands of sentences ("Kraft Heinz fully and unconditionally

@@ -6,7 +6,7 @@ import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
-import { withoutIssuerNames, type LexicalQuery } from './query-terms';
+import { issuerNames, withoutIssuerNames, type LexicalQuery } from './query-terms';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './plan';
@@ -75,7 +75,7 @@ export function rowBoost(shard: Shard, local: number, queryTerms: readonly strin
 /** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */
 function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condition[]): string[] {
   const tickers = new Set(conditions.filter((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')).flatMap((c) => c.values));
-  return catalog.companies.filter((c) => tickers.has(c.ticker)).flatMap((c) => [c.company, c.ticker, ...c.aliases]);
+  return issuerNames(catalog.companies.filter((c) => tickers.has(c.ticker)));
 }
 
 /**
@@ -146,6 +146,7 @@ export async function retrieve(
     vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
   }
 
+  const byShard = new Map(shardIds.map((id, k) => [id, { shard: shards[k]!, scorer: scorers[k]! }]));
   const byKey = new Map<string, Hit>();
   const fuse = (list: typeof lexicalHits, leg: 'lexical' | 'cosine') => {
     list.sort((a, b) => b.score - a.score || a.shard - b.shard || a.local - b.local);
@@ -153,19 +154,20 @@ export async function retrieve(
       const key = `${h.shard}:${h.local}`;
       let hit = byKey.get(key);
       if (!hit) {
-        const shard = shards[shardIds.indexOf(h.shard)]!;
+        const { shard } = byShard.get(h.shard)!;
+        const kind = statementKind(shard, h.local);
         hit = {
           shard: h.shard,
           local: h.local,
           text: '',
           source: shard.source[h.local]!,
           page: shard.page[h.local]!,
-          kind: statementKind(shard, h.local),
+          kind,
           status: statementStatus(shard, h.local),
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: statementKind(shard, h.local) === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
+          namedRow: kind === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
         };
         byKey.set(key, hit);
       }
@@ -177,8 +179,7 @@ export async function retrieve(
   fuse(vectorHits, 'cosine');
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
-  const scorerOf = new Map(shardIds.map((id, k) => [id, scorers[k]!]));
-  for (const h of hits) h.cosine = Math.max(0, scorerOf.get(h.shard)!.score(h.local));
+  for (const h of hits) h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
 
   return {
     hits,

@@ -6,9 +6,10 @@ export interface ScoredStatement {
 
 /**
  * The best k of a stream of (statement, score) pairs, in rank order at the end (score highest first, then statement:
- * the order every leg ranks in): the same result as sorting them all and taking k (a test checks). A bounded heap on typed arrays, so a leg that scores thousands of statements
- * allocates nothing per statement and compares numbers, not objects through a callback: a fresh isolate runs this
- * before it has optimized anything, and the object-and-comparator version was its largest first-query cost.
+ * the order every leg ranks in): the same result as sorting them all and taking k (a test checks). A bounded heap on
+ * typed arrays, so a leg that scores thousands of statements allocates nothing per statement and compares numbers,
+ * not objects through a callback: a fresh isolate runs this before it has optimized anything, and the
+ * object-and-comparator version was its largest first-query cost.
  */
 export class TopK {
   private readonly scores: Float64Array;
