@@ -95,7 +95,7 @@ const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: 
  * Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus):
  * a chain's row and the rows near it on one page save a read for a few KB.
  */
-const RECORD_GAP_BYTES = 2048;
+const RECORD_GAP_BYTES = 4096;
 /**
  * Reads per shard of its postings in one step, at most: the closest reads are merged beyond it. A Worker keeps six
  * connections open at a time and queues the rest, so a query's reads come in waves; measured, latency follows the

@@ -1,6 +1,18 @@
-import { estimateTokens, selectWithinBudget, TOKEN_ESTIMATOR } from '../evidence/budget';
-import { AGREEING_SOURCES_CITED, chainTerms, draftChains, materializeChains, unreadStatements, type AllowedStatement, type EntryTerms } from '../evidence/chains';
-import { claimKey } from '../evidence/claims';
+import { estimateTokens, selectWithinBudget, selectWithinBudgetLazily, TOKEN_ESTIMATOR, type BudgetSelection, type LazyCandidate } from '../evidence/budget';
+import {
+  AGREEING_SOURCES_CITED,
+  chainTerms,
+  draftChains,
+  materializeChain,
+  pendingChains,
+  recordTextTokens,
+  skeletonChain,
+  unreadRecords,
+  type AllowedStatement,
+  type ChainDraft,
+  type EntryTerms,
+  type PendingChain,
+} from '../evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
@@ -22,7 +34,7 @@ import type { ResearchResponse } from '../schema/response';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
 import { assessCoverage, requirementsOfChain } from '../plan/coverage';
-import { mergeBranches } from '../plan/merge';
+import { mergeBranches, type Mergeable } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
 import { planScope, routeScope, type Scope } from '../plan/scope';
@@ -39,14 +51,6 @@ export type PassTrace = RetrievalPass & {
   preference: RetrievalTrace | null;
   skipped?: true;
 };
-
-/**
- * Rounds of drafting chains and reading their records at most (src/evidence/chains.ts draftChains): the second
- * round applies the restated-row rule with the consensus of the first round's rows. Measured cold over the 233 dev
- * questions, a chain building read records once in 89-91% of cases, twice in 5-7%, never three times. After the
- * last round the drafts are kept as they are (their records read), which may then differ from whole-shard reads.
- */
-const MAX_DRAFT_ROUNDS = 4;
 
 /** A request after validation and query normalization (the HTTP layer's output; basic mode carries no filters). */
 export type ValidRequest = ResearchRequest & { normalizedQuery: string };
@@ -102,9 +106,9 @@ function preferredSources(catalog: CatalogHeader, filings: readonly string[], wi
  * were RANKING.preferenceBonus higher (its reported relevance_score is unchanged), so a clearly better general chain still
  * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
  */
-export function mergePreferred(preferred: readonly Chain[], general: readonly Chain[], plan: EffortPlan): Chain[] {
-  const claims = new Set(preferred.flatMap((c) => c.entries.map((e) => claimKey(e.consensus))));
-  const rest = general.filter((c) => !c.entries.some((e) => claims.has(claimKey(e.consensus))));
+export function mergePreferred<C extends Mergeable & { relevance: number }>(preferred: readonly C[], general: readonly C[], plan: EffortPlan): C[] {
+  const claims = new Set(preferred.flatMap((c) => c.claims));
+  const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
   const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
   // Stable: equal keys keep preferred-before-general and each list's own order.
   return keyed
@@ -118,7 +122,16 @@ export function mergePreferred(preferred: readonly Chain[], general: readonly Ch
  * The pure query pipeline: caller filters -> inferred filters and preferences -> retrieval -> chains -> caps and
  * token budget -> rendered sections. Everything here is deterministic for a given index and request.
  */
-export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<QueryOutcome> {
+/** How a query reads its chains' records (tests and benchmarks compare the two). */
+export interface RunOptions {
+  /**
+   * 'budget' (the default): under a token budget without a coverage pass, only the chains the budget may keep;
+   * 'every_chain': every chain returned by the passes (the slow twin: the same response, more records read).
+   */
+  recordReads?: 'budget' | 'every_chain';
+}
+
+export async function runQuery(reader: IndexReader, req: ValidRequest, options: RunOptions = {}): Promise<QueryOutcome> {
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
@@ -164,6 +177,32 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     preference = sectionPreference(analysis.sectionIntents, heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, basicRoute)));
   }
 
+  // agentic_research: one branch per planned requirement, each with its own filters and focused text.
+  const requirementPlan: RequirementPlan =
+    req.mode === 'agentic_research' ? planRequirements(analysis, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
+  // Research questions that need several line items, or one issuer's figures across several filings; basic-mode
+  // questions that need several line items, within the filings the question names (its routing).
+  let facets: Facet[] = [];
+  if (req.mode === 'research') {
+    facets = lineItemFacets(analysis);
+    // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
+    if (!facets.length && !preference?.filings) facets = periodFacets(analysis, catalog.sources, conditions);
+  } else if (basicRoute.length) facets = lineItemFacets(analysis);
+
+  const include = req.include;
+  const wantsEvidence = include.evidence || include.agent_context;
+  const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
+  const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
+  // Under a token budget, unless a coverage pass must see every chain (agentic requirements, facets), only the
+  // records of the chains the budget may keep are read (selectWithinBudgetLazily).
+  const budgetReads = tokenCap !== null && options.recordReads !== 'every_chain' && !requirementPlan.decomposed && !facets.length;
+  const skeletons = new Map<ChainDraft, Chain>();
+  const skeletonOf = (p: PendingChain) => {
+    let chain = skeletons.get(p.draft);
+    if (!chain) skeletons.set(p.draft, (chain = skeletonChain(p.draft, p.shards)));
+    return chain;
+  };
+
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
   // Under a token budget an entry cites its nearest agreeing filing and counts the others (chains.ts).
@@ -196,26 +235,18 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     }
     const allowed: AllowedStatement = (shard, local) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, conds);
     const chainsOf = async (hits: readonly Hit[]) => {
-      let shards = await shardsOfHits(reader, hits);
+      const shards = await shardsOfHits(reader, hits);
       // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement
       // is in a loaded shard; a hit without one falls back to its text).
       const query = membershipQuery([...weights.keys()]);
       const terms: EntryTerms = (shard, local, hit) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize));
-      // Draft, read the records the drafts show, draft again with their consensus known (chains.ts draftChains),
-      // until the drafts show nothing unread; the last round's reads are for the chains kept.
-      let drafting = draftChains(hits, plan, weights, terms, shards, allowed);
-      for (let round = 1; ; round++) {
-        const unread = unreadStatements(drafting, shards);
-        if (!unread.size) break;
-        shards = new Map([...shards, ...(await readRecords(reader, unread))]);
-        if (round === MAX_DRAFT_ROUNDS) break;
-        drafting = draftChains(hits, plan, weights, terms, shards, allowed);
-      }
-      return materializeChains(drafting.drafts, shards, retrieval.queryVector, citableUnderCallerFilters, agreeingCited);
+      // Drafted from the heads alone (chains.ts draftChains); records are read once the passes are merged, for the
+      // chains the response may return.
+      return pendingChains(draftChains(hits, plan, weights, terms, shards, allowed), shards);
     };
     const main = chainsOf(retrieval.hits);
     main.catch(() => undefined); // awaited below; this only keeps it from counting as unhandled if `extra` fails first
-    let chains: Chain[];
+    let chains: PendingChain[];
     let pref: NonNullable<QueryOutcome['trace']['preference']> | undefined;
     if (preference) {
       let pass: RetrievalTrace | null = null;
@@ -232,18 +263,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };
   };
 
-  // agentic_research: one branch per planned requirement, each with its own filters and focused text.
-  const requirementPlan: RequirementPlan =
-    req.mode === 'agentic_research' ? planRequirements(analysis, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
-  // Research questions that need several line items, or one issuer's figures across several filings; basic-mode
-  // questions that need several line items, within the filings the question names (its routing).
-  let facets: Facet[] = [];
-  if (req.mode === 'research') {
-    facets = lineItemFacets(analysis);
-    // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
-    if (!facets.length && !preference?.filings) facets = periodFacets(analysis, catalog.sources, conditions);
-  } else if (basicRoute.length) facets = lineItemFacets(analysis);
-
   // The passes as data (src/plan/passes.ts), then executed in order; each merges into the chains so far.
   const passes = planPasses({
     mode: req.mode,
@@ -255,9 +274,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
     facets,
     requirements: requirementPlan,
   });
-  let chains: Chain[] = [];
+  let chains: PendingChain[] = [];
   let hitCount = 0;
-  let retrievedBy = new Map<Chain, Set<string>>();
+  let retrievedBy = new Map<PendingChain, Set<string>>();
   let prefInfo: QueryOutcome['trace']['preference'];
   let firstTrace: RetrievalTrace | null = null;
   const searchedShards = new Set<string>();
@@ -339,24 +358,44 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
 
-  const include = req.include;
-  const wantsEvidence = include.evidence || include.agent_context;
-  const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
-  const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
+
+  // The chains' entries: the records of their statements, read for the chains a response may return only.
+  const materialized = new Map<PendingChain, Chain>();
+  const pendingOf = new Map<Chain, PendingChain>();
+  const readChains = async (list: readonly PendingChain[]) => {
+    const todo = list.filter((p) => !materialized.has(p));
+    const unread = new Map<number, number[]>();
+    for (const p of todo) {
+      for (const [i, locals] of unreadRecords(p.draft.nodes, p.shards)) unread.set(i, [...new Set([...(unread.get(i) ?? []), ...locals])]);
+    }
+    const read = unread.size ? await readRecords(reader, unread) : null;
+    for (const p of todo) {
+      const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citableUnderCallerFilters, agreeingCited);
+      materialized.set(p, chain);
+      pendingOf.set(chain, p);
+    }
+  };
+  const readAll = async () => {
+    await readChains(chains);
+    return chains.map((p) => materialized.get(p)!);
+  };
   // Memoized: budget selection asks again on every pass and coverage once more; each answer scans entry texts.
   const supported = new Map<Chain, string[]>();
   const supports = (c: Chain) => {
     let ids = supported.get(c);
-    if (!ids) supported.set(c, (ids = requirementsOfChain(c, requirementPlan, catalog.sources, retrievedBy.get(c) ?? new Set())));
+    if (!ids) supported.set(c, (ids = requirementsOfChain(c, requirementPlan, catalog.sources, retrievedBy.get(pendingOf.get(c)!) ?? new Set())));
     return ids;
   };
-  // Spec 2.4: under a token cap, chains covering still-uncovered requirements are tried first.
-  const selection = selectWithinBudget(
-    chains,
-    render,
-    tokenCap,
-    requirementPlan.decomposed ? supports : facets.length ? (c: Chain) => facetsOfChain(c, facets) : undefined,
-  );
+  // Spec 2.4: under a token cap, chains covering still-uncovered requirements are tried first. Their coverage reads
+  // entry texts and agreeing sources, so with a coverage pass (or no cap) every chain is read; otherwise only those
+  // the budget may keep (selectWithinBudgetLazily: the same selection, fewer records read).
+  const coverage = requirementPlan.decomposed ? supports : facets.length ? (c: Chain) => facetsOfChain(c, facets) : undefined;
+  let selection: BudgetSelection;
+  if (budgetReads) {
+    const candidates = chains.map((p): LazyCandidate => ({ chain: () => materialized.get(p), skeleton: skeletonOf(p), textTokens: recordTextTokens(p.draft, p.shards) }));
+    const pendingByCandidate = new Map(candidates.map((c, i) => [c, chains[i]!]));
+    selection = await selectWithinBudgetLazily(candidates, (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)), render, tokenCap);
+  } else selection = selectWithinBudget(await readAll(), render, tokenCap, coverage);
 
   let noEvidenceReason = 'No evidence matched the query and filters.';
   if (!hitCount) {
@@ -364,7 +403,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   } else if (!chains.length) {
     notices.push({ code: 'NO_MATCHING_EVIDENCE', message: 'No evidence chain was relevant enough to the query to return.', level: 'warning' });
   } else if (!selection.chains.length) {
-    const smallest = Math.min(...chains.map((c) => estimateTokens(render([c]))));
+    const smallest = Math.min(...(await readAll()).map((c) => estimateTokens(render([c]))));
     noEvidenceReason = `No complete evidence chain fits max_evidence_tokens=${tokenCap}; the smallest of the ${chains.length} available chains needs ${smallest} tokens.`;
     notices.push({ code: 'EVIDENCE_OMITTED_BY_TOKEN_BUDGET', message: `${noEvidenceReason} Evidence was omitted; this is not a no-data result.`, level: 'warning' });
   } else if (selection.chains.length < chains.length) {
@@ -389,7 +428,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest): Promise<
   }
   if (req.mode === 'agentic_research') {
     // Coverage from what was actually returned; a plan that did not decompose is the original question.
-    body.coverage = assessCoverage(requirementPlan, chains, selection.chains, supports);
+    body.coverage = assessCoverage(requirementPlan, await readAll(), selection.chains, supports);
     // The pass plan itself: every retrieval branch with its own filters.
     body.retrieval_plan = {
       queries: passes.map((p) => ({ query: p.query, label: p.label, applied_metadata_filters: conditionsToObject(p.conditions) })),

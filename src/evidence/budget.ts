@@ -64,3 +64,65 @@ export function selectWithinBudget(
   for (const candidate of rest) tryAdd(candidate);
   return { chains: selected, evidence, estimatedTokens: evidence ? estimateTokens(evidence) : 0 };
 }
+
+/**
+ * How far past the budget the first read of records reaches, in estimated tokens (skeletons rendered alone, records'
+ * sizes: both overestimate). Smaller reads fewer records but needs a second read more often (a round trip): cold, 233
+ * dev questions at 4,000 tokens, research, 1.0: a second read in 173 of 233, median 14 record reads; 1.5: 63, 13;
+ * 2.5: none, 14 (docs/PARAMETERS.md).
+ */
+export const FIRST_READ_SHARE = 2.5;
+
+/** A chain to select whose entries may not be read yet (src/core/run-query.ts reads them on demand). */
+export interface LazyCandidate {
+  /** The chain, once its records are read. */
+  chain(): Chain | undefined;
+  /** The least it can render to, from the shard heads (src/evidence/chains.ts skeletonChain). */
+  skeleton: Chain;
+  /** Tokens its texts may add to the skeleton (its records' sizes): only decides how many chains one read takes. */
+  textTokens: number;
+}
+
+/**
+ * selectWithinBudget without a coverage pass, over chains read on demand: the same selection as over every chain
+ * read (its slow twin, tested against it), reading fewer. A chain whose skeleton does not fit next to the chains
+ * already kept cannot fit read, so it is skipped unread. The first read takes the best chains until their estimated
+ * sizes reach FIRST_READ_SHARE times the budget; should an unread chain still fit after that, one more read takes
+ * every unread chain that may (the room left is then small).
+ */
+export async function selectWithinBudgetLazily(
+  ranked: readonly LazyCandidate[],
+  read: (batch: readonly LazyCandidate[]) => Promise<void>,
+  render: (chains: readonly Chain[]) => string,
+  cap: number,
+): Promise<BudgetSelection> {
+  const selected: { chain: Chain; rank: number }[] = [];
+  let evidence: string | null = null;
+  const renderWith = (chain: Chain, rank: number) => render([...selected, { chain, rank }].sort((a, b) => a.rank - b.rank).map((s) => s.chain));
+  const used = () => (evidence ? estimateTokens(evidence) : 0);
+  const mayFit = (rank: number) => estimateTokens(renderWith(ranked[rank]!.skeleton, rank)) <= cap;
+  const unread = (from: number) => ranked.map((c, rank) => ({ c, rank })).filter(({ c, rank }) => rank >= from && !c.chain() && mayFit(rank));
+  let reads = 0;
+  for (let rank = 0; rank < ranked.length; rank++) {
+    const candidate = ranked[rank]!;
+    if (!candidate.chain()) {
+      if (!mayFit(rank)) continue;
+      let batch = unread(rank);
+      if (reads++ === 0) {
+        // The best chains until their skeletons and estimated texts reach FIRST_READ_SHARE budgets, and the one after.
+        let room = cap * FIRST_READ_SHARE;
+        const first = batch.findIndex(({ c, rank: r }) => (room -= estimateTokens(renderWith(c.skeleton, r)) - used() + c.textTokens) < 0);
+        if (first >= 0) batch = batch.slice(0, first + 1);
+      }
+      await read(batch.map(({ c }) => c));
+    }
+    const chain = candidate.chain();
+    if (!chain) throw new Error('a chain read for the token budget has no entries');
+    const text = renderWith(chain, rank);
+    if (estimateTokens(text) > cap) continue;
+    selected.push({ chain, rank });
+    selected.sort((a, b) => a.rank - b.rank);
+    evidence = text;
+  }
+  return { chains: selected.map((s) => s.chain), evidence, estimatedTokens: used() };
+}

@@ -3,8 +3,7 @@ import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainRelevance, chainScore, withBestCosine } from '../search/ranking';
-import { cosineOf } from '../search/vector';
+import { chainRelevance, chainScore } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 import { claimKey } from './claims';
 
@@ -65,14 +64,12 @@ interface Node {
 
 /**
  * A chain ranked from the shards' heads alone (claim and row-label hashes, edges, posting lists, codes): the
- * statements it shows, not yet their texts. materializeChains turns it into a Chain once those records are read.
+ * statements it shows, not yet their texts. materializeChain turns it into a Chain once those records are read.
  */
 export interface ChainDraft {
   score: number;
   relevance: number;
   nodes: Node[];
-  /** The hits whose cosine counts for relevance (the anchor and the other hits the chain shows). */
-  cosineNodes: Node[];
   explain: NonNullable<Chain['explain']>;
 }
 
@@ -160,72 +157,108 @@ function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCi
   };
 }
 
-/**
- * One drafting: the drafts kept, and the table rows of every chain accepted on the way (kept or not), whose
- * consensus the restated-row rule reads.
- */
-export interface Drafting {
-  drafts: ChainDraft[];
-  rows: Node[];
-}
-
-/**
- * The records a drafting needs that are not read yet (per shard number, local ids): the statements its drafts
- * show, the hits whose exact cosine their relevance takes (an anchor left out as a repeated claim still counts),
- * and the rows whose consensus the restated-row rule reads.
- */
-export function unreadStatements(drafting: Drafting, shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
+/** Of these statements (the chains a response returns), those whose records are not read yet: per shard, local ids. */
+export function unreadRecords(nodes: readonly Node[], shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  const needed = [...drafting.drafts.flatMap((d) => [...d.nodes, ...d.cosineNodes]), ...drafting.rows];
-  for (const n of needed) {
+  for (const n of nodes) {
     const parts = shards.get(n.shard)?.parts;
     if (!parts || parts.records[n.local]) continue;
     const list = out.get(n.shard);
-    if (list) list.push(n.local);
+    if (list) list.includes(n.local) || list.push(n.local);
     else out.set(n.shard, [n.local]);
   }
   return out;
 }
 
 /**
- * Chains from drafts whose records are read: every statement becomes an entry citing the filings that state the
- * same claim (the builder's consensus) that `citable` accepts (the caller's own filters; inferred filters still let
- * a later 10-K that restates a figure agree, docs/DECISIONS.md), with the filings that disagree kept apart. Drafts
- * were ranked on the cosines binary codes approximate; their relevance is recomputed from the exact cosines of the
- * vectors their records hold (`queryVector`), and they are re-ranked (a hit without a shard keeps its cosine).
+ * A chain ranked and merged from the shards' heads alone, its entries not read yet: what a retrieval pass returns.
+ * Its relevance and score are final (ranked on the cosines binary codes approximate); `claims` are its statements'
+ * claim hashes (Shard.claim, the hash of the text an entry shows), so passes merge and deduplicate chains without
+ * their texts. Only the chains a response returns are materialized (their records read): materializeChain.
  */
-export function materializeChains(
-  drafts: readonly ChainDraft[],
+export interface PendingChain {
+  relevance: number;
+  score: number;
+  draft: ChainDraft;
+  shards: ReadonlyMap<number, Shard>;
+  claims: readonly (number | string)[];
+}
+
+/** Drafts (of one drafting, over these shards) as pending chains, in their rank order. */
+export function pendingChains(drafts: readonly ChainDraft[], shards: ReadonlyMap<number, Shard>): PendingChain[] {
+  return drafts.map((draft) => ({
+    relevance: draft.relevance,
+    score: draft.score,
+    draft,
+    shards,
+    claims: draft.nodes.map((n) => {
+      const s = shards.get(n.shard);
+      return s ? s.claim[n.local]! : claimKey(n.hit!.text);
+    }),
+  }));
+}
+
+/**
+ * A chain from a draft whose records are read: every statement becomes an entry citing the filings that state the
+ * same claim (the builder's consensus) that `citable` accepts (the caller's own filters; inferred filters still let
+ * a later 10-K that restates a figure agree, docs/DECISIONS.md), with the filings that disagree kept apart.
+ */
+export function materializeChain(
+  draft: ChainDraft,
   shards: ReadonlyMap<number, Shard>,
-  queryVector: Float32Array | null,
   citable: CitableSource = ANY_SOURCE,
   agreeingCited = Infinity,
-): Chain[] {
-  const exactCosine = (n: Node) => {
-    const shard = shards.get(n.shard);
-    return shard && queryVector ? Math.max(0, cosineOf(shard, queryVector, n.local)) : n.hit!.cosine;
+): Chain {
+  return {
+    score: draft.score,
+    relevance: draft.relevance,
+    entries: draft.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited))),
+    explain: draft.explain,
   };
-  return drafts
-    .map((d) => {
-      const relevance = withBestCosine(d.explain.relevance, Math.max(...d.cosineNodes.map(exactCosine)));
-      return {
-        score: d.score,
-        relevance: relevance.score,
-        entries: d.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited))),
-        explain: { relevance, score: d.explain.score },
-      };
-    })
-    .sort(byRelevanceThenScore);
+}
+
+/**
+ * About how many tokens a draft's texts add to its skeleton: of a statement read, its text; of one not read, its
+ * record's size (text and consensus) from the head. Only decides how many chains one read of records takes.
+ */
+export function recordTextTokens(draft: ChainDraft, shards: ReadonlyMap<number, Shard>): number {
+  let chars = 0;
+  for (const n of draft.nodes) {
+    const s = shards.get(n.shard);
+    if (!s) chars += n.hit?.text.length ?? 0;
+    else if (s.parts && !s.parts.records[n.local]) chars += s.parts.layout.recordAt[n.local + 1]! - s.parts.layout.recordAt[n.local]! - s.dim;
+    else chars += s.texts[n.local]?.length ?? 0;
+  }
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The least a draft's chain can render to, from its head alone: each entry with no text, its own source only and
+ * the shortest confidence. Rendering only grows with text, sources and disagreements (registry, glossary and entry
+ * lines), so a chain whose skeleton does not fit a token budget cannot fit it read (src/evidence/budget.ts).
+ */
+export function skeletonChain(draft: ChainDraft, shards: ReadonlyMap<number, Shard>): Chain {
+  return {
+    score: draft.score,
+    relevance: draft.relevance,
+    entries: draft.nodes.map((n) => {
+      const shard = shards.get(n.shard);
+      if (!shard) return fallbackEntry(n.hit!);
+      const metric = shard.metric[n.local] ?? 0;
+      const own: EntrySource = { source: shard.source[n.local]!, status: statementStatus(shard, n.local), page: shard.page[n.local]!, kind: statementKind(shard, n.local) };
+      return { consensus: '', sources: [own], disagreements: [], confidence: 'Low', ...(metric ? { metric } : {}) };
+    }),
+  };
 }
 
 const byRelevanceThenScore = (a: { relevance: number; score: number }, b: { relevance: number; score: number }) => b.relevance - a.relevance || b.score - a.score;
 
 /**
- * draftChains then materializeChains without filters, for callers whose shards hold every record (whole shards, or
+ * draftChains then materializeChain without filters, for callers whose shards hold every record (whole shards, or
  * hits that carry their text: tests). Hits keep the cosines they carry.
  */
 export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
-  return materializeChains(draftChains(...draft).drafts, draft[4] ?? new Map(), null);
+  return draftChains(...draft).map((d) => materializeChain(d, draft[4] ?? new Map()));
 }
 
 /**
@@ -234,10 +267,8 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * item on nearby pages, in document order. Overlapping chains are deduplicated: a hit already shown in a better
  * chain anchors nothing, a claim (its hash, Shard.claim) appears in one chain only, and a table row that a shown
  * row's consensus lists as agreeing (the same figure restated in another filing: its source, page and label hash,
- * Shard.rowLabel) anchors nothing. That last rule reads the shown rows' consensus, which is in their records: a row
- * whose record is not read yet restates nothing, so the caller reads the records of the drafts and drafts again
- * until every shown statement's record was read (the result is then what whole shards give: the rule only ever
- * reads the consensus of shown rows, all listed in Drafting.rows). Chains with relevance 0 are dropped. Graph
+ * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
+ * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped. Graph
  * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
  * them, and a linked MD&A sentence must not smuggle in another item or year. The best plan.maxChains drafts are
  * returned.
@@ -249,7 +280,7 @@ export function draftChains(
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
-): Drafting {
+): ChainDraft[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
   const bySource = new Map<number, Hit[]>();
@@ -268,7 +299,6 @@ export function draftChains(
   const rowAt = (source: number, page: number, label: number) => `${source}:${page}:${label}`;
   const shown = new Set<number | string>(); // claims already in an accepted chain
   const shownRows = new Set<string>(); // rows the shown rows' consensus lists as agreeing
-  const rows: Node[] = []; // the shown rows
   const chains: ChainDraft[] = [];
   // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
@@ -307,7 +337,6 @@ export function draftChains(
     const perEntry: Set<string>[] = [];
     const keys = new Set<number | string>();
     const mateFused: number[] = [];
-    const cosineNodes: Node[] = [nodeOf(hit)];
     let bestCosine = hit.cosine;
     for (const node of nodes) {
       const n = { ...node, hit: node.hit ?? hitByNode.get(`${node.shard}:${node.local}`) };
@@ -323,7 +352,6 @@ export function draftChains(
       if (h && h !== hit) {
         mateFused.push(h.fused);
         bestCosine = Math.max(bestCosine, h.cosine);
-        cosineNodes.push(n);
       }
     }
     const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
@@ -332,16 +360,14 @@ export function draftChains(
     for (const k of keys) shown.add(k);
     for (const n of kept) {
       const s = shards.get(n.shard);
-      // A row no other filing restates has no agreeing occurrences: nothing to read for the rule.
-      if (!s || statementKind(s, n.local) !== 'table_row' || !(s.flags[n.local]! & SHARD_FLAG_AGREED)) continue;
-      rows.push(n);
-      if (s.parts && !s.parts.records[n.local]) continue;
-      for (const o of s.agree[n.local]!) shownRows.add(rowAt(o.source, o.page, s.rowLabel[n.local]!));
+      if (!s) continue;
+      const { at, source, page } = s.restated;
+      for (let k = at[n.local]!; k < at[n.local + 1]!; k++) shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
     const scoreParts = chainScore(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    chains.push({ score: scoreParts.total, relevance, nodes: kept, cosineNodes, explain: { relevance: relevanceParts, score: scoreParts } });
+    chains.push({ score: scoreParts.total, relevance, nodes: kept, explain: { relevance: relevanceParts, score: scoreParts } });
   }
-  return { drafts: chains.sort(byRelevanceThenScore).slice(0, plan.maxChains), rows };
+  return chains.sort(byRelevanceThenScore).slice(0, plan.maxChains);
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

@@ -17,7 +17,7 @@ export const MAGIC = 0x53524546; // "FERS" little-endian
  * stored by content. 5: shards laid out for range reads (src/format/shard-layout.ts). 6: claim hashes and row
  * agreement groups in the shard head (chains are ranked from the head, records read for the chains kept).
  */
-export const FORMAT_VERSION = 6;
+export const FORMAT_VERSION = 7;
 
 export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms' | 'model';
 const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8, model: 9 };

@@ -29,8 +29,8 @@ import { claimHash, rowLabelHash } from '../evidence/claims';
  *   4-byte aligned, read per term;
  * - `codes`: binary codes of the statement vectors (dim / 8 bytes each), read whole for the vector leg;
  * - `records`: per statement its int8 vector (dim bytes), its text and consensus as one JSON array, then the CRC-32
- *   of those bytes (4, little-endian), read for the statements of the chains a request keeps (their exact cosines
- *   re-rank them);
+ *   of those bytes (4, little-endian), read for the statements of the chains a response returns (the vector serves
+ *   the exact scan of whole shards, the vector leg's slow twin);
  * - `offset`, `length`: provenance the Worker never reads.
  * Postings are checked per BLOCK-byte block (CRC-32 each), records one by one by the CRC-32 each ends with (a
  * response's statements lie far apart: a record is read alone, so a block around it would multiply the bytes; and
@@ -54,6 +54,9 @@ const HEAD_SECTIONS = [
   'post_counts',
   'labels',
   'record_len',
+  'restated_count',
+  'restated_source',
+  'restated_page',
   'postings_crc',
   'code_mean',
   'code_scale',
@@ -98,6 +101,25 @@ export type ShardInput = Pick<Shard, 'id' | 'texts' | 'metric' | 'agree' | 'disa
 };
 
 const EMPTY: never[] = [];
+
+/** A statement whose agree occurrences the head carries (Shard.restated): an agreed table row. */
+const isRestatedRow = (kind: StatementKind, agreed: boolean) => agreed && kind === 'table_row';
+
+/** Shard.restated from the head's sections: offsets per statement over the agreed table rows' occurrences. */
+function restatedColumns(decoded: DecodedHead<ShardHeader>, flags: Uint8Array, n: number): Shard['restated'] {
+  const counts = uintSection(decoded, 'restated_count');
+  const source = Uint32Array.from(uintSection(decoded, 'restated_source'));
+  const page = Uint32Array.from(uintSection(decoded, 'restated_page'));
+  if (page.length !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
+  const at = source.length <= 0xffff ? new Uint16Array(n + 1) : new Uint32Array(n + 1);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const rows = isRestatedRow((flags[i]! & FLAG_TABLE_ROW) !== 0 ? 'table_row' : 'sentence', (flags[i]! & SHARD_FLAG_AGREED) !== 0);
+    at[i + 1] = at[i]! + (rows ? (counts[k++] ?? 0) : 0);
+  }
+  if (k !== counts.length || at[n] !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
+  return { at, source, page };
+}
 Object.freeze(EMPTY);
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;
@@ -165,6 +187,7 @@ export function encodeShard(s: ShardInput): Uint8Array {
     return utf8.encode(xs.join('\n'));
   };
   const header: ShardHeader = { id: s.id, count: n, dim, term_count: s.terms.length, block, codes_crc: crc32(codes.bits) };
+  const restatedRows = s.texts.map((_, i) => i).filter((i) => isRestatedRow(s.kind[i]!, s.agree[i]!.length > 0));
   return encodeArtifact(
     'shard',
     header,
@@ -183,6 +206,10 @@ export function encodeShard(s: ShardInput): Uint8Array {
       post_counts: compactUints(counts),
       labels: lines(features.map((f) => f.label?.join(' ') ?? '')),
       record_len: compactUints(encoded.map((e) => e.byteLength)),
+      // Per agreed table row (in local order), its agree occurrences: what the restated-row rule reads.
+      restated_count: compactUints(restatedRows.map((i) => s.agree[i]!.length)),
+      restated_source: compactUints(restatedRows.flatMap((i) => s.agree[i]!.map((o) => o.source))),
+      restated_page: compactUints(restatedRows.flatMap((i) => s.agree[i]!.map((o) => o.page))),
       postings_crc: blockCrcs(postings, block),
       code_mean: codes.mean,
       code_scale: codes.scale,
@@ -351,6 +378,7 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     metric: requireSection(decoded, 'metric', Uint8Array, n),
     claim: own(requireSection(decoded, 'claim', Uint32Array, n)),
     rowLabel: requireSection(decoded, 'row_label', Uint32Array, n),
+    restated: restatedColumns(decoded, flags, n),
     flags,
     labels,
     agree: [],
@@ -437,7 +465,7 @@ export const edgeCount = (shard: Shard, local: number): number => shard.edges.at
 function heldHeadBytes(shard: Shard): number {
   const { parts } = shard;
   const { edges } = shard;
-  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale, edges.at, edges.target, edges.kind];
+  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.restated.at, shard.restated.source, shard.restated.page, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale, edges.at, edges.target, edges.kind];
   if (parts) arrays.push(parts.postings, parts.records, parts.layout.postingAt, parts.layout.recordAt, parts.layout.postings.crc);
   let sum = shard.labels.bytes + shard.terms.bytes;
   for (const a of arrays) sum += a.byteLength;

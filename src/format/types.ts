@@ -146,6 +146,12 @@ export interface Shard {
   claim: Uint32Array;
   /** Per table row, the hash of its label's claim key (src/evidence/claims.ts rowLabelHash); 0 for a sentence. */
   rowLabel: Uint32Array;
+  /**
+   * Per agreed table row, where the other filings that restate it have it (source, page: the agree occurrences of
+   * its record, in the head), so chains apply the restated-row rule without reading records. Offsets per statement
+   * (count + 1); sources are global, like `source`.
+   */
+  restated: { at: Uint16Array | Uint32Array; source: Uint32Array; page: Uint32Array };
   /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), filled per record. */
   agree: ClaimOccurrence[][];
   disagree: ClaimOccurrence[][];
@@ -160,7 +166,7 @@ export interface Shard {
   postTfs: Uint8Array;
   docLen: Uint16Array;
   dim: number;
-  /** Int8 statement vectors (rows filled with their records): exact cosines of the statements chains show. */
+  /** Int8 statement vectors, dense in a whole shard (the exact scan, the vector leg's slow twin). */
   vectors: Int8Array;
   /** Binary codes for the vector leg (src/search/vector.ts): per statement dim/8 bytes, bit d = component d above codeMean[d]. */
   codes: Uint8Array;

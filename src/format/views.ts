@@ -247,7 +247,7 @@ function binarySearch(sorted: readonly string[], key: string): number {
 
 /**
  * A decoded shard numbers its sources within its issuer (so its bytes depend on that issuer's filings only); the core
- * works with global source numbers. Shifts them in place, statements and consensus occurrences alike.
+ * works with global source numbers. Shifts them in place: statements, restated rows and consensus occurrences alike.
  */
 export function withGlobalSources(shard: Shard, company: DirectoryCompany): Shard {
   const base = company.sources.first;
@@ -255,6 +255,7 @@ export function withGlobalSources(shard: Shard, company: DirectoryCompany): Shar
   // Records read later by range are shifted as they are filled in.
   if (shard.parts) shard.parts.sourceBase = base;
   for (let i = 0; i < shard.source.length; i++) shard.source[i] = shard.source[i]! + base;
+  for (let i = 0; i < shard.restated.source.length; i++) shard.restated.source[i] = shard.restated.source[i]! + base;
   const shift = (lists: ClaimOccurrence[][]) => lists.map((list) => (list.length ? list.map((o) => ({ ...o, source: o.source + base })) : list));
   shard.agree = shift(shard.agree);
   shard.disagree = shift(shard.disagree);

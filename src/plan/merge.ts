@@ -1,11 +1,17 @@
-import { claimKey } from '../evidence/claims';
-import type { Chain } from '../evidence/model';
+/**
+ * What merging passes reads of a chain: its relevance and its statements' claims (hashes from the shard heads,
+ * src/evidence/chains.ts PendingChain), so chains merge before their texts are read.
+ */
+export interface Mergeable {
+  relevance: number;
+  claims: readonly (number | string)[];
+}
 
-export interface MergedBranches {
+export interface MergedBranches<C extends Mergeable> {
   /** Deduplicated chains in merged rank order. */
-  chains: Chain[];
+  chains: C[];
   /** The requirement ids whose branches retrieved each chain (a duplicate's branch is added to the kept chain). */
-  retrievedBy: Map<Chain, Set<string>>;
+  retrievedBy: Map<C, Set<string>>;
 }
 
 /**
@@ -15,16 +21,16 @@ export interface MergedBranches {
  * table row); its branch is credited to the kept chain. Capped at `max` chains, the effort plan's chain count,
  * so agentic mode returns as many chains as research mode would.
  */
-export function mergeBranches(branches: readonly (readonly Chain[])[], ids: readonly string[], max: number): MergedBranches {
-  const chains: Chain[] = [];
-  const retrievedBy = new Map<Chain, Set<string>>();
-  const claimsOf = new Map<Chain, Set<string>>();
+export function mergeBranches<C extends Mergeable>(branches: readonly (readonly C[])[], ids: readonly string[], max: number): MergedBranches<C> {
+  const chains: C[] = [];
+  const retrievedBy = new Map<C, Set<string>>();
+  const claimsOf = new Map<C, Set<number | string>>();
   const depth = Math.max(0, ...branches.map((b) => b.length));
   for (let rank = 0; rank < depth; rank++) {
     for (let b = 0; b < branches.length; b++) {
       const chain = branches[b]![rank];
       if (!chain) continue;
-      const claims = new Set(chain.entries.map((e) => claimKey(e.consensus)));
+      const claims = new Set(chain.claims);
       const dup = chains.find((kept) => [...claims].every((k) => claimsOf.get(kept)!.has(k)));
       if (dup) {
         retrievedBy.get(dup)!.add(ids[b]!);

@@ -88,7 +88,7 @@ export function chainRelevance(
 
 /**
  * Relevance parts with this best cosine, the score recomputed. Chains are ranked on the cosines binary codes
- * approximate (from shard heads), then re-ranked on the exact cosines of the records they read.
+ * approximate (from shard heads): their records are read only for the chains a response returns.
  */
 export function withBestCosine(parts: RelevanceParts, bestCosine: number): RelevanceParts {
   const p = RANKING.relevance;

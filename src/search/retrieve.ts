@@ -51,7 +51,7 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
-  /** The query's embedding (the vector leg's, and what chains weigh exact cosines against). */
+  /** The query's embedding (the vector leg's). */
   queryVector: Float32Array;
   /** Corpus statistics of the query terms (what BM25 weighed them by). */
   lexicon: Lexicon;

@@ -52,7 +52,7 @@ export function codeScorer(shard: Shard, query: Float32Array): CodeScorer {
 /**
  * The vector leg: every allowed statement of one shard scored by its binary code, the best `depth` with a positive
  * score. Reads dim/8 bytes per statement instead of dim (a shard's codes are an eighth of its vectors), at the cost of
- * an approximate order; chains then weigh exact cosines from the records they read (src/search/retrieve.ts).
+ * an approximate order, which chains rank on (docs/RANGE-READS.md "Records for the chains returned").
  * searchVectorExact is its slow twin.
  */
 export function searchVectorCodes(

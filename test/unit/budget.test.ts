@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { estimateTokens, selectWithinBudget } from '../../src/evidence/budget';
+import { estimateTokens, selectWithinBudget, selectWithinBudgetLazily, type LazyCandidate } from '../../src/evidence/budget';
 import type { Chain } from '../../src/evidence/model';
 
 const chainArb = fc.record({
@@ -66,5 +66,51 @@ describe('selectWithinBudget with requirements (agentic, spec 2.4)', () => {
     const reqs = new Map<Chain, string[]>([[big, ['R1']], [other, ['R2']], [small, ['R1']]]);
     const sel = selectWithinBudget([big, other, small], render, estimateTokens(render([other, small])), (c) => reqs.get(c)!);
     expect(sel.chains).toEqual([other, small]);
+  });
+});
+
+describe('selectWithinBudgetLazily (chains read on demand)', () => {
+  // A chain's skeleton: its entries with no text, what it renders to at least (src/evidence/chains.ts skeletonChain).
+  const skeleton = (c: Chain): Chain => ({ ...c, entries: c.entries.map((e) => ({ ...e, consensus: '' })) });
+  const lazy = (chains: readonly Chain[]) => {
+    const read = new Set<Chain>();
+    const candidates = chains.map((c): LazyCandidate => ({ chain: () => (read.has(c) ? c : undefined), skeleton: skeleton(c), textTokens: estimateTokens(c.entries.map((e) => e.consensus).join('')) }));
+    const reads: number[] = [];
+    const readBatch = async (batch: readonly LazyCandidate[]) => {
+      reads.push(batch.length);
+      for (const b of batch) read.add(chains[candidates.indexOf(b)]!);
+    };
+    return { candidates, readBatch, reads, read };
+  };
+
+  it('selects exactly what selectWithinBudget selects over every chain read, reading no more chains', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(chainArb, { maxLength: 12 }), fc.integer({ min: 1, max: 3000 }), async (chains, cap) => {
+        const all = chains as unknown as Chain[];
+        const eager = selectWithinBudget(all, render, cap);
+        const { candidates, readBatch, read } = lazy(all);
+        const sel = await selectWithinBudgetLazily(candidates, readBatch, render, cap);
+        expect(sel.chains).toEqual(eager.chains);
+        expect(sel.evidence).toBe(eager.evidence);
+        expect(sel.estimatedTokens).toBe(eager.estimatedTokens);
+        expect(read.size).toBeLessThanOrEqual(all.length);
+        for (const c of sel.chains) expect(read.has(c)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves unread a chain whose skeleton alone does not fit, and reads the best chains in one batch', async () => {
+    const chain = (text: string, relevance: number): Chain => ({ relevance, score: 1, entries: [{ consensus: text, sources: [], confidence: 'High' }] });
+    const a = chain('a'.repeat(200), 9);
+    const b = chain('b'.repeat(200), 8);
+    // Its skeleton alone (a thousand entries, each rendered as a separator) is over the cap.
+    const tooBig: Chain = { relevance: 7, score: 1, entries: Array.from({ length: 1000 }, () => ({ consensus: 'x', sources: [], confidence: 'High' as const })) };
+    const cap = estimateTokens(render([a, b])) + 5;
+    const { candidates, readBatch, reads, read } = lazy([a, b, tooBig]);
+    const sel = await selectWithinBudgetLazily(candidates, readBatch, render, cap);
+    expect(sel.chains).toEqual([a, b]);
+    expect(read.has(tooBig)).toBe(false);
+    expect(reads[0]).toBe(2);
   });
 });

@@ -4,6 +4,7 @@ import type { Chain } from '../../src/evidence/model';
 import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
 import type { CatalogSource } from '../../src/format/types';
 import { mergeBranches } from '../../src/plan/merge';
+import { claimKey } from '../../src/evidence/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 import { analyzeQuery } from '../../src/plan/analyze';
 import type { Directory } from '../../src/format/types';
@@ -117,7 +118,8 @@ describe('planRequirements: question shapes', () => {
 });
 
 describe('mergeBranches', () => {
-  const chain = (...claims: string[]): Chain => ({ relevance: 5, score: 1, entries: claims.map((consensus) => ({ consensus, sources: [], confidence: 'High' as const })) });
+  // Chains as passes merge them: relevance and claim keys (the heads' claim hashes; any key works).
+  const chain = (...texts: string[]) => ({ relevance: 5, claims: texts.map(claimKey) });
 
   it('interleaves branches round-robin, credits a duplicate to the kept chain, and caps the count', () => {
     const a1 = chain('Net sales were 4,837.');

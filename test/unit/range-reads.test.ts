@@ -114,6 +114,25 @@ describe('range reads vs whole-object reads on the sample index', () => {
     expect(rangeBytes).toBeLessThan(wholeBytes);
   });
 
+  it('read only the records of the chains a token budget may keep, and answer as when every chain is read', async () => {
+    let budgetBytes = 0;
+    let everyBytes = 0;
+    for (const mode of ['research', 'basic', 'agentic_research'] as const) {
+      for (const query of QUESTIONS) {
+        for (const cap of [300, 900, 2000, null]) {
+          const budget = openFileIndex(sample.result.dir, { onRead: (_, n) => (budgetBytes += n) });
+          const every = openFileIndex(sample.result.dir, { onRead: (_, n) => (everyBytes += n) });
+          const req = ResearchRequest.parse({ query, mode, retrieval: { max_evidence_tokens: cap } });
+          const valid = { ...req, normalizedQuery: normalizeQuery(req.query) };
+          const a = await runQuery(budget, valid);
+          const b = await runQuery(every, valid, { recordReads: 'every_chain' });
+          expect(JSON.stringify(a.body), `${mode} ${cap}: ${query}`).toBe(JSON.stringify(b.body));
+        }
+      }
+    }
+    expect(budgetBytes).toBeLessThan(everyBytes);
+  });
+
   it('answer the same from a reader that earlier requests filled in as from a cold one', async () => {
     // A warm isolate holds parts other requests read (records, posting lists); chains are drafted from the head and
     // redrafted once records arrive, so what is already cached must not change the response.

@@ -63,14 +63,9 @@ describe('runQuery: basic mode', () => {
 });
 
 describe('mergePreferred', () => {
-  const chain = (relevance: number, text: string): Chain => ({
-    score: 0.01,
-    relevance,
-    entries: [{ consensus: text, sources: [{ source: 0, status: 'FACT', page: 1, kind: 'sentence' }], disagreements: [], confidence: 'Medium' }],
-  });
+  const chain = (relevance: number, text: string) => ({ relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
-    const order = (pref: number, gen: number) =>
-      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.entries[0]!.consensus);
+    const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.claims[0]);
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
     expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
   });
