@@ -106,7 +106,7 @@ function preferredSources(catalog: CatalogHeader, filings: readonly string[], wi
  * were RANKING.preferenceBonus higher (its reported relevance_score is unchanged), so a clearly better general chain still
  * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
  */
-export function mergePreferred<C extends Mergeable & { relevance: number }>(preferred: readonly C[], general: readonly C[], plan: EffortPlan): C[] {
+export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], plan: EffortPlan): C[] {
   const claims = new Set(preferred.flatMap((c) => c.claims));
   const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
   const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
@@ -118,10 +118,6 @@ export function mergePreferred<C extends Mergeable & { relevance: number }>(pref
     .map((x) => x.c);
 }
 
-/**
- * The pure query pipeline: caller filters -> inferred filters and preferences -> retrieval -> chains -> caps and
- * token budget -> rendered sections. Everything here is deterministic for a given index and request.
- */
 /** How a query reads its chains' records (tests and benchmarks compare the two). */
 export interface RunOptions {
   /**
@@ -130,6 +126,11 @@ export interface RunOptions {
    */
   recordReads?: 'budget' | 'every_chain';
 }
+
+/**
+ * The pure query pipeline: caller filters -> inferred filters and preferences -> retrieval -> chains -> caps and
+ * token budget -> rendered sections. Everything here is deterministic for a given index and request.
+ */
 
 export async function runQuery(reader: IndexReader, req: ValidRequest, options: RunOptions = {}): Promise<QueryOutcome> {
   const plan = EFFORT_PLANS[req.effort];
@@ -193,9 +194,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   const wantsEvidence = include.evidence || include.agent_context;
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
   const render = (c: readonly Chain[]) => renderEvidence(catalog, c, include.evidence_format);
-  // Under a token budget, unless a coverage pass must see every chain (agentic requirements, facets), only the
-  // records of the chains the budget may keep are read (selectWithinBudgetLazily).
-  const budgetReads = tokenCap !== null && options.recordReads !== 'every_chain' && !requirementPlan.decomposed && !facets.length;
+  // Under a token budget, unless a coverage pass reads every chain (agentic mode's requirements and coverage
+  // report, facets), only the records of the chains the budget may keep are read (selectWithinBudgetLazily).
+  const budgetReads = tokenCap !== null && options.recordReads !== 'every_chain' && req.mode !== 'agentic_research' && !facets.length;
   const skeletons = new Map<ChainDraft, Chain>();
   const skeletonOf = (p: PendingChain) => {
     let chain = skeletons.get(p.draft);
@@ -357,7 +358,6 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
 
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
-
 
   // The chains' entries: the records of their statements, read for the chains a response may return only.
   const materialized = new Map<PendingChain, Chain>();
