@@ -101,25 +101,6 @@ export type ShardInput = Pick<Shard, 'id' | 'texts' | 'metric' | 'agree' | 'disa
 };
 
 const EMPTY: never[] = [];
-
-/** A statement whose agree occurrences the head carries (Shard.restated): an agreed table row. */
-const isRestatedRow = (kind: StatementKind, agreed: boolean) => agreed && kind === 'table_row';
-
-/** Shard.restated from the head's sections: offsets per statement over the agreed table rows' occurrences. */
-function restatedColumns(decoded: DecodedHead<ShardHeader>, flags: Uint8Array, n: number): Shard['restated'] {
-  const counts = uintSection(decoded, 'restated_count');
-  const source = Uint32Array.from(uintSection(decoded, 'restated_source'));
-  const page = Uint32Array.from(uintSection(decoded, 'restated_page'));
-  if (page.length !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
-  const at = source.length <= 0xffff ? new Uint16Array(n + 1) : new Uint32Array(n + 1);
-  let k = 0;
-  for (let i = 0; i < n; i++) {
-    const rows = isRestatedRow((flags[i]! & FLAG_TABLE_ROW) !== 0 ? 'table_row' : 'sentence', (flags[i]! & SHARD_FLAG_AGREED) !== 0);
-    at[i + 1] = at[i]! + (rows ? (counts[k++] ?? 0) : 0);
-  }
-  if (k !== counts.length || at[n] !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
-  return { at, source, page };
-}
 Object.freeze(EMPTY);
 
 const align4 = (n: number) => Math.ceil(n / 4) * 4;
@@ -416,6 +397,25 @@ function sortedTermLookup(terms: PackedLines): TermLookup {
       return at < 0 ? undefined : at;
     },
   };
+}
+
+/** A statement whose agree occurrences the head carries (Shard.restated): an agreed table row. */
+const isRestatedRow = (kind: StatementKind, agreed: boolean) => agreed && kind === 'table_row';
+
+/** Shard.restated from the head's sections: offsets per statement over the agreed table rows' occurrences. */
+function restatedColumns(decoded: DecodedHead<ShardHeader>, flags: Uint8Array, n: number): Shard['restated'] {
+  const counts = uintSection(decoded, 'restated_count');
+  const source = Uint32Array.from(uintSection(decoded, 'restated_source'));
+  const page = Uint32Array.from(uintSection(decoded, 'restated_page'));
+  if (page.length !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
+  const at = source.length <= 0xffff ? new Uint16Array(n + 1) : new Uint32Array(n + 1);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const rows = isRestatedRow((flags[i]! & FLAG_TABLE_ROW) !== 0 ? 'table_row' : 'sentence', (flags[i]! & SHARD_FLAG_AGREED) !== 0);
+    at[i + 1] = at[i]! + (rows ? (counts[k++] ?? 0) : 0);
+  }
+  if (k !== counts.length || at[n] !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
+  return { at, source, page };
 }
 
 /**
