@@ -378,7 +378,7 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     codeMean: own(requireSection(decoded, 'code_mean', Float32Array, h.dim)),
     codeScale: own(requireSection(decoded, 'code_scale', Float32Array, h.dim)),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), vectors: new Map(), codes: false, sourceBase: 0, headCost: 0, recordCost: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), codes: false, sourceBase: 0, headCost: 0, recordCost: 0, layout },
   };
   shard.parts!.headCost = heldHeadBytes(shard);
   return shard;
@@ -473,9 +473,9 @@ function heldHeadBytes(shard: Shard): number {
 }
 
 /**
- * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects, a copy of its
- * vector): the typed array and buffer objects of the vector, the occurrence objects and their arrays, the sparse
- * entries that hold them. Measured with the heap (docs/RANGE-READS.md "What a cached shard costs").
+ * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects; its vector is
+ * not kept): the occurrence objects and their arrays, the sparse entries that hold them. Measured with the heap
+ * (docs/RANGE-READS.md "What a cached shard costs"): a research cycle's heads freed 1.01 of what they were charged.
  */
 const RECORD_OVERHEAD_BYTES = 400;
 /** Heap a posting list costs beyond its ids and frequencies: two typed arrays and their buffers, and its map entry. */
@@ -543,7 +543,7 @@ export function recordIntact(record: Uint8Array): boolean {
 /** A record without its CRC-32: what fillRecord reads. */
 export const recordBody = (record: Uint8Array) => record.subarray(0, record.byteLength - RECORD_CRC_BYTES);
 
-/** Fills one statement's vector, text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
+/** Fills one statement's text and consensus (and a whole shard's vector) from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {
   // Passes of one request read concurrently, so two may bring the same record: it is filled (and charged) once.
   if (shard.parts?.records[local]) return;
@@ -566,9 +566,8 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
       return { source: source + base, page, status: st, note };
     });
   };
-  const vector = new Int8Array(bytes.buffer, bytes.byteOffset, dim);
-  if (shard.parts) shard.parts.vectors.set(local, vector.slice());
-  else shard.vectors.set(vector, local * dim);
+  // The vector serves the exact scan of whole shards only; a shard read by ranges ranks on its codes.
+  if (!shard.parts) shard.vectors.set(new Int8Array(bytes.buffer, bytes.byteOffset, dim), local * dim);
   shard.texts[local] = parsed[0];
   shard.agree[local] = occurrences(parsed[1]);
   shard.disagree[local] = occurrences(parsed[2]);

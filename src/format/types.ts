@@ -201,8 +201,8 @@ export interface PostingList {
 
 /**
  * Which parts of a shard read by ranges are filled in (1 = filled), and where the rest lies in its object. What is
- * read is held sparsely (the lists of the terms read, the vectors of the records read; Shard.postDocs, postTfs and
- * vectors stay empty), so a shard costs the cache what was read, not what a whole one would.
+ * read is held sparsely (the lists of the terms read, the texts and consensus of the records read; Shard.postDocs,
+ * postTfs and vectors stay empty), so a shard costs the cache what was read, not what a whole one would.
  */
 export interface ShardParts {
   postings: Uint8Array;
@@ -211,8 +211,6 @@ export interface ShardParts {
   /** Memory the lists held cost (src/format/shard-layout.ts shardMemory). */
   listCost: number;
   records: Uint8Array;
-  /** Per record read, its vector (src/search/vector.ts cosineOf). */
-  vectors: Map<number, Int8Array>;
   codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;

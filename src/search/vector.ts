@@ -2,13 +2,12 @@ import type { Shard } from '../format/types';
 import { dotInt8 } from '../text/embed';
 import { TopK, topK, type ScoredStatement } from './top-k';
 
-/** The exact cosine of the query with one statement (its record, hence its vector, must be read). */
+/**
+ * The exact cosine of the query with one statement of a whole shard (the exact scan's; a shard read by ranges keeps
+ * no vectors: chains rank on code cosines).
+ */
 export function cosineOf(shard: Shard, query: Float32Array, local: number): number {
-  // A record not read has no vector: its cosine counts as 0 (callers read the records of what they score).
-  if (shard.parts) {
-    const vector = shard.parts.vectors.get(local);
-    return vector ? dotInt8(query, vector, 0) : 0;
-  }
+  if (shard.parts) throw new Error('exact cosines need a whole shard');
   return dotInt8(query, shard.vectors, local * shard.dim);
 }
 
