@@ -131,7 +131,6 @@ export interface RunOptions {
  * The pure query pipeline: caller filters -> inferred filters and preferences -> retrieval -> chains -> caps and
  * token budget -> rendered sections. Everything here is deterministic for a given index and request.
  */
-
 export async function runQuery(reader: IndexReader, req: ValidRequest, options: RunOptions = {}): Promise<QueryOutcome> {
   const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
@@ -207,7 +206,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citableUnderCallerFilters = (source: number) => matchesConditions(catalog.sources[source]!.meta, callerConditions);
   // Under a token budget an entry cites its nearest agreeing filing and counts the others (chains.ts).
-  const agreeingCited = req.retrieval?.max_evidence_tokens == null ? Infinity : AGREEING_SOURCES_CITED;
+  const agreeingCited = tokenCap === null ? Infinity : AGREEING_SOURCES_CITED;
 
   /**
    * One retrieval pass and its chains: retrieval -> chains ranked over the hits' shards (loaded by retrieval: their
@@ -364,10 +363,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   const pendingOf = new Map<Chain, PendingChain>();
   const readChains = async (list: readonly PendingChain[]) => {
     const todo = list.filter((p) => !materialized.has(p));
-    const unread = new Map<number, number[]>();
-    for (const p of todo) {
-      for (const [i, locals] of unreadRecords(p.draft.nodes, p.shards)) unread.set(i, [...new Set([...(unread.get(i) ?? []), ...locals])]);
-    }
+    const unread = unreadRecords(
+      todo.flatMap((p) => p.draft.nodes),
+      new Map(todo.flatMap((p) => [...p.shards])),
+    );
     const read = unread.size ? await readRecords(reader, unread) : null;
     for (const p of todo) {
       const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citableUnderCallerFilters, agreeingCited);

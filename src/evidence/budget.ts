@@ -100,21 +100,26 @@ export async function selectWithinBudgetLazily(
   let evidence: string | null = null;
   const renderWith = (chain: Chain, rank: number) => render([...selected, { chain, rank }].sort((a, b) => a.rank - b.rank).map((s) => s.chain));
   const used = () => (evidence ? estimateTokens(evidence) : 0);
-  const mayFit = (rank: number) => estimateTokens(renderWith(ranked[rank]!.skeleton, rank)) <= cap;
-  const unread = (from: number) => ranked.map((c, rank) => ({ c, rank })).filter(({ c, rank }) => rank >= from && !c.chain() && mayFit(rank));
+  // Tokens of the selection with this unread chain's skeleton added: at least what the chain read would take.
+  const skeletonTokens = (rank: number) => estimateTokens(renderWith(ranked[rank]!.skeleton, rank));
   let reads = 0;
   for (let rank = 0; rank < ranked.length; rank++) {
     const candidate = ranked[rank]!;
     if (!candidate.chain()) {
-      if (!mayFit(rank)) continue;
-      let batch = unread(rank);
-      if (reads++ === 0) {
-        // The best chains until their skeletons and estimated texts reach FIRST_READ_SHARE budgets, and the one after.
-        let room = cap * FIRST_READ_SHARE;
-        const first = batch.findIndex(({ c, rank: r }) => (room -= estimateTokens(renderWith(c.skeleton, r)) - used() + c.textTokens) < 0);
-        if (first >= 0) batch = batch.slice(0, first + 1);
+      if (skeletonTokens(rank) > cap) continue;
+      // The unread chains from here that may fit; the first read only the best of them, until their skeletons and
+      // estimated texts reach FIRST_READ_SHARE budgets, and the one after.
+      const batch: LazyCandidate[] = [];
+      let room = reads++ === 0 ? cap * FIRST_READ_SHARE : Infinity;
+      for (let r = rank; r < ranked.length && room >= 0; r++) {
+        const c = ranked[r]!;
+        if (c.chain()) continue;
+        const tokens = skeletonTokens(r);
+        if (tokens > cap) continue;
+        batch.push(c);
+        room -= tokens - used() + c.textTokens;
       }
-      await read(batch.map(({ c }) => c));
+      await read(batch);
     }
     const chain = candidate.chain();
     if (!chain) throw new Error('a chain read for the token budget has no entries');

@@ -51,8 +51,6 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
-  /** The query's embedding (the vector leg's). */
-  queryVector: Float32Array;
   /** Corpus statistics of the query terms (what BM25 weighed them by). */
   lexicon: Lexicon;
   trace: RetrievalTrace;
@@ -184,7 +182,6 @@ export async function retrieve(
   return {
     hits,
     queryTerms,
-    queryVector,
     lexicon,
     trace: {
       candidateShards: candidates.length,
