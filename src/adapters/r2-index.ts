@@ -200,10 +200,10 @@ export async function openR2Index(
     if (!prefix) return fetchChecked(ref, null, verifySeal);
     return fetchChecked(ref, { offset: 0, length: prefix.bytes }, (b) => b.byteLength === prefix.bytes && crc32(b) === prefix.crc);
   };
-  const readRange: ReadRange = (ref, offset, length, intact, shared = false) =>
+  const readRange: ReadRange = (ref, offset, length, intact) =>
     once(`range:${ref.file}:${offset}:${length}`, () =>
       timedLoad(stats, () =>
-        fetchChecked(ref, { offset, length }, intact, shared).then((bytes) => {
+        fetchChecked(ref, { offset, length }, intact, false).then((bytes) => {
           stats.rangesRead = (stats.rangesRead ?? 0) + 1;
           return bytes;
         }),

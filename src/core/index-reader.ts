@@ -20,10 +20,9 @@ export interface HnswIndexHandle {
   search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
 }
 
-/** Parts of a shard a step reads: posting lists of terms, the binary codes, records (text, consensus, vector) of statements. */
+/** Parts of a shard a step reads beyond its head (which holds the binary codes): posting lists of terms, records (text, consensus) of statements. */
 export interface ShardNeed {
   terms?: readonly string[];
-  codes?: boolean;
   records?: Iterable<number>;
 }
 

@@ -1,6 +1,5 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
-import { crc32 } from '../format/crc32';
-import { blocksIntact, decodeShardHead, fillCodes, fillPostings, fillRecord, planBlockReads, planSpanReads, recordBody, recordIntact, shardMemory } from '../format/shard-layout';
+import { blocksIntact, decodeShardHead, fillPostings, fillRecord, planBlockReads, planSpanReads, recordBody, recordIntact, shardMemory } from '../format/shard-layout';
 import type { Directory, DirectoryCompany, IssuerTable, Manifest, Shard, ShardInfo, StoredRef, TermBlock } from '../format/types';
 import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
 import type { IndexReader, ShardNeed } from './index-reader';
@@ -14,11 +13,11 @@ export type LoadArtifact = <T>(ref: StoredRef, decode: (bytes: Uint8Array) => T,
 
 /**
  * Reads bytes offset..offset+length of a stored object. `intact` checks them (block checksums): a cached copy that
- * fails is dropped and storage read instead; storage bytes that fail are a RangeChecksumError. `shared`: the same
- * range serves every query (a shard's codes), so a colo cache in front of storage should keep it; ranges that
- * depend on the query (postings, records) go to storage only.
+ * fails is dropped and storage read instead; storage bytes that fail are a RangeChecksumError. These ranges depend on
+ * the query (postings, records), so they go to storage only; a shard's head (with its codes) is loaded as a prefix
+ * (LoadArtifact), which a colo cache keeps.
  */
-export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean, shared?: boolean) => Promise<Uint8Array>;
+export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean) => Promise<Uint8Array>;
 
 /** A range of a stored object whose bytes do not match their checksum (corrupt or truncated in storage). */
 export class RangeChecksumError extends Error {
@@ -88,14 +87,14 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
   return reader;
 }
 
-/** How a shard read by ranges is loaded and cached: its head, checked by the CRC-32 its issuer table lists. */
+/** How a shard read by ranges is loaded and cached: its head and codes, checked by the CRC-32 its issuer table lists. */
 const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: info.content_id, prefix: { bytes: info.head_bytes, crc: info.head_crc } });
 
 /**
  * Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus):
  * a chain's row and the rows near it on one page save a read for a few KB.
  */
-const RECORD_GAP_BYTES = 4096;
+const RECORD_GAP_BYTES = 8192;
 /**
  * Reads per shard of its postings in one step, at most: the closest reads are merged beyond it. A Worker keeps six
  * connections open at a time and queues the rest, so a query's reads come in waves; measured, latency follows the
@@ -109,12 +108,10 @@ const MAX_READS_PER_PART = 4;
  */
 const MAX_RECORD_READS = 16;
 
-/** Reads of a shard's parts under way, by what they fill: a posting list (term index), a record, the codes. */
+/** Reads of a shard's parts under way, by what they fill: a posting list (term index), a record. */
 interface PartsInFlight {
   postings: Map<number, Promise<void>>;
   records: Map<number, Promise<void>>;
-  /** The codes are one part: key 0. */
-  codes: Map<number, Promise<void>>;
 }
 const inFlight = new WeakMap<Shard, PartsInFlight>();
 
@@ -130,8 +127,7 @@ function track(pending: Map<number, Promise<void>>, keys: readonly number[], job
 
 /**
  * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),
- * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged, and the binary
- * codes whole. Reads run in parallel; each is checked against its checksums before anything is filled. A part
+ * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged. Reads run in parallel; each is checked against its checksums before anything is filled. A part
  * another caller is already reading (a concurrent pass of the same request, or another request) is awaited, not
  * read again.
  */
@@ -139,7 +135,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
   const parts = shard.parts!;
   const layout = parts.layout;
   let pending = inFlight.get(shard);
-  if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map(), codes: new Map() }));
+  if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map() }));
   const jobs: Promise<void>[] = [];
   if (need.terms) {
     const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
@@ -173,15 +169,6 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
       const intact = (bytes: Uint8Array) => bytes.byteLength === read.to - read.from && inside.every((i) => recordIntact(slice(bytes, i)));
       const job = readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) => inside.forEach((i) => fillRecord(shard, i, recordBody(slice(bytes, i)))));
       jobs.push(track(pending.records, inside, job));
-    }
-  }
-  if (need.codes && !parts.codes) {
-    const under = pending.codes.get(0);
-    if (under) jobs.push(under);
-    else {
-      const { start, bytes, crc } = layout.codes;
-      const job = readRange(ref, start, bytes, (b) => b.byteLength === bytes && crc32(b) === crc, true).then((b) => fillCodes(shard, b));
-      jobs.push(track(pending.codes, [0], job));
     }
   }
   await Promise.all(jobs);

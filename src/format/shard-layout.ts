@@ -23,19 +23,20 @@ import { claimHash, rowLabelHash } from '../evidence/claims';
  * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:
  * - the head: preamble, a small JSON header and HEAD_SECTIONS (every per-statement column, hashes of its claim and
  *   of its row label, the evidence graph, the term dictionary, row labels, posting and record lengths, block
- *   checksums). Every query of the shard reads it, as one range whose length and CRC-32 the issuer table lists
- *   (ShardInfo.head_bytes/head_crc);
+ *   checksums), then `codes`, the binary codes of the statement vectors (dim / 8 bytes each), which every search of
+ *   the shard scans. Every query of the shard reads the head and the codes, as one range whose length and CRC-32 the
+ *   issuer table lists (ShardInfo.head_bytes/head_crc);
  * - `postings`: per term its statement ids (u16 when every local id fits, else u32) then term frequencies (u8),
  *   4-byte aligned, read per term;
- * - `codes`: binary codes of the statement vectors (dim / 8 bytes each), read whole for the vector leg;
- * - `records`: per statement its int8 vector (dim bytes), its text and consensus as one JSON array, then the CRC-32
- *   of those bytes (4, little-endian), read for the statements of the chains a response returns (the vector serves
- *   the exact scan of whole shards, the vector leg's slow twin);
+ * - `vectors`: the int8 statement vectors (dim bytes each), read only with the whole shard: the exact scan, the
+ *   vector leg's slow twin;
+ * - `records`: per statement its text and consensus as one JSON array, then the CRC-32 of those bytes (4,
+ *   little-endian), read for the statements of the chains a response returns;
  * - `offset`, `length`: provenance the Worker never reads.
  * Postings are checked per BLOCK-byte block (CRC-32 each), records one by one by the CRC-32 each ends with (a
  * response's statements lie far apart: a record is read alone, so a block around it would multiply the bytes; and
- * its checksum travels with it, not in the head every query reads), the codes as one; a whole read checks the seal
- * instead. The whole-object decoder and the range reader fill the same Shard through the same functions.
+ * its checksum travels with it, not in the head every query reads); a whole read checks the seal instead. The
+ * whole-object decoder and the range reader fill the same Shard through the same functions.
  */
 export const SHARD_BLOCK = 2048;
 
@@ -61,7 +62,9 @@ const HEAD_SECTIONS = [
   'code_mean',
   'code_scale',
 ] as const;
-const BODY_SECTIONS = ['postings', 'codes', 'records', 'offset', 'length'] as const;
+/** Read with the head, in the same range: every search of the shard scans them. */
+const HEAD_TAIL_SECTIONS = ['codes'] as const;
+const BODY_SECTIONS = ['postings', 'vectors', 'records', 'offset', 'length'] as const;
 const DEFLATED_HEAD_SECTIONS = HEAD_SECTIONS.filter((name) => !['claim', 'postings_crc', 'code_mean', 'code_scale'].includes(name));
 
 /**
@@ -144,14 +147,13 @@ export function encodeShard(s: ShardInput): Uint8Array {
     postings.set(new Uint8Array((idBytes === 2 ? Uint16Array.from(ids) : Uint32Array.from(ids)).buffer), postingAt[t]!);
     postings.set(s.postTfs.subarray(a, a + k), postingAt[t]! + idBytes * k);
   }
-  // Records: vector, then text and consensus, per statement.
+  // Records: text and consensus, per statement, each ending with its CRC-32.
   const dim = s.dim;
   const encoded = s.texts.map((text, i) => {
     const json = utf8.encode(JSON.stringify([text, packOccurrences(s.agree[i]!), packOccurrences(s.disagree[i]!)]));
-    const record = new Uint8Array(dim + json.byteLength + RECORD_CRC_BYTES);
-    record.set(new Uint8Array(s.vectors.buffer, s.vectors.byteOffset + i * dim, dim));
-    record.set(json, dim);
-    new DataView(record.buffer).setUint32(dim + json.byteLength, crc32(record.subarray(0, dim + json.byteLength)), true);
+    const record = new Uint8Array(json.byteLength + RECORD_CRC_BYTES);
+    record.set(json);
+    new DataView(record.buffer).setUint32(json.byteLength, crc32(json), true);
     return record;
   });
   const codes = binaryCodes(s.vectors, n, dim);
@@ -194,13 +196,14 @@ export function encodeShard(s: ShardInput): Uint8Array {
       postings_crc: blockCrcs(postings, block),
       code_mean: codes.mean,
       code_scale: codes.scale,
-      postings,
       codes: codes.bits,
+      postings,
+      vectors: s.vectors,
       records,
       offset: s.offset,
       length: s.length,
     },
-    [...HEAD_SECTIONS, ...BODY_SECTIONS],
+    [...HEAD_SECTIONS, ...HEAD_TAIL_SECTIONS, ...BODY_SECTIONS],
     // Every query reads the head whole: its columns deflate to about a third; claim hashes and checksums do not
     // deflate, and the body is read by byte range.
     { header: true, sections: DEFLATED_HEAD_SECTIONS },
@@ -256,11 +259,11 @@ function byteOffsets(lengths: ArrayLike<number>): Uint32Array {
 
 /**
  * What the issuer table says about a sealed shard's head (ShardInfo.head_bytes/head_crc): its length, up to the end
- * of the last head section, and the CRC-32 of those bytes (the seal included).
+ * of the codes (the last section read with the head), and the CRC-32 of those bytes.
  */
 export function shardHead(bytes: Uint8Array): { head_bytes: number; head_crc: number } {
   const head = decodeArtifactHead<ShardHeader>(bytes, 'shard');
-  const last = head.places[HEAD_SECTIONS[HEAD_SECTIONS.length - 1]!];
+  const last = head.places[HEAD_TAIL_SECTIONS[HEAD_TAIL_SECTIONS.length - 1]!];
   if (!last) throw new ArtifactFormatError('shard has no head sections');
   const end = last.start + last.bytes;
   return { head_bytes: end, head_crc: crc32(bytes.subarray(0, end)) };
@@ -278,12 +281,11 @@ export function decodeShard(bytes: Uint8Array): Shard {
   shard.agree = new Array<ClaimOccurrence[]>(shard.count);
   shard.disagree = new Array<ClaimOccurrence[]>(shard.count);
   shard.postTfs = new Uint8Array(shard.postDocs.length);
-  shard.vectors = new Int8Array(shard.count * shard.dim);
+  shard.vectors = requireSection(decoded, 'vectors', Int8Array, shard.count * shard.dim);
   const postings = requireSection(decoded, 'postings', Uint8Array, layout.postings.bytes);
   for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(layout.postingAt[t]!, layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, layout.records.bytes);
   for (let i = 0; i < shard.count; i++) fillRecord(shard, i, recordBody(records.subarray(layout.recordAt[i]!, layout.recordAt[i + 1]!)));
-  fillCodes(shard, requireSection(decoded, 'codes', Uint8Array, layout.codes.bytes));
   return shard;
 }
 
@@ -333,14 +335,14 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const records = place('records');
   const codes = place('codes');
   if (h.dim % 8 !== 0 || postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || codes.bytes !== (n * h.dim) / 8) throw new ArtifactFormatError('shard sections misaligned');
-  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= h.dim + RECORD_CRC_BYTES) throw new ArtifactFormatError('shard record shorter than its vector');
+  if (codes.start + codes.bytes > postings.start) throw new ArtifactFormatError('shard codes are not read with its head');
+  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= RECORD_CRC_BYTES) throw new ArtifactFormatError('shard record empty');
   const layout: ShardLayout = {
     block,
     postingAt,
     postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)).slice() },
     recordAt,
     records: { start: records.start, bytes: records.bytes },
-    codes: { start: codes.start, bytes: codes.bytes, crc: h.codes_crc },
   };
   const termIndex = sortedTermLookup(terms);
   const edges = edgeColumns(uintSection(decoded, 'edge_from'), decoded, n);
@@ -374,14 +376,23 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
     vectors: new Int8Array(0),
-    codes: new Uint8Array(codes.bytes),
+    // Checked by the head's CRC-32 (a range) or the seal (a whole object), and by their own.
+    codes: codesOf(decoded, codes.bytes, h.codes_crc),
     codeMean: own(requireSection(decoded, 'code_mean', Float32Array, h.dim)),
     codeScale: own(requireSection(decoded, 'code_scale', Float32Array, h.dim)),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), codes: false, sourceBase: 0, headCost: 0, recordCost: 0, layout },
+    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), sourceBase: 0, headCost: 0, recordCost: 0, layout },
   };
   shard.parts!.headCost = heldHeadBytes(shard);
   return shard;
+}
+
+/** The codes section, which a head read holds (ShardInfo.head_bytes ends with it), copied out of the head's bytes. */
+function codesOf(decoded: DecodedHead<ShardHeader>, bytes: number, crc: number): Uint8Array {
+  const codes = decoded.sections['codes'];
+  if (!(codes instanceof Uint8Array) || codes.byteLength !== bytes) throw new ArtifactFormatError('shard head read without its codes');
+  if (crc32(codes) !== crc) throw new ArtifactFormatError('shard codes do not match their checksum');
+  return codes.slice();
 }
 
 /**
@@ -543,15 +554,13 @@ export function recordIntact(record: Uint8Array): boolean {
 /** A record without its CRC-32: what fillRecord reads. */
 export const recordBody = (record: Uint8Array) => record.subarray(0, record.byteLength - RECORD_CRC_BYTES);
 
-/** Fills one statement's text and consensus (and a whole shard's vector) from its record's bytes (sources shifted by the parts' sourceBase). */
+/** Fills one statement's text and consensus from its record's bytes (sources shifted by the parts' sourceBase). */
 export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void {
   // Passes of one request read concurrently, so two may bring the same record: it is filled (and charged) once.
   if (shard.parts?.records[local]) return;
-  const dim = shard.dim;
-  if (bytes.byteLength <= dim) throw new ArtifactFormatError('shard record shorter than its vector');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(recordDecoder.decode(bytes.subarray(dim)));
+    parsed = JSON.parse(recordDecoder.decode(bytes));
   } catch {
     throw new ArtifactFormatError('shard record is not valid JSON');
   }
@@ -566,8 +575,6 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
       return { source: source + base, page, status: st, note };
     });
   };
-  // The vector serves the exact scan of whole shards only; a shard read by ranges ranks on its codes.
-  if (!shard.parts) shard.vectors.set(new Int8Array(bytes.buffer, bytes.byteOffset, dim), local * dim);
   shard.texts[local] = parsed[0];
   shard.agree[local] = occurrences(parsed[1]);
   shard.disagree[local] = occurrences(parsed[2]);
@@ -575,13 +582,6 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
     shard.parts.records[local] = 1;
     shard.parts.recordCost += 2 * bytes.byteLength + RECORD_OVERHEAD_BYTES;
   }
-}
-
-export function fillCodes(shard: Shard, codes: Uint8Array): void {
-  if (codes.byteLength !== shard.codes.byteLength) throw new ArtifactFormatError('shard codes have the wrong length');
-  // In place: a code scorer made before the codes arrived reads them through the same array.
-  shard.codes.set(codes);
-  if (shard.parts) shard.parts.codes = true;
 }
 
 /** A byte range of one blocked section to read: blocks first..last (inclusive). */

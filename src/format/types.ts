@@ -211,7 +211,6 @@ export interface ShardParts {
   /** Memory the lists held cost (src/format/shard-layout.ts shardMemory). */
   listCost: number;
   records: Uint8Array;
-  codes: boolean;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;
   /** Memory its decoded head and the records filled in so far cost (src/format/shard-layout.ts shardMemory). */
@@ -230,7 +229,6 @@ export interface ShardLayout {
   recordAt: Uint32Array;
   /** Each record ends with its own CRC-32 (src/format/shard-layout.ts recordIntact). */
   records: { start: number; bytes: number };
-  codes: { start: number; bytes: number; crc: number };
 }
 
 /**

@@ -115,8 +115,8 @@ export async function retrieve(
   const vectorHits: { shard: number; local: number; score: number }[] = [];
   const vectorStrategy: ShardVectorStrategy[] = [];
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance
-  // reads: src/search/term-membership.ts) and its binary codes; records are read for the chains kept.
-  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: membershipTerms(queryTerms), codes: true })));
+  // reads: src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
+  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: membershipTerms(queryTerms) })));
   // One code scorer per shard: the vector leg scans with it, and every hit's cosine is read from it after fusion.
   const scorers = shards.map((shard) => codeScorer(shard, queryVector));
   // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at

@@ -188,14 +188,14 @@ describe('range reads vs whole-object reads on the sample index', () => {
       const head = await reader.shard(index);
       reads.length = 0;
       const terms = [0, 5, 9].map((t) => head.terms.line(t));
-      const need = { terms, records: [0, 1, 7], codes: true };
+      const need = { terms, records: [0, 1, 7] };
       // The second caller overlaps the first: one asks for part of the same, the other for all of it.
       await Promise.all(Array.from({ length: callers }, (_, k) => reader.shardParts(index, k % 2 ? { terms: terms.slice(1), records: [7] } : need)));
       return reads;
     };
     const alone = await readsOf(1);
     const together = await readsOf(3);
-    expect(alone.length).toBeGreaterThan(2);
+    expect(alone.length).toBeGreaterThanOrEqual(2); // postings and records (the codes come with the head)
     expect(together.sort()).toEqual(alone.sort());
   });
 
@@ -212,9 +212,10 @@ describe('range reads vs whole-object reads on the sample index', () => {
       corrupt[layout.records.start + 10]! ^= 0xff;
       writeFileSync(file, corrupt);
       await expect(openFileIndex(dir).shardParts(index, { records: [0] })).rejects.toBeInstanceOf(RangeChecksumError);
-      await expect(openFileIndex(dir).shardParts(index, { codes: true })).resolves.toBeDefined(); // other blocks intact
-      writeFileSync(file, good.subarray(0, layout.codes.start + 5));
-      await expect(openFileIndex(dir).shardParts(index, { codes: true })).rejects.toBeInstanceOf(RangeChecksumError);
+      const firstTerm = [shard.terms.line(0)];
+      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).resolves.toBeDefined(); // other blocks intact
+      writeFileSync(file, good.subarray(0, layout.postings.start + 5));
+      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).rejects.toBeInstanceOf(RangeChecksumError);
     } finally {
       writeFileSync(file, good);
     }
