@@ -91,8 +91,9 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
 const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: info.content_id, prefix: { bytes: info.head_bytes, crc: info.head_crc } });
 
 /**
- * Records closer than this are read in one request (a record is about 350 bytes: its vector, text and consensus):
- * a chain's row and the rows near it on one page save a read for a few KB.
+ * Records closer than this are read in one request (a record is about 220 bytes: its text and consensus): a chain's
+ * row and the rows near it on a few pages save a read for a few KB. Locally, where R2 serves reads nearly one at a
+ * time, latency follows the number of reads; in production a Worker waits on six at a time.
  */
 const RECORD_GAP_BYTES = 8192;
 /**
