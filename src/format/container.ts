@@ -17,9 +17,10 @@ export const MAGIC = 0x53524546; // "FERS" little-endian
  * stored by content. 5: shards laid out for range reads (src/format/shard-layout.ts). 6: claim hashes and row
  * agreement groups in the shard head (chains are ranked from the head, records read for the chains kept). 7: the
  * agree occurrences of agreed table rows in the head (drafting reads no record). 8: the binary codes follow the head
- * and are read with it (one range); record vectors moved to their own section, read only with a whole shard.
+ * and are read with it (one range); record vectors moved to their own section, read only with a whole shard. 9:
+ * `fy<year>` terms in the term block of `<year>`.
  */
-export const FORMAT_VERSION = 8;
+export const FORMAT_VERSION = 9;
 
 export type ArtifactKind = 'shard' | 'graph' | 'directory' | 'issuer' | 'terms' | 'model';
 const KIND_CODES: Record<ArtifactKind, number> = { shard: 2, graph: 5, directory: 6, issuer: 7, terms: 8, model: 9 };

@@ -89,22 +89,7 @@ export class PackedLines {
     return len - s.length;
   }
 
-  /** Whether every line is strictly greater than the one before (what find needs). */
-  isStrictlySorted(): boolean {
-    const { text, at } = this;
-    for (let i = 1; i < this.length; i++) {
-      const a = at[i - 1]!;
-      const aLen = at[i]! - 1 - a;
-      const b = at[i]!;
-      const bLen = at[i + 1]! - 1 - b;
-      let d = 0;
-      for (let k = 0; d === 0 && k < Math.min(aLen, bLen); k++) d = text.charCodeAt(a + k) - text.charCodeAt(b + k);
-      if ((d === 0 ? aLen - bLen : d) >= 0) return false;
-    }
-    return true;
-  }
-
-  /** The index of the line equal to s, or -1; the lines must be strictly sorted (isStrictlySorted). */
+  /** The index of the line equal to s, or -1; the lines must be strictly sorted (the builder writes them so). */
   find(s: string): number {
     let lo = 0;
     let hi = this.length - 1;

@@ -69,13 +69,49 @@ function escape(s: string): string {
 const PATTERNS = METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${m.synonyms.map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i'));
 
 /**
+ * Per metric, the words its synonyms start with (lower case), or null when one starts with something else (tried on
+ * every text). A synonym matches only where the text has its first word as a whole ASCII word: its pattern's
+ * boundaries exclude letters, digits and "_" around it, and without the `u` flag a case-insensitive pattern folds no
+ * other character to ASCII.
+ */
+const FIRST_WORDS = METRICS.map((m) => {
+  const words = new Set<string>();
+  for (const synonym of m.synonyms) {
+    const first = /^[a-z0-9]+/i.exec(synonym)?.[0];
+    if (!first) return null;
+    words.add(first.toLowerCase());
+  }
+  return words;
+});
+
+/**
  * The metrics a text names, most specific first, as 1-based codes (0 is "no metric" in shards). A metric whose
- * match lies inside a longer match of an earlier metric ("sales" inside "cost of sales") is not counted.
+ * match lies inside a longer match of an earlier metric ("sales" inside "cost of sales") is not counted. Only the
+ * metrics one of whose synonyms starts with a word of the text are matched against it (FIRST_WORDS): the same
+ * answer as trying every pattern (metricCodesTryingAll, the slow twin), without compiling and running some sixty
+ * patterns per text (about 1.5 ms of a fresh isolate's first query).
  */
 export function metricCodes(text: string, max = 3): number[] {
+  const words = new Set<string>();
+  for (const w of text.match(/[a-z0-9]+/gi) ?? []) words.add(w.toLowerCase());
+  return matchMetrics(text, max, (i) => {
+    const first = FIRST_WORDS[i];
+    if (!first) return true;
+    for (const w of first) if (words.has(w)) return true;
+    return false;
+  });
+}
+
+/** metricCodes trying every metric's pattern on the text (the slow twin of its first-word filter). */
+export function metricCodesTryingAll(text: string, max = 3): number[] {
+  return matchMetrics(text, max, () => true);
+}
+
+function matchMetrics(text: string, max: number, mayMatch: (metric: number) => boolean): number[] {
   const out: number[] = [];
   const taken: [number, number][] = [];
   for (let i = 0; i < PATTERNS.length && out.length < max; i++) {
+    if (!mayMatch(i)) continue;
     const m = PATTERNS[i]!.exec(text);
     if (!m) continue;
     const start = m.index;

@@ -6,7 +6,8 @@ import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements';
 import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
-import { metricByCode, metricCodes } from '../../src/text/metrics';
+import fc from 'fast-check';
+import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../src/text/metrics';
 
 // Written for this test (invented company): a 10-Q statement of operations with a three-line header, a group
 // label, a wrapped row label and a cash-flow table with a caption column and a "$ ... $" cell.
@@ -77,6 +78,25 @@ describe('metric vocabulary', () => {
     expect(ids('Cost of sales')).toEqual(['cost_of_sales']);
     expect(ids('Net cash provided by operating activities')).toEqual(['operating_cash_flow']);
     expect(ids('Gross margin as a percentage of net sales was 55.6%')).toEqual(['gross_margin_pct', 'revenue']);
+  });
+  it('finds what trying every pattern finds (the first-word filter), whatever the case, spacing and characters around', () => {
+    const synonyms = METRICS.flatMap((m) => m.synonyms);
+    // Pieces of synonyms and of the text around them: word boundaries that are and are not ASCII ("_", "é", the
+    // Kelvin sign and dotted capital I, which lower-case to ASCII letters), both apostrophes, "&", digits.
+    const piece = fc.oneof(
+      fc.constantFrom(...synonyms),
+      fc.constantFrom(...synonyms).map((x) => x.toUpperCase()),
+      fc.constantFrom(...synonyms).map((x) => x.slice(0, Math.ceil(x.length / 2))),
+      fc.constantFrom(' ', '  ', ', ', '(', ')', '&', '_', 'é', '\u212a', '\u0130', "'", '\u2019', '%', '2023', 'total ', 'Net ', 'x'),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.integer({ min: 1, max: 5 }), (parts, max) => {
+        const text = parts.join('');
+        expect(metricCodes(text, max)).toEqual(metricCodesTryingAll(text, max));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const synonym of synonyms) for (const text of [synonym, `Total ${synonym}:`, `_${synonym}`, `${synonym}s`, synonym.toUpperCase()]) expect(metricCodes(text)).toEqual(metricCodesTryingAll(text));
   });
   it('describes ratios by their inputs', () => {
     const gm = metricByCode(metricCodes('gross margin percentage')[0]!)!;
