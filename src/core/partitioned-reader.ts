@@ -128,9 +128,9 @@ function track(pending: Map<number, Promise<void>>, keys: readonly number[], job
 
 /**
  * Fills in the parts of a shard read by ranges that `need` names and it lacks: per term its posting list (by blocks),
- * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged. Reads run in parallel; each is checked against its checksums before anything is filled. A part
- * another caller is already reading (a concurrent pass of the same request, or another request) is awaited, not
- * read again.
+ * per statement its record (exactly, each checked by the CRC-32 it ends with), nearby reads merged. Reads run in
+ * parallel; each is checked against its checksums before anything is filled. A part another caller is already
+ * reading (a concurrent pass of the same request, or another request) is awaited, not read again.
  */
 async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, readRange: ReadRange): Promise<void> {
   const parts = shard.parts!;

@@ -78,7 +78,6 @@ interface ShardHeader {
   dim: number;
   term_count: number;
   block: number;
-  codes_crc: number;
 }
 
 /**
@@ -171,7 +170,7 @@ export function encodeShard(s: ShardInput): Uint8Array {
   };
   // Readers find terms by binary search and trust the order (the head's bytes are checked by their CRC-32).
   for (let t = 1; t < s.terms.length; t++) if (!(s.terms[t - 1]! < s.terms[t]!)) throw new Error('shard terms not strictly sorted');
-  const header: ShardHeader = { id: s.id, count: n, dim, term_count: s.terms.length, block, codes_crc: crc32(codes.bits) };
+  const header: ShardHeader = { id: s.id, count: n, dim, term_count: s.terms.length, block };
   const restatedRows = s.texts.map((_, i) => i).filter((i) => isRestatedRow(s.kind[i]!, s.agree[i]!.length > 0));
   return encodeArtifact(
     'shard',
@@ -378,8 +377,8 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
     dim: h.dim,
     vectors: new Int8Array(0),
-    // Checked by the head's CRC-32 (a range) or the seal (a whole object), and by their own.
-    codes: codesOf(decoded, codes.bytes, h.codes_crc),
+    // Checked with the head: by its CRC-32 (a range) or the seal (a whole object).
+    codes: codesOf(decoded, codes.bytes),
     codeMean: own(requireSection(decoded, 'code_mean', Float32Array, h.dim)),
     codeScale: own(requireSection(decoded, 'code_scale', Float32Array, h.dim)),
     byteSize: decoded.total,
@@ -390,10 +389,9 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
 }
 
 /** The codes section, which a head read holds (ShardInfo.head_bytes ends with it), copied out of the head's bytes. */
-function codesOf(decoded: DecodedHead<ShardHeader>, bytes: number, crc: number): Uint8Array {
+function codesOf(decoded: DecodedHead<ShardHeader>, bytes: number): Uint8Array {
   const codes = decoded.sections['codes'];
   if (!(codes instanceof Uint8Array) || codes.byteLength !== bytes) throw new ArtifactFormatError('shard head read without its codes');
-  if (crc32(codes) !== crc) throw new ArtifactFormatError('shard codes do not match their checksum');
   return codes.slice();
 }
 
