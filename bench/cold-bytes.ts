@@ -41,7 +41,7 @@ function shardPart(dir: string, file: string, offset: number): string {
   return starts.filter(([, start]) => start <= offset).at(-1)![0];
 }
 
-/** A read's kind: its object's, and for a range of a shard the part it reads (head, postings, codes, records). */
+/** A read's kind: its object's, and for a range of a shard the part it reads (head with its codes, postings, records). */
 const kindOf = (dir: string, file: string, offset: number, bytes: number, shardReads: string) =>
   objectKind(file) === 'shards' && shardReads === 'ranges' && !file.includes('graph') ? `shards: ${shardPart(dir, file, offset + bytes - 1)}` : objectKind(file);
 

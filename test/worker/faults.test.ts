@@ -60,7 +60,7 @@ describe('a shard whose checksum fails', () => {
       return bytes;
     };
 
-    // The head (read first, checked against the issuer table's CRC), then the binary codes (read by every query).
+    // A head column and the binary codes after it: one range, read first and checked against the issuer table's CRC.
     for (const at of [places['source']!.start + 1, places['codes']!.start + Math.floor(places['codes']!.bytes / 2)]) {
       await env.INDEX_BUCKET.put(keyOf(version, file), flippedAt(at));
       expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
