@@ -421,13 +421,18 @@ function latencyTable() {
 async function askedTwice(questions: readonly string[]) {
   const before = sent.length;
   const rows = [];
-  for (const mode of MODES) {
-    const logs: WorkerLog[] = [];
-    for (const q of questions) {
+  // Modes interleaved per question, the order rotating, so no mode runs on code another mode made hot first.
+  const logsOf = new Map<Mode, WorkerLog[]>(MODES.map((m) => [m, []]));
+  for (const [i, q] of questions.entries()) {
+    for (let k = 0; k < MODES.length; k++) {
+      const mode = MODES[(i + k) % MODES.length]!;
       await ask(current!.w, q, mode, 'medium', CAP);
       const second = await ask(current!.w, q, mode, 'medium', CAP);
-      if (second.status === 200 && second.log) logs.push(second.log);
+      if (second.status === 200 && second.log) logsOf.get(mode)!.push(second.log);
     }
+  }
+  for (const mode of MODES) {
+    const logs = logsOf.get(mode)!;
     const ms = logs.map((l) => l.ms);
     rows.push({ mode, effort: 'medium', n: logs.length, worker_ms_p50: percentile(ms, 50), worker_ms_p95: percentile(ms, 95), read_nothing: logs.filter((l) => !l.storage_bytes).length });
   }
