@@ -80,14 +80,14 @@ function questions(): string[] {
 
 /**
  * Sends each question in `mode` (`times` in a row) and returns the Worker's log line of each question's last
- * request.
+ * request. Requests rotate over the bench's keys from `firstKey`, so no key reaches its rate limit.
  */
-async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: string, times = 1): Promise<WorkerLogLine[]> {
+async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: string, times = 1, firstKey = 0): Promise<WorkerLogLine[]> {
   const out: WorkerLogLine[] = [];
   for (const [i, query] of qs.flatMap((q) => Array<string>(times).fill(q)).entries()) {
     const res = await fetch(`${base}/query`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': KEYS[i % KEYS.length]! },
+      headers: { 'content-type': 'application/json', 'x-api-key': KEYS[(firstKey + i) % KEYS.length]! },
       body: JSON.stringify({ query, mode, retrieval: { max_evidence_tokens: 4000 } }),
     });
     await res.arrayBuffer();
@@ -111,7 +111,7 @@ async function askInterleaved(base: string, lines: WorkerLogLine[], qs: string[]
   for (const [i, q] of qs.entries()) {
     for (let k = 0; k < modes.length; k++) {
       const mode = modes[(i + k) % modes.length]!;
-      out.get(mode)!.push(...(await ask(base, lines, [q], mode, times)));
+      out.get(mode)!.push(...(await ask(base, lines, [q], mode, times, (i * modes.length + k) * times)));
     }
   }
   return out;
