@@ -1,4 +1,4 @@
-import { edgeCount, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
+import { edgeCount, recordContentBytes, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
 import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
 import type { EffortPlan } from '../search/plan';
 import { metricByCode } from '../text/metrics';
@@ -226,7 +226,7 @@ export function recordTextTokens(draft: ChainDraft, shards: ReadonlyMap<number, 
   for (const n of draft.nodes) {
     const s = shards.get(n.shard);
     if (!s) chars += n.hit?.text.length ?? 0;
-    else if (s.parts && !s.parts.records[n.local]) chars += s.parts.layout.recordAt[n.local + 1]! - s.parts.layout.recordAt[n.local]! - s.dim;
+    else if (s.parts && !s.parts.records[n.local]) chars += recordContentBytes(s, n.local);
     else chars += s.texts[n.local]?.length ?? 0;
   }
   return Math.ceil(chars / 4);

@@ -371,7 +371,7 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     terms,
     termIndex,
     postOffsets,
-    // Held sparsely until filled (ShardParts): lists per term, vectors per record.
+    // Held sparsely until filled (ShardParts): lists per term; the int8 vectors only in a whole shard.
     postDocs: new Uint32Array(0),
     postTfs: new Uint8Array(0),
     docLen: requireSection(decoded, 'doc_len', Uint16Array, n),
@@ -485,8 +485,7 @@ function heldHeadBytes(shard: Shard): number {
 }
 
 /**
- * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects; its vector is
- * not kept): the occurrence objects and their arrays, the sparse entries that hold them. Measured with the heap
+ * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects): the occurrence objects and their arrays, the sparse entries that hold them. Measured with the heap
  * (docs/RANGE-READS.md "What a cached shard costs"): a research cycle's heads freed 1.01 of what they were charged.
  */
 const RECORD_OVERHEAD_BYTES = 400;
@@ -550,6 +549,12 @@ export function recordIntact(record: Uint8Array): boolean {
   if (record.byteLength <= RECORD_CRC_BYTES) return false;
   const end = record.byteLength - RECORD_CRC_BYTES;
   return crc32(record.subarray(0, end)) === new DataView(record.buffer, record.byteOffset + end, RECORD_CRC_BYTES).getUint32(0, true);
+}
+
+/** Bytes of a statement's record before its CRC-32 (its text and consensus as JSON), from the head of a shard read by ranges. */
+export function recordContentBytes(shard: Shard, local: number): number {
+  const { recordAt } = shard.parts!.layout;
+  return recordAt[local + 1]! - recordAt[local]! - RECORD_CRC_BYTES;
 }
 
 /** A record without its CRC-32: what fillRecord reads. */

@@ -112,10 +112,10 @@ export interface ClaimOccurrence {
 
 /**
  * One shard's statements, postings and vectors, decoded. A reader of byte ranges (docs/RANGE-READS.md) first decodes
- * the shard's head (every per-statement column, the edges, the term dictionary and row labels) and fills the rest in
- * as a request asks for it (IndexReader.shardParts): postings per term, the binary codes, the records (text,
- * consensus, vector) per statement. Such a shard holds postings and vectors in `parts`, per term and per record read
- * (postingList and cosineOf read both kinds); postDocs, postTfs and vectors are dense in a whole shard only. Reading a
+ * the shard's head with its binary codes (every per-statement column, the edges, the term dictionary and row labels)
+ * and fills the rest in as a request asks for it (IndexReader.shardParts): postings per term, the records (text,
+ * consensus) per statement. Such a shard holds its postings in `parts`, per term read (postingList reads both kinds);
+ * postDocs, postTfs and the int8 vectors are dense in a whole shard only. Reading a
  * hole is a bug of the caller that did not ask; `parts` says what is filled.
  */
 export interface Shard {
