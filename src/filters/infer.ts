@@ -98,8 +98,9 @@ export function findCompanies(query: string, companies: readonly { ticker: strin
   for (let i = 0; i < words.length; i++) {
     for (let n = 1; n <= 6 && i + n <= words.length; n++) for (const t of byAlias.get(words.slice(i, i + n).join(' ')) ?? []) found.add(t);
   }
-  // Tickers: capitals (with an optional class suffix, BRK.B), or any case after "$". A question typed in capitals
-  // says nothing by its case, so then only "$" tickers count.
+  // Tickers: capitals (with an optional class suffix, BRK.B), any case after "$", or a word with a capital inside it
+  // ("ChpX", "eBay" for EBAY): no English word is written that way, so its case says it is a name. A question typed
+  // in capitals says nothing by its case, so then only "$" tickers count.
   const letters = query.replace(/[^A-Za-z]/g, '');
   const shouting = letters.length > 0 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
   const unknown = new Set<string>();
@@ -107,7 +108,9 @@ export function findCompanies(query: string, companies: readonly { ticker: strin
     const dollar = !!m[1];
     const token = m[2]!;
     const upper = token.toUpperCase();
-    if (!dollar && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
+    const camel = /[a-z][A-Z]/.test(token);
+    if (!dollar && !camel && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
+    if (camel && !known.has(upper)) continue; // a camel-cased word that is no ticker is a name ("McKesson"), not unknown
     if (known.has(upper)) found.add(upper);
     // A company name written in capitals ("AMCOR") is a name, not an unknown ticker.
     // Unknown two-letter words ("JP Morgan", "OP margin", "LT debt") are too often abbreviations to warn about.

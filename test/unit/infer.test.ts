@@ -131,6 +131,9 @@ describe('inferFilters', () => {
     expect(infer('Compare CHPX and Foodgrove Brands margins').filters).toEqual({ sec_ticker: ['CHPX', 'FDGR'] });
     expect(infer('what did $chpx report').filters).toEqual({ sec_ticker: ['CHPX'] });
     expect(infer('arbl chpx in lower case').filters).toEqual({});
+    // A capital inside a word marks a name: a ticker written in mixed case counts, an unknown one warns of nothing.
+    expect(infer("Did ChpX raise ChpX's dividend?").filters).toEqual({ sec_ticker: ['CHPX'] });
+    expect(infer('Chpx and QnTm in 2023').codes).toEqual([]);
   });
 
   it('warns about a ticker-like word that names no indexed company, but not about common acronyms', () => {
