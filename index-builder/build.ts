@@ -11,6 +11,7 @@ import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, t
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
+import { financialStatementCode, type FinancialStatement } from '../src/text/financial-statements';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
 import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases, withoutSharedAliases } from './aliases';
@@ -56,6 +57,8 @@ export interface StatementDraft {
   itemTag: string;
   metrics: number[];
   fact?: TableFact;
+  /** A table row of a primary financial statement (src/text/financial-statements.ts). */
+  statement?: FinancialStatement;
   tokens: string[];
 }
 
@@ -223,6 +226,7 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         itemTag: section.itemTag,
         metrics: s.metrics,
         ...(s.fact ? { fact: s.fact } : {}),
+        ...(s.statement ? { statement: s.statement } : {}),
         tokens: withMetricTerms(tokenize(s.text), s.metrics),
       });
     }
@@ -447,6 +451,7 @@ export function encodeShardStatements(
     offset: Uint32Array.from(statements, (s) => s.offset),
     length: Uint32Array.from(statements, (s) => s.length),
     metric: Uint8Array.from(statements, (s) => s.metrics[0] ?? 0),
+    statement: Uint8Array.from(statements, (s) => (s.statement ? financialStatementCode(s.statement) : 0)),
     agree: statements.map((_, i) => relative(consensus.agree(i))),
     disagree: statements.map((_, i) => relative(consensus.disagree(i))),
     edges,

@@ -1,4 +1,5 @@
 import type { EpistemicStatus, StatementKind } from '../src/format/types';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../src/text/financial-statements';
 import { metricCodes } from '../src/text/metrics';
 import type { Section, SectionLine } from './segment';
 import { classifyStatus } from './status';
@@ -20,6 +21,8 @@ export interface RawStatement {
   metrics: number[];
   /** Table rows: the label, cells with periods, scale and unit. */
   fact?: TableFact;
+  /** Table rows printed on a primary financial statement's page (its title at the top of the page). */
+  statement?: FinancialStatement;
 }
 
 const MIN_CHARS = 25;
@@ -71,16 +74,25 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let paragraph: Paragraph | null = null;
   // A label that wraps onto the next line ("Purchases and proceeds ... marketable" / " securities ..., net   669").
   let pendingLabel: SectionLine | null = null;
+  // The financial statement the current page prints: its title is among the page's first lines (a statement page
+  // may hold a second one further down: income and comprehensive income often share a page). Prose ends it: a note
+  // that starts below the statement on the same page is not part of it.
+  let page = -1;
+  let pageLines = 0;
+  let printedOn: FinancialStatement | null = null;
 
   const flush = () => {
     if (!paragraph) return;
     const p = paragraph;
     paragraph = null;
     let sawProse = false;
+    let sawSentence = false;
     for (const { text: sentence, start } of splitSentencesAt(p.text)) {
       // Too short, or an all-capitals line (company names, running headers): not a claim.
       if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
       sawProse = true;
+      // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
+      if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
       const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
       const from = locate(p, start);
       const to = locate(p, start + sentence.length);
@@ -97,6 +109,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     }
     // Prose between tables ends the table: the next table brings its own caption and header.
     if (sawProse) table.reset();
+    if (sawSentence) printedOn = null;
   };
 
   const addToParagraph = (line: SectionLine) => {
@@ -112,6 +125,18 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   for (const line of section.lines) {
     const { text } = line;
     if (isNoise(text)) continue;
+    if (line.page !== page) {
+      page = line.page;
+      pageLines = 0;
+      printedOn = null;
+    }
+    if (text.trim() && (++pageLines <= TITLE_LINES || printedOn)) {
+      const title = financialStatementTitle(text);
+      if (title) {
+        flush(); // prose before the title (the previous page's last paragraph) ends before the statement starts
+        printedOn = title;
+      }
+    }
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
     const row = parseHeader(text) ? null : parseRow(text);
     if (row) {
@@ -143,6 +168,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
         status: 'FACT',
         metrics: rowMetrics(fact.label),
         fact,
+        ...(printedOn ? { statement: printedOn } : {}),
       });
       continue;
     }

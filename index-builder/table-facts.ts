@@ -77,11 +77,16 @@ export function parseScale(line: string): Scale {
   return m ? (m[1]!.toLowerCase() as Scale) : null;
 }
 
-/** A column-header line of years or dates; the optional first column is a caption such as "(Millions)". */
-export function parseHeader(line: string): { cells: string[]; caption: string | null } | null {
+/**
+ * A column-header line of years or dates; the optional first column is a caption such as "(Millions)", or the
+ * month-day every year column ends on ("June 30,   2023   2022": `monthDay` "June 30,").
+ */
+export function parseHeader(line: string): { cells: string[]; caption: string | null; monthDay?: string } | null {
   const cols = splitColumns(line);
   const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c);
   const first = cols[0] ?? '';
+  const yearless = DATE_CELL.exec(first);
+  if (yearless && !yearless[3] && cols.length >= 3 && cols.slice(1).every((c) => YEAR_CELL.test(c))) return { cells: cols.slice(1), caption: null, monthDay: first };
   const body = isPeriod(first) ? cols : cols.slice(1);
   if (!body.length || !body.every(isPeriod)) return null;
   // A lone year is a heading or a page artefact, not a column header; a caption with one year column is.
@@ -176,6 +181,9 @@ export class TableState {
     if (header) {
       if (header.caption && parseScale(header.caption)) this.scale = parseScale(header.caption);
       else if (header.caption && /^\(?(millions|thousands|billions)\)?$/i.test(header.caption)) this.scale = header.caption.replace(/[()]/g, '').toLowerCase() as Scale;
+      // A 10-K's year columns are fiscal years (labelled FY<year>, as where the month-day is a heading of its own);
+      // a 10-Q's are dates, so the month-day is kept.
+      if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
       this.periods = this.columnPeriods(header.cells);
       this.parent = null;
       return true;

@@ -16,7 +16,7 @@ import {
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
-import { inferFilters, sectionPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
+import { inferFilters, sectionPreference, withStatementPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
 import { conditionsToObject, parseMetadataFilters, type Condition, type FilterVocabulary } from '../filters/parse';
 import type { CatalogHeader, Directory } from '../format/types';
 import { heldSourceList, heldSources } from '../format/views';
@@ -27,10 +27,11 @@ import { renderEvidence } from '../render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
 import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
-import { mergeKey } from '../search/ranking';
+import { mergeKey, RANKING } from '../search/ranking';
 import { readRecords, retrieve, shardsOfHits, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
+import { financialStatementCode } from '../text/financial-statements';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
 import { assessCoverage, requirementsOfChain } from '../plan/coverage';
@@ -106,10 +107,10 @@ function preferredSources(catalog: CatalogHeader, filings: readonly string[], wi
  * were RANKING.preferenceBonus higher (its reported relevance_score is unchanged), so a clearly better general chain still
  * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
  */
-export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], plan: EffortPlan): C[] {
+export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], plan: EffortPlan, bonus: number = RANKING.preferenceBonus): C[] {
   const claims = new Set(preferred.flatMap((c) => c.claims));
   const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
-  const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
+  const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true, bonus)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
   // Stable: equal keys keep preferred-before-general and each list's own order.
   return keyed
     .map(([c, k], i) => ({ c, k, i }))
@@ -177,6 +178,11 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     preference = sectionPreference(analysis.sectionIntents, heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, basicRoute)));
   }
 
+  preference = withStatementPreference(preference, analysis.statements.list);
+  // A statement the question names ("only in the income statement") is a stronger preference than one inferred.
+  const preferenceBonus = analysis.statements.named ? RANKING.namedStatementBonus : RANKING.preferenceBonus;
+  const preferredStatements = preference?.statements ? new Set(preference.statements.map(financialStatementCode)) : undefined;
+
   // agentic_research: one branch per planned requirement, each with its own filters and focused text.
   const requirementPlan: RequirementPlan =
     req.mode === 'agentic_research' ? planRequirements(analysis, catalog, conditions) : { decomposed: false, requirements: [], omitted: [] };
@@ -219,10 +225,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     // its depth over every 10-Q of the fiscal year, and the named filing's rows fell below it). It depends on
     // nothing the general pass finds, so both run at once.
     let extra: ReturnType<typeof retrieve> | null = null;
-    if (preference && (preference.itemTags || preference.filings)) {
+    if (preference && (preference.itemTags || preference.filings || preference.statements)) {
       const within = preference.filings ? preferredSources(catalog, preference.filings, onlySources) : onlySources;
       const itemConds: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
-      extra = retrieve(reader, catalog, query, [...conds, ...itemConds], plan, within);
+      extra = retrieve(reader, catalog, query, [...conds, ...itemConds], plan, within, preferredStatements);
       extra.catch(() => undefined);
     }
     const retrieval = await retrieve(reader, catalog, query, conds, plan, onlySources);
@@ -256,8 +262,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
         pass = r.trace;
         hits = r.hits;
       }
-      const [general, preferred] = await Promise.all([main, chainsOf(hits.filter((h) => isPreferredSource(catalog, preference!, h.source)))]);
-      chains = mergePreferred(preferred, general, plan);
+      const isPreferred = (h: Hit) => isPreferredSource(catalog, preference!, h.source) && (!preferredStatements || preferredStatements.has(h.statement));
+      const [general, preferred] = await Promise.all([main, chainsOf(hits.filter(isPreferred))]);
+      chains = mergePreferred(preferred, general, plan, preferenceBonus);
       pref = { label: preference.label, preferredChains: preferred.length, pass };
     } else chains = await main;
     return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };

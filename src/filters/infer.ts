@@ -1,3 +1,4 @@
+import type { FinancialStatement } from '../text/financial-statements';
 import type { CatalogHeader, CatalogSource } from '../format/types';
 import { heldSourceList } from '../format/views';
 import type { FilterField } from './fields';
@@ -24,6 +25,26 @@ export interface RankingPreference {
   filings: string[] | null;
   /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
   label: string;
+  /** Table rows printed on these primary financial statements only (src/text/financial-statements.ts); absent for any. */
+  statements?: FinancialStatement[];
+}
+
+const STATEMENT_LABELS: Record<FinancialStatement, string> = {
+  balance_sheet: 'balance sheet',
+  income_statement: 'income statement',
+  cash_flow_statement: 'cash flow statement',
+  comprehensive_income: 'statement of comprehensive income',
+  equity_statement: 'statement of equity',
+};
+
+/**
+ * A preference narrowed to the rows of the financial statements a question is about (QueryAnalysis.statements): a
+ * figure is printed once on its statement and again in notes and MD&A tables, among rows that share its words.
+ */
+export function withStatementPreference(pref: RankingPreference | null, statements: readonly FinancialStatement[]): RankingPreference | null {
+  if (!statements.length) return pref;
+  const label = `rows of the ${statements.map((s) => STATEMENT_LABELS[s]).join(', ')}`;
+  return { itemTags: pref?.itemTags ?? null, filings: pref?.filings ?? null, label: pref ? `${pref.label}; ${label}` : label, statements: [...statements] };
 }
 
 export interface InferredFilters {

@@ -10,6 +10,9 @@ export interface ItemHint {
   tags: readonly string[];
 }
 
+/** The label of the hint for the financial statements section (src/plan/analyze.ts drops it for a named statement). */
+export const FINANCIAL_STATEMENTS_HINT = 'financial statements';
+
 export const ITEM_HINTS: readonly ItemHint[] = [
   { label: 'risk factors', pattern: /\brisk[\s-]+factors?\b/i, tags: ['10K-Item-1A', '10Q-PartII-Item-1A'] },
   { label: 'unresolved staff comments', pattern: /\bunresolved staff comments?\b/i, tags: ['10K-Item-1B'] },
@@ -32,7 +35,7 @@ export const ITEM_HINTS: readonly ItemHint[] = [
     tags: ['10K-Item-7A', '10Q-PartI-Item-3'],
   },
   {
-    label: 'financial statements',
+    label: FINANCIAL_STATEMENTS_HINT,
     pattern:
       /\bfinancial statements?\b|\bbalance sheets?\b|\bincome statements?\b|\bstatements? of (?:cash flows|operations|income|earnings|financial position)\b|\bcash[\s-]flows? statements?\b|\bnotes to (?:the )?(?:consolidated )?financial/i,
     tags: ['10K-Item-8', '10Q-PartI-Item-1'],

@@ -87,11 +87,16 @@ interface ShardHeader {
 const FLAG_TABLE_ROW = 2;
 const STATUS_SHIFT = 2;
 const STATUS_MASK = 3;
+/** Bits 5-7: the primary financial statement a table row is printed on (src/text/financial-statements.ts code). */
+const STATEMENT_SHIFT = 5;
+const STATEMENT_MASK = 7;
 
 /** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
 export type ShardInput = Pick<Shard, 'id' | 'texts' | 'metric' | 'agree' | 'disagree' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
   kind: StatementKind[];
   status: EpistemicStatus[];
+  /** Per statement, the financial statement code of a row printed on one (0: none); absent = none. */
+  statement?: Uint8Array;
   /** Per statement, its edges best first. */
   edges: { target: number; kind: EdgeKind }[][];
   /** The term dictionary, sorted. */
@@ -120,8 +125,15 @@ type Occurrence = [source: number, page: number, status: number, note: string];
 const packOccurrences = (list: readonly ClaimOccurrence[]): Occurrence[] => list.map((o) => [o.source, o.page, EPISTEMIC_STATUSES.indexOf(o.status), o.note]);
 
 /** A statement's stored flags: its feature bits (statementFeatures), kind, status and whether other filings agree. */
-export function packedFlags(features: number, kind: StatementKind, status: EpistemicStatus, agreed: boolean): number {
-  return features | (kind === 'table_row' ? FLAG_TABLE_ROW : 0) | (EPISTEMIC_STATUSES.indexOf(status) << STATUS_SHIFT) | (agreed ? SHARD_FLAG_AGREED : 0);
+export function packedFlags(features: number, kind: StatementKind, status: EpistemicStatus, agreed: boolean, statement = 0): number {
+  if (statement > STATEMENT_MASK) throw new Error(`financial statement code ${statement} does not fit its bits`);
+  return (
+    features |
+    (kind === 'table_row' ? FLAG_TABLE_ROW : 0) |
+    (EPISTEMIC_STATUSES.indexOf(status) << STATUS_SHIFT) |
+    (agreed ? SHARD_FLAG_AGREED : 0) |
+    (statement << STATEMENT_SHIFT)
+  );
 }
 
 /** What a shard stores about a statement's text for ranking (Shard.labels and Shard.flags). */
@@ -176,7 +188,7 @@ export function encodeShard(s: ShardInput): Uint8Array {
     'shard',
     header,
     {
-      flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, s.kind[i]!, s.status[i]!, s.agree[i]!.length > 0)),
+      flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, s.kind[i]!, s.status[i]!, s.agree[i]!.length > 0, s.statement?.[i] ?? 0)),
       source: compactUints(s.source),
       page: compactUints(s.page),
       doc_len: s.docLen,
@@ -455,6 +467,11 @@ export function statementKind(shard: Shard, local: number): StatementKind {
 /** A statement's epistemic status, from its flags (checked when the shard was decoded). */
 export function statementStatus(shard: Shard, local: number): EpistemicStatus {
   return EPISTEMIC_STATUSES[(shard.flags[local]! >> STATUS_SHIFT) & STATUS_MASK]!;
+}
+
+/** The primary financial statement a table row is printed on, as its code (0: none; src/text/financial-statements.ts). */
+export function statementFinancialCode(shard: Shard, local: number): number {
+  return (shard.flags[local]! >> STATEMENT_SHIFT) & STATEMENT_MASK;
 }
 
 /** A table row's label words (Shard.labels), or null. */

@@ -1,9 +1,10 @@
 import { findClassification, findCompanies } from '../filters/infer';
-import { BUSINESS_DESCRIPTION, findItemHints } from '../filters/item-hints';
+import { BUSINESS_DESCRIPTION, FINANCIAL_STATEMENTS_HINT, findItemHints } from '../filters/item-hints';
 import { findPeriods, type PeriodMentions } from '../filters/periods';
 import type { Directory } from '../format/types';
 import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
 import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from '../text/cues';
+import { FINANCIAL_STATEMENTS, namedFinancialStatements, type FinancialStatement } from '../text/financial-statements';
 import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
 
 /**
@@ -42,6 +43,12 @@ export interface QueryAnalysis {
   sectionIntents: { label: string; tags: string[] }[];
   /** Line items a computed answer needs: the metrics named, each ratio replaced by its inputs (metric ids). */
   lineItems: string[];
+  /**
+   * Primary financial statements the question is about: those it names ("balance sheet") and those that report its
+   * inputs when it is a ratio (src/text/metrics.ts `statement`), in FINANCIAL_STATEMENTS order; `named` when the
+   * question names one. A ranking preference for the rows printed on them, never a filter.
+   */
+  statements: { list: FinancialStatement[]; named: boolean };
   shape: QuestionShape;
 }
 
@@ -86,6 +93,24 @@ function shapeOf(text: string, companies: readonly string[], periods: PeriodMent
   return 'descriptive';
 }
 
+/**
+ * The statements a question names, and for a ratio question those that report its inputs. Only for ratios: a
+ * ratio is computed from the company's totals, which the statements print; a lookup or trend of a line item is as
+ * often a segment's or a product's ("iPhone net sales", "Data Center revenue"), printed in notes and MD&A, not on
+ * the statement (docs/PARAMETERS.md has the measurements).
+ */
+function statementsOf(text: string, lineItems: readonly string[], shape: QuestionShape): QueryAnalysis['statements'] {
+  const named = namedFinancialStatements(text);
+  const found = new Set(named);
+  if (shape === 'ratio') {
+    for (const id of lineItems) {
+      const home = metricByCode(metricCode(id))?.statement;
+      if (home) found.add(home);
+    }
+  }
+  return { list: FINANCIAL_STATEMENTS.filter((s) => found.has(s)), named: named.length > 0 };
+}
+
 export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
   const companies = findCompanies(text, directory.companies);
   const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') => Object.keys(directory.field_values[field] ?? {});
@@ -95,7 +120,11 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
   const allMetrics = metricCodes(text, METRICS.length);
   const shape = shapeOf(text, companies.tickers, periods, across, allMetrics);
   const forwardLooking = FORWARD_LOOKING_RE.test(text);
-  const named = findItemHints(text);
+  const lineItems = lineItemsOf(allMetrics);
+  const statements = statementsOf(text, lineItems, shape);
+  // A named statement is found by its rows, whichever item holds them (some 10-Ks print the statements under Item
+  // 15), so the "financial statements" section hint it also matches would only narrow that to Item 8.
+  const named = findItemHints(text).filter((h) => !(statements.named && h.label === FINANCIAL_STATEMENTS_HINT));
   return {
     text,
     lexical: lexicalQuery(text),
@@ -111,8 +140,9 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     forwardLooking,
     // A question about what the company is or does that names no section is about its business description (not
     // one that looks forward or asks why something changed: outlooks and explanations are in MD&A).
-    sectionIntents: !named.length && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
-    lineItems: lineItemsOf(allMetrics),
+    sectionIntents: !named.length && !statements.named && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
+    lineItems,
+    statements,
     shape,
   };
 }

@@ -37,6 +37,12 @@ export const RANKING = {
    * reported relevance_score is not changed.
    */
   preferenceBonus: 1,
+  /**
+   * The same for a chain anchored on a row of a financial statement the question names ("from the income statement,
+   * what was net income"): the caller said where to look, so the statement's row leads unless another chain is
+   * clearly (3 points) more relevant.
+   */
+  namedStatementBonus: 3,
 } as const;
 
 export type Leg = keyof typeof RANKING.legWeight;
@@ -117,6 +123,6 @@ export function chainScore(anchorFused: number, mateFused: readonly number[], al
 }
 
 /** The key a merge of two chain lists orders by: relevance, plus the bonus of the preferred side. */
-export function mergeKey(relevance: number, preferred: boolean): number {
-  return preferred ? relevance + RANKING.preferenceBonus : relevance;
+export function mergeKey(relevance: number, preferred: boolean, bonus: number = RANKING.preferenceBonus): number {
+  return preferred ? relevance + bonus : relevance;
 }

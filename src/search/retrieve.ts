@@ -1,7 +1,7 @@
 import type { IndexReader } from '../core/index-reader';
 import type { CatalogHeader, Lexicon } from '../format/types';
 import { heldSources } from '../format/views';
-import { statementKind, statementStatus } from '../format/shard-layout';
+import { statementFinancialCode, statementKind, statementStatus } from '../format/shard-layout';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
@@ -37,6 +37,8 @@ export interface Hit {
    * its whole label ("total current assets"). Chains anchored on one rank higher (evidence/chains.ts).
    */
   namedRow?: boolean;
+  /** The primary financial statement a table row is printed on (code; 0 none: src/text/financial-statements.ts). */
+  statement: number;
 }
 
 /** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
@@ -88,6 +90,7 @@ export async function retrieve(
   conditions: readonly Condition[],
   plan: EffortPlan,
   onlySources?: ReadonlySet<number>,
+  onlyStatements?: ReadonlySet<number>,
 ): Promise<RetrievalResult> {
   const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
@@ -124,19 +127,20 @@ export async function retrieve(
   // answers null and the shard is scanned (reason 'graph_unavailable').
   for (const [k, shard] of shards.entries()) {
     const shardIndex = shardIds[k]!;
-    const isAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
+    const sourceAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
+    const isAllowed = onlyStatements ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local) : sourceAllowed;
     const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
     for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
 
     const statements = shard.count;
-    const allowedCount = allowed ? countAllowed(shard, isAllowed) : statements;
+    const allowedCount = allowed || onlyStatements ? countAllowed(shard, isAllowed) : statements;
     const hasGraph = !!catalog.shards[shardIndex]?.graph_file && reader.graph !== undefined;
     let choice = chooseVectorStrategy({ hasGraph, statements, allowed: allowedCount });
     let found: ScoredStatement[] | null = null;
     if (choice.strategy === 'hnsw') {
       const graph = await reader.graph!(shardIndex);
       // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
-      found = graph && searchVectorGraph(shard, graph, queryVector, allowed ? isAllowed : undefined, plan.depth, plan.efSearch);
+      found = graph && searchVectorGraph(shard, graph, queryVector, allowed || onlyStatements ? isAllowed : undefined, plan.depth, plan.efSearch);
       if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
     }
     found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorers[k]);
@@ -166,6 +170,7 @@ export async function retrieve(
           lexical: 0,
           cosine: 0,
           namedRow: kind === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
+          statement: statementFinancialCode(shard, h.local),
         };
         byKey.set(key, hit);
       }

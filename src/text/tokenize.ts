@@ -1,8 +1,11 @@
 /**
  * The one analyzer shared by the index builder and the Worker. Changing anything here changes every token in the
- * index, so bump ANALYZER_VERSION: the Worker refuses an index built with another analyzer version.
+ * index, so bump ANALYZER_VERSION: the Worker refuses an index built with another analyzer version, and builds do
+ * not reuse filings segmented by another one. Bump it too when what segmentation reads from a filing changes.
+ * 2: table rows carry the financial statement they are printed on; a "June 30,   2023   2022" header labels its
+ * columns.
  */
-export const ANALYZER_VERSION = 1;
+export const ANALYZER_VERSION = 2;
 
 // Short, conservative list: words that carry no retrieval signal in filings. Negations and modal verbs stay,
 // because "not", "may" and "could" matter for epistemic status.

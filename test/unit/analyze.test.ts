@@ -43,7 +43,16 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'What was the gross margin percentage of Chipperfield in 2023?',
-      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio' },
+      // A ratio is computed from the company's totals: the statement that prints its inputs is preferred.
+      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio', statements: { list: ['income_statement'], named: false } },
+    },
+    {
+      question: 'Is Arbelion an asset-heavy business, judging by fiscal 2023?',
+      expected: { lineItems: ['capex', 'revenue', 'ppe', 'total_assets'], shape: 'ratio', statements: { list: ['balance_sheet', 'income_statement', 'cash_flow_statement'], named: false } },
+    },
+    {
+      question: 'Did long-term debt on the Foodgrove balance sheet grow in fiscal 2023?',
+      expected: { lineItems: ['debt'], statements: { list: ['balance_sheet'], named: true } },
     },
     {
       question: 'How many employees did Foodgrove have at the end of Q3 2023?',

@@ -18,7 +18,7 @@ afterAll(() => sample.dispose());
 function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hit {
   return {
     shard: shardIndex, local, text: shard.texts[local]!, source: shard.source[local]!, page: shard.page[local]!,
-    kind: statementKind(shard, local), status: statementStatus(shard, local), fused, lexical: fused, cosine: 0.5,
+    kind: statementKind(shard, local), status: statementStatus(shard, local), fused, lexical: fused, cosine: 0.5, statement: 0,
   };
 }
 
@@ -91,7 +91,7 @@ describe('buildChains over the evidence graph', () => {
 
 describe('buildChains ranking of a named row', () => {
   const bare = (source: number, text: string, fused: number, namedRow: boolean): Hit => ({
-    shard: 0, local: source, text, source, page: 1, kind: namedRow ? 'table_row' : 'sentence', status: 'FACT', fused, lexical: fused, cosine: 1, namedRow,
+    shard: 0, local: source, text, source, page: 1, kind: namedRow ? 'table_row' : 'sentence', status: 'FACT', fused, lexical: fused, cosine: 1, namedRow, statement: 0,
   });
 
   it('puts the row that states the named figure before prose of equal (clamped) relevance that fused higher', () => {

@@ -36,6 +36,28 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
   });
 });
 
+describe('runQuery: a financial statement the question names', () => {
+  it('prefers the rows printed on that statement over the same figure elsewhere', async () => {
+    const { body, trace } = await ask({ query: 'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?' });
+    expect(trace.analysis.statements).toEqual({ list: ['balance_sheet'], named: true });
+    expect(trace.preference?.label).toMatch(/rows of the balance sheet/);
+    // The cash-flow statement's closing cash row and MD&A's liquidity sentences state cash too; the balance sheet's
+    // rows (two columns, the fiscal year ends) lead, its cash row among the first three chains.
+    const chains = (body.evidence ?? '').match(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/g) ?? [];
+    const balanceSheetRow = /^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ended September 24, 2022 \(USD millions\)/;
+    for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
+    expect(chains.slice(0, 3).join('')).toMatch(/<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/);
+  });
+
+  it('infers the statements of a ratio\'s inputs, and none for a plain lookup', async () => {
+    const ratio = await ask({ query: 'What was Quillvale\'s gross margin percentage in fiscal 2023?' });
+    expect(ratio.trace.analysis.statements).toEqual({ list: ['income_statement'], named: false });
+    const lookup = await ask({ query: 'What were Quillvale\'s net sales in fiscal 2023?' });
+    expect(lookup.trace.analysis.statements).toEqual({ list: [], named: false });
+    expect(lookup.trace.preference).toBeUndefined();
+  });
+});
+
 describe('runQuery: soft periods', () => {
   it('searches the later 10-Ks that restate a named year too, ranks them below it, and never widens a caller filter', async () => {
     const { body, trace } = await ask({ query: 'Quillvale cost of sales in fiscal 2022' });

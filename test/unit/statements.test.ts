@@ -38,6 +38,28 @@ describe('table facts', () => {
     expect(cellValue('(1,577)')).toBe(-1577);
     expect(cellValue('—')).toBe(0);
     expect(parseHeader('(Millions)   2018   2017   2016')).toEqual({ cells: ['2018', '2017', '2016'], caption: '(Millions)' });
+    // A balance sheet's month-day heads its year columns: it is not a column of its own.
+    expect(parseHeader('September 30,   2024   2023')).toEqual({ cells: ['2024', '2023'], caption: null, monthDay: 'September 30,' });
+  });
+
+  it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
+    const page = [
+      'CONSOLIDATED BALANCE SHEETS',
+      'Arbelion Utilities, Inc. and Subsidiaries',
+      '(In millions)',
+      'September 30,   2024   2023',
+      'Assets',
+      'Cash and cash equivalents   $   1,204   $   998',
+      'Long-term debt   8,410   7,925',
+    ].join('\n');
+    const note = ['Note 7. Debt', '(In millions)   2024   2023', 'Senior notes due 2031   2,500   2,500'].join('\n');
+    // The page before ends in a paragraph that only the statement's title closes.
+    const before = 'Item 8. Financial Statements and Supplementary Data\nThe statements below were audited by an independent registered public\naccounting firm whose report follows them';
+    const stmts = segmentFiling('10-K', [before, page, note]).flatMap((s) => extractStatements(s, '10-K'));
+    const debt = stmts.find((r) => r.text.startsWith('Long-term debt'))!;
+    expect(debt.text).toBe('Long-term debt: 8,410 for FY2024 | 7,925 for FY2023 (USD millions)');
+    expect(debt.statement).toBe('balance_sheet');
+    expect(stmts.find((r) => r.text.startsWith('Senior notes'))!.statement).toBeUndefined();
   });
 
   const sections = segmentFiling('10-Q', [TEN_Q]);

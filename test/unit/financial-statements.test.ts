@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { financialStatementTitle, namedFinancialStatements } from '../../src/text/financial-statements';
+
+describe('financialStatementTitle', () => {
+  it.each([
+    ['CONSOLIDATED BALANCE SHEETS', 'balance_sheet'],
+    ['   Condensed Consolidated Balance Sheets (Unaudited)', 'balance_sheet'],
+    ['Consolidated Statements of Financial Position', 'balance_sheet'],
+    ['Consolidated Balance Shee t', 'balance_sheet'], // a word broken before its last letter by the page's layout
+    ['Arbelion Utilities, Inc. Consolidated Statements of Income', 'income_statement'],
+    ['Consolidated Statements of Operations   Chipperfield Devices Inc. and Subsidiaries', 'income_statement'],
+    ['CONSOLIDATED STATEMENTS OF OPERATIONS AND COMPREHENSIVE LOSS', 'income_statement'],
+    ['INCOME STATEMENTS', 'income_statement'],
+    ['COMPREHENSIVE INCOME STATEMENTS', 'comprehensive_income'],
+    ['Consolidated Statements of Earnings', 'income_statement'],
+    ['Consolidated Statements of Comprehensive Income', 'comprehensive_income'],
+    ['Consolidated Statement of Cash Flow s', 'cash_flow_statement'],
+    ['CASH FLOWS STATEMENTS', 'cash_flow_statement'],
+    ["Consolidated Statements of Changes in Shareholders' Equity", 'equity_statement'],
+    ['STOCKHOLDERS’ EQUITY STATEMENTS', 'equity_statement'],
+  ])('%s -> %s', (line, kind) => {
+    expect(financialStatementTitle(line)).toBe(kind);
+  });
+
+  it.each([
+    'Selected Income Statement Data',
+    'Notes to Consolidated Financial Statements',
+    'Index to Consolidated Financial Statements',
+    'The consolidated balance sheets present fairly, in all material respects, the financial position of the Company.',
+    'Balance, beginning of period   86,939   83,111',
+    'See the Consolidated Statements of Cash Flows for the amounts paid.',
+  ])('%s is no title', (line) => {
+    expect(financialStatementTitle(line)).toBeNull();
+  });
+});
+
+describe('namedFinancialStatements', () => {
+  it('reads the statements a question names', () => {
+    expect(namedFinancialStatements('Did long-term debt on the balance sheet grow in 2023?')).toEqual(['balance_sheet']);
+    expect(namedFinancialStatements('From the P&L and the statement of cash flows, was capex covered?')).toEqual(['income_statement', 'cash_flow_statement']);
+    expect(namedFinancialStatements('What drove the change in operating income?')).toEqual([]);
+  });
+});
