@@ -263,7 +263,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
         hits = r.hits;
       }
       const isPreferred = (h: Hit) => isPreferredSource(catalog, preference!, h.source) && (!preferredStatements || preferredStatements.has(h.statement));
-      const [general, preferred] = await Promise.all([main, chainsOf(hits.filter(isPreferred))]);
+      const [general, preferredAll] = await Promise.all([main, chainsOf(hits.filter(isPreferred))]);
+      // A statement's rows fill every chain the plan keeps when a question names it; the rest of the room stays for
+      // the notes and MD&A, where a figure the statement does not print is (docs/PARAMETERS.md).
+      const preferred = preferredStatements ? preferredAll.slice(0, Math.ceil(plan.maxChains * RANKING.statementChainShare)) : preferredAll;
       chains = mergePreferred(preferred, general, plan, preferenceBonus);
       pref = { label: preference.label, preferredChains: preferred.length, pass };
     } else chains = await main;

@@ -43,6 +43,11 @@ export const RANKING = {
    * clearly (3 points) more relevant.
    */
   namedStatementBonus: 3,
+  /**
+   * At most this share of the chains an effort plan keeps come from a statement preference: the statement's other
+   * rows, weakly matched, would otherwise take every place from a note or MD&A passage that answers.
+   */
+  statementChainShare: 0.5,
 } as const;
 
 export type Leg = keyof typeof RANKING.legWeight;
