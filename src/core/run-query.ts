@@ -104,13 +104,17 @@ function preferredSources(catalog: CatalogHeader, filings: readonly string[], wi
 
 /**
  * Merges chains built from preferred sources with the general ones. A preferred chain ranks as if its relevance
- * were RANKING.preferenceBonus higher (its reported relevance_score is unchanged), so a clearly better general chain still
- * comes first; a general chain repeating a claim of a preferred chain is dropped. Capped at the plan's chain count.
+ * were `bonus` higher (its reported relevance_score is unchanged), so a clearly better general chain still comes
+ * first; a general chain repeating a claim of a preferred chain is dropped. Each side's chains keep what they earned
+ * in earlier merges (Mergeable.earned). Capped at the plan's chain count.
  */
 export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], plan: EffortPlan, bonus: number = RANKING.preferenceBonus): C[] {
   const claims = new Set(preferred.flatMap((c) => c.claims));
   const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
-  const keyed = [...preferred.map((c) => [c, mergeKey(c.relevance, true, bonus)] as const), ...rest.map((c) => [c, mergeKey(c.relevance, false)] as const)];
+  const keyed = [
+    ...preferred.map((c) => [c, mergeKey(c.relevance, true, bonus, c.earned)] as const),
+    ...rest.map((c) => [c, mergeKey(c.relevance, false, bonus, c.earned)] as const),
+  ];
   // Stable: equal keys keep preferred-before-general and each list's own order.
   return keyed
     .map(([c, k], i) => ({ c, k, i }))
@@ -267,7 +271,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
       // A statement's rows fill every chain the plan keeps when a question names it; the rest of the room stays for
       // the notes and MD&A, where a figure the statement does not print is (docs/PARAMETERS.md).
       const preferred = preferredStatements ? preferredAll.slice(0, Math.ceil(plan.maxChains * RANKING.statementChainShare)) : preferredAll;
-      chains = mergePreferred(preferred, general, plan, preferenceBonus);
+      // The preferred chains carry their bonus into the merges of later passes (the later 10-Ks of soft periods).
+      const earning = preferred.map((c) => ({ ...c, earned: preferenceBonus }));
+      chains = mergePreferred(earning, general, plan, 0);
       pref = { label: preference.label, preferredChains: preferred.length, pass };
     } else chains = await main;
     return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };

@@ -5,6 +5,11 @@
 export interface Mergeable {
   relevance: number;
   claims: readonly (number | string)[];
+  /**
+   * Relevance points the chain earned from its pass's ranking preference (a named section, quarter or statement):
+   * later merges of the request's passes order by relevance plus these, so a pass's preference survives them.
+   */
+  earned?: number;
 }
 
 export interface MergedBranches<C extends Mergeable> {

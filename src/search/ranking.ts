@@ -127,7 +127,10 @@ export function chainScore(anchorFused: number, mateFused: readonly number[], al
   return { anchor: anchorFused, mates: score - anchorFused, graphBonus, namedRowBonus, total: score + graphBonus + namedRowBonus };
 }
 
-/** The key a merge of two chain lists orders by: relevance, plus the bonus of the preferred side. */
-export function mergeKey(relevance: number, preferred: boolean, bonus: number = RANKING.preferenceBonus): number {
-  return preferred ? relevance + bonus : relevance;
+/**
+ * The key a merge of two chain lists orders by: relevance, plus the bonus of the preferred side, plus what the chain
+ * earned from its own pass's preference.
+ */
+export function mergeKey(relevance: number, preferred: boolean, bonus: number = RANKING.preferenceBonus, earned = 0): number {
+  return relevance + earned + (preferred ? bonus : 0);
 }

@@ -91,4 +91,12 @@ describe('mergePreferred', () => {
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
     expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
   });
+
+  it('keeps the bonus a chain earned from its own pass\'s preference when passes merge', () => {
+    // The named year's chain (7, +1 as the preferred side) against a later 10-K's statement row that earned 3.
+    const merged = mergePreferred([chain(7, 'named year')], [{ ...chain(6, 'statement row'), earned: 3 }], EFFORT_PLANS.medium);
+    expect(merged.map((c) => c.claims[0])).toEqual(['statement row', 'named year']);
+    const unearned = mergePreferred([chain(7, 'named year')], [chain(6, 'statement row')], EFFORT_PLANS.medium);
+    expect(unearned.map((c) => c.claims[0])).toEqual(['named year', 'statement row']);
+  });
 });
