@@ -26,16 +26,15 @@ const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCO
 
 /**
  * The floors, slightly under what the system reached when they were set: gold-page hit 13 of these 15 questions
- * (0.867) and answer support 7 of 15 (0.467) on 2026-11-21 (line-item passes, issuer names out of filtered queries,
- * compact context lines; support scored with the named input rows of computed answers), so losing one hit or one
- * supported answer fails. Raise them when retrieval improves (the test prints the
- * current figures); README "Benchmark" has the full-corpus figures.
+ * (0.867, since 2026-11-21) and answer support 8 of 15 (0.533, since 2026-11-26: financial statement rows), so
+ * losing one hit or one supported answer fails. Raise them when retrieval improves (the test prints the current
+ * figures); README "Benchmark" has the full-corpus figures.
  */
 const GOLD_PAGE_HIT_FLOOR = 0.85;
-const ANSWER_SUPPORT_FLOOR = 0.45;
+const ANSWER_SUPPORT_FLOOR = 0.5;
 /** Basic mode on the same questions (routing by the company and year the question names). */
-const BASIC_GOLD_PAGE_HIT_FLOOR = 0.7; // 11 of 15 on 2026-11-24
-const BASIC_ANSWER_SUPPORT_FLOOR = 0.45; // 7 of 15
+const BASIC_GOLD_PAGE_HIT_FLOOR = 0.85; // 13 of 15 on 2026-11-26 (11 of 15 on 2026-11-24)
+const BASIC_ANSWER_SUPPORT_FLOOR = 0.5; // 8 of 15
 
 interface FbRow {
   id: string;
