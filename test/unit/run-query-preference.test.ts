@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePreferred, runQuery } from '../../src/core/run-query';
 import type { Chain } from '../../src/evidence/model';
+import type { Mergeable } from '../../src/plan/merge';
 import { EFFORT_PLANS } from '../../src/search/plan';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
@@ -85,7 +86,7 @@ describe('runQuery: basic mode', () => {
 });
 
 describe('mergePreferred', () => {
-  const chain = (relevance: number, text: string) => ({ relevance, claims: [text] });
+  const chain = (relevance: number, text: string): Mergeable => ({ relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
     const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.claims[0]);
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
