@@ -386,6 +386,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     const read = unread.size ? await readRecords(reader, unread) : null;
     for (const p of todo) {
       const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citableUnderCallerFilters, agreeingCited);
+      // The explain trace shows the preference bonus the chain ranked with in the merges, beside its own signals.
+      if (p.earned && chain.explain) chain.explain = { ...chain.explain, preference: p.earned };
       materialized.set(p, chain);
       pendingOf.set(chain, p);
     }

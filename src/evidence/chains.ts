@@ -182,6 +182,8 @@ export interface PendingChain {
   draft: ChainDraft;
   shards: ReadonlyMap<number, Shard>;
   claims: readonly (number | string)[];
+  /** Relevance points from its pass's ranking preference (src/plan/merge.ts Mergeable.earned). */
+  earned?: number;
 }
 
 /** Drafts (of one drafting, over these shards) as pending chains, in their rank order. */

@@ -31,6 +31,9 @@ export interface Chain {
   relevance: number;
   score: number;
   entries: Entry[];
-  /** Each ranking signal's part in `relevance` and `score` (src/search/ranking.ts), for tests and the bench. */
-  explain?: { relevance: RelevanceParts; score: ChainScoreParts };
+  /**
+   * Each ranking signal's part in `relevance` and `score` (src/search/ranking.ts), for tests and the bench, and the
+   * relevance points a ranking preference (named section, quarter or statement) added when passes merged.
+   */
+  explain?: { relevance: RelevanceParts; score: ChainScoreParts; preference?: number };
 }

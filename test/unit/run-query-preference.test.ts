@@ -3,6 +3,7 @@ import { mergePreferred, runQuery } from '../../src/core/run-query';
 import type { Chain } from '../../src/evidence/model';
 import type { Mergeable } from '../../src/plan/merge';
 import { EFFORT_PLANS } from '../../src/search/plan';
+import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
 import { openFileIndex } from '../support/file-index';
@@ -48,6 +49,8 @@ describe('runQuery: a financial statement the question names', () => {
     const balanceSheetRow = /^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ended September 24, 2022 \(USD millions\)/;
     for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
     expect(chains.slice(0, 3).join('')).toMatch(/<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/);
+    // The explain trace names the bonus the named statement gave the leading chain.
+    expect(trace.explain?.[0]?.preference).toBe(RANKING.namedStatementBonus);
   });
 
   it('infers the statements of a ratio\'s inputs, and none for a plain lookup', async () => {
