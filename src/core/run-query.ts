@@ -38,6 +38,7 @@ import { assessCoverage, requirementsOfChain } from '../plan/coverage';
 import { mergeBranches, type Mergeable } from '../plan/merge';
 import { planRequirements, type RequirementPlan } from '../plan/requirements';
 import { facetsOfChain, lineItemFacets, periodFacets, type Facet } from '../plan/facets';
+import { latestAnnualSources } from '../plan/periods';
 import { planScope, routeScope, type Scope } from '../plan/scope';
 import { planPasses, type RetrievalPass } from '../plan/passes';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../search/query-terms';
@@ -279,6 +280,9 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     return { chains, hitCount: retrieval.hits.length, trace: retrieval.trace, pref };
   };
 
+  // A question that names no period is about each named company now: its latest annual report is searched first.
+  const latest = requirementPlan.decomposed ? [] : latestAnnualSources(analysis, catalog.sources, req.mode === 'basic' ? basicRoute : conditions);
+
   // The passes as data (src/plan/passes.ts), then executed in order; each merges into the chains so far.
   const passes = planPasses({
     mode: req.mode,
@@ -287,6 +291,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     callerConditions,
     basicRoute,
     widened,
+    latest,
     facets,
     requirements: requirementPlan,
   });
@@ -344,6 +349,15 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     record(pass, r);
     // 'below' and 'fill': the chains so far rank as if RANKING.preferenceBonus higher (the named filings, the named year).
     chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, plan);
+    // Basic mode adds no notice for its priors (below).
+    if (pass.purpose === 'latest' && req.mode !== 'basic') {
+      const filings = [...new Set(latest.map((i) => catalog.sources[i]!.doc_id))];
+      notices.push({
+        code: 'LATEST_FILING_PREFERRED',
+        message: `The question names no period: evidence from the latest annual report (${filings.length} filing${filings.length > 1 ? 's' : ''}) is ranked first; this is a preference, not a filter.`,
+        level: 'info',
+      });
+    }
     if (pass.purpose === 'later_years' && widened) {
       widenedInfo = { years: widened.years, chains: chains.filter((c) => r.chains.includes(c)).length, pass: r.trace };
       notices.push({

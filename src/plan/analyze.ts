@@ -36,6 +36,11 @@ export interface QueryAnalysis {
   /** The question looks forward (an outlook, a plan, guidance). */
   forwardLooking: boolean;
   /**
+   * The question names no period (year, quarter, date, "latest") and speaks of no span of them (across periods, of
+   * quarters): it is about the company as it is now (src/filters/infer.ts prefers each company's latest 10-K).
+   */
+  current: boolean;
+  /**
    * Sections the question is about, as item tags (src/filters/item-hints.ts): those it names, or for a descriptive
    * question that names none, does not look forward and does not ask why, the business description. A ranking
    * preference, never a filter.
@@ -138,6 +143,7 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     },
     acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
     forwardLooking,
+    current: !periods.years.length && !periods.quarters.length && !periods.dates.length && !latest && !across && !QUARTERLY.test(text),
     // A question about what the company is or does that names no section is about its business description (not
     // one that looks forward or asks why something changed: outlooks and explanations are in MD&A).
     sectionIntents: !named.length && !statements.named && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,

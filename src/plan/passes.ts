@@ -18,6 +18,8 @@ export type PassPurpose =
   | 'fill'
   /** Soft periods: the later 10-Ks that restate a named fiscal year. */
   | 'later_years'
+  /** A question that names no period: the named companies' latest annual reports, ranked before the other filings. */
+  | 'latest'
   /** One line item a computed answer needs (src/plan/facets.ts). */
   | 'line_item'
   /** One filing of an issuer's figures across filings. */
@@ -59,6 +61,8 @@ export interface PassPlanInput {
   basicRoute: Condition[];
   /** Soft periods (filters/infer.ts): the later years' conditions, or null. */
   widened: { conditions: Condition[] } | null;
+  /** A question that names no period (src/plan/periods.ts latestAnnualSources): those sources, or empty. */
+  latest: readonly number[];
   facets: readonly Facet[];
   requirements: RequirementPlan;
 }
@@ -98,16 +102,24 @@ function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
       ...sortedSources(f.sources),
       merge: 'round_robin',
     }));
+  // A question that names no period reads the latest annual reports first; the passes after it rank below them.
+  const latest = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
+    input.latest.length
+      ? [{ id: 'latest', purpose: 'latest', label: 'original question, latest annual report', query: question, conditions, sources: [...input.latest].sort((a, b) => a - b), merge: 'first' }]
+      : [];
+  const after: PassMerge = input.latest.length ? 'below' : 'first';
   if (input.mode === 'basic') {
     if (!input.basicRoute.length) return [{ id: 'question', purpose: 'question', label: 'original question', query: question, conditions: [], merge: 'first' }];
     return [
-      { id: 'route', purpose: 'route', label: 'original question, in the filings it names', query: question, conditions: input.basicRoute, merge: 'first' },
+      ...latest(input.basicRoute),
+      { id: 'route', purpose: 'route', label: 'original question, in the filings it names', query: question, conditions: input.basicRoute, merge: after },
       { id: 'fill', purpose: 'fill', label: 'original question, whole index', query: question, conditions: [], merge: 'fill' },
       ...facetPasses(input.basicRoute),
     ];
   }
   return [
-    { id: 'question', purpose: 'question', label: 'original question', query: question, conditions: input.conditions, merge: 'first' },
+    ...latest(input.conditions),
+    { id: 'question', purpose: 'question', label: 'original question', query: question, conditions: input.conditions, merge: after },
     ...(input.widened
       ? [
           {

@@ -55,3 +55,28 @@ export function filingsAcrossPeriods(
     .sort((a, b) => (a.periodOfReport < b.periodOfReport ? 1 : a.periodOfReport > b.periodOfReport ? -1 : a.docId < b.docId ? -1 : 1))
     .slice(0, max);
 }
+
+/**
+ * The catalog sources of each named company's latest annual report, for a question that names no period and speaks
+ * of no span of them (QueryAnalysis.current: "Is Boeing's business cyclical?"): such a question is about the
+ * company as it is now, so its own pass searches those filings first and the others rank below them (src/plan/
+ * passes.ts `latest`); a statement the filings repeat is then cited from the latest. Without it, the filing whose
+ * words scored best led, and ties went to the oldest. None when the question names the quarterly form (a 10-Q is
+ * newer than the 10-K it follows), or no named company has a 10-K among the sources the conditions allow.
+ */
+export function latestAnnualSources(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): number[] {
+  if (!analysis.current || analysis.forms.quarterly || !analysis.companies.tickers.length) return [];
+  const named = new Set(analysis.companies.tickers);
+  const newest = new Map<string, CatalogSource>();
+  const allowed: number[] = [];
+  for (const i of heldSources(sources)) {
+    const s = sources[i]!;
+    const t = s.meta.sec_ticker;
+    if (!t || !named.has(t) || s.meta.sec_form_type !== '10-K' || !matchesConditions(s.meta, conditions)) continue;
+    allowed.push(i);
+    const seen = newest.get(t);
+    if (!seen || s.period_of_report > seen.period_of_report) newest.set(t, s);
+  }
+  const docs = new Set([...newest.values()].map((s) => s.doc_id));
+  return allowed.filter((i) => docs.has(sources[i]!.doc_id));
+}

@@ -27,7 +27,7 @@ describe('analyzeQuery: question shapes', () => {
   const table: { question: string; expected: Partial<QueryAnalysis> }[] = [
     {
       question: 'What was Arbelion Power capital expenditure in FY2022?',
-      expected: { companies: { tickers: ['ARBL'], unknown: [] }, periods: { years: ['FY-2022'], quarters: [], dates: [] }, lineItems: ['capex'], shape: 'lookup', latest: null, forwardLooking: false },
+      expected: { companies: { tickers: ['ARBL'], unknown: [] }, periods: { years: ['FY-2022'], quarters: [], dates: [] }, lineItems: ['capex'], shape: 'lookup', latest: null, forwardLooking: false, current: false },
     },
     {
       question: 'Compare Arbelion and Chipperfield net income in fiscal 2023.',
@@ -35,7 +35,7 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'How have Foodgrove sales trended over the reported quarters?',
-      expected: { acrossPeriods: { quarterly: true }, forms: { annual: false, quarterly: true }, lineItems: ['revenue'], shape: 'trend' },
+      expected: { acrossPeriods: { quarterly: true }, forms: { annual: false, quarterly: true }, lineItems: ['revenue'], shape: 'trend', current: false },
     },
     {
       question: 'How did CHPX operating income change from fiscal 2022 to fiscal 2023?',
@@ -61,12 +61,14 @@ describe('analyzeQuery: question shapes', () => {
     {
       question: 'In which geographies does Foodgrove Brands sell its products?',
       // A descriptive question that names no section is about the business description (Item 1).
-      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [BUSINESS], shape: 'descriptive' },
+      // It names no period: it is about the company now (its latest annual report is preferred).
+      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [BUSINESS], shape: 'descriptive', current: true },
     },
     {
       question: 'What legal proceedings does Arbelion describe in its latest 10-K?',
       expected: {
         latest: '10-K',
+        current: false, // the latest 10-K is named: inference picks that filing's year
         forms: { annual: true, quarterly: false },
         sectionIntents: [{ label: 'legal proceedings', tags: ['10K-Item-3', '10Q-PartII-Item-1'] }],
         shape: 'descriptive',
@@ -74,7 +76,7 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'Which new markets does Foodgrove plan to enter?',
-      expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive' }, // an outlook, not the business description
+      expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive', current: true }, // an outlook, not the business description
     },
     {
       question: 'Why did Chipperfield close its wafer plant?',
@@ -87,6 +89,15 @@ describe('analyzeQuery: question shapes', () => {
     {
       question: 'What capital spending does Chipperfield expect for fiscal 2024?',
       expected: { forwardLooking: true, lineItems: ['capex'], shape: 'lookup' },
+    },
+    {
+      question: 'Has Foodgrove cut its dividend in recent quarters?',
+      // Quarters, even without a year, are a span of filings, not the company now.
+      expected: { periods: NO_PERIODS, current: false },
+    },
+    {
+      question: 'How has Chipperfield gross margin evolved?',
+      expected: { acrossPeriods: { quarterly: false }, current: false },
     },
     {
       question: 'Which electric utilities raised dividends in 2022?',

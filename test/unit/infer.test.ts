@@ -5,6 +5,7 @@ import { findItemHints } from '../../src/filters/item-hints';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
 import { findPeriods } from '../../src/filters/periods';
 import { analyzeQuery } from '../../src/plan/analyze';
+import { latestAnnualSources } from '../../src/plan/periods';
 import type { CatalogHeader, CatalogSource } from '../../src/format/types';
 
 /**
@@ -295,5 +296,26 @@ describe('withoutSharedAliases', () => {
     expect(out[1]!.aliases).toContain('johnson controls international');
     expect(out[2]).toBe(companies[2]); // untouched
     expect(out[2]!.aliases).toContain('pfizer');
+  });
+});
+
+describe('latestAnnualSources', () => {
+  // The filings (doc ids) of the sources a question that names no period searches first.
+  const latest = (q: string, conditions: Condition[] = []) =>
+    [...new Set(latestAnnualSources(analyzeQuery(q, CATALOG), CATALOG.sources, conditions).map((i) => CATALOG.sources[i]!.doc_id))];
+
+  it('is each named company\'s newest 10-K, every item of it, within the conditions', () => {
+    expect(latest('How does Chipperfield describe its competition?')).toEqual(['CHPX_2023_FY']); // not its later 10-Q
+    expect(latestAnnualSources(analyzeQuery('How does Chipperfield describe its competition?', CATALOG), CATALOG.sources, [])).toHaveLength(7);
+    expect(latest('Compare Arbelion and Chipperfield on competition')).toEqual(['ARBL_2023_FY', 'CHPX_2023_FY']);
+    expect(latest('How does Arbelion describe its competition?', [{ field: 'sec_fiscal_year', op: 'neq', values: ['FY-2023'] }])).toEqual(['ARBL_2022_FY']);
+  });
+
+  it('is none when the question names a period, a span of periods or the quarterly form, or no company', () => {
+    expect(latest('How did Chipperfield describe its competition in fiscal 2022?')).toEqual([]);
+    expect(latest('How has Chipperfield competition evolved?')).toEqual([]);
+    expect(latest('What does the Chipperfield 10-Q say about competition?')).toEqual([]);
+    expect(latest('What does Chipperfield\'s latest 10-K say about competition?')).toEqual([]); // named: inference picks its year
+    expect(latest('How do chip makers describe competition?')).toEqual([]);
   });
 });

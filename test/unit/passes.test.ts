@@ -21,6 +21,7 @@ const input = (over: Partial<PassPlanInput>): PassPlanInput => ({
   callerConditions: [],
   basicRoute: [],
   widened: null,
+  latest: [],
   facets: [],
   requirements: { decomposed: false, requirements: [], omitted: [] },
   ...over,
@@ -42,6 +43,18 @@ describe('planPasses', () => {
     expect(shape(passes)).toEqual(['question:question:first', 'later_years:later_years:below', 'ARBL_2023_FY:filing:round_robin']);
     expect(passes[1]!.conditions).toEqual(LATER);
     expect(passes[2]!.sources).toEqual([3, 5, 7]);
+  });
+
+  it('a question naming no period: the latest annual reports first, every other pass below them', () => {
+    const research = planPasses(input({ conditions: [TICKER], latest: [9, 8] }));
+    expect(shape(research)).toEqual(['latest:latest:first', 'question:question:below']);
+    expect(research[0]!.sources).toEqual([8, 9]);
+    expect(research[0]!.conditions).toEqual([TICKER]);
+    const basic = planPasses(input({ mode: 'basic', basicRoute: [TICKER], latest: [8] }));
+    expect(shape(basic)).toEqual(['latest:latest:first', 'route:route:below', 'fill:fill:fill']);
+    expect(basic[0]!.conditions).toEqual([TICKER]);
+    const requirements = { decomposed: true, omitted: [], requirements: [{ id: 'R1', label: 'r', query: 'r', conditions: [TICKER] }] } as unknown as PassPlanInput['requirements'];
+    expect(shape(planPasses(input({ mode: 'agentic_research', requirements, latest: [8] })))).toEqual(['R1:requirement:round_robin']);
   });
 
   it('the question passes search with the lexical query of the analysis, focused passes with that of their own text', () => {

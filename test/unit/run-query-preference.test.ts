@@ -78,6 +78,29 @@ describe('runQuery: soft periods', () => {
   });
 });
 
+describe('runQuery: a question that names no period', () => {
+  it.each(['research', 'basic'])('searches the latest annual report first and cites it for what the filings repeat (%s mode)', async (mode) => {
+    // Both of Quillvale's 10-Ks say so in the same words; the question is about the company now.
+    const { body, trace } = await ask({ mode, query: 'Is Quillvale\'s industry cyclical?' });
+    expect(trace.analysis.current).toBe(true);
+    expect(trace.passes.map((p) => `${p.purpose}:${p.merge}`).slice(0, 2)).toEqual(['latest:first', `${mode === 'basic' ? 'route' : 'question'}:below`]);
+    expect(trace.passes[0]!.searchedShards).toEqual(['QVLT-FY2023']);
+    const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
+    expect(first).toMatch(/<consensus>The semiconductor industry is cyclical\.<\/consensus>/);
+    expect(first).toMatch(/sources='QVLT-10K-FY2023-/);
+    expect(first).not.toMatch(/sources='QVLT-10K-FY2022-/);
+    // Research says so; basic mode adds no notice for its priors.
+    expect((body.notices ?? []).some((n) => n.code === 'LATEST_FILING_PREFERRED')).toBe(mode === 'research');
+  });
+
+  it('keeps to the year a question names', async () => {
+    const { body, trace } = await ask({ query: 'Was Quillvale\'s industry cyclical in fiscal 2022?' });
+    expect(trace.analysis.current).toBe(false);
+    expect(trace.passes.map((p) => p.purpose)).not.toContain('latest');
+    expect(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0]).toMatch(/sources='QVLT-10K-FY2022-/);
+  });
+});
+
 describe('runQuery: basic mode', () => {
   it('routes to the named company and takes one pass per line item a ratio needs, still applying no filter', async () => {
     const { body } = await ask({ mode: 'basic', query: 'What was the working capital of Quillvale in fiscal 2023?' });
