@@ -349,7 +349,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     record(pass, r);
     // 'below' and 'fill': the chains so far rank as if RANKING.preferenceBonus higher (the named filings, the named year).
     chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, plan);
-    // Basic mode adds no notice for its priors (below).
+    // Basic mode adds no notice for its priors, as for its ranking preference below.
     if (pass.purpose === 'latest' && req.mode !== 'basic') {
       const filings = [...new Set(latest.map((i) => catalog.sources[i]!.doc_id))];
       notices.push({

@@ -37,7 +37,8 @@ export interface QueryAnalysis {
   forwardLooking: boolean;
   /**
    * The question names no period (year, quarter, date, "latest") and speaks of no span of them (across periods, of
-   * quarters): it is about the company as it is now (src/filters/infer.ts prefers each company's latest 10-K).
+   * quarters): it is about the company as it is now, so each named company's latest 10-K is searched first
+   * (src/plan/periods.ts latestAnnualSources, src/plan/passes.ts `latest`).
    */
   current: boolean;
   /**
