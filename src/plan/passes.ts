@@ -92,14 +92,16 @@ function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
       merge: 'round_robin',
     }));
   }
+  // A line item of a question that names no period is read from the latest annual reports.
+  const latestSources = input.latest.length ? new Set(input.latest) : undefined;
   const facetPasses = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.facets.map((f) => ({
       id: f.id,
       purpose: f.sources ? 'filing' : 'line_item',
-      label: f.sources ? `filing ${f.id}` : `line item ${f.id}`,
+      label: f.sources ? `filing ${f.id}` : `line item ${f.id}${latestSources ? ', latest annual report' : ''}`,
       query: f.query,
       conditions,
-      ...sortedSources(f.sources),
+      ...sortedSources(f.sources ?? latestSources),
       merge: 'round_robin',
     }));
   // A question that names no period reads the latest annual reports first; the passes after it rank below them.

@@ -57,26 +57,36 @@ export function filingsAcrossPeriods(
 }
 
 /**
- * The catalog sources of each named company's latest annual report, for a question that names no period and speaks
- * of no span of them (QueryAnalysis.current: "Is Boeing's business cyclical?"): such a question is about the
- * company as it is now, so its own pass searches those filings first and the others rank below them (src/plan/
- * passes.ts `latest`); a statement the filings repeat is then cited from the latest. Without it, the filing whose
- * words scored best led, and ties went to the oldest. None when the question names the quarterly form (a 10-Q is
- * newer than the 10-K it follows), or no named company has a 10-K among the sources the conditions allow.
+ * The catalog sources of the latest annual report of each company a request is about (named in the question, or in
+ * a sec_ticker filter), for a question that names no period and speaks of no span of them (QueryAnalysis.current:
+ * "Is Boeing's business cyclical?"): such a question is about the company as it is now, so its own pass searches
+ * those filings first and the others rank below them (src/plan/passes.ts `latest`); a statement the filings repeat
+ * is then cited from the latest. Without it, the filing whose words scored best led, and ties went to the oldest.
+ * None when the question names the quarterly form (a 10-Q is newer than the 10-K it follows), names no company and
+ * none is filtered, no such company has a 10-K among the sources the conditions allow, or those are all they allow.
  */
 export function latestAnnualSources(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): number[] {
-  if (!analysis.current || analysis.forms.quarterly || !analysis.companies.tickers.length) return [];
-  const named = new Set(analysis.companies.tickers);
+  if (!analysis.current || analysis.forms.quarterly) return [];
+  const companies = new Set(analysis.companies.tickers);
+  for (const c of conditions) if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')) c.values.forEach((t) => companies.add(t));
+  if (!companies.size) return [];
   const newest = new Map<string, CatalogSource>();
   const allowed: number[] = [];
+  let others = 0;
   for (const i of heldSources(sources)) {
     const s = sources[i]!;
     const t = s.meta.sec_ticker;
-    if (!t || !named.has(t) || s.meta.sec_form_type !== '10-K' || !matchesConditions(s.meta, conditions)) continue;
+    if (!t || !companies.has(t) || !matchesConditions(s.meta, conditions)) continue;
+    if (s.meta.sec_form_type !== '10-K') {
+      others++;
+      continue;
+    }
     allowed.push(i);
     const seen = newest.get(t);
     if (!seen || s.period_of_report > seen.period_of_report) newest.set(t, s);
   }
   const docs = new Set([...newest.values()].map((s) => s.doc_id));
-  return allowed.filter((i) => docs.has(sources[i]!.doc_id));
+  const latest = allowed.filter((i) => docs.has(sources[i]!.doc_id));
+  // When the filters leave nothing else (a caller's filter on one filing), there is nothing to rank below it.
+  return latest.length === allowed.length && !others ? [] : latest;
 }

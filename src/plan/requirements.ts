@@ -2,7 +2,7 @@ import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
 import { metricByCode, metricCode, type Metric } from '../text/metrics';
 import type { QueryAnalysis } from './analyze';
-import { filingsAcrossPeriods } from './periods';
+import { filingsAcrossPeriods, latestAnnualSources } from './periods';
 
 /** Spec 3: agentic decomposition plans at most this many requirements; the rest are listed as omitted. */
 export const MAX_REQUIREMENTS = 4;
@@ -125,6 +125,13 @@ export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalo
     return { decomposed: true, requirements, omitted: all.slice(MAX_REQUIREMENTS).map((r) => r.label) };
   }
 
+  // A question that names no period is about each issuer now (QueryAnalysis.current): a requirement without a year
+  // searches its issuer's latest annual report (the research plan's `latest` pass, as a branch's scope here).
+  const latest = catalog.sources && !years.length ? latestAnnualSources(analysis, catalog.sources, conditions) : [];
+  const latestOf = (ticker: string | null) => {
+    const own = ticker ? latest.filter((i) => catalog.sources![i]!.meta.sec_ticker === ticker) : [];
+    return own.length ? { sources: new Set(own), fiscalYear: catalog.sources![own[0]!]!.meta.sec_fiscal_year ?? null } : null;
+  };
   const all: Omit<Requirement, 'id'>[] = [];
   for (const year of yearAxis) {
     for (const metric of metricAxis) {
@@ -139,6 +146,12 @@ export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalo
         const searched = year ? yearAxis.filter((y): y is string => y !== null && y >= year).sort() : [];
         if (year) narrowed.push({ field: 'sec_fiscal_year', op: searched.length > 1 ? 'in' : 'eq', values: searched });
         const company = ticker ? (names.get(ticker) ?? ticker) : null;
+        const now = year ? null : latestOf(ticker);
+        if (now) {
+          const text = metric ? focusedQuery(metric, company, now.fiscalYear) : query;
+          all.push({ label: `${label}, latest annual report`, query: text, ticker, fiscalYear: now.fiscalYear, metric: metric?.id ?? null, conditions: narrowed, sources: now.sources });
+          continue;
+        }
         // Without a metric the branch keeps the question's own words; its filters do the narrowing.
         const text = metric ? focusedQuery(metric, company, year) : query;
         all.push({ label, query: text, ticker, fiscalYear: year, metric: metric?.id ?? null, conditions: narrowed });

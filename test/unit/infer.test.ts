@@ -309,13 +309,18 @@ describe('latestAnnualSources', () => {
     expect(latestAnnualSources(analyzeQuery('How does Chipperfield describe its competition?', CATALOG), CATALOG.sources, [])).toHaveLength(7);
     expect(latest('Compare Arbelion and Chipperfield on competition')).toEqual(['ARBL_2023_FY', 'CHPX_2023_FY']);
     expect(latest('How does Arbelion describe its competition?', [{ field: 'sec_fiscal_year', op: 'neq', values: ['FY-2023'] }])).toEqual(['ARBL_2022_FY']);
+    // The companies a caller's filter names count as the question's.
+    expect(latest('How is competition described?', [{ field: 'sec_ticker', op: 'in', values: ['ARBL'] }])).toEqual(['ARBL_2023_FY']);
   });
 
-  it('is none when the question names a period, a span of periods or the quarterly form, or no company', () => {
+  it('is none when the question names a period, a span of periods or the quarterly form, or no company is named or filtered', () => {
     expect(latest('How did Chipperfield describe its competition in fiscal 2022?')).toEqual([]);
     expect(latest('How has Chipperfield competition evolved?')).toEqual([]);
     expect(latest('What does the Chipperfield 10-Q say about competition?')).toEqual([]);
     expect(latest('What does Chipperfield\'s latest 10-K say about competition?')).toEqual([]); // named: inference picks its year
     expect(latest('How do chip makers describe competition?')).toEqual([]);
+    // Filters that leave that report alone leave nothing to rank below it.
+    expect(latest('How does Arbelion describe its competition?', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] }])).toEqual([]);
+    expect(latest('How does Chipperfield describe its competition?', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023', 'FY-2024'] }])).toEqual(['CHPX_2023_FY']); // and its later 10-Q
   });
 });

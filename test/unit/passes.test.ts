@@ -50,6 +50,12 @@ describe('planPasses', () => {
     expect(shape(research)).toEqual(['latest:latest:first', 'question:question:below']);
     expect(research[0]!.sources).toEqual([8, 9]);
     expect(research[0]!.conditions).toEqual([TICKER]);
+    // Its line items are read from the latest annual reports too; a filing facet keeps its own filing.
+    const facets = planPasses(input({ conditions: [TICKER], latest: [9, 8], facets: [facet('capex'), facet('ARBL_2023_FY', [7])] }));
+    expect(shape(facets)).toEqual(['latest:latest:first', 'question:question:below', 'capex:line_item:round_robin', 'ARBL_2023_FY:filing:round_robin']);
+    expect(facets[2]!.sources).toEqual([8, 9]);
+    expect(facets[2]!.label).toBe('line item capex, latest annual report');
+    expect(facets[3]!.sources).toEqual([7]);
     const basic = planPasses(input({ mode: 'basic', basicRoute: [TICKER], latest: [8] }));
     expect(shape(basic)).toEqual(['latest:latest:first', 'route:route:below', 'fill:fill:fill']);
     expect(basic[0]!.conditions).toEqual([TICKER]);

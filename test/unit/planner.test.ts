@@ -202,6 +202,21 @@ describe('periodFacets (research mode)', () => {
     expect(planRequirements(analyze('What was Zenharrow revenue?'), { ...catalog, sources }, [znhf]).decomposed).toBe(false);
   });
 
+  it('plans the requirements of a question that names no period on each issuer\'s latest annual report', () => {
+    const latestSources = [...sources, src('ZNHF-K22', 'ZNHF', '10-K', '2022-12-31', '10K-Item-8')];
+    const plan = planRequirements(analyze('What is the current ratio of Zenharrow?'), { ...catalog, sources: latestSources }, [znhf]);
+    expect(plan.requirements.map((r) => r.label)).toEqual(['ZNHF current assets, latest annual report', 'ZNHF current liabilities, latest annual report']);
+    for (const r of plan.requirements) {
+      expect([...r.sources!]).toEqual([0]); // the FY2023 10-K, not the FY2022 one nor the later 10-Qs' filings
+      expect(r.fiscalYear).toBe('FY-2023');
+      expect(r.query).toMatch(/fiscal 2023$/);
+    }
+    // A named year is planned as before.
+    const named = planRequirements(analyze('What was the current ratio of Zenharrow in fiscal 2023?'), { ...catalog, sources: latestSources }, [znhf, years('FY-2023')]);
+    expect(named.requirements.map((r) => r.label)).toEqual(['ZNHF current assets FY2023', 'ZNHF current liabilities FY2023']);
+    expect(named.requirements[0]!.sources).toBeUndefined();
+  });
+
   it('has no facets for a point-in-time question, several issuers, or a single filing', () => {
     expect(periodFacets(analyze('What was Zenharrow revenue in the third quarter?'), sources, [znhf])).toEqual([]);
     expect(periodFacets(analyze('Did Zenharrow deliver its plant upgrades in time?'), sources, [znhf])).toEqual([]);
