@@ -107,7 +107,7 @@ function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
   // A question that names no period reads the latest annual reports first; the passes after it rank below them.
   const latest = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.latest.length
-      ? [{ id: 'latest', purpose: 'latest', label: 'original question, latest annual report', query: question, conditions, sources: [...input.latest].sort((a, b) => a - b), merge: 'first' }]
+      ? [{ id: 'latest', purpose: 'latest', label: 'original question, latest annual report', query: question, conditions, ...sortedSources(latestSources), merge: 'first' }]
       : [];
   const after: PassMerge = input.latest.length ? 'below' : 'first';
   if (input.mode === 'basic') {

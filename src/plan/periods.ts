@@ -28,12 +28,19 @@ export function filingsAcrossPeriods(
   max: number,
 ): PeriodFiling[] {
   if (!across) return [];
-  const { quarterly } = across;
+  const list = filingsOf(sources, conditions).filter((f) => !across.quarterly || f.form === '10-Q');
+  if (new Set(list.map((f) => f.ticker)).size !== 1 || list.length < 2) return [];
+  return list
+    .sort((a, b) => (a.periodOfReport < b.periodOfReport ? 1 : a.periodOfReport > b.periodOfReport ? -1 : a.docId < b.docId ? -1 : 1))
+    .slice(0, max);
+}
+
+/** The filings of the sources the conditions allow, each with those of its sources, in catalog order. */
+function filingsOf(sources: readonly CatalogSource[], conditions: readonly Condition[]): PeriodFiling[] {
   const filings = new Map<string, PeriodFiling & { sources: Set<number> }>();
   for (const i of heldSources(sources)) {
     const s = sources[i]!;
     if (!matchesConditions(s.meta, conditions)) continue;
-    if (quarterly && s.meta.sec_form_type !== '10-Q') continue;
     let f = filings.get(s.doc_id);
     if (!f) {
       f = {
@@ -49,11 +56,7 @@ export function filingsAcrossPeriods(
     }
     f.sources.add(i);
   }
-  const list = [...filings.values()];
-  if (new Set(list.map((f) => f.ticker)).size !== 1 || list.length < 2) return [];
-  return list
-    .sort((a, b) => (a.periodOfReport < b.periodOfReport ? 1 : a.periodOfReport > b.periodOfReport ? -1 : a.docId < b.docId ? -1 : 1))
-    .slice(0, max);
+  return [...filings.values()];
 }
 
 /**
@@ -63,30 +66,20 @@ export function filingsAcrossPeriods(
  * those filings first and the others rank below them (src/plan/passes.ts `latest`); a statement the filings repeat
  * is then cited from the latest. Without it, the filing whose words scored best led, and ties went to the oldest.
  * None when the question names the quarterly form (a 10-Q is newer than the 10-K it follows), names no company and
- * none is filtered, no such company has a 10-K among the sources the conditions allow, or those are all they allow.
+ * none is filtered, no such company has a 10-K among the filings the conditions allow, or those are all they allow
+ * (a caller's filter on one filing: nothing would rank below it). Sorted.
  */
 export function latestAnnualSources(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): number[] {
   if (!analysis.current || analysis.forms.quarterly) return [];
   const companies = new Set(analysis.companies.tickers);
   for (const c of conditions) if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')) c.values.forEach((t) => companies.add(t));
   if (!companies.size) return [];
-  const newest = new Map<string, CatalogSource>();
-  const allowed: number[] = [];
-  let others = 0;
-  for (const i of heldSources(sources)) {
-    const s = sources[i]!;
-    const t = s.meta.sec_ticker;
-    if (!t || !companies.has(t) || !matchesConditions(s.meta, conditions)) continue;
-    if (s.meta.sec_form_type !== '10-K') {
-      others++;
-      continue;
-    }
-    allowed.push(i);
-    const seen = newest.get(t);
-    if (!seen || s.period_of_report > seen.period_of_report) newest.set(t, s);
+  const filings = filingsOf(sources, conditions).filter((f) => companies.has(f.ticker));
+  const newest = new Map<string, PeriodFiling>();
+  for (const f of filings) {
+    const seen = newest.get(f.ticker);
+    if (f.form === '10-K' && (!seen || f.periodOfReport > seen.periodOfReport)) newest.set(f.ticker, f);
   }
-  const docs = new Set([...newest.values()].map((s) => s.doc_id));
-  const latest = allowed.filter((i) => docs.has(sources[i]!.doc_id));
-  // When the filters leave nothing else (a caller's filter on one filing), there is nothing to rank below it.
-  return latest.length === allowed.length && !others ? [] : latest;
+  if (newest.size === filings.length) return [];
+  return [...newest.values()].flatMap((f) => [...f.sources]).sort((a, b) => a - b);
 }
