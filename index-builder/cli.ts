@@ -77,6 +77,11 @@ export interface BuildArgs {
   merge?: string[];
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
+  /**
+   * The seed of the learned model's random projection (index-builder/embeddings.ts; default 20261121). Builds with
+   * different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
+   */
+  embeddingSeed?: number;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
 }
@@ -92,6 +97,10 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     } else if (a === '--embedding-model') {
       out.embeddingModel = args[++i];
       if (!out.embeddingModel || out.embeddingModel.startsWith('--')) throw new Error('--embedding-model needs a model id or a path to a model file');
+    } else if (a === '--embedding-seed') {
+      const raw = args[++i] ?? '';
+      if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) throw new Error('--embedding-seed needs an integer from 0 to 4294967295');
+      out.embeddingSeed = Number(raw);
     } else if (a === '--incremental') out.incremental = true;
     else if (a === '--merge') {
       out.merge = [];
@@ -106,13 +115,16 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     throw new Error('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
   }
   if (out.embeddingModel && out.partition) throw new Error('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
+  if (out.embeddingSeed !== undefined && (out.embeddingModel || out.incremental || out.partition)) {
+    throw new Error('--embedding-seed applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition');
+  }
   return out;
 }
 
 export async function runBuild(
   filingsDir: string,
   artifactsDir: string,
-  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; incremental?: boolean } = {},
+  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; incremental?: boolean } = {},
 ) {
   const t0 = performance.now();
   const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
@@ -127,6 +139,7 @@ export async function runBuild(
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(reused ? { embeddingModel: reused } : {}),
+    ...(options.embeddingSeed !== undefined ? { embedding: { seed: options.embeddingSeed } } : {}),
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
       rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
@@ -277,6 +290,7 @@ async function main() {
         ...options,
         ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
         ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
+        ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
         ...(buildArgs.incremental ? { incremental: true } : {}),
       });
     }
