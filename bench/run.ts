@@ -18,7 +18,7 @@ import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
 import { ensureIndex } from './lib/index-cache';
 import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
-import { answerSupport, containment, docugamiAnswer, counts, extractNumbers, hasNumber, keyTerms, mean, ndcgAt, numberIndex, overlapTokens, percentile } from './lib/score';
+import { answerSupport, containment, docugamiAnswer, counts, extractNumbers, hasNumber, keyTerms, mappedPassages, mean, ndcgAt, numberIndex, overlapTokens, percentile, toPassage } from './lib/score';
 import { benchApiKey, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -285,16 +285,12 @@ async function runDocugami(w: RunningWorker, base: PageBm25Baseline, rows: Docug
 
 // ---------------------------------------------------------------- FinQABench (nDCG@10)
 
-/** A returned statement maps to a passage when at least this share of its tokens (multiset) is in the passage. */
-const PASSAGE_CONTAINMENT = 0.8;
-/** Statements shorter than this many tokens ("Total: 1,234") are too generic to map to one passage. */
-const PASSAGE_MIN_TOKENS = 4;
 /** A baseline page contains a passage when at least this share of the passage's tokens are on the page. */
 const PAGE_PASSAGE_CONTAINMENT = 0.5;
 
 async function runFinqabench(w: RunningWorker, base: PageBm25Baseline) {
   const dir = join(SHARED, 'bench/finqabench');
-  const corpus = readJsonl<{ _id: string; text: string }>(join(dir, 'corpus.jsonl')).map((p) => ({ id: p._id, counts: counts(overlapTokens(p.text)), tokens: overlapTokens(p.text) }));
+  const corpus = readJsonl<{ _id: string; text: string }>(join(dir, 'corpus.jsonl')).map((p) => toPassage(p._id, p.text));
   const queries = new Map(readJsonl<{ _id: string; text: string }>(join(dir, 'queries.jsonl')).map((q) => [q._id, q.text]));
   const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'qrels.tsv'), 'utf8').split('\n').slice(1)) {
@@ -318,20 +314,10 @@ async function runFinqabench(w: RunningWorker, base: PageBm25Baseline) {
     const res = await ask(w, question, 'research', 'medium', null, filters);
     const ranked: string[] = [];
     for (const e of res.entries) {
-      const toks = overlapTokens(e.text);
       statements++;
-      if (toks.length < PASSAGE_MIN_TOKENS) continue;
-      let best = 0;
-      let bestIds: string[] = [];
-      for (const p of corpus) {
-        const c = containment(toks, p.counts);
-        if (c > best + 1e-9) [best, bestIds] = [c, [p.id]];
-        else if (Math.abs(c - best) <= 1e-9) bestIds.push(p.id);
-      }
-      if (best >= PASSAGE_CONTAINMENT) {
-        mappedStatements++;
-        for (const id of bestIds) if (!ranked.includes(id)) ranked.push(id);
-      }
+      const ids = mappedPassages(e.text, corpus);
+      if (ids.length) mappedStatements++;
+      for (const id of ids) if (!ranked.includes(id)) ranked.push(id);
     }
     ours.push(ndcgAt(10, ranked, rels));
     const pages = base.query(question, Number.MAX_SAFE_INTEGER / 8, conditions).slice(0, 10);

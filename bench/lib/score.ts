@@ -176,6 +176,40 @@ export function counts(tokens: readonly string[]): Map<string, number> {
   return m;
 }
 
+/** A returned statement maps to a passage when at least this share of its tokens (multiset) is in the passage. */
+export const PASSAGE_CONTAINMENT = 0.8;
+/** Statements shorter than this many tokens ("Total: 1,234") are too generic to map to one passage. */
+export const PASSAGE_MIN_TOKENS = 4;
+
+/** A judged passage (FinQABench's corpus), as mappedPassages reads it. */
+export interface Passage {
+  id: string;
+  tokens: string[];
+  counts: Map<string, number>;
+}
+
+export function toPassage(id: string, text: string): Passage {
+  const tokens = overlapTokens(text);
+  return { id, tokens, counts: counts(tokens) };
+}
+
+/**
+ * The passages a returned statement comes from: those containing the largest share of its tokens, when that share
+ * is at least PASSAGE_CONTAINMENT (ties all count); none for a statement of fewer than PASSAGE_MIN_TOKENS tokens.
+ */
+export function mappedPassages(text: string, corpus: readonly Passage[]): string[] {
+  const toks = overlapTokens(text);
+  if (toks.length < PASSAGE_MIN_TOKENS) return [];
+  let best = 0;
+  let bestIds: string[] = [];
+  for (const p of corpus) {
+    const c = containment(toks, p.counts);
+    if (c > best + 1e-9) [best, bestIds] = [c, [p.id]];
+    else if (Math.abs(c - best) <= 1e-9) bestIds.push(p.id);
+  }
+  return best >= PASSAGE_CONTAINMENT ? bestIds : [];
+}
+
 /** nDCG@k with graded relevance (the qrels' scores), from a ranked list of passage ids. */
 export function ndcgAt(k: number, ranked: readonly string[], rels: ReadonlyMap<string, number>): number {
   let dcg = 0;

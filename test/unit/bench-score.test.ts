@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerSupport, namedLineItems } from '../../bench/lib/score';
+import { answerSupport, mappedPassages, namedLineItems, toPassage } from '../../bench/lib/score';
 
 // Invented justifications in FinanceBench's shape; the scorer is the bench's, shared by our responses and the baseline.
 const J = [
@@ -27,5 +27,24 @@ describe('bench answer support', () => {
     // Any page has a 2 and a 10 in it; neither is an input.
     expect(answerSupport(q, 'Total: 2 and 10 and 10,000').supported).toBe(false);
     expect(answerSupport(q, 'Total: 2 and 10 and 10,000').by).toBe('answer_numbers');
+  });
+});
+
+describe('mappedPassages (FinQABench: which judged passage a returned statement comes from)', () => {
+  // Invented passages in the task's shape: long excerpts a statement is a part of.
+  const corpus = [
+    toPassage('notes', 'The Company issued 0.875% notes due 2025 and 1.375% notes due 2029. Interest is payable annually in arrears.'),
+    toPassage('leases', 'Total lease liabilities were $12.3 billion. Lease payments are due over the next twelve years.'),
+    toPassage('leases-again', 'Total lease liabilities were $12.3 billion at year end, as stated in the lease note.'),
+  ];
+
+  it('maps a statement to the passage holding most of its tokens, every tied passage included', () => {
+    expect(mappedPassages('Interest is payable annually in arrears.', corpus)).toEqual(['notes']);
+    expect(mappedPassages('Total lease liabilities were $12.3 billion.', corpus)).toEqual(['leases', 'leases-again']);
+  });
+
+  it('maps nothing below 80% of the tokens, or for a statement of fewer than four tokens', () => {
+    expect(mappedPassages('Interest on the term loan is payable monthly in arrears.', corpus)).toEqual([]);
+    expect(mappedPassages('Total lease liabilities', corpus)).toEqual([]);
   });
 });
