@@ -8,12 +8,9 @@
  *   npx tsx bench/finder-filings.ts <index version dir> [mode ...]   (default research basic; FF_VERBOSE=1 per query)
  */
 import { join, resolve } from 'node:path';
-import { runQuery } from '../src/core/run-query';
-import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
 import { loadCatalog } from './lib/catalog';
 import { openFileIndex } from '../test/support/file-index';
-import { parseEvidence } from './lib/evidence';
+import { askInProcess } from './lib/ask';
 import { readJsonl } from './lib/jsonl';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
@@ -42,9 +39,7 @@ for (const mode of modes) {
   let first = 0;
   let share = 0;
   for (const q of judged) {
-    const req = ResearchRequest.parse({ query: q.query, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
-    const { body } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
-    const entries = parseEvidence(body.evidence);
+    const { entries } = await askInProcess(reader, { query: q.query, mode, cap: 4000 });
     const citesDoc = (e: (typeof entries)[number]) => e.occurrences.some((o) => docOf.get(o.sourceId) === q.doc);
     const own = entries.filter((e) => docOf.get(e.occurrences[0]?.sourceId ?? '') === q.doc).length;
     cites += entries.some(citesDoc) ? 1 : 0;

@@ -12,11 +12,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runQuery } from '../src/core/run-query';
-import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
 import { openFileIndex } from '../test/support/file-index';
-import { parseEvidence } from './lib/evidence';
+import { askInProcess } from './lib/ask';
 import { readJsonl } from './lib/jsonl';
 import { mappedPassages, toPassage } from './lib/score';
 
@@ -44,15 +41,10 @@ for (const mode of modes) {
   let first = 0;
   let control = 0;
   for (const [k, q] of judged.entries()) {
-    const req = ResearchRequest.parse({
-      query: q.question,
-      mode,
-      effort: 'medium',
-      retrieval: { max_evidence_tokens: 4000 },
-      ...(mode === 'basic' ? {} : { metadata_filters: { sec_ticker: { eq: 'AAPL' }, sec_fiscal_year: { eq: 'FY-2022' } } }),
-    });
-    const { body } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
-    const mapped = parseEvidence(body.evidence).map((e) => ({ chain: e.chain, passages: mappedPassages(e.text, corpus) }));
+    // Basic mode accepts no filters (spec): it is asked the question alone.
+    const filters = mode === 'basic' ? undefined : { sec_ticker: { eq: 'AAPL' }, sec_fiscal_year: { eq: 'FY-2022' } };
+    const { entries: returned } = await askInProcess(reader, { query: q.question, mode, cap: 4000, ...(filters ? { filters } : {}) });
+    const mapped = returned.map((e) => ({ chain: e.chain, passages: mappedPassages(e.text, corpus) }));
     const entries = mapped.filter((e) => e.passages.includes(q.passage));
     const other = judged[(k + 1) % judged.length]!.passage;
     control += other !== q.passage && mapped.some((e) => e.passages.includes(other)) ? 1 : 0;

@@ -177,9 +177,9 @@ export function counts(tokens: readonly string[]): Map<string, number> {
 }
 
 /** A returned statement maps to a passage when at least this share of its tokens (multiset) is in the passage. */
-export const PASSAGE_CONTAINMENT = 0.8;
+const PASSAGE_CONTAINMENT = 0.8;
 /** Statements shorter than this many tokens ("Total: 1,234") are too generic to map to one passage. */
-export const PASSAGE_MIN_TOKENS = 4;
+const PASSAGE_MIN_TOKENS = 4;
 
 /** A judged passage (FinQABench's corpus), as mappedPassages reads it. */
 export interface Passage {

@@ -7,12 +7,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEvidence } from '../../bench/lib/evidence';
+import { askInProcess } from '../../bench/lib/ask';
 import { answerSupport, docugamiAnswer } from '../../bench/lib/score';
 import type { IndexReader } from '../../src/core/index-reader';
-import { runQuery } from '../../src/core/run-query';
-import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
 import { buildSubsetIndex, readJsonlFile, SHARED, sharedFilingsAvailable } from '../support/shared-subset';
 
 const DOCUGAMI = join(SHARED, 'bench/docugami-10q-dev.jsonl');
@@ -48,9 +45,7 @@ describe.skipIf(!AVAILABLE)('quality floor on docugami 10-Q dev (answer support,
       expect(questions.length).toBeGreaterThanOrEqual(15);
       let supported = 0;
       for (const q of questions) {
-        const req = ResearchRequest.parse({ query: q.question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
-        const { body } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
-        const text = parseEvidence(body.evidence).map((e) => e.text).join('\n');
+        const text = (await askInProcess(reader, { query: q.question, mode, cap: 4000 })).entries.map((e) => e.text).join('\n');
         if (answerSupport({ answer: docugamiAnswer(q.answer), justification: null, question: q.question }, text).supported) supported++;
       }
       const support = supported / questions.length;

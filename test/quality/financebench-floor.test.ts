@@ -9,7 +9,7 @@ import { openFileIndex } from '../support/file-index';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseEvidence } from '../../bench/lib/evidence';
+import { askInProcess } from '../../bench/lib/ask';
 import { answerSupport } from '../../bench/lib/score';
 import type { IndexReader } from '../../src/core/index-reader';
 import { runQuery } from '../../src/core/run-query';
@@ -69,9 +69,7 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
     let hits = 0;
     let supported = 0;
     for (const q of questions) {
-      const req = ResearchRequest.parse({ query: q.question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
-      const { body } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
-      const entries = parseEvidence(body.evidence);
+      const { entries } = await askInProcess(reader, { query: q.question, mode, cap: 4000 });
       const returned = new Set(entries.flatMap((e) => e.occurrences.map((o) => `${docOf.get(o.sourceId)}#${o.page}`)));
       const text = entries.map((e) => e.text).join('\n');
       if (answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported) supported++;
