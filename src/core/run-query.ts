@@ -26,7 +26,7 @@ import { profileEvidence, toMetadataDistribution } from '../render/distribution'
 import { renderEvidence } from '../render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../render/instructions';
 import { bm25Idf } from '../search/bm25';
-import { EFFORT_PLANS, type EffortPlan } from '../search/plan';
+import { planFor, type EffortPlan } from '../search/plan';
 import { mergeKey, RANKING } from '../search/ranking';
 import { readRecords, retrieve, shardsOfHits, type Hit, type RetrievalTrace } from '../search/retrieve';
 import type { ResearchRequest } from '../schema/request';
@@ -72,6 +72,8 @@ export interface QueryOutcome {
     passes: PassTrace[];
     /** Each returned chain's ranking signals (src/search/ranking.ts), in the order of the evidence. */
     explain?: (Chain['explain'] | null)[];
+    /** The effort plan the request ran with (src/search/plan.ts planFor: effort and question shape). */
+    plan: EffortPlan;
   };
 }
 
@@ -138,11 +140,12 @@ export interface RunOptions {
  * token budget -> rendered sections. Everything here is deterministic for a given index and request.
  */
 export async function runQuery(reader: IndexReader, req: ValidRequest, options: RunOptions = {}): Promise<QueryOutcome> {
-  const plan = EFFORT_PLANS[req.effort];
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions: Condition[] = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
   // The issuers this request reads; everything below sees their sources and shards only.
   const analysis = analyzeQuery(req.normalizedQuery, reader.directory);
+  // How many chains, how deep: by effort, and at medium by the question's shape (src/search/plan.ts planFor).
+  const plan = planFor(req.effort, analysis.shape);
   const scopePlan = planScope(analysis, reader.directory, callerConditions);
   let scope: Scope;
   if (scopePlan.kind === 'issuers') {
@@ -368,7 +371,7 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     }
     i++;
   }
-  const trace: Omit<QueryOutcome['trace'], 'scope' | 'analysis'> = {
+  const trace: Omit<QueryOutcome['trace'], 'scope' | 'analysis' | 'plan'> = {
     ...firstTrace!,
     searchedShards: [...searchedShards],
     passes: passTraces,
@@ -499,5 +502,5 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   const ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
   const ordered: QueryOutcome['body'] = {};
   for (const k of ORDER) if (body[k] !== undefined) (ordered as Record<string, unknown>)[k] = body[k];
-  return { body: ordered, trace: { ...trace, analysis, scope, explain: selection.chains.map((c) => c.explain ?? null) } };
+  return { body: ordered, trace: { ...trace, analysis, scope, plan, explain: selection.chains.map((c) => c.explain ?? null) } };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergePreferred, runQuery } from '../../src/core/run-query';
 import type { Chain } from '../../src/evidence/model';
 import type { Mergeable } from '../../src/plan/merge';
-import { EFFORT_PLANS } from '../../src/search/plan';
+import { EFFORT_PLANS, planFor } from '../../src/search/plan';
 import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
@@ -125,5 +125,25 @@ describe('mergePreferred', () => {
     expect(merged.map((c) => c.claims[0])).toEqual(['statement row', 'named year']);
     const unearned = mergePreferred([chain(7, 'named year')], [chain(6, 'statement row')], EFFORT_PLANS.medium);
     expect(unearned.map((c) => c.claims[0])).toEqual(['named year', 'statement row']);
+  });
+});
+
+describe('planFor: how many chains, how deep, by effort and question shape', () => {
+  it('gives medium lookups and ratios more, shorter chains; trends, comparisons and descriptive questions stay deep', () => {
+    for (const shape of ['lookup', 'ratio'] as const) {
+      expect(planFor('medium', shape)).toEqual({ ...EFFORT_PLANS.medium, maxChains: 16, entriesPerChain: 2 });
+    }
+    for (const shape of ['trend', 'comparison', 'descriptive'] as const) expect(planFor('medium', shape)).toEqual(EFFORT_PLANS.medium);
+    for (const effort of ['low', 'high'] as const) expect(planFor(effort, 'lookup')).toEqual(EFFORT_PLANS[effort]);
+  });
+
+  it('runs the request with the plan of its shape, and the trace says which', async () => {
+    const lookup = await ask({ query: 'Quillvale net sales in fiscal 2023' });
+    expect(lookup.trace.analysis.shape).toBe('lookup');
+    expect(lookup.trace.plan).toEqual(planFor('medium', 'lookup'));
+    expect(lookup.body.evidence_budget?.available_evidence_count).toBeLessThanOrEqual(16);
+    const trend = await ask({ query: 'How did Quillvale net sales change from fiscal 2022 to fiscal 2023?' });
+    expect(trend.trace.analysis.shape).toBe('trend');
+    expect(trend.trace.plan).toEqual(EFFORT_PLANS.medium);
   });
 });
