@@ -15,10 +15,20 @@ export interface ParsedNumber {
   raw: string;
 }
 
-/** Numbers in text: "1,577", "(1,577)", "$8.70", "65.4%", "-0.5". Signs are ignored (parentheses vs minus). */
+/** Form names ("10-Q", "Form 10-K", "10-Qs", "8-K"): the "10" in them names a filing, it is no figure. */
+const FORM_NAME = /(?<![\p{L}\d.])(?:8|10)-?[KQ]s?\b/giu;
+/** The day of a date ("September 30, 2023", "Oct. 29"): it names a period end, it is no figure. */
+const DATE_DAY = /\b((?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d{1,2}(?:st|nd|rd|th)?\b/gi;
+
+/**
+ * Numbers in text: "1,577", "(1,577)", "$8.70", "65.4%", "-0.5". Signs are ignored (parentheses vs minus). With
+ * `dropNoise` (an answer's numbers), years, days of dates and the numbers of form names are left out: "no changes
+ * in the 10-Q for the quarter ended September 30, 2023" asks the evidence for no figure, and every 10-Q says "Form
+ * 10-Q" and "September 30".
+ */
 export function extractNumbers(text: string, dropNoise = true): ParsedNumber[] {
   const out: ParsedNumber[] = [];
-  for (const m of text.matchAll(/(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])/gu)) {
+  for (const m of (dropNoise ? text.replace(FORM_NAME, ' ').replace(DATE_DAY, '$1') : text).matchAll(/(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])/gu)) {
     const intPart = m[1]!.replace(/,/g, '');
     const frac = (m[2] ?? '').replace(/0+$/, '');
     const raw = intPart + (frac === '.' ? '' : frac);
@@ -105,7 +115,7 @@ function justificationFigures(justification: string): string {
 export const KEY_TERM_THRESHOLD = 0.5;
 
 /**
- * Answer support: (1) every number of the answer (years dropped) is in the evidence; else (2) the answer is
+ * Answer support: (1) every number of the answer (years, days of dates and form names dropped) is in the evidence; else (2) the answer is
  * computed and the justification names its input rows ("line item named: ...") and every one of them is in the
  * evidence, or it gives a formula and every number of it (at least two; the constants 0, 1 and 100, "Metric N" and
  * "10K" dropped) is; else (3) for answers without numbers, at least half of the answer's key terms not already in

@@ -18,8 +18,13 @@ if (!AVAILABLE) console.warn(`docugami quality floor SKIPPED: no shared data at 
 
 const FILINGS_IN_SUBSET = ['DOCUGAMI_AAPL_10Q_2022-06-25', 'DOCUGAMI_AAPL_10Q_2022-12-31', 'DOCUGAMI_AAPL_10Q_2023-04-01', 'APPLE_2023Q3_10Q'];
 
-/** Slightly under what each mode reached when the floors were set (2026-11-24; the test prints the figures). */
-const FLOORS = { research: 0.36, basic: 0.34 } as const; // research 8 of 22, basic 8 of 22: losing one fails
+/**
+ * Slightly under what each mode reaches (the test prints the figures): losing one fails. Set 2026-11-24 at research 8
+ * and basic 8 of 22; re-based 2026-11-26 when the scorer stopped counting the "10" of "10-Q" and the days of dates
+ * ("September 30") as answer figures (bench/lib/score.ts extractNumbers): at that commit the old scorer read research
+ * 10 and basic 8 of 22, the corrected one 8 and 7.
+ */
+const FLOORS = { research: 0.36, basic: 0.31 } as const; // research 8 of 22, basic 7 of 22
 
 interface DocugamiRow {
   id: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerSupport, mappedPassages, namedLineItems, toPassage } from '../../bench/lib/score';
+import { answerSupport, extractNumbers, mappedPassages, namedLineItems, toPassage } from '../../bench/lib/score';
 
 // Invented justifications in FinanceBench's shape; the scorer is the bench's, shared by our responses and the baseline.
 const J = [
@@ -11,6 +11,16 @@ const J = [
 ].join('\n');
 
 describe('bench answer support', () => {
+  it('reads no figure in a form name: the "10" of "10-Q" names a filing', () => {
+    expect(extractNumbers('Zenharrow disclosed no acquisitions in its Q2 2023 10-Q or its 10-Ks.')).toEqual([]);
+    expect(extractNumbers('As reported in Form 10-K and on Form 8-K, sales were $10 million.').map((n) => n.value)).toEqual([10]);
+    // Nor in the day of a date: it names the period end.
+    expect(extractNumbers('For the quarter ended September 30, 2023 (Oct. 29 last year), sales were 1,577 on 30 stores.').map((n) => n.value)).toEqual([1577, 30]);
+    // An answer that names only its filing asks the evidence for no figure: boilerplate saying "Form 10-Q" is no support.
+    const q = { answer: 'Zenharrow did not disclose any acquisitions in the Q2 2023 10-Q.', justification: null, question: 'Did Zenharrow disclose any acquisitions in the Q2 2023 10-Q?' };
+    expect(answerSupport(q, 'This certification accompanies the Form 10-Q to which it relates.').supported).toBe(false);
+  });
+
   it('reads the named input rows of a computed answer, without note references or broken spaces', () => {
     expect(namedLineItems(J)).toEqual(['cost of products sold', 'inventories , net']);
   });
