@@ -123,7 +123,7 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
   const periods = findPeriods(text);
   const latest = LATEST.exec(text);
   const across = ACROSS_PERIODS_RE.test(text);
-  const allMetrics = metricCodes(text, METRICS.length);
+  const allMetrics = metricCodes(text, METRICS.length, 'question');
   const shape = shapeOf(text, companies.tickers, periods, across, allMetrics);
   const forwardLooking = FORWARD_LOOKING_RE.test(text);
   const lineItems = lineItemsOf(allMetrics);
@@ -133,7 +133,7 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
   const named = findItemHints(text).filter((h) => !(statements.named && h.label === FINANCIAL_STATEMENTS_HINT));
   return {
     text,
-    lexical: lexicalQuery(text),
+    lexical: lexicalQuery(text, 'question'),
     companies,
     classification: { sectors: findClassification(text, values('sec_gics_sector'), true).sort(), subIndustries: findClassification(text, values('sec_gics_sub_industry'), false).sort() },
     periods,

@@ -1,4 +1,4 @@
-import { metricByCode, metricCodes } from '../text/metrics';
+import { metricByCode, metricCodes, type MetricReading } from '../text/metrics';
 import { tokenize } from '../text/tokenize';
 import { cueTerms, PHRASING_WORDS } from '../text/cues';
 
@@ -36,9 +36,12 @@ export interface LexicalQuery {
   metrics: number[];
 }
 
-/** A text's lexical query (the question's is part of its analysis, src/plan/analyze.ts; a focused pass's is its own). */
-export function lexicalQuery(text: string): LexicalQuery {
-  const metrics = metricCodes(text);
+/**
+ * A text's lexical query (the question's is part of its analysis, src/plan/analyze.ts, read as a question; a focused
+ * pass's is its own, written in the filings' words).
+ */
+export function lexicalQuery(text: string, reading: MetricReading = 'statement'): LexicalQuery {
+  const metrics = metricCodes(text, 3, reading);
   return { terms: queryTerms(text, metrics), metrics };
 }
 

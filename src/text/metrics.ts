@@ -20,13 +20,20 @@ export interface Metric {
   statement?: FinancialStatement;
   /** Phrases (lower case) that name the metric; matched on word boundaries. */
   synonyms: readonly string[];
+  /**
+   * Phrases that name the metric in a question but another metric in a filing (read with `metricCodes(text, max,
+   * 'question')`): analysts say "gross margin" for the percentage, while Apple, Microsoft or Intel print their gross
+   * profit as "Gross margin". Example: "How has Acme's gross margin moved since 2021?" asks for gross profit over
+   * revenue, and its plan searches both rows.
+   */
+  questionSynonyms?: readonly string[];
 }
 
 export const METRICS: readonly Metric[] = [
   { id: 'operating_cash_flow', name: 'Cash from operations', description: 'Net cash provided by (used in) operating activities, from the cash-flow statement.', statement: 'cash_flow_statement', synonyms: ['net cash provided by operating activities', 'net cash provided by (used in) operating activities', 'net cash from operating activities', 'cash provided by operations', 'cash flows from operating activities', 'cash flow from operations', 'cash from operations', 'operating cash flow'] },
   { id: 'capex', name: 'Capital expenditure', description: 'Capital expenditure = purchases of property, plant and equipment (cash-flow statement, investing activities); shown negative there.', statement: 'cash_flow_statement', synonyms: ['purchases of property, plant and equipment', 'purchase of property, plant and equipment', 'payments for acquisition of property, plant and equipment', 'purchases of property and equipment', 'additions to property, plant and equipment', 'additions to property and equipment', 'capital expenditures', 'capital expenditure', 'capital spending', 'capex'] },
   { id: 'free_cash_flow', name: 'Free cash flow', description: 'Free cash flow = cash from operations - capital expenditure (a non-GAAP measure).', inputs: ['operating_cash_flow', 'capex'], synonyms: ['free cash flow'] },
-  { id: 'gross_margin_pct', name: 'Gross margin (%)', description: 'Gross margin = gross profit / revenue, as a percentage.', inputs: ['gross_profit', 'revenue'], synonyms: ['gross margin percentage', 'gross margin as a percentage', 'gross profit margin', 'gross margin %', 'gross margin rate'] },
+  { id: 'gross_margin_pct', name: 'Gross margin (%)', description: 'Gross margin = gross profit / revenue, as a percentage.', inputs: ['gross_profit', 'revenue'], synonyms: ['gross margin percentage', 'gross margin as a percentage', 'gross profit margin', 'gross margin %', 'gross margin rate'], questionSynonyms: ['gross margin', 'gross margins'] },
   { id: 'operating_margin_pct', name: 'Operating margin (%)', description: 'Operating margin = operating income / revenue, as a percentage.', inputs: ['operating_income', 'revenue'], synonyms: ['operating margin', 'operating income margin', 'operating income as a percentage'] },
   { id: 'cost_of_sales', name: 'Cost of sales', description: 'Cost of sales (cost of goods sold, cost of revenue).', statement: 'income_statement', synonyms: ['cost of sales', 'cost of goods sold', 'cost of revenues', 'cost of revenue', 'cost of products sold', 'costs of sales', 'cogs'] },
   { id: 'gross_profit', name: 'Gross profit', description: 'Gross profit = revenue - cost of sales (some filers call the amount "gross margin").', statement: 'income_statement', synonyms: ['gross profit', 'gross margin'] },
@@ -72,8 +79,18 @@ function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * How a text is read: `statement` for filing text (the builder's tags, the chains' consensus), `question` for a
+ * question, where a metric's `questionSynonyms` name it too.
+ */
+export type MetricReading = 'statement' | 'question';
+
+const phrasesOf = (m: Metric, reading: MetricReading) => (reading === 'question' ? [...m.synonyms, ...(m.questionSynonyms ?? [])] : m.synonyms);
+
 // One alternation per metric, words bounded; apostrophes written either way match both.
-const PATTERNS = METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${m.synonyms.map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i'));
+const patternsFor = (reading: MetricReading) =>
+  METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${phrasesOf(m, reading).map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i'));
+const PATTERNS: Record<MetricReading, RegExp[]> = { statement: patternsFor('statement'), question: patternsFor('question') };
 
 /**
  * Per metric, the words its synonyms start with (lower case), or null when one starts with something else (tried on
@@ -81,15 +98,17 @@ const PATTERNS = METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${m.synonyms.map((
  * boundaries exclude letters, digits and "_" around it, and without the `u` flag a case-insensitive pattern folds no
  * other character to ASCII.
  */
-const FIRST_WORDS = METRICS.map((m) => {
-  const words = new Set<string>();
-  for (const synonym of m.synonyms) {
-    const first = /^[a-z0-9]+/i.exec(synonym)?.[0];
-    if (!first) return null;
-    words.add(first.toLowerCase());
-  }
-  return words;
-});
+const firstWordsFor = (reading: MetricReading) =>
+  METRICS.map((m) => {
+    const words = new Set<string>();
+    for (const synonym of phrasesOf(m, reading)) {
+      const first = /^[a-z0-9]+/i.exec(synonym)?.[0];
+      if (!first) return null;
+      words.add(first.toLowerCase());
+    }
+    return words;
+  });
+const FIRST_WORDS: Record<MetricReading, (Set<string> | null)[]> = { statement: firstWordsFor('statement'), question: firstWordsFor('question') };
 
 /**
  * The metrics a text names, most specific first, as 1-based codes (0 is "no metric" in shards). A metric whose
@@ -98,11 +117,11 @@ const FIRST_WORDS = METRICS.map((m) => {
  * answer as trying every pattern (metricCodesTryingAll, the slow twin), without compiling and running some sixty
  * patterns per text (about 1.5 ms of a fresh isolate's first query).
  */
-export function metricCodes(text: string, max = 3): number[] {
+export function metricCodes(text: string, max = 3, reading: MetricReading = 'statement'): number[] {
   const words = new Set<string>();
   for (const w of text.match(/[a-z0-9]+/gi) ?? []) words.add(w.toLowerCase());
-  return matchMetrics(text, max, (i) => {
-    const first = FIRST_WORDS[i];
+  return matchMetrics(text, max, PATTERNS[reading], (i) => {
+    const first = FIRST_WORDS[reading][i];
     if (!first) return true;
     for (const w of first) if (words.has(w)) return true;
     return false;
@@ -110,16 +129,16 @@ export function metricCodes(text: string, max = 3): number[] {
 }
 
 /** metricCodes trying every metric's pattern on the text (the slow twin of its first-word filter). */
-export function metricCodesTryingAll(text: string, max = 3): number[] {
-  return matchMetrics(text, max, () => true);
+export function metricCodesTryingAll(text: string, max = 3, reading: MetricReading = 'statement'): number[] {
+  return matchMetrics(text, max, PATTERNS[reading], () => true);
 }
 
-function matchMetrics(text: string, max: number, mayMatch: (metric: number) => boolean): number[] {
+function matchMetrics(text: string, max: number, patterns: readonly RegExp[], mayMatch: (metric: number) => boolean): number[] {
   const out: number[] = [];
   const taken: [number, number][] = [];
-  for (let i = 0; i < PATTERNS.length && out.length < max; i++) {
+  for (let i = 0; i < patterns.length && out.length < max; i++) {
     if (!mayMatch(i)) continue;
-    const m = PATTERNS[i]!.exec(text);
+    const m = patterns[i]!.exec(text);
     if (!m) continue;
     const start = m.index;
     const end = start + m[0].length;

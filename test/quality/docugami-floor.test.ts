@@ -22,9 +22,10 @@ const FILINGS_IN_SUBSET = ['DOCUGAMI_AAPL_10Q_2022-06-25', 'DOCUGAMI_AAPL_10Q_20
  * Slightly under what each mode reaches (the test prints the figures): losing one fails. Set 2026-11-24 at research 8
  * and basic 8 of 22; re-based 2026-11-26 when the scorer stopped counting the "10" of "10-Q" and the days of dates
  * ("September 30") as answer figures (bench/lib/score.ts extractNumbers): at that commit the old scorer read research
- * 10 and basic 8 of 22, the corrected one 8 and 7.
+ * 10 and basic 8 of 22, the corrected one 8 and 7. Basic raised back to 8 the same day, when a question's "gross
+ * margin" was read as the percentage (Apple's gross-margin drivers).
  */
-const FLOORS = { research: 0.36, basic: 0.31 } as const; // research 8 of 22, basic 7 of 22
+const FLOORS = { research: 0.36, basic: 0.34 } as const; // research 8 of 22, basic 8 of 22
 
 interface DocugamiRow {
   id: string;

@@ -26,7 +26,8 @@ const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCO
 
 /**
  * The floors, slightly under what the system reached when they were set, so losing one hit or one supported answer
- * fails: gold-page hit 12 of these 15 questions (0.800) and answer support 8 of 15 (0.533), 2026-11-26. Gold-page
+ * fails: gold-page hit 12 of these 15 questions (0.800) and answer support 9 of 15 (0.600; 8 until a question's
+ * "gross margin" was read as the percentage, which gained AMCOR's gross-margin profile), 2026-11-26. Gold-page
  * hit was 13 of 15 from 2026-11-21: preferring the rows of a statement the question names (docs/PARAMETERS.md
  * "financial-statement rows") loses Verizon's debt "on balance sheet", whose gold page is the debt note, on this
  * small index, while the same change gains 4 of the 63 full dev questions (that one a miss there before and after).
@@ -34,10 +35,10 @@ const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCO
  * figures.
  */
 const GOLD_PAGE_HIT_FLOOR = 0.8;
-const ANSWER_SUPPORT_FLOOR = 0.5;
+const ANSWER_SUPPORT_FLOOR = 0.55;
 /** Basic mode on the same questions (routing by the company and year the question names). */
 const BASIC_GOLD_PAGE_HIT_FLOOR = 0.8; // 12 of 15 on 2026-11-26 (11 of 15 on 2026-11-24)
-const BASIC_ANSWER_SUPPORT_FLOOR = 0.5; // 8 of 15
+const BASIC_ANSWER_SUPPORT_FLOOR = 0.55; // 9 of 15 (8 before the percentage reading of "gross margin")
 
 interface FbRow {
   id: string;

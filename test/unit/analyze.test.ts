@@ -100,6 +100,16 @@ describe('analyzeQuery: question shapes', () => {
       expected: { acrossPeriods: { quarterly: false }, current: false },
     },
     {
+      // A question's "gross margin" is the percentage (gross profit over revenue), as its "operating margin" is; a
+      // filing's "Gross margin" row is the amount (src/text/metrics.ts questionSynonyms).
+      question: "What drove Chipperfield's gross margins in fiscal 2023?",
+      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio', statements: { list: ['income_statement'], named: false } },
+    },
+    {
+      question: 'What was Chipperfield gross profit in fiscal 2023?',
+      expected: { lineItems: ['gross_profit'], shape: 'lookup' },
+    },
+    {
       question: 'Which electric utilities raised dividends in 2022?',
       expected: { companies: { tickers: [], unknown: [] }, classification: { sectors: [], subIndustries: ['Electric Utilities'] }, lineItems: ['dividends'] },
     },

@@ -119,6 +119,17 @@ describe('metric vocabulary', () => {
       { numRuns: 3000 },
     );
     for (const synonym of synonyms) for (const text of [synonym, `Total ${synonym}:`, `_${synonym}`, `${synonym}s`, synonym.toUpperCase()]) expect(metricCodes(text)).toEqual(metricCodesTryingAll(text));
+    // The question reading has its own first words (questionSynonyms): the same twin.
+    for (const phrase of [...synonyms, ...METRICS.flatMap((m) => m.questionSynonyms ?? [])]) {
+      for (const text of [phrase, `How did ${phrase} move?`, phrase.toUpperCase()]) expect(metricCodes(text, 3, 'question')).toEqual(metricCodesTryingAll(text, 3, 'question'));
+    }
+  });
+  it('reads "gross margin" as the amount in a filing and as the percentage in a question', () => {
+    const id = (codes: number[]) => codes.map((c) => metricByCode(c)!.id);
+    expect(id(metricCodes('Gross margin: 36,413 for three months ended July 1, 2023'))).toEqual(['gross_profit']);
+    expect(id(metricCodes('How has Acme gross margin moved since 2021?', 3, 'question'))).toEqual(['gross_margin_pct']);
+    expect(id(metricCodes('Are Acme gross margins steady?', 3, 'question'))).toEqual(['gross_margin_pct']);
+    expect(id(metricCodes('What was Acme gross profit?', 3, 'question'))).toEqual(['gross_profit']);
   });
   it('describes ratios by their inputs', () => {
     const gm = metricByCode(metricCodes('gross margin percentage')[0]!)!;
