@@ -8,6 +8,7 @@ import {
   recordTextTokens,
   skeletonChain,
   unreadRecords,
+  withoutRepeatedStatements,
   type AllowedStatement,
   type ChainDraft,
   type EntryTerms,
@@ -388,6 +389,10 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     });
   }
 
+  // A statement two merged passes both found is shown once, in the better-ranked chain.
+  const distinct = withoutRepeatedStatements(chains);
+  chains = distinct.chains;
+  retrievedBy = new Map(chains.flatMap((c) => (retrievedBy.has(distinct.from.get(c)!) ? [[c, retrievedBy.get(distinct.from.get(c)!)!] as const] : [])));
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
 

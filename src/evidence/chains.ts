@@ -201,6 +201,38 @@ export function pendingChains(drafts: readonly ChainDraft[], shards: ReadonlyMap
 }
 
 /**
+ * The chains without the statements an earlier chain already shows. Each pass drafts its chains without repeating a
+ * claim, and a preferred pass's chains push out general chains that share one (src/core/run-query.ts
+ * mergePreferred); but passes merged round-robin (facets, requirements: src/plan/merge.ts) drop a chain only when an
+ * earlier one holds all of its claims, so a row two passes found could be printed twice, once in each chain. A later
+ * chain keeps its other statements (its relevance_score is the one it was drafted with) and goes when none is left.
+ * Returns the chains kept, each mapped from the chain it came from.
+ */
+export function withoutRepeatedStatements(chains: readonly PendingChain[]): { chains: PendingChain[]; from: Map<PendingChain, PendingChain> } {
+  const shown = new Set<number | string>();
+  const kept: PendingChain[] = [];
+  const from = new Map<PendingChain, PendingChain>();
+  for (const chain of chains) {
+    const keep = chain.claims.map((k) => !shown.has(k));
+    for (const k of chain.claims) shown.add(k);
+    if (keep.every(Boolean)) {
+      kept.push(chain);
+      from.set(chain, chain);
+      continue;
+    }
+    if (!keep.some(Boolean)) continue;
+    const trimmed: PendingChain = {
+      ...chain,
+      draft: { ...chain.draft, nodes: chain.draft.nodes.filter((_, i) => keep[i]) },
+      claims: chain.claims.filter((_, i) => keep[i]),
+    };
+    kept.push(trimmed);
+    from.set(trimmed, chain);
+  }
+  return { chains: kept, from };
+}
+
+/**
  * A chain from a draft whose records are read: every statement becomes an entry citing the filings that state the
  * same claim (the builder's consensus) that `citable` accepts (the caller's own filters; inferred filters still let
  * a later 10-K that restates a figure agree, docs/DECISIONS.md), with the filings that disagree kept apart.

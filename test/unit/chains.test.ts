@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGREEING_SOURCES_CITED, buildChains, confidenceOf, draftChains, materializeChain, textEntryTerms } from '../../src/evidence/chains';
+import { AGREEING_SOURCES_CITED, buildChains, confidenceOf, draftChains, materializeChain, textEntryTerms, withoutRepeatedStatements, type ChainDraft, type PendingChain } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
 import { statementKind, statementStatus } from '../../src/format/shard-layout';
 import type { Shard } from '../../src/format/types';
@@ -150,5 +150,25 @@ describe('draftChains from shard heads', () => {
     expect(anchors(draftChains(bare, EFFORT_PLANS.low, q, () => ['operating', 'income'], heads))).toEqual([`${later.index}:${restating}`]);
     expect(reads.length).toBe(readsBefore);
     expect(head.parts!.records.every((r) => r === 0)).toBe(true);
+  });
+});
+
+describe('withoutRepeatedStatements', () => {
+  // Pending chains reduced to what the function reads: their statements (draft nodes) and those statements' claims.
+  const pending = (claims: number[]): PendingChain => ({
+    relevance: 5,
+    score: 0.01,
+    shards: new Map(),
+    claims,
+    draft: { score: 0.01, relevance: 5, nodes: claims.map((k) => ({ shard: 0, local: k })), explain: {} as ChainDraft['explain'] },
+  });
+
+  it('shows a statement once, in the better-ranked chain, and keeps the later chain\'s other statements', () => {
+    const [a, b, c, d] = [pending([1, 2]), pending([2, 3]), pending([4]), pending([1, 3])];
+    const { chains, from } = withoutRepeatedStatements([a, b, c, d]);
+    expect(chains.map((x) => x.claims)).toEqual([[1, 2], [3], [4]]);
+    expect(chains.map((x) => x.draft.nodes.map((n) => n.local))).toEqual([[1, 2], [3], [4]]);
+    expect(chains.map((x) => from.get(x))).toEqual([a, b, c]);
+    expect(chains[0]).toBe(a);
   });
 });

@@ -147,3 +147,16 @@ describe('planFor: how many chains, how deep, by effort and question shape', () 
     expect(trend.trace.plan).toEqual(EFFORT_PLANS.medium);
   });
 });
+
+describe('runQuery: a statement is shown once', () => {
+  it('prints no statement twice when merged passes both found it (line-item facets of a ratio, agentic requirements)', async () => {
+    for (const mode of ['research', 'agentic_research'] as const) {
+      for (const query of ['What was the gross margin percentage of Quillvale in fiscal 2023?', 'Compare Quillvale and Zenharrow net sales and operating income in 2023']) {
+        const { body } = await ask({ query, mode });
+        const consensus = [...(body.evidence ?? '').matchAll(/<consensus>([\s\S]*?)<\/consensus>/g)].map((m) => m[1]);
+        expect(consensus.length).toBeGreaterThan(0);
+        expect(new Set(consensus).size).toBe(consensus.length);
+      }
+    }
+  });
+});
