@@ -389,10 +389,16 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
     });
   }
 
-  // A statement two merged passes both found is shown once, in the better-ranked chain.
+  // A statement two merged passes both found is shown once, in the better-ranked chain. A trimmed chain keeps the
+  // branches that retrieved the chain it came from (agentic coverage credits them).
   const distinct = withoutRepeatedStatements(chains);
+  const branchesOf = retrievedBy;
   chains = distinct.chains;
-  retrievedBy = new Map(chains.flatMap((c) => (retrievedBy.has(distinct.from.get(c)!) ? [[c, retrievedBy.get(distinct.from.get(c)!)!] as const] : [])));
+  retrievedBy = new Map();
+  for (const c of chains) {
+    const by = branchesOf.get(distinct.from.get(c)!);
+    if (by) retrievedBy.set(c, by);
+  }
   const cap = req.retrieval?.max_evidence ?? null;
   if (cap !== null) chains = chains.slice(0, cap);
 
