@@ -115,11 +115,11 @@ function justificationFigures(justification: string): string {
 export const KEY_TERM_THRESHOLD = 0.5;
 
 /**
- * Answer support: (1) every number of the answer (years, days of dates and form names dropped) is in the evidence; else (2) the answer is
- * computed and the justification names its input rows ("line item named: ...") and every one of them is in the
- * evidence, or it gives a formula and every number of it (at least two; the constants 0, 1 and 100, "Metric N" and
- * "10K" dropped) is; else (3) for answers without numbers, at least half of the answer's key terms not already in
- * the question.
+ * Answer support: (1) every number of the answer (years, days of dates and form names dropped) is in the evidence;
+ * else (2) the answer is computed and the justification names its input rows ("line item named: ...") and every one
+ * of them is in the evidence, or it gives a formula and every number of it (at least two; the constants 0, 1 and
+ * 100, "Metric N" and "10K" dropped) is; else (3) for answers without numbers, at least half of the answer's key
+ * terms not already in the question.
  */
 export function answerSupport(input: SupportInput, evidenceText: string): SupportResult {
   const idx = numberIndex(evidenceText);

@@ -87,10 +87,15 @@ export type MetricReading = 'statement' | 'question';
 
 const phrasesOf = (m: Metric, reading: MetricReading) => (reading === 'question' ? [...m.synonyms, ...(m.questionSynonyms ?? [])] : m.synonyms);
 
-// One alternation per metric, words bounded; apostrophes written either way match both.
-const patternsFor = (reading: MetricReading) =>
-  METRICS.map((m) => new RegExp(`(?<![\\w&])(?:${phrasesOf(m, reading).map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i'));
-const PATTERNS: Record<MetricReading, RegExp[]> = { statement: patternsFor('statement'), question: patternsFor('question') };
+// One alternation per metric, words bounded; apostrophes written either way match both. The question reading shares
+// the statement reading's pattern for every metric without questionSynonyms: one RegExp each, compiled once.
+const patternOf = (m: Metric, reading: MetricReading) =>
+  new RegExp(`(?<![\\w&])(?:${phrasesOf(m, reading).map((s) => escape(s).replace(/['’]/g, "['’]")).join('|')})(?![\\w&])`, 'i');
+const STATEMENT_PATTERNS = METRICS.map((m) => patternOf(m, 'statement'));
+const PATTERNS: Record<MetricReading, RegExp[]> = {
+  statement: STATEMENT_PATTERNS,
+  question: METRICS.map((m, i) => (m.questionSynonyms ? patternOf(m, 'question') : STATEMENT_PATTERNS[i]!)),
+};
 
 /**
  * Per metric, the words its synonyms start with (lower case), or null when one starts with something else (tried on
