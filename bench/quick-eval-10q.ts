@@ -9,6 +9,7 @@
  * support does, so it is printed too.
  *   QE_VERBOSE=1  per-question outcome: S/. , type, support rule and fraction, estimated tokens, the filings the
  *                 evidence came from (* = a filing the answer cites), and the cited filings.
+ *   QE_HALF=tuning|check  only questions about one half of bench/split.json's companies.
  *   QE_ONLY=<substring>  only questions whose id or type contains it.
  */
 import { join, resolve } from 'node:path';
@@ -20,6 +21,7 @@ import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
 import { readJsonl } from './lib/jsonl';
 import { answerSupport, docugamiAnswer } from './lib/score';
+import { halfFromEnv, loadSplit } from './lib/split';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -30,6 +32,8 @@ const capEnv = process.env.QE_CAP ?? '4000';
 const cap = capEnv === 'none' ? null : Number(capEnv);
 const verbose = !!process.env.QE_VERBOSE;
 const only = process.env.QE_ONLY;
+const half = halfFromEnv();
+const { halfOfDoc } = loadSplit(ROOT, SHARED);
 
 interface Row {
   id: string;
@@ -39,7 +43,8 @@ interface Row {
   source_doc_ids: string[];
   cited_doc_ids: string[];
 }
-const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).filter((r) => !only || r.id.includes(only) || r.question_type.includes(only));
+const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).filter((r) => !only || r.id.includes(only) || r.question_type.includes(only))
+  .filter((r) => !half || halfOfDoc(r.source_doc_ids[0]!) === half);
 const answerOf = (r: Row) => docugamiAnswer(r.answer);
 
 const reader = openFileIndex(dir);

@@ -4,6 +4,7 @@
  * remains the reference (it adds the baseline, latency and HNSW graphs).
  *
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
+ *   QE_HALF=tuning|check keeps the questions about one half of bench/split.json's companies.
  *   QE_VERBOSE=1 prints per-question outcomes; QE_BY_TYPE=1 prints gold-page hit per question group (FinanceBench's
  *   question_type, the answer's form: numeric or descriptive; dev-2's kind; every question's shape from its analysis).
  */
@@ -16,6 +17,7 @@ import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';
 import { readJsonl } from './lib/jsonl';
 import { answerSupport } from './lib/score';
+import { halfFromEnv, loadSplit } from './lib/split';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
@@ -39,6 +41,9 @@ const ho: Q[] = readJsonl<{ id: string; kind: string; question: string; answer: 
   join(ROOT, 'bench/dev-2/questions.jsonl'),
 ).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })), groups: [`kind: ${r.kind}`] }));
 
+const half = halfFromEnv();
+const { halfOfDoc } = loadSplit(ROOT, SHARED);
+const inHalf = (q: Q) => !half || halfOfDoc(q.gold[0]!.docId) === half;
 const reader = openFileIndex(dir);
 const docOf = new Map(loadCatalog(dir).catalog.sources.map((s) => [s.id, s.doc_id]));
 const verbose = !!process.env.QE_VERBOSE;
@@ -79,7 +84,7 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
 for (const c of configs) {
   const [mode, effort] = c.split('/');
   for (const cap of [4000, null]) {
-    await evalSet('fb-dev', fb, mode!, effort!, cap);
-    await evalSet('dev-2', ho, mode!, effort!, cap);
+    await evalSet('fb-dev', fb.filter(inHalf), mode!, effort!, cap);
+    await evalSet('dev-2', ho.filter(inHalf), mode!, effort!, cap);
   }
 }
