@@ -6,7 +6,7 @@
  * (the service's chars_div_4_v1 estimator).
  */
 import MiniSearch from 'minisearch';
-import { analyzeQuery } from '../../src/plan/analyze';
+import { analyzeQuery } from '../../src/query/analyze';
 import { inferFilters } from '../../src/filters/infer';
 import { matchesConditions } from '../../src/filters/match';
 import type { Condition } from '../../src/filters/parse';

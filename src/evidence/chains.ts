@@ -1,6 +1,6 @@
 import { edgeCount, recordContentBytes, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
 import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
-import type { EffortPlan } from '../search/plan';
+import type { EffortPlan } from '../search/effort';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
 import { chainRelevance, chainScore } from '../search/ranking';

@@ -1,4 +1,5 @@
 import { ApiError, type FieldError } from '../errors';
+import type { Directory } from '../format/types';
 import { LIMITS } from '../schema/request';
 import { FIELD_RULES, itemTagOf, isFilterField, type FilterField, type FilterOperator } from './fields';
 
@@ -197,4 +198,16 @@ export function conditionsToObject(conditions: readonly Condition[]): Record<str
     }
   }
   return out;
+}
+
+/** Filter vocabulary from the directory: company names and tickers for sec_ticker, case-folded known values. */
+export function filterVocabulary(catalog: Pick<Directory, 'companies' | 'field_values'>): FilterVocabulary {
+  const aliases: FilterVocabulary['aliases'] = {};
+  const tickers = new Map<string, string>();
+  for (const c of catalog.companies) for (const a of [...c.aliases, c.ticker.toLowerCase()]) tickers.set(a, c.ticker);
+  aliases.sec_ticker = tickers;
+  for (const field of ['sec_gics_sector', 'sec_gics_sub_industry'] as const) {
+    aliases[field] = new Map(Object.keys(catalog.field_values[field]).map((v) => [v.toLowerCase(), v]));
+  }
+  return { aliases };
 }

@@ -5,7 +5,7 @@ import { metricCode } from '../text/metrics';
 import { namesMetric } from './coverage';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
-import type { QueryAnalysis } from './analyze';
+import type { QueryAnalysis } from '../query/analyze';
 
 /**
  * Facets of a research question (docs/DECISIONS.md "Line-item facets", "Period facets"): parts every one of which

@@ -1,3 +1,5 @@
+import { mergeKey, RANKING } from '../search/ranking';
+
 /**
  * What merging passes reads of a chain: its relevance and its statements' claims (hashes from the shard heads,
  * src/evidence/chains.ts PendingChain), so chains merge before their texts are read.
@@ -48,4 +50,26 @@ export function mergeBranches<C extends Mergeable>(branches: readonly (readonly 
     }
   }
   return { chains, retrievedBy };
+}
+
+/**
+ * Merges chains from the preferred side (a pass's preference sub-pass, or the chains so far before a `below` or
+ * `fill` pass) with the general ones. A preferred chain ranks as if its relevance were `bonus` higher (its reported
+ * relevance_score is unchanged), so a clearly better general chain still comes first; a general chain repeating a
+ * claim of a preferred chain is dropped. Each side's chains keep what they earned in earlier merges
+ * (Mergeable.earned). Capped at `max` chains.
+ */
+export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], max: number, bonus: number = RANKING.preferenceBonus): C[] {
+  const claims = new Set(preferred.flatMap((c) => c.claims));
+  const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
+  const keyed = [
+    ...preferred.map((c) => [c, mergeKey(c.relevance, true, bonus, c.earned)] as const),
+    ...rest.map((c) => [c, mergeKey(c.relevance, false, bonus, c.earned)] as const),
+  ];
+  // Stable: equal keys keep preferred-before-general and each list's own order.
+  return keyed
+    .map(([c, k], i) => ({ c, k, i }))
+    .sort((a, b) => b.k - a.k || a.i - b.i)
+    .slice(0, max)
+    .map((x) => x.c);
 }

@@ -1,6 +1,6 @@
 import type { Condition } from '../filters/parse';
-import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
-import type { QueryAnalysis } from './analyze';
+import { lexicalQuery, type LexicalQuery } from '../query/terms';
+import type { QueryAnalysis } from '../query/analyze';
 import type { Facet } from './facets';
 import type { RequirementPlan } from './requirements';
 

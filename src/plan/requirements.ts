@@ -1,7 +1,7 @@
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../format/types';
 import { metricByCode, metricCode, type Metric } from '../text/metrics';
-import type { QueryAnalysis } from './analyze';
+import type { QueryAnalysis } from '../query/analyze';
 import { filingsAcrossPeriods, latestAnnualSources } from './periods';
 
 /** Spec 3: agentic decomposition plans at most this many requirements; the rest are listed as omitted. */

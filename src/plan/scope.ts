@@ -4,7 +4,7 @@ import type { Directory, SourceMeta } from '../format/types';
 import type { Lexicon } from '../format/types';
 import { DirectoryIndex } from '../format/views';
 import { rankShards } from '../search/select-shards';
-import type { QueryAnalysis } from './analyze';
+import type { QueryAnalysis } from '../query/analyze';
 
 /**
  * Which issuers a request reads (its scope). The index is partitioned by issuer (docs/DECISIONS.md "Partitioned

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { companyAliases } from '../../index-builder/aliases';
 import type { Directory } from '../../src/format/types';
-import { analyzeQuery, type QueryAnalysis } from '../../src/plan/analyze';
+import { analyzeQuery, type QueryAnalysis } from '../../src/query/analyze';
 
 /** An invented directory: a utility, a chip maker and a food company, with their GICS values. */
 const COMPANIES = [

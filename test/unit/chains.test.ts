@@ -3,7 +3,7 @@ import { AGREEING_SOURCES_CITED, buildChains, confidenceOf, draftChains, materia
 import { metricEntities } from '../../src/evidence/glossary';
 import { statementKind, statementStatus } from '../../src/format/shard-layout';
 import type { Shard } from '../../src/format/types';
-import { EFFORT_PLANS } from '../../src/search/plan';
+import { EFFORT_PLANS } from '../../src/search/effort';
 import type { Hit } from '../../src/search/retrieve';
 import { tokenize } from '../../src/text/tokenize';
 import { openFileIndex } from '../support/file-index';

@@ -19,8 +19,8 @@ import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
 import { decodeFileList, decodeGraph, decodeManifest, decodeShard } from '../../src/format/codec';
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
-import { EFFORT_PLANS } from '../../src/search/plan';
-import { lexicalQuery } from '../../src/search/query-terms';
+import { EFFORT_PLANS } from '../../src/search/effort';
+import { lexicalQuery } from '../../src/query/terms';
 import { embedTokens, dotInt8 } from '../../src/text/embed';
 import { tokenize } from '../../src/text/tokenize';
 

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { GraphSearchResult, HnswIndexHandle } from '../../src/core/index-reader';
 import type { Shard } from '../../src/format/types';
-import { EFFORT_PLANS } from '../../src/search/plan';
+import { EFFORT_PLANS } from '../../src/search/effort';
 import { chooseVectorStrategy, countAllowed, GRAPH_MIN_PASS_RATE, hnswHandle, searchVectorGraph } from '../../src/search/vector-strategy';
 import { dotInt8, quantizeUnit } from '../../src/text/embed';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { companyAliases, withoutSharedAliases } from '../../index-builder/aliases';
 import { inferFilters } from '../../src/filters/infer';
-import { findItemHints } from '../../src/filters/item-hints';
+import { findItemHints } from '../../src/query/items';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
-import { findPeriods } from '../../src/filters/periods';
-import { analyzeQuery } from '../../src/plan/analyze';
+import { findPeriods } from '../../src/query/periods';
+import { analyzeQuery } from '../../src/query/analyze';
 import { latestAnnualSources } from '../../src/plan/periods';
 import type { CatalogHeader, CatalogSource } from '../../src/format/types';
 

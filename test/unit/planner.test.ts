@@ -6,7 +6,7 @@ import type { CatalogSource } from '../../src/format/types';
 import { mergeBranches } from '../../src/plan/merge';
 import { claimKey } from '../../src/evidence/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
-import { analyzeQuery } from '../../src/plan/analyze';
+import { analyzeQuery } from '../../src/query/analyze';
 import type { Directory } from '../../src/format/types';
 
 /** The analysis of a question with no company directory (these plans take issuers from their conditions). */

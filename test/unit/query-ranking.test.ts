@@ -5,7 +5,7 @@ const relevanceScore = (...args: Parameters<typeof chainRelevance>) => chainRele
 import type { Shard } from '../../src/format/types';
 import { RANKING } from '../../src/search/ranking';
 const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
-import { queryTerms, withoutIssuerNames } from '../../src/search/query-terms';
+import { queryTerms, withoutIssuerNames } from '../../src/query/terms';
 import { rowBoost } from '../../src/search/retrieve';
 import { rowLabel } from '../../src/text/row-label';
 import { packedFlags, statementFeatures } from '../../src/format/shard-layout';

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergePreferred, runQuery } from '../../src/core/run-query';
+import { runQuery } from '../../src/core/run-query';
+import { mergePreferred } from '../../src/plan/merge';
 import type { Chain } from '../../src/evidence/model';
 import type { Mergeable } from '../../src/plan/merge';
-import { EFFORT_PLANS, planFor } from '../../src/search/plan';
+import { EFFORT_PLANS, planFor } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../src/text/normalize';
@@ -114,16 +115,16 @@ describe('runQuery: basic mode', () => {
 describe('mergePreferred', () => {
   const chain = (relevance: number, text: string): Mergeable => ({ relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
-    const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium).map((c) => c.claims[0]);
+    const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium.maxChains).map((c) => c.claims[0]);
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
     expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
   });
 
   it('keeps the bonus a chain earned from its own pass\'s preference when passes merge', () => {
     // The named year's chain (7, +1 as the preferred side) against a later 10-K's statement row that earned 3.
-    const merged = mergePreferred([chain(7, 'named year')], [{ ...chain(6, 'statement row'), earned: 3 }], EFFORT_PLANS.medium);
+    const merged = mergePreferred([chain(7, 'named year')], [{ ...chain(6, 'statement row'), earned: 3 }], EFFORT_PLANS.medium.maxChains);
     expect(merged.map((c) => c.claims[0])).toEqual(['statement row', 'named year']);
-    const unearned = mergePreferred([chain(7, 'named year')], [chain(6, 'statement row')], EFFORT_PLANS.medium);
+    const unearned = mergePreferred([chain(7, 'named year')], [chain(6, 'statement row')], EFFORT_PLANS.medium.maxChains);
     expect(unearned.map((c) => c.claims[0])).toEqual(['named year', 'statement row']);
   });
 });
@@ -140,11 +141,11 @@ describe('planFor: how many chains, how deep, by effort and question shape', () 
   it('runs the request with the plan of its shape, and the trace says which', async () => {
     const lookup = await ask({ query: 'Quillvale net sales in fiscal 2023' });
     expect(lookup.trace.analysis.shape).toBe('lookup');
-    expect(lookup.trace.plan).toEqual(planFor('medium', 'lookup'));
+    expect(lookup.trace.plan.effort).toEqual(planFor('medium', 'lookup'));
     expect(lookup.body.evidence_budget?.available_evidence_count).toBeLessThanOrEqual(16);
     const trend = await ask({ query: 'How did Quillvale net sales change from fiscal 2022 to fiscal 2023?' });
     expect(trend.trace.analysis.shape).toBe('trend');
-    expect(trend.trace.plan).toEqual(EFFORT_PLANS.medium);
+    expect(trend.trace.plan.effort).toEqual(EFFORT_PLANS.medium);
   });
 });
 

@@ -13,7 +13,7 @@ import { chainTerms } from '../../src/evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../src/format/shard-layout';
 import { ArtifactFormatError } from '../../src/format/container';
-import { queryTerms } from '../../src/search/query-terms';
+import { queryTerms } from '../../src/query/terms';
 import { tokenize } from '../../src/text/tokenize';
 
 const sortAll = (items: ScoredStatement[], k: number) => [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);

@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { decodeDirectory } from '../../src/format/codec';
 import { termBlockFile, termBlockOf } from '../../src/format/views';
-import { queryTerms } from '../../src/search/query-terms';
+import { queryTerms } from '../../src/query/terms';
 import { fetchWith, forgetPointerMemo, keyOf, queryWith, SAMPLE, setPointer, shardFile, uploadVersion } from './index-versions';
 
 /*

@@ -1,9 +1,9 @@
-import { findClassification, findCompanies } from '../filters/infer';
-import { BUSINESS_DESCRIPTION, FINANCIAL_STATEMENTS_HINT, findItemHints } from '../filters/item-hints';
-import { findPeriods, type PeriodMentions } from '../filters/periods';
+import { findClassification, findCompanies } from './companies';
+import { BUSINESS_DESCRIPTION, FINANCIAL_STATEMENTS_HINT, findItemHints } from './items';
+import { findPeriods, type PeriodMentions } from './periods';
 import type { Directory } from '../format/types';
-import { lexicalQuery, type LexicalQuery } from '../search/query-terms';
-import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from '../text/cues';
+import { lexicalQuery, type LexicalQuery } from './terms';
+import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from './cues';
 import { FINANCIAL_STATEMENTS, namedFinancialStatements, type FinancialStatement } from '../text/financial-statements';
 import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
 

@@ -1,4 +1,4 @@
-import type { QuestionShape } from '../plan/analyze';
+import type { QuestionShape } from '../query/analyze';
 import type { Effort } from '../schema/request';
 
 /** How much work each effort level buys; docs/PARAMETERS.md explains the numbers. */

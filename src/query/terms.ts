@@ -1,6 +1,6 @@
 import { metricByCode, metricCodes, type MetricReading } from '../text/metrics';
 import { tokenize } from '../text/tokenize';
-import { cueTerms, PHRASING_WORDS } from '../text/cues';
+import { cueTerms, PHRASING_WORDS } from './cues';
 
 /** Words of how a question is asked, not of what it asks about (src/text/cues.ts), stemmed as the analyzer stems them. */
 const QUESTION_WORDS = cueTerms(PHRASING_WORDS);

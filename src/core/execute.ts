@@ -1,0 +1,190 @@
+import { chainTerms, draftChains, pendingChains, withoutRepeatedStatements, type EntryTerms, type PendingChain } from '../evidence/chains';
+import { matchesConditions } from '../filters/match';
+import type { Condition } from '../filters/parse';
+import type { CatalogHeader } from '../format/types';
+import { mergeBranches, mergePreferred } from '../plan/merge';
+import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
+import type { LexicalQuery } from '../query/terms';
+import { bm25Idf } from '../search/bm25';
+import { retrieve, shardsOfHits, type Hit, type RetrievalResult, type RetrievalTrace } from '../search/retrieve';
+import { membershipQuery, statementQueryTerms } from '../search/term-membership';
+import { tokenize } from '../text/tokenize';
+import type { IndexReader } from './index-reader';
+
+/** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
+export type PassTrace = Omit<PlannedPass, 'preferred'> & {
+  searchedShards: string[];
+  allowedSources: number | null;
+  hits: number;
+  /** The pass's retrieval (null for a skipped fill). */
+  retrieval: RetrievalTrace | null;
+  /** The preference sub-pass's own retrieval, and the preferred chains it contributed, when the pass had one. */
+  preference: RetrievalTrace | null;
+  preferredChains: number | null;
+  /** Chains of this pass's own that the merge kept among the chains so far. */
+  kept: number;
+  skipped?: true;
+};
+
+/** What executing a plan produced: the ranked pending chains (records unread) and the trace of every pass. */
+export interface ExecutedPlan {
+  chains: PendingChain[];
+  /** The passes whose retrieval found each chain (agentic coverage credits them). */
+  retrievedBy: Map<PendingChain, Set<string>>;
+  /** Hits over every pass: 0 means nothing in the index matched the query and filters. */
+  hitCount: number;
+  passes: PassTrace[];
+  /** `retrieve` calls the request made (identical retrievals of two passes are made once). */
+  retrieveCalls: number;
+  /** Every shard any pass searched, in first-searched order. */
+  searchedShards: string[];
+}
+
+interface PassResult {
+  chains: PendingChain[];
+  hitCount: number;
+  trace: RetrievalTrace;
+  preferred: { chains: number; trace: RetrievalTrace } | null;
+}
+
+/** The request's retrievals, each made once: two passes that retrieve the same text over the same scope share it. */
+class Retrievals {
+  calls = 0;
+  private readonly made = new Map<string, Promise<RetrievalResult>>();
+  constructor(
+    private readonly reader: IndexReader,
+    private readonly catalog: CatalogHeader,
+    private readonly plan: QueryPlan,
+  ) {}
+
+  get(query: LexicalQuery, conditions: readonly Condition[], sources?: readonly number[], statements?: readonly number[]): Promise<RetrievalResult> {
+    const key = JSON.stringify([query, conditions, sources ?? null, statements ?? null]);
+    let made = this.made.get(key);
+    if (!made) {
+      this.calls++;
+      made = retrieve(this.reader, this.catalog, query, conditions, this.plan.effort, sources && new Set(sources), statements && new Set(statements));
+      // Awaited by the pass that asked; this only keeps a failure from counting as unhandled before then.
+      made.catch(() => undefined);
+      this.made.set(key, made);
+    }
+    return made;
+  }
+}
+
+/** Query-term weights for relevance scores: IDF from corpus-wide document frequencies. */
+function termWeights({ lexicon, queryTerms }: RetrievalResult): Map<string, number> {
+  const weights = new Map<string, number>();
+  for (const t of new Set(queryTerms)) {
+    const id = lexicon.termIndex.get(t);
+    weights.set(t, bm25Idf(lexicon.totalStatements, id === undefined ? 0 : lexicon.df[id]!));
+  }
+  return weights;
+}
+
+/** Does a hit belong to the preferred side (its item, filing and financial statement, each when set)? */
+function isPreferred(catalog: CatalogHeader, preferred: PreferredSubPass, statements: ReadonlySet<number> | undefined, hit: Hit): boolean {
+  const s = catalog.sources[hit.source]!;
+  if (preferred.itemTags && !preferred.itemTags.includes(s.meta.sec_item_tag ?? '')) return false;
+  if (preferred.filings && !preferred.filings.includes(s.doc_id)) return false;
+  return !statements || statements.has(hit.statement);
+}
+
+/**
+ * One pass: retrieval -> chains drafted over the hits' shards (their heads carry the evidence graph, claim and
+ * row-label hashes, their posting lists the query terms); with a preference, its sub-pass's chains merged first.
+ */
+async function runPass(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan, retrievals: Retrievals, pass: PlannedPass): Promise<PassResult> {
+  const { preferred } = pass;
+  // The sub-pass depends on nothing the general retrieval finds, so both run at once.
+  const extra = preferred && retrievals.get(pass.lexical, preferred.conditions, preferred.sources, preferred.statements);
+  const retrieval = await retrievals.get(pass.lexical, pass.conditions, pass.sources);
+  const weights = termWeights(retrieval);
+  const allowed = (shard: { source: ArrayLike<number> }, local: number) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, pass.conditions);
+  const chainsOf = async (hits: readonly Hit[]) => {
+    const shards = await shardsOfHits(reader, hits);
+    // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement is
+    // in a loaded shard; a hit without one falls back to its text).
+    const query = membershipQuery([...weights.keys()]);
+    const terms: EntryTerms = (shard, local, hit) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize));
+    return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
+  };
+  const general = chainsOf(retrieval.hits);
+  const result = { hitCount: retrieval.hits.length, trace: retrieval.trace };
+  if (!preferred) return { ...result, chains: await general, preferred: null };
+  general.catch(() => undefined); // awaited below; a failure of the preferred side must not leave it unhandled
+  const sub = await extra!;
+  const statements = preferred.statements && new Set(preferred.statements);
+  const [generalChains, preferredAll] = await Promise.all([general, chainsOf(sub.hits.filter((h) => isPreferred(catalog, preferred, statements, h)))]);
+  const kept = preferred.maxChains === null ? preferredAll : preferredAll.slice(0, preferred.maxChains);
+  // The preferred chains carry their bonus into the merges of later passes (the later 10-Ks of soft periods).
+  const earning = kept.map((c) => ({ ...c, earned: preferred.bonus }));
+  return { ...result, chains: mergePreferred(earning, generalChains, plan.effort.maxChains, 0), preferred: { chains: kept.length, trace: sub.trace } };
+}
+
+/**
+ * Runs a plan's passes and merges their chains as each pass's `merge` rule says. Every pass that is not a `fill`
+ * starts at once (a pass's retrieval and chains do not depend on the passes before it; only merging does), so a
+ * request waits for its longest chain of dependent reads, not the sum over passes; a `fill` runs only when the
+ * chains so far are fewer than the plan keeps. Then a statement two merged passes both found is kept once, in the
+ * better-ranked chain.
+ */
+export async function executePlan(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan): Promise<ExecutedPlan> {
+  const retrievals = new Retrievals(reader, catalog, plan);
+  const max = plan.effort.maxChains;
+  const started = plan.passes.map((pass) => (pass.merge === 'fill' ? null : runPass(reader, catalog, plan, retrievals, pass)));
+  for (const p of started) p?.catch(() => undefined); // each is awaited in order below
+  const run = (k: number) => started[k] ?? runPass(reader, catalog, plan, retrievals, plan.passes[k]!);
+  const traces: PassTrace[] = [];
+  const record = (pass: PlannedPass, r: PassResult | null, chains: readonly PendingChain[]) => {
+    const { preferred: _, ...value } = pass;
+    if (!r) traces.push({ ...value, searchedShards: [], allowedSources: null, hits: 0, retrieval: null, preference: null, preferredChains: null, kept: 0, skipped: true });
+    else {
+      const { trace, preferred } = r;
+      const kept = chains.filter((c) => r.chains.includes(c)).length;
+      traces.push({ ...value, searchedShards: trace.searchedShards, allowedSources: trace.allowedSources, hits: r.hitCount, retrieval: trace, preference: preferred?.trace ?? null, preferredChains: preferred?.chains ?? null, kept });
+    }
+  };
+  let chains: PendingChain[] = [];
+  let retrievedBy = new Map<PendingChain, Set<string>>();
+  for (let i = 0; i < plan.passes.length; ) {
+    const pass = plan.passes[i]!;
+    if (pass.merge === 'round_robin') {
+      // Consecutive round-robin passes merge one chain each in turn, after the chains so far.
+      let end = i;
+      while (end < plan.passes.length && plan.passes[end]!.merge === 'round_robin') end++;
+      const group = plan.passes.slice(i, end);
+      const results = await Promise.all(group.map((_, k) => run(i + k)));
+      const ids = group.map((p) => p.id);
+      const merged = i > 0 ? mergeBranches([chains, ...results.map((r) => r.chains)], [plan.passes[0]!.id, ...ids], max) : mergeBranches(results.map((r) => r.chains), ids, max);
+      chains = merged.chains;
+      if (i === 0) retrievedBy = merged.retrievedBy;
+      group.forEach((p, k) => record(p, results[k]!, chains));
+      i = end;
+      continue;
+    }
+    if (pass.merge === 'fill' && chains.length >= max) record(pass, null, chains);
+    else {
+      const r = await run(i);
+      // 'below' and 'fill': the chains so far rank as if RANKING.preferenceBonus higher (the named filings, the year).
+      chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, max);
+      record(pass, r, chains);
+    }
+    i++;
+  }
+  const distinct = withoutRepeatedStatements(chains);
+  // A trimmed chain keeps the branches that retrieved the chain it came from.
+  const kept = new Map<PendingChain, Set<string>>();
+  for (const c of distinct.chains) {
+    const by = retrievedBy.get(distinct.from.get(c)!);
+    if (by) kept.set(c, by);
+  }
+  const executed = traces.filter((t) => !t.skipped);
+  return {
+    chains: distinct.chains,
+    retrievedBy: kept,
+    hitCount: executed.reduce((n, t) => n + t.hits, 0),
+    passes: traces,
+    retrieveCalls: retrievals.calls,
+    searchedShards: [...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])]))],
+  };
+}

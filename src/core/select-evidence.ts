@@ -1,0 +1,92 @@
+import { estimateTokens, selectWithinBudget, selectWithinBudgetLazily, type BudgetSelection, type LazyCandidate } from '../evidence/budget';
+import { materializeChain, recordTextTokens, skeletonChain, unreadRecords, type ChainDraft, type PendingChain } from '../evidence/chains';
+import type { Chain } from '../evidence/model';
+import { matchesConditions } from '../filters/match';
+import type { CatalogHeader } from '../format/types';
+import { assessCoverage, requirementsOfChain } from '../plan/coverage';
+import { facetsOfChain } from '../plan/facets';
+import type { QueryPlan } from '../plan/query-plan';
+import { readRecords } from '../search/retrieve';
+import type { ExecutedPlan } from './execute';
+import type { IndexReader } from './index-reader';
+
+/** The evidence a response returns, chosen from the executed plan's chains. */
+export interface SelectedEvidence {
+  /** Chains that reached budget selection (after dedupe and max_evidence). */
+  available: number;
+  selection: BudgetSelection;
+  /** agentic_research: the requirements' coverage by what was returned. */
+  coverage?: ReturnType<typeof assessCoverage>;
+  /** When chains exist but none fits the token budget: the smallest one's size in tokens. */
+  smallestChainTokens?: number;
+}
+
+export interface SelectOptions {
+  maxEvidence: number | null;
+  tokenCap: number | null;
+  /** How the chosen chains render (the evidence format): the budget measures what is returned. */
+  render: (chains: readonly Chain[]) => string;
+}
+
+/**
+ * max_evidence, then the token budget (spec 2.4). The chains' records are read for the chains a response may return
+ * only: under a budget without a coverage rule, those the budget may keep (selectWithinBudgetLazily); with a coverage
+ * rule (chains covering still-uncovered requirements or facets are tried first, which reads their entries) or no
+ * cap, every candidate.
+ */
+export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan, executed: ExecutedPlan, options: SelectOptions): Promise<SelectedEvidence> {
+  const chains = options.maxEvidence === null ? executed.chains : executed.chains.slice(0, options.maxEvidence);
+  // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
+  const citable = (source: number) => matchesConditions(catalog.sources[source]!.meta, plan.callerConditions);
+  const materialized = new Map<PendingChain, Chain>();
+  const pendingOf = new Map<Chain, PendingChain>();
+  const readChains = async (list: readonly PendingChain[]) => {
+    const todo = list.filter((p) => !materialized.has(p));
+    const unread = unreadRecords(
+      todo.flatMap((p) => p.draft.nodes),
+      new Map(todo.flatMap((p) => [...p.shards])),
+    );
+    const read = unread.size ? await readRecords(reader, unread) : null;
+    for (const p of todo) {
+      const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citable, plan.agreeingCited);
+      // The explain trace shows the preference bonus the chain ranked with in the merges, beside its own signals.
+      if (p.earned && chain.explain) chain.explain = { ...chain.explain, preference: p.earned };
+      materialized.set(p, chain);
+      pendingOf.set(chain, p);
+    }
+  };
+  const readAll = async () => {
+    await readChains(chains);
+    return chains.map((p) => materialized.get(p)!);
+  };
+  const requirements = plan.requirements ?? { decomposed: false, requirements: [], omitted: [] };
+  // Memoized: budget selection asks again on every pass and coverage once more; each answer scans entry texts.
+  const supported = new Map<Chain, string[]>();
+  const supports = (c: Chain) => {
+    let ids = supported.get(c);
+    if (!ids) supported.set(c, (ids = requirementsOfChain(c, requirements, catalog.sources, executed.retrievedBy.get(pendingOf.get(c)!) ?? new Set())));
+    return ids;
+  };
+  const rule = plan.coverage;
+  const covers = rule?.kind === 'requirements' ? supports : rule?.kind === 'facets' ? (c: Chain) => facetsOfChain(c, rule.facets) : undefined;
+  let selection: BudgetSelection;
+  if (plan.reads === 'budget' && options.tokenCap !== null) {
+    const skeletons = new Map<ChainDraft, Chain>();
+    const skeletonOf = (p: PendingChain) => {
+      let chain = skeletons.get(p.draft);
+      if (!chain) skeletons.set(p.draft, (chain = skeletonChain(p.draft, p.shards)));
+      return chain;
+    };
+    const candidates = chains.map((p): LazyCandidate => ({ chain: () => materialized.get(p), skeleton: skeletonOf(p), textTokens: recordTextTokens(p.draft, p.shards) }));
+    const pendingByCandidate = new Map(candidates.map((c, i) => [c, chains[i]!]));
+    selection = await selectWithinBudgetLazily(candidates, (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)), options.render, options.tokenCap);
+  } else selection = selectWithinBudget(await readAll(), options.render, options.tokenCap, covers);
+
+  const out: SelectedEvidence = { available: chains.length, selection };
+  if (executed.hitCount && chains.length && !selection.chains.length) {
+    out.smallestChainTokens = Math.min(...(await readAll()).map((c) => estimateTokens(options.render([c]))));
+  }
+  // Coverage from what was actually returned; a plan that did not decompose is the original question.
+  if (plan.requirements) out.coverage = assessCoverage(plan.requirements, await readAll(), selection.chains, supports);
+  return out;
+}
