@@ -4,9 +4,8 @@ import type { Condition } from '../filters/parse';
 import type { CatalogHeader } from '../format/types';
 import { mergeBranches, mergePreferred } from '../plan/merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
-import type { LexicalQuery } from '../query/terms';
 import { bm25Idf } from '../search/bm25';
-import { retrieve, shardsOfHits, type Hit, type RetrievalResult, type RetrievalTrace } from '../search/retrieve';
+import { retrieveScopes, shardsOfHits, type Hit, type RetrievalScope, type RetrievalResult, type RetrievalTrace } from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
@@ -47,22 +46,39 @@ interface PassResult {
   preferred: { chains: number; trace: RetrievalTrace } | null;
 }
 
-/** The request's retrievals, each made once: two passes that retrieve the same text over the same scope share it. */
+/** A scope as the plan writes it (plain arrays). */
+interface PlannedScope {
+  conditions: Condition[];
+  sources?: number[];
+  statements?: number[];
+}
+
+const toScope = ({ conditions, sources, statements }: PlannedScope): RetrievalScope => ({
+  conditions,
+  ...(sources ? { sources: new Set(sources) } : {}),
+  ...(statements ? { statements: new Set(statements) } : {}),
+});
+
+/**
+ * The request's retrievals, one per pass (a pass and its preference sub-pass are two scopes of one retrieval), each
+ * made once: two passes that retrieve the same text over the same scopes share it.
+ */
 class Retrievals {
   calls = 0;
-  private readonly made = new Map<string, Promise<RetrievalResult>>();
+  private readonly made = new Map<string, Promise<RetrievalResult[]>>();
   constructor(
     private readonly reader: IndexReader,
     private readonly catalog: CatalogHeader,
     private readonly plan: QueryPlan,
   ) {}
 
-  get(query: LexicalQuery, conditions: readonly Condition[], sources?: readonly number[], statements?: readonly number[]): Promise<RetrievalResult> {
-    const key = JSON.stringify([query, conditions, sources ?? null, statements ?? null]);
+  get(pass: PlannedPass): Promise<RetrievalResult[]> {
+    const planned: PlannedScope[] = [pass, ...(pass.preferred ? [pass.preferred] : [])];
+    const key = JSON.stringify([pass.lexical, planned.map((p) => [p.conditions, p.sources ?? null, p.statements ?? null])]);
     let made = this.made.get(key);
     if (!made) {
       this.calls++;
-      made = retrieve(this.reader, this.catalog, query, conditions, this.plan.effort, sources && new Set(sources), statements && new Set(statements));
+      made = retrieveScopes(this.reader, this.catalog, pass.lexical, planned.map(toScope), this.plan.effort);
       // Awaited by the pass that asked; this only keeps a failure from counting as unhandled before then.
       made.catch(() => undefined);
       this.made.set(key, made);
@@ -95,9 +111,7 @@ function isPreferred(catalog: CatalogHeader, preferred: PreferredSubPass, statem
  */
 async function runPass(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan, retrievals: Retrievals, pass: PlannedPass): Promise<PassResult> {
   const { preferred } = pass;
-  // The sub-pass depends on nothing the general retrieval finds, so both run at once.
-  const extra = preferred && retrievals.get(pass.lexical, preferred.conditions, preferred.sources, preferred.statements);
-  const retrieval = await retrievals.get(pass.lexical, pass.conditions, pass.sources);
+  const [retrieval, sub] = (await retrievals.get(pass)) as [RetrievalResult, RetrievalResult?];
   const weights = termWeights(retrieval);
   const allowed = (shard: { source: ArrayLike<number> }, local: number) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, pass.conditions);
   const chainsOf = async (hits: readonly Hit[]) => {
@@ -110,9 +124,7 @@ async function runPass(reader: IndexReader, catalog: CatalogHeader, plan: QueryP
   };
   const general = chainsOf(retrieval.hits);
   const result = { hitCount: retrieval.hits.length, trace: retrieval.trace };
-  if (!preferred) return { ...result, chains: await general, preferred: null };
-  general.catch(() => undefined); // awaited below; a failure of the preferred side must not leave it unhandled
-  const sub = await extra!;
+  if (!preferred || !sub) return { ...result, chains: await general, preferred: null };
   const statements = preferred.statements && new Set(preferred.statements);
   const [generalChains, preferredAll] = await Promise.all([general, chainsOf(sub.hits.filter((h) => isPreferred(catalog, preferred, statements, h)))]);
   const kept = preferred.maxChains === null ? preferredAll : preferredAll.slice(0, preferred.maxChains);

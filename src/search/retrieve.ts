@@ -78,81 +78,98 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
   return issuerNames(catalog.companies.filter((c) => tickers.has(c.ticker)));
 }
 
-/**
- * One retrieval branch, optionally restricted to some catalog sources (one filing, for a period facet): filters ->
- * allowed sources -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25
- * and vector legs per shard -> reciprocal rank fusion.
- */
-export async function retrieve(
-  reader: IndexReader,
-  catalog: CatalogHeader,
-  query: LexicalQuery,
-  conditions: readonly Condition[],
-  plan: EffortPlan,
-  onlySources?: ReadonlySet<number>,
-  onlyStatements?: ReadonlySet<number>,
-): Promise<RetrievalResult> {
+/** What one retrieval collects: the statements its conditions (and sources, and financial statements) allow. */
+export interface RetrievalScope {
+  conditions: readonly Condition[];
+  /** Catalog sources it may search (one filing, for a period facet); absent = what its conditions allow. */
+  sources?: ReadonlySet<number>;
+  /** Table rows printed on these primary financial statements only (codes); absent = any statement. */
+  statements?: ReadonlySet<number>;
+}
+
+/** A scope resolved against the catalog: its query terms (named issuers left out), allowed sources and shards. */
+interface ResolvedScope {
+  scope: RetrievalScope;
+  queryTerms: string[];
+  allowed: Uint8Array | null;
+  allowedSourceCount: number;
+  candidates: number[];
+}
+
+function resolveScope(catalog: CatalogHeader, query: LexicalQuery, scope: RetrievalScope): ResolvedScope {
+  const { conditions, sources } = scope;
   const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
   let allowedSourceCount = 0;
-  if (conditions.length || onlySources) {
+  if (conditions.length || sources) {
     allowed = new Uint8Array(catalog.sources.length);
     for (const i of heldSources(catalog.sources)) {
-      if ((onlySources && !onlySources.has(i)) || !matchesConditions(catalog.sources[i]!.meta, conditions)) continue;
+      if ((sources && !sources.has(i)) || !matchesConditions(catalog.sources[i]!.meta, conditions)) continue;
       allowed[i] = 1;
       allowedSourceCount++;
     }
   }
-  const queryMetrics = new Set(query.metrics);
-  const candidates = candidateShards(catalog, allowed);
-  // Without filters (basic mode) every shard is a candidate: route to the few the lexicon's impact bounds rank
-  // best, so a request loads a handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
-  const { lexicon, model } = await reader.terms(queryTerms);
-  const shardIds = allowed
-    ? candidates.length <= plan.maxShards
-      ? candidates
-      : rankShards(lexicon, candidates, queryTerms, plan.maxShards)
-    : rankShards(lexicon, candidates, queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
-  const queryVector = embedTokens(model, queryTerms);
-  const lexicalHits: { shard: number; local: number; score: number }[] = [];
-  const vectorHits: { shard: number; local: number; score: number }[] = [];
-  const vectorStrategy: ShardVectorStrategy[] = [];
-  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance
-  // reads: src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
-  const shards = await Promise.all(shardIds.map((i) => reader.shardParts(i, { terms: membershipTerms(queryTerms) })));
-  // One code scorer per shard: the vector leg scans with it, and every hit's cosine is read from it after fusion.
-  const scorers = shards.map((shard) => codeScorer(shard, queryVector));
-  // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so at
-  // most one graph download is in memory at a time. If another request evicted (freed) it in between, the handle
-  // answers null and the shard is scanned (reason 'graph_unavailable').
-  for (const [k, shard] of shards.entries()) {
-    const shardIndex = shardIds[k]!;
-    const sourceAllowed = allowed ? (local: number) => allowed![shard.source[local]!] === 1 : () => true;
-    const isAllowed = onlyStatements ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local) : sourceAllowed;
-    const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-    for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) lexicalHits.push({ shard: shardIndex, ...h });
+  return { scope, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
+}
 
-    const statements = shard.count;
-    const allowedCount = allowed || onlyStatements ? countAllowed(shard, isAllowed) : statements;
-    const hasGraph = !!catalog.shards[shardIndex]?.graph_file && reader.graph !== undefined;
-    let choice = chooseVectorStrategy({ hasGraph, statements, allowed: allowedCount });
-    let found: ScoredStatement[] | null = null;
-    if (choice.strategy === 'hnsw') {
-      const graph = await reader.graph!(shardIndex);
-      // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
-      found = graph && searchVectorGraph(shard, graph, queryVector, allowed || onlyStatements ? isAllowed : undefined, plan.depth, plan.efSearch);
-      if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
-    }
-    found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorers[k]);
-    for (const h of found) vectorHits.push({ shard: shardIndex, ...h });
-    vectorStrategy.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
+/**
+ * The shards a scope searches: every candidate when few, else the best by the lexicon's impact bounds. Without
+ * filters (basic mode) every shard is a candidate: route to the few the bounds rank best, so a request loads a
+ * handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
+ */
+function searchedShards(r: ResolvedScope, lexicon: Lexicon, plan: EffortPlan): number[] {
+  if (!r.allowed) return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
+  return r.candidates.length <= plan.maxShards ? r.candidates : rankShards(lexicon, r.candidates, r.queryTerms, plan.maxShards);
+}
+
+interface LegHit {
+  shard: number;
+  local: number;
+  score: number;
+}
+
+/** One shard's lexical and vector candidates for a scope; the vector leg by graph or exact scan, as chosen. */
+async function scanShard(
+  reader: IndexReader,
+  catalog: CatalogHeader,
+  r: ResolvedScope,
+  loaded: LoadedShard,
+  plan: EffortPlan,
+  lexicon: Lexicon,
+  queryMetrics: ReadonlySet<number>,
+  out: { lexical: LegHit[]; vector: LegHit[]; strategies: ShardVectorStrategy[] },
+): Promise<void> {
+  const { index: shardIndex, shard, scorer, queryVector } = loaded;
+  const { allowed, queryTerms } = r;
+  const onlyStatements = r.scope.statements;
+  const sourceAllowed = allowed ? (local: number) => allowed[shard.source[local]!] === 1 : () => true;
+  const isAllowed = onlyStatements ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local) : sourceAllowed;
+  const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) out.lexical.push({ shard: shardIndex, ...h });
+
+  const statements = shard.count;
+  const filtered = !!(allowed || onlyStatements);
+  const allowedCount = filtered ? countAllowed(shard, isAllowed) : statements;
+  const hasGraph = !!catalog.shards[shardIndex]?.graph_file && reader.graph !== undefined;
+  let choice = chooseVectorStrategy({ hasGraph, statements, allowed: allowedCount });
+  let found: ScoredStatement[] | null = null;
+  if (choice.strategy === 'hnsw') {
+    const graph = await reader.graph!(shardIndex);
+    // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
+    found = graph && searchVectorGraph(shard, graph, queryVector, filtered ? isAllowed : undefined, plan.depth, plan.efSearch);
+    if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
   }
+  found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorer);
+  for (const h of found) out.vector.push({ shard: shardIndex, ...h });
+  out.strategies.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
+}
 
-  const byShard = new Map(shardIds.map((id, k) => [id, { shard: shards[k]!, scorer: scorers[k]! }]));
+/** Reciprocal rank fusion of both legs' best `depth` candidates; every hit's cosine read from its shard's codes. */
+function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<number, LoadedShard>, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>, depth: number): Hit[] {
   const byKey = new Map<string, Hit>();
-  const fuse = (list: typeof lexicalHits, leg: 'lexical' | 'cosine') => {
+  const add = (list: LegHit[], leg: 'lexical' | 'cosine') => {
     list.sort((a, b) => b.score - a.score || a.shard - b.shard || a.local - b.local);
-    list.slice(0, plan.depth).forEach((h, rank) => {
+    list.slice(0, depth).forEach((h, rank) => {
       const key = `${h.shard}:${h.local}`;
       let hit = byKey.get(key);
       if (!hit) {
@@ -178,23 +195,83 @@ export async function retrieve(
       hit[leg] = h.score;
     });
   };
-  fuse(lexicalHits, 'lexical');
-  fuse(vectorHits, 'cosine');
+  add(lexicalHits, 'lexical');
+  add(vectorHits, 'cosine');
   const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
   // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
   for (const h of hits) h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
+  return hits;
+}
 
-  return {
-    hits,
-    queryTerms,
-    lexicon,
-    trace: {
-      candidateShards: candidates.length,
-      searchedShards: shardIds.map((i) => catalog.shards[i]!.id),
-      allowedSources: allowed ? allowedSourceCount : null,
-      vectorStrategy,
-    },
+/** A shard as a retrieval scans it: its head and the query terms' postings, the query vector and its code scorer. */
+interface LoadedShard {
+  index: number;
+  shard: Shard;
+  queryVector: Float32Array;
+  scorer: ReturnType<typeof codeScorer>;
+}
+
+/**
+ * One retrieval of a text over one or more scopes (a pass and its preference sub-pass): filters -> allowed sources
+ * -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25 and vector legs
+ * per shard -> reciprocal rank fusion, one result per scope. A shard two scopes search is read once and scored with
+ * one code scorer; each scope keeps its own candidates.
+ */
+export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader, query: LexicalQuery, scopes: readonly RetrievalScope[], plan: EffortPlan): Promise<RetrievalResult[]> {
+  const resolved = scopes.map((scope) => resolveScope(catalog, query, scope));
+  const queryMetrics = new Set(query.metrics);
+  const tables = await Promise.all(resolved.map((r) => reader.terms(r.queryTerms)));
+  const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, plan));
+  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
+  // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
+  const loads = new Map<string, Promise<LoadedShard>>();
+  const load = (i: number, k: number) => {
+    const { queryTerms } = resolved[k]!;
+    const key = `${i}|${queryTerms.join(' ')}`;
+    let p = loads.get(key);
+    if (!p) {
+      const queryVector = embedTokens(tables[k]!.model, queryTerms);
+      p = reader.shardParts(i, { terms: membershipTerms(queryTerms) }).then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
+      loads.set(key, p);
+    }
+    return p;
   };
+  const loaded = await Promise.all(resolved.map((_, k) => Promise.all(shardIds[k]!.map((i) => load(i, k)))));
+  const results: RetrievalResult[] = [];
+  for (const [k, r] of resolved.entries()) {
+    const legs = { lexical: [] as LegHit[], vector: [] as LegHit[], strategies: [] as ShardVectorStrategy[] };
+    // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so
+    // at most one graph download is in memory at a time. If another request evicted (freed) it in between, the
+    // handle answers null and the shard is scanned (reason 'graph_unavailable').
+    for (const shard of loaded[k]!) await scanShard(reader, catalog, r, shard, plan, tables[k]!.lexicon, queryMetrics, legs);
+    const byShard = new Map(loaded[k]!.map((s) => [s.index, s]));
+    results.push({
+      hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, plan.depth),
+      queryTerms: r.queryTerms,
+      lexicon: tables[k]!.lexicon,
+      trace: {
+        candidateShards: r.candidates.length,
+        searchedShards: shardIds[k]!.map((i) => catalog.shards[i]!.id),
+        allowedSources: r.allowed ? r.allowedSourceCount : null,
+        vectorStrategy: legs.strategies,
+      },
+    });
+  }
+  return results;
+}
+
+/** One retrieval over one scope (retrieveScopes with a single scope). */
+export async function retrieve(
+  reader: IndexReader,
+  catalog: CatalogHeader,
+  query: LexicalQuery,
+  conditions: readonly Condition[],
+  plan: EffortPlan,
+  onlySources?: ReadonlySet<number>,
+  onlyStatements?: ReadonlySet<number>,
+): Promise<RetrievalResult> {
+  const scope: RetrievalScope = { conditions, ...(onlySources ? { sources: onlySources } : {}), ...(onlyStatements ? { statements: onlyStatements } : {}) };
+  return (await retrieveScopes(reader, catalog, query, [scope], plan))[0]!;
 }
 
 /** The hits' shards as retrieval left them (heads, postings of the query terms, codes): what chains are ranked from. */
