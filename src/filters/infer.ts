@@ -110,8 +110,211 @@ function describeScope(conditions: readonly Condition[]): string {
   return conditions.length ? ` (${describe(conditions)})` : '';
 }
 
+/** The inference in progress: the conditions inferred so far and what the later steps need. */
+interface Inference {
+  analysis: QueryAnalysis;
+  catalog: CatalogHeader;
+  caller: readonly Condition[];
+  held: CatalogSource[];
+  free: (field: FilterField) => boolean;
+  warn: (code: string, message: string) => void;
+  tickers: Condition | null;
+  sectors: Condition | null;
+  subIndustries: Condition | null;
+  years: Condition | null;
+  form: Condition | null;
+}
+
+const inferredOf = (x: Inference): Condition[] => [x.tickers, x.sectors, x.subIndustries, x.years, x.form].filter((c): c is Condition => c !== null);
+const anyMatch = (x: Inference, conds: readonly Condition[]) => x.held.some((s) => matchesConditions(s.meta, conds));
+
+/** Rules 1-2: the companies named, else the sectors and sub-industries named (a group of companies). */
+function inferIssuers(x: Inference): void {
+  if (!x.free('sec_ticker')) return;
+  const { tickers: found, unknown } = x.analysis.companies;
+  if (found.length) x.tickers = { field: 'sec_ticker', op: 'in', values: found };
+  for (const t of unknown) {
+    x.warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);
+  }
+  if (x.tickers) return;
+  const { subIndustries, sectors } = x.analysis.classification;
+  if (x.free('sec_gics_sub_industry') && subIndustries.length) x.subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: [...subIndustries] };
+  if (x.free('sec_gics_sector') && sectors.length) x.sectors = { field: 'sec_gics_sector', op: 'in', values: [...sectors] };
+}
+
+/** What the period mentions resolve to against the filings the filters so far allow. */
+interface ResolvedPeriods {
+  years: Set<string>;
+  /** Filings (doc ids) of the quarters and period ends named: a ranking preference. */
+  filings: Set<string>;
+  labels: string[];
+  /** A quarter or a 10-Q period end was named: the form is 10-Q unless the question says otherwise. */
+  quarterly: boolean;
+}
+
+/** Rules 3-4: named quarters, period-end dates and "the latest 10-Q/10-K", resolved to fiscal years and filings. */
+function resolvePeriods(x: Inference): ResolvedPeriods {
+  const { periods } = x.analysis;
+  const out: ResolvedPeriods = { years: new Set(periods.years), filings: new Set(), labels: [], quarterly: false };
+  const filings = filingsOf(x.held.filter((s) => matchesConditions(s.meta, [...x.caller, ...inferredOf(x)])));
+  const quarterlies = filings.filter((f) => f.form === '10-Q');
+  for (const q of periods.quarters) {
+    const matches = quarterlies.filter((f) => quarterMatches(f, q.quarter, q.year));
+    // The fourth fiscal quarter is reported in the annual report: its year, and no 10-Q form; a 10-Q can still be
+    // the calendar fourth quarter of a company whose fiscal year ends in another month.
+    if (q.quarter === 4 && q.year) out.years.add(q.year);
+    if (q.quarter !== 4) out.quarterly = true;
+    const name = `Q${q.quarter}${q.year ? ` ${q.year.slice(3)}` : ''}`;
+    if (matches.length) {
+      for (const f of matches) {
+        out.years.add(f.fiscalYear);
+        out.filings.add(f.docId);
+      }
+      out.labels.push(name);
+    } else if (q.quarter !== 4) {
+      if (q.year) out.years.add(q.year);
+      x.warn('PERIOD_NOT_IN_INDEX', `No quarterly report for ${name} matches the filters${describeScope([...x.caller, ...inferredOf(x)])}; evidence from other periods may be returned.`);
+    }
+  }
+  for (const date of periods.dates) {
+    const ending = filings.filter((f) => f.periodEnd === date);
+    if (!ending.length) {
+      out.years.add(`FY-${date.slice(0, 4)}`);
+      continue;
+    }
+    for (const f of ending) out.years.add(f.fiscalYear);
+    if (ending.every((f) => f.form === '10-Q')) {
+      ending.forEach((f) => out.filings.add(f.docId));
+      out.labels.push(`the period ended ${date}`);
+      out.quarterly = true;
+    }
+  }
+  // "the latest 10-Q", "most recent quarter", "latest annual report": each named company's newest such filing.
+  const form = x.analysis.latest;
+  if (form && x.tickers) {
+    for (const t of x.tickers.values) {
+      const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
+      const newest = own[own.length - 1];
+      if (!newest) continue;
+      out.years.add(newest.fiscalYear);
+      if (form === '10-Q') {
+        out.filings.add(newest.docId);
+        out.quarterly = true;
+      }
+    }
+    if (form === '10-Q' && out.filings.size) out.labels.push('the latest quarter');
+  }
+  if (x.analysis.forwardLooking) for (const y of [...out.years]) out.years.add(`FY-${Number(y.slice(3)) - 1}`);
+  return out;
+}
+
+/** Rule 3's filter: the years the index holds; a named year it does not hold is replaced by the next ones that restate it. */
+function inferYears(x: Inference, yearSet: ReadonlySet<string>): void {
+  if (!x.free('sec_fiscal_year') || !yearSet.size) return;
+  const { periods } = x.analysis;
+  const known = x.catalog.field_values.sec_fiscal_year;
+  const bounds = Object.keys(known).sort();
+  const present = new Set([...yearSet].filter((y) => known[y]));
+  // A year added only because the question looks forward is not worth a warning or a substitute.
+  const named = [...yearSet].filter(
+    (y) => !known[y] && (periods.years.includes(y) || periods.quarters.some((q) => q.year === y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
+  );
+  const substituted: string[] = [];
+  const lost: string[] = [];
+  for (const y of named) {
+    // Later annual reports restate a year as a comparative period (income statements cover three years).
+    const next = [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`).filter((n) => known[n]);
+    if (next.length) {
+      next.forEach((n) => present.add(n));
+      substituted.push(`${y} -> ${next.join(', ')}`);
+    } else lost.push(y);
+  }
+  const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
+  if (substituted.length) {
+    x.warn('PERIOD_SUBSTITUTED', `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`);
+  }
+  if (lost.length) x.warn('PERIOD_NOT_IN_INDEX', `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`);
+  if (present.size) x.years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
+}
+
+/** Rule 5: the form the question names, or 10-Q for a quarter (not a forward-looking one: forecasts are in 10-Ks). */
+function inferForm(x: Inference, impliedQuarterly: boolean): void {
+  if (!x.free('sec_form_type')) return;
+  const { annual: tenK, quarterly: tenQ } = x.analysis.forms;
+  const quarterly = tenQ || (impliedQuarterly && !x.analysis.forwardLooking && !tenK);
+  if (tenK !== quarterly) x.form = { field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] };
+}
+
+/** Inferred filters must leave at least one filing, or they would turn a question into no evidence: relax them. */
+function relax(x: Inference): void {
+  const all = () => [...x.caller, ...inferredOf(x)];
+  if (!anyMatch(x, x.caller)) {
+    x.warn('FILTERS_MATCH_NOTHING', `No indexed filing matches the metadata_filters (${describe(x.caller)}).`);
+    return;
+  }
+  if (anyMatch(x, all())) return;
+  const drop = (c: Condition) => x.warn('INFERRED_FILTER_DROPPED', `No indexed filing matches ${describe([c])} together with the other filters; that inferred filter was not applied.`);
+  if (x.form && !anyMatch(x, all())) {
+    drop(x.form);
+    x.form = null;
+  }
+  if (x.years && !anyMatch(x, all())) {
+    const years = x.years;
+    // Later filings restate a year as their comparative period: try the next two fiscal years first.
+    const next = [...new Set(years.values.flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !years.values.includes(y));
+    const successor: Condition = { field: 'sec_fiscal_year', op: 'in', values: next.filter((y) => x.catalog.field_values.sec_fiscal_year[y]).sort() };
+    const others = inferredOf(x).filter((c) => c !== years);
+    const usable = successor.values.filter((y) => anyMatch(x, [...x.caller, ...others, { ...successor, values: [y] }]));
+    if (usable.length) {
+      x.warn(
+        'PERIOD_SUBSTITUTED',
+        `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
+      );
+      x.years = { ...successor, values: usable };
+    } else {
+      drop(years);
+      x.years = null;
+    }
+  }
+  if (x.subIndustries && !anyMatch(x, all())) {
+    drop(x.subIndustries);
+    x.subIndustries = null;
+  }
+  if (x.sectors && !anyMatch(x, all())) {
+    drop(x.sectors);
+    x.sectors = null;
+  }
+  if (!anyMatch(x, all())) x.warn('FILTERS_MATCH_NOTHING', `No indexed filing matches ${describe(all())}.`);
+}
+
+/** A named company or year that no filing matches together with the other filters is worth saying. */
+function warnUnmatchedValues(x: Inference, all: readonly Condition[]): void {
+  if (!anyMatch(x, all)) return;
+  for (const c of all) {
+    if ((c.op !== 'in' && c.op !== 'eq') || c.values.length < 2 || (c.field !== 'sec_ticker' && c.field !== 'sec_fiscal_year')) continue;
+    const others = all.filter((o) => o !== c);
+    for (const v of c.values) {
+      if (!anyMatch(x, [...others, { ...c, values: [v] }])) {
+        x.warn('FILTER_VALUE_UNMATCHED', `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`);
+      }
+    }
+  }
+}
+
+/** Rule 6: item hints and named quarters as a ranking preference, checked against what the filters leave. */
+function preferenceOf(x: Inference, all: readonly Condition[], periods: ResolvedPeriods): RankingPreference | null {
+  const scope = x.held.filter((s) => matchesConditions(s.meta, all));
+  const section = x.free('sec_item_tag') ? sectionPreference(x.analysis.sectionIntents, scope) : null;
+  const labels = section ? [section.label] : [];
+  // Preferred filings (named quarters and dates) that the final filters still allow.
+  const inScope = new Set(scope.map((s) => s.doc_id));
+  const kept = [...periods.filings].filter((d) => inScope.has(d)).sort();
+  if (kept.length) labels.push(`${periods.labels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
+  return section || kept.length ? { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') } : null;
+}
+
 /**
- * Infers filters from a question's analysis (src/plan/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * Infers filters from a question's analysis (src/query/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
  * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
  * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
@@ -125,193 +328,29 @@ function describeScope(conditions: readonly Condition[]): string {
  */
 export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, caller: readonly Condition[]): InferredFilters {
   const notices: QueryNotice[] = [];
-  const warn = (code: string, message: string) => notices.push({ code, message, level: 'warning' });
   const callerFields = new Set<FilterField>(caller.map((c) => c.field));
-  const free = (f: FilterField) => !callerFields.has(f);
-  const held = heldSourceList(catalog.sources);
-  const matchingSources = (conds: readonly Condition[]): CatalogSource[] => held.filter((s) => matchesConditions(s.meta, conds));
-  const anyMatch = (conds: readonly Condition[]) => held.some((s) => matchesConditions(s.meta, conds));
-
-  let tickers: Condition | null = null;
-  let sectors: Condition | null = null;
-  let subIndustries: Condition | null = null;
-  let years: Condition | null = null;
-  let form: Condition | null = null;
-  const inferred = () => [tickers, sectors, subIndustries, years, form].filter((c): c is Condition => c !== null);
-
-  // 1. Companies.
-  if (free('sec_ticker')) {
-    const { tickers: found, unknown } = analysis.companies;
-    if (found.length) tickers = { field: 'sec_ticker', op: 'in', values: found };
-    for (const t of unknown) {
-      warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);
-    }
-  }
-  // 2. Sectors and sub-industries, for questions about a group of companies.
-  if (!tickers && free('sec_ticker')) {
-    if (free('sec_gics_sub_industry')) {
-      const found = analysis.classification.subIndustries;
-      if (found.length) subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: [...found] };
-    }
-    if (free('sec_gics_sector')) {
-      const found = analysis.classification.sectors;
-      if (found.length) sectors = { field: 'sec_gics_sector', op: 'in', values: [...found] };
-    }
-  }
-
-  // 3-4. Periods. Quarters, dates and "latest" resolve against the filings the filters so far allow.
-  const { periods, forwardLooking } = analysis;
-  const yearSet = new Set(periods.years);
-  const preferredFilings = new Set<string>();
-  const periodLabels: string[] = [];
-  let impliedQuarterly = false;
-  const scopeSoFar = matchingSources([...caller, ...inferred()]);
-  const filings = filingsOf(scopeSoFar);
-  const quarterlies = filings.filter((f) => f.form === '10-Q');
-  for (const q of periods.quarters) {
-    const matches = quarterlies.filter((f) => quarterMatches(f, q.quarter, q.year));
-    // The fourth fiscal quarter is reported in the annual report: its year, and no 10-Q form; a 10-Q can still be
-    // the calendar fourth quarter of a company whose fiscal year ends in another month.
-    if (q.quarter === 4 && q.year) yearSet.add(q.year);
-    if (q.quarter !== 4) impliedQuarterly = true;
-    const name = `Q${q.quarter}${q.year ? ` ${q.year.slice(3)}` : ''}`;
-    if (matches.length) {
-      for (const f of matches) {
-        yearSet.add(f.fiscalYear);
-        preferredFilings.add(f.docId);
-      }
-      periodLabels.push(name);
-    } else if (q.quarter !== 4) {
-      if (q.year) yearSet.add(q.year);
-      warn('PERIOD_NOT_IN_INDEX', `No quarterly report for ${name} matches the filters${describeScope([...caller, ...inferred()])}; evidence from other periods may be returned.`);
-    }
-  }
-  for (const date of periods.dates) {
-    const ending = filings.filter((f) => f.periodEnd === date);
-    if (!ending.length) {
-      yearSet.add(`FY-${date.slice(0, 4)}`);
-      continue;
-    }
-    for (const f of ending) yearSet.add(f.fiscalYear);
-    if (ending.every((f) => f.form === '10-Q')) {
-      ending.forEach((f) => preferredFilings.add(f.docId));
-      periodLabels.push(`the period ended ${date}`);
-      impliedQuarterly = true;
-    }
-  }
-  // "the latest 10-Q", "most recent quarter", "latest annual report": each named company's newest such filing.
-  if (analysis.latest && tickers) {
-    const form = analysis.latest;
-    for (const t of tickers.values) {
-      const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
-      const newest = own[own.length - 1];
-      if (!newest) continue;
-      yearSet.add(newest.fiscalYear);
-      if (form === '10-Q') {
-        preferredFilings.add(newest.docId);
-        impliedQuarterly = true;
-      }
-    }
-    if (form === '10-Q' && preferredFilings.size) periodLabels.push('the latest quarter');
-  }
-  if (forwardLooking) for (const y of [...yearSet]) yearSet.add(`FY-${Number(y.slice(3)) - 1}`);
-  if (free('sec_fiscal_year') && yearSet.size) {
-    const known = catalog.field_values.sec_fiscal_year;
-    const bounds = Object.keys(known).sort();
-    const present = new Set([...yearSet].filter((y) => known[y]));
-    // A year added only because the question looks forward is not worth a warning or a substitute.
-    const named = [...yearSet].filter(
-      (y) => !known[y] && (periods.years.includes(y) || periods.quarters.some((q) => q.year === y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
-    );
-    const substituted: string[] = [];
-    const lost: string[] = [];
-    for (const y of named) {
-      // Later annual reports restate a year as a comparative period (income statements cover three years).
-      const next = [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`).filter((n) => known[n]);
-      if (next.length) {
-        next.forEach((n) => present.add(n));
-        substituted.push(`${y} -> ${next.join(', ')}`);
-      } else lost.push(y);
-    }
-    const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
-    if (substituted.length) {
-      warn('PERIOD_SUBSTITUTED', `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`);
-    }
-    if (lost.length) warn('PERIOD_NOT_IN_INDEX', `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`);
-    if (present.size) years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
-  }
-
-  // 5. Form.
-  if (free('sec_form_type')) {
-    const { annual: tenK, quarterly: tenQ } = analysis.forms;
-    // A forward-looking question about a quarter is answered by the filing that made the forecast, often a 10-K.
-    const quarterly = tenQ || (impliedQuarterly && !forwardLooking && !tenK);
-    if (tenK !== quarterly) form = { field: 'sec_form_type', op: 'eq', values: [tenK ? '10-K' : '10-Q'] };
-  }
-
-  // Relaxation: inferred filters must leave at least one filing, or they would turn a question into no evidence.
-  if (!anyMatch(caller)) {
-    warn('FILTERS_MATCH_NOTHING', `No indexed filing matches the metadata_filters (${describe(caller)}).`);
-  } else if (!anyMatch([...caller, ...inferred()])) {
-    const drop = (c: Condition, why: string) => warn('INFERRED_FILTER_DROPPED', `No indexed filing matches ${describe([c])} together with the other filters; ${why}`);
-    if (form && !anyMatch([...caller, ...inferred()])) {
-      drop(form, 'that inferred filter was not applied.');
-      form = null;
-    }
-    if (years && !anyMatch([...caller, ...inferred()])) {
-      // Later filings restate a year as their comparative period: try the next two fiscal years first.
-      const next = [...new Set(years.values.flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !years!.values.includes(y));
-      const successor: Condition = { field: 'sec_fiscal_year', op: 'in', values: next.filter((y) => catalog.field_values.sec_fiscal_year[y]).sort() };
-      const others = inferred().filter((c) => c !== years);
-      const usable = successor.values.filter((y) => anyMatch([...caller, ...others, { ...successor, values: [y] }]));
-      if (usable.length) {
-        warn(
-          'PERIOD_SUBSTITUTED',
-          `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
-        );
-        years = { ...successor, values: usable };
-      } else {
-        drop(years, 'that inferred filter was not applied.');
-        years = null;
-      }
-    }
-    for (const which of ['sub', 'sector'] as const) {
-      const c = which === 'sub' ? subIndustries : sectors;
-      if (c && !anyMatch([...caller, ...inferred()])) {
-        drop(c, 'that inferred filter was not applied.');
-        if (which === 'sub') subIndustries = null;
-        else sectors = null;
-      }
-    }
-    if (!anyMatch([...caller, ...inferred()])) warn('FILTERS_MATCH_NOTHING', `No indexed filing matches ${describe([...caller, ...inferred()])}.`);
-  }
-
-  // Per-value checks: a named company or year that no filing matches (with the other filters) is worth saying.
-  const all = [...caller, ...inferred()];
-  if (anyMatch(all)) {
-    for (const c of all) {
-      if ((c.op !== 'in' && c.op !== 'eq') || c.values.length < 2 || (c.field !== 'sec_ticker' && c.field !== 'sec_fiscal_year')) continue;
-      const others = all.filter((o) => o !== c);
-      for (const v of c.values) {
-        if (!anyMatch([...others, { ...c, values: [v] }])) {
-          warn('FILTER_VALUE_UNMATCHED', `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`);
-        }
-      }
-    }
-  }
-
-  // 6. Ranking preference: item hints and quarters, checked against what the filters leave.
-  const scope = matchingSources(all);
-  let preference: RankingPreference | null = null;
-  const section = free('sec_item_tag') ? sectionPreference(analysis.sectionIntents, scope) : null;
-  const labels = section ? [section.label] : [];
-  // Preferred filings (named quarters and dates) that the final filters still allow.
-  const inScope = new Set(scope.map((x) => x.doc_id));
-  const kept = [...preferredFilings].filter((d) => inScope.has(d)).sort();
-  if (kept.length) labels.push(`${periodLabels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
-  if (section || kept.length) preference = { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') };
-
-  return { conditions: inferred(), preference, widened: widenedYears(held, caller, inferred(), periods.years), notices };
+  const x: Inference = {
+    analysis,
+    catalog,
+    caller,
+    held: heldSourceList(catalog.sources),
+    free: (f) => !callerFields.has(f),
+    warn: (code, message) => notices.push({ code, message, level: 'warning' }),
+    tickers: null,
+    sectors: null,
+    subIndustries: null,
+    years: null,
+    form: null,
+  };
+  inferIssuers(x);
+  const periods = resolvePeriods(x);
+  inferYears(x, periods.years);
+  inferForm(x, periods.quarterly);
+  relax(x);
+  const all = [...caller, ...inferredOf(x)];
+  warnUnmatchedValues(x, all);
+  const preference = preferenceOf(x, all, periods);
+  return { conditions: inferredOf(x), preference, widened: widenedYears(x.held, caller, inferredOf(x), analysis.periods.years), notices };
 }
 
 /** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
