@@ -16,7 +16,7 @@ interface AstNode {
   [key: string]: unknown;
 }
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Every .ts file below `dir` (a path relative to the repository), declaration files left out, sorted. */
 export function typeScriptFiles(dir: string): string[] {
