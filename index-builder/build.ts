@@ -741,40 +741,13 @@ export async function buildIndex(filings: AsyncIterable<Filing> | Iterable<Filin
 export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptions): Promise<BuildResult> {
   const stage = options.onStage ?? (() => {});
   const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
-  const { stats, learner } = corpus;
-  const entries = [...corpus.entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
-  for (let i = 1; i < entries.length; i++) {
-    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id) throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
-  }
-  const read = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
+  const entries = inCorpusOrder(corpus.entries);
   const writer = new VersionWriter(options.outDir);
+  const impactsDir = join(options.outDir, DOMAIN, `.impacts-${process.pid}`);
   try {
     // The plan: shards (one per issuer and fiscal year, contiguous per issuer) and, in corpus order, sources.
     const { keys: shardKeys, byKey: shardByKey } = planShards(entries.map((e) => e.doc));
-
-    // Pass 2: word vectors (co-occurrences of a bounded sample of filings, in corpus order) unless a model is
-    // reused, and the catalog's sources.
-    const reused = options.embeddingModel;
-    const sample = reused ? null : embeddingSample(entries.map((e) => e.doc.doc_id), learner.options.sampleFilings);
-    if (!reused) learner.fixVocabulary();
-    const filingSources: CatalogSource[][] = new Array(entries.length);
-    entries.forEach((e, fi) => {
-      stage('embed', fi + 1, entries.length);
-      const reusedTable = corpus.reuse?.tables.get(e.doc.ticker);
-      if (reusedTable) {
-        filingSources[fi] = reusedSources(reusedTable, e.doc.doc_id, shardByKey.get(shardKeyOf(e.doc))!);
-        return;
-      }
-      const record = read(e);
-      filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
-      if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
-    });
-    const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
-    const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
-    filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
-    filingSources.length = 0;
-    const model = reused?.model ?? learner.finish();
-    const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
+    const pass2 = embedAndNumberSources(corpus, entries, shardByKey, options);
     releaseMemory(); // the co-occurrence matrix and the records read in pass 2
 
     // Pass 3: issuer by issuer: consensus across its filings, its shards, its entities.
@@ -784,195 +757,314 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       if (list) list.push(fi);
       else byIssuer.set(e.doc.ticker, [fi]);
     });
-    const shardInfos: ShardInfo[] = new Array(shardKeys.length);
-    const graphFiles: (string | null)[] = new Array(shardKeys.length).fill(null);
-    const impacts = new ShardImpacts(join(options.outDir, DOMAIN, `.impacts-${process.pid}`));
-    const statementsPerSource = new Uint32Array(sources.length);
-    const entities = new Map<string, CompanyEntities>();
-    const byStatus: Record<string, number> = {};
-    const byKind: Record<string, number> = {};
-    const edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
-    const merged = { sentences: 0, rows: 0, disagreeing: 0 };
-    let largestShardBytes = 0;
-    let graphBuilder: GraphBuilder | null = null;
-    let graphMs = 0;
-    let graphBytes = 0;
+    const issuers = new IssuerPass({ entries, shardKeys, shardByKey, ...pass2, stats: corpus.stats }, writer, graphMinStatements, impactsDir);
     let issuersDone = 0;
-    let reusedBytes = 0;
     for (const [ticker, filingIndexes] of byIssuer) {
       if (issuersDone) releaseMemory(); // the previous issuer's statements, consensus and shards
       stage('shards', ++issuersDone, byIssuer.size);
       const reusedTable = corpus.reuse?.tables.get(ticker);
-      if (reusedTable) {
-        // Unchanged issuer: its shards and graphs byte for byte; impact bounds again under the new statistics.
-        for (const info of reusedTable.shards) {
-          const shardIndex = shardByKey.get(info.id)!;
-          const bytes = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.file)));
-          if (writer.write(info.file, bytes).content_id !== info.content_id) throw new Error(`${info.file} in ${corpus.reuse!.dir} does not match its issuer table`);
-          reusedBytes += bytes.byteLength;
-          const shard = decodeShard(bytes);
-          impacts.addShard(shardIndex, shard.terms.toArray(), shardImpacts(shard, { df: stats.df, statements: stats.statements, avgLen: stats.avgLen }));
-          // The summary counts every statement and edge, reused or rebuilt (merge counts only come from rebuilding).
-          for (let i = 0; i < shard.count; i++) {
-            const k = statementKind(shard, i);
-            const st = statementStatus(shard, i);
-            byKind[k] = (byKind[k] ?? 0) + 1;
-            byStatus[st] = (byStatus[st] ?? 0) + 1;
-          }
-          for (const k of shard.edges.kind) edgeCounts[EDGE_KINDS[k]!]!++;
-          largestShardBytes = Math.max(largestShardBytes, bytes.byteLength);
-          if (info.graph_file) {
-            const graph = new Uint8Array(readFileSync(join(corpus.reuse!.dir, info.graph_file)));
-            if (writer.write(info.graph_file, graph).content_id !== info.graph_content_id) throw new Error(`${info.graph_file} in ${corpus.reuse!.dir} does not match its issuer table`);
-            reusedBytes += graph.byteLength;
-          }
-          graphFiles[shardIndex] = info.graph_file;
-          shardInfos[shardIndex] = info;
-        }
-        const base = sourceBase.get(ticker)!;
-        reusedTable.items.forEach((item, k) => (statementsPerSource[base + k] = item.statements));
-        entities.set(ticker, { segments: reusedTable.segments ?? [], entities: reusedTable.entities ?? [] });
-        continue;
-      }
-      const collector = new EntityCollector();
-      const statements: Statement[] = [];
-      for (const fi of filingIndexes) {
-        const record = read(entries[fi]!);
-        observeEntities(collector, record, fi, record.statements);
-        for (const s of record.statements) {
-          const source = firstSource[fi]! + s.localSource;
-          statements.push({ ...s, source, filing: fi, ticker });
-          statementsPerSource[source]!++;
-          byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
-          byKind[s.kind] = (byKind[s.kind] ?? 0) + 1;
-        }
-      }
-      const consensus = buildConsensus(statements);
-      merged.sentences += consensus.mergedSentenceGroups;
-      merged.rows += consensus.mergedTableRows;
-      merged.disagreeing += consensus.disagreeingRows;
-      const company = entries[filingIndexes[0]!]!.doc;
-      for (const [t, found] of collector.finish([{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }], () =>
-        statements.map((s) => s.text),
-      )) {
-        entities.set(t, found);
-      }
-
-      // This issuer's shards, in shard order; each takes its statements in corpus order.
-      const members = new Map<number, number[]>();
-      for (const fi of filingIndexes) {
-        const shard = shardByKey.get(shardKeyOf(entries[fi]!.doc))!;
-        if (!members.has(shard)) members.set(shard, []);
-      }
-      statements.forEach((s, i) => members.get(sources[s.source]!.shard)!.push(i));
-      for (const [shardIndex, ids] of [...members].sort((a, b) => a[0] - b[0])) {
-        const shardId = shardKeys[shardIndex]!;
-        const shardStatements = ids.map((i) => statements[i]!);
-        const encoded = encodeShardStatements(
-          shardId,
-          shardStatements,
-          { agree: (k) => consensus.agree.get(ids[k]!) ?? [], disagree: (k) => consensus.disagree.get(ids[k]!) ?? [] },
-          { df: stats.df, statements: stats.statements, avgLen: stats.avgLen },
-          model,
-          sourceBase.get(ticker)!,
-        );
-        for (const list of encoded.edges) for (const e of list) edgeCounts[e.kind]!++;
-        impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
-        const file = `shards/${shardId}.bin`;
-        const contentId = writer.write(file, encoded.bytes).content_id!;
-        const head = shardHead(encoded.bytes); // after the write: the head includes the seal
-        largestShardBytes = Math.max(largestShardBytes, encoded.bytes.byteLength);
-        const shardSources = sources.filter((s) => s.shard === shardIndex);
-        const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
-        let graphFile: string | null = null;
-        let graphContentId: string | undefined;
-        let shardGraphBytes = 0;
-        // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
-        if (ids.length > 0 && ids.length >= graphMinStatements) {
-          const started = performance.now();
-          graphBuilder ??= await openGraphBuilder();
-          graphFile = `graphs/${shardId}.bin`;
-          const graphRef = writer.write(graphFile, graphBuilder.build(shardId, encoded.vectors, model.dim));
-          shardGraphBytes = graphRef.bytes;
-          graphContentId = graphRef.content_id;
-          graphBytes += shardGraphBytes;
-          graphMs += performance.now() - started;
-        }
-        graphFiles[shardIndex] = graphFile;
-        shardInfos[shardIndex] = {
-          id: shardId,
-          file,
-          statement_count: ids.length,
-          tickers: distinct((s) => s.meta.sec_ticker),
-          fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
-          form_types: distinct((s) => s.meta.sec_form_type),
-          graph_file: graphFile,
-          ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
-          content_id: contentId,
-          ...(graphContentId ? { graph_content_id: graphContentId } : {}),
-          ...head,
-        };
-      }
+      if (reusedTable) issuers.copyReusedIssuer(ticker, reusedTable, corpus.reuse!.dir);
+      else await issuers.rebuildIssuer(ticker, filingIndexes);
     }
-
-    // The corpus-wide tables, from the per-shard and per-issuer summaries, split into the directory, issuer tables
-    // and term blocks (index-builder/partitioned.ts).
-    stage('lexicon', 0, 1);
-    const lexicon = impacts.lexicon(stats.df, stats.statements, stats.avgLen);
-    stage('lexicon', 1, 1);
-    stage('catalog', 0, 1);
-    const pages = entries.reduce((a, e) => a + e.pageCount, 0);
-    const catalog = buildCatalog({
-      docs: entries.map((e) => e.doc),
-      pages,
-      sources,
-      statementsPerSource,
-      statements: stats.statements,
-      shards: shardInfos,
-      dim: model.dim,
-      avgLen: stats.avgLen,
-      entities,
-    });
-    const partitioned = partitionedArtifacts(catalog, statementsPerSource, lexicon, model);
-    for (const [file, bytes] of partitioned) writer.write(file, bytes);
-    stage('catalog', 1, 1);
-    const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
-    for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
-
-    const shardFileList = shardInfos.map((s) => s.file);
-    const graphFileList = graphFiles.filter((f): f is string => f !== null);
-    const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements, embeddingModel);
-    writeBuildState(dir, entries);
-    return {
-      version,
-      dir,
-      manifest,
-      summary: {
-        filings: entries.length,
-        pages,
-        sources: sources.length,
-        statements: stats.statements,
-        byStatus,
-        byKind,
-        shards: shardInfos.length,
-        mergedSentenceGroups: merged.sentences,
-        mergedTableRows: merged.rows,
-        disagreeingRows: merged.disagreeing,
-        edges: edgeCounts,
-        largestShardBytes,
-        graphs: graphFileList.length,
-        graphBytes,
-        graphMs,
-        entities: entityCounts,
-        bytes: manifest.totals.bytes,
-        embeddingModel,
-        embeddingSampleFilings: sample?.size ?? null,
-        reusedIssuers: corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0,
-        reusedBytes,
-      },
-    };
+    const reusedIssuers = corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0;
+    return writeCorpusTables(issuers, writer, { embeddingModel: pass2.embeddingModel, sampleFilings: pass2.sampleFilings, reusedIssuers }, stage);
   } finally {
     if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
-    rmSync(join(options.outDir, DOMAIN, `.impacts-${process.pid}`), { recursive: true, force: true });
+    rmSync(impactsDir, { recursive: true, force: true });
   }
+}
+
+/** The spilled filings sorted by doc_id, whatever order they arrived in; a filing given twice is an error. */
+function inCorpusOrder(spilled: readonly FilingEntry[]): FilingEntry[] {
+  const entries = [...spilled].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
+  for (let i = 1; i < entries.length; i++) {
+    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id) throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
+  }
+  return entries;
+}
+
+const readRecord = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
+
+/** What pass 2 leaves: the catalog's sources in global order, where each filing's and issuer's begin, the model. */
+interface NumberedSources {
+  sources: CatalogSource[];
+  /** Per filing (corpus order), its first global source; per issuer, its first (numberSources). */
+  firstSource: Uint32Array;
+  sourceBase: Map<string, number>;
+  model: EmbeddingModel;
+  /** The model's id, and how many filings it learned from (null when it was reused). */
+  embeddingModel: string;
+  sampleFilings: number | null;
+}
+
+/**
+ * Pass 2: word vectors (co-occurrences of a bounded sample of filings, in corpus order) unless a model is reused,
+ * and the catalog's sources. A reused issuer's sources come from its issuer table, without reading its filings.
+ */
+function embedAndNumberSources(
+  corpus: SegmentedCorpus,
+  entries: readonly FilingEntry[],
+  shardByKey: ReadonlyMap<string, number>,
+  options: BuildOptions,
+): NumberedSources {
+  const stage = options.onStage ?? (() => {});
+  const { learner } = corpus;
+  const reused = options.embeddingModel;
+  const sample = reused ? null : embeddingSample(entries.map((e) => e.doc.doc_id), learner.options.sampleFilings);
+  if (!reused) learner.fixVocabulary();
+  const filingSources: CatalogSource[][] = new Array(entries.length);
+  entries.forEach((e, fi) => {
+    stage('embed', fi + 1, entries.length);
+    const reusedTable = corpus.reuse?.tables.get(e.doc.ticker);
+    if (reusedTable) {
+      filingSources[fi] = reusedSources(reusedTable, e.doc.doc_id, shardByKey.get(shardKeyOf(e.doc))!);
+      return;
+    }
+    const record = readRecord(e);
+    filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
+    if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
+  });
+  const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
+  const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
+  filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
+  const model = reused?.model ?? learner.finish();
+  const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
+  return { sources, firstSource, sourceBase, model, embeddingModel, sampleFilings: sample?.size ?? null };
+}
+
+/** What pass 3 reads: the filings in corpus order, their shard and source numbering, corpus statistics, the model. */
+interface PlacedCorpus extends Pick<NumberedSources, 'sources' | 'firstSource' | 'sourceBase' | 'model'> {
+  entries: readonly FilingEntry[];
+  shardKeys: readonly string[];
+  shardByKey: ReadonlyMap<string, number>;
+  stats: TermStats;
+}
+
+/**
+ * Pass 3, one issuer at a time: an unchanged issuer's shards and graphs are copied from the previous version
+ * (copyReusedIssuer), any other issuer's are built from its filings (rebuildIssuer). Either way it leaves the same
+ * per-shard and per-issuer summaries, from which the corpus-wide tables are written (writeCorpusTables).
+ */
+class IssuerPass {
+  /** By shard number: the catalog's shard entries and graph files (null for a shard without a graph). */
+  readonly shardInfos: ShardInfo[];
+  readonly graphFiles: (string | null)[];
+  readonly impacts: ShardImpacts;
+  /** By global source number. */
+  readonly statementsPerSource: Uint32Array;
+  readonly entities = new Map<string, CompanyEntities>();
+  /** The build summary's sums (merge counts only come from rebuilt issuers). */
+  readonly byStatus: Record<string, number> = {};
+  readonly byKind: Record<string, number> = {};
+  readonly edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
+  readonly merged = { sentences: 0, rows: 0, disagreeing: 0 };
+  largestShardBytes = 0;
+  graphBytes = 0;
+  graphMs = 0;
+  reusedBytes = 0;
+  private graphBuilder: GraphBuilder | null = null;
+
+  constructor(
+    readonly corpus: PlacedCorpus,
+    private readonly writer: VersionWriter,
+    private readonly graphMinStatements: number,
+    impactsDir: string,
+  ) {
+    this.shardInfos = new Array(corpus.shardKeys.length);
+    this.graphFiles = new Array(corpus.shardKeys.length).fill(null);
+    this.impacts = new ShardImpacts(impactsDir);
+    this.statementsPerSource = new Uint32Array(corpus.sources.length);
+  }
+
+  private get bm25Stats() {
+    const { stats } = this.corpus;
+    return { df: stats.df, statements: stats.statements, avgLen: stats.avgLen };
+  }
+
+  /** An unchanged issuer: its shards and graphs byte for byte; impact bounds again under the new statistics. */
+  copyReusedIssuer(ticker: string, table: IssuerTable, previousDir: string): void {
+    for (const info of table.shards) {
+      const shardIndex = this.corpus.shardByKey.get(info.id)!;
+      const bytes = new Uint8Array(readFileSync(join(previousDir, info.file)));
+      if (this.writer.write(info.file, bytes).content_id !== info.content_id) throw new Error(`${info.file} in ${previousDir} does not match its issuer table`);
+      this.reusedBytes += bytes.byteLength;
+      const shard = decodeShard(bytes);
+      this.impacts.addShard(shardIndex, shard.terms.toArray(), shardImpacts(shard, this.bm25Stats));
+      // The summary counts every statement and edge, reused or rebuilt.
+      for (let i = 0; i < shard.count; i++) {
+        const k = statementKind(shard, i);
+        const st = statementStatus(shard, i);
+        this.byKind[k] = (this.byKind[k] ?? 0) + 1;
+        this.byStatus[st] = (this.byStatus[st] ?? 0) + 1;
+      }
+      for (const k of shard.edges.kind) this.edgeCounts[EDGE_KINDS[k]!]!++;
+      this.largestShardBytes = Math.max(this.largestShardBytes, bytes.byteLength);
+      if (info.graph_file) {
+        const graph = new Uint8Array(readFileSync(join(previousDir, info.graph_file)));
+        if (this.writer.write(info.graph_file, graph).content_id !== info.graph_content_id) throw new Error(`${info.graph_file} in ${previousDir} does not match its issuer table`);
+        this.reusedBytes += graph.byteLength;
+      }
+      this.graphFiles[shardIndex] = info.graph_file;
+      this.shardInfos[shardIndex] = info;
+    }
+    const base = this.corpus.sourceBase.get(ticker)!;
+    table.items.forEach((item, k) => (this.statementsPerSource[base + k] = item.statements));
+    this.entities.set(ticker, { segments: table.segments ?? [], entities: table.entities ?? [] });
+  }
+
+  /** A new or changed issuer: its filings read back together for consensus and entities, then its shards written. */
+  async rebuildIssuer(ticker: string, filingIndexes: readonly number[]): Promise<void> {
+    const { entries, firstSource, shardByKey, sources } = this.corpus;
+    const collector = new EntityCollector();
+    const statements: Statement[] = [];
+    for (const fi of filingIndexes) {
+      const record = readRecord(entries[fi]!);
+      observeEntities(collector, record, fi, record.statements);
+      for (const s of record.statements) {
+        const source = firstSource[fi]! + s.localSource;
+        statements.push({ ...s, source, filing: fi, ticker });
+        this.statementsPerSource[source]!++;
+        this.byStatus[s.status] = (this.byStatus[s.status] ?? 0) + 1;
+        this.byKind[s.kind] = (this.byKind[s.kind] ?? 0) + 1;
+      }
+    }
+    const consensus = buildConsensus(statements);
+    this.merged.sentences += consensus.mergedSentenceGroups;
+    this.merged.rows += consensus.mergedTableRows;
+    this.merged.disagreeing += consensus.disagreeingRows;
+    const company = entries[filingIndexes[0]!]!.doc;
+    for (const [t, found] of collector.finish([{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }], () =>
+      statements.map((s) => s.text),
+    )) {
+      this.entities.set(t, found);
+    }
+
+    // This issuer's shards, in shard order; each takes its statements in corpus order.
+    const members = new Map<number, number[]>();
+    for (const fi of filingIndexes) {
+      const shard = shardByKey.get(shardKeyOf(entries[fi]!.doc))!;
+      if (!members.has(shard)) members.set(shard, []);
+    }
+    statements.forEach((s, i) => members.get(sources[s.source]!.shard)!.push(i));
+    for (const [shardIndex, ids] of [...members].sort((a, b) => a[0] - b[0])) {
+      const shardConsensus = { agree: (k: number) => consensus.agree.get(ids[k]!) ?? [], disagree: (k: number) => consensus.disagree.get(ids[k]!) ?? [] };
+      await this.writeShard(shardIndex, ids.map((i) => statements[i]!), shardConsensus, ticker);
+    }
+  }
+
+  /** One rebuilt shard: encoded and written, its graph when it is large enough, and its catalog entry. */
+  private async writeShard(
+    shardIndex: number,
+    shardStatements: readonly Statement[],
+    consensus: Parameters<typeof encodeShardStatements>[2],
+    ticker: string,
+  ): Promise<void> {
+    const { model, sources } = this.corpus;
+    const shardId = this.corpus.shardKeys[shardIndex]!;
+    const encoded = encodeShardStatements(shardId, shardStatements, consensus, this.bm25Stats, model, this.corpus.sourceBase.get(ticker)!);
+    for (const list of encoded.edges) for (const e of list) this.edgeCounts[e.kind]!++;
+    this.impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
+    const file = `shards/${shardId}.bin`;
+    const contentId = this.writer.write(file, encoded.bytes).content_id!;
+    const head = shardHead(encoded.bytes); // after the write: the head includes the seal
+    this.largestShardBytes = Math.max(this.largestShardBytes, encoded.bytes.byteLength);
+    const shardSources = sources.filter((s) => s.shard === shardIndex);
+    const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
+    let graphFile: string | null = null;
+    let graphContentId: string | undefined;
+    let shardGraphBytes = 0;
+    // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
+    const count = shardStatements.length;
+    if (count > 0 && count >= this.graphMinStatements) {
+      const started = performance.now();
+      this.graphBuilder ??= await openGraphBuilder();
+      graphFile = `graphs/${shardId}.bin`;
+      const graphRef = this.writer.write(graphFile, this.graphBuilder.build(shardId, encoded.vectors, model.dim));
+      shardGraphBytes = graphRef.bytes;
+      graphContentId = graphRef.content_id;
+      this.graphBytes += shardGraphBytes;
+      this.graphMs += performance.now() - started;
+    }
+    this.graphFiles[shardIndex] = graphFile;
+    this.shardInfos[shardIndex] = {
+      id: shardId,
+      file,
+      statement_count: count,
+      tickers: distinct((s) => s.meta.sec_ticker),
+      fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
+      form_types: distinct((s) => s.meta.sec_form_type),
+      graph_file: graphFile,
+      ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
+      content_id: contentId,
+      ...(graphContentId ? { graph_content_id: graphContentId } : {}),
+      ...head,
+    };
+  }
+}
+
+/**
+ * The corpus-wide tables, from pass 3's per-shard and per-issuer summaries, split into the directory, issuer tables
+ * and term blocks (index-builder/partitioned.ts); then the version is sealed and the build summarised.
+ */
+function writeCorpusTables(
+  issuers: IssuerPass,
+  writer: VersionWriter,
+  counts: { embeddingModel: string; sampleFilings: number | null; reusedIssuers: number },
+  stage: NonNullable<BuildOptions['onStage']>,
+): BuildResult {
+  const { entries, sources, stats } = issuers.corpus;
+  stage('lexicon', 0, 1);
+  const lexicon = issuers.impacts.lexicon(stats.df, stats.statements, stats.avgLen);
+  stage('lexicon', 1, 1);
+  stage('catalog', 0, 1);
+  const pages = entries.reduce((a, e) => a + e.pageCount, 0);
+  const catalog = buildCatalog({
+    docs: entries.map((e) => e.doc),
+    pages,
+    sources,
+    statementsPerSource: issuers.statementsPerSource,
+    statements: stats.statements,
+    shards: issuers.shardInfos,
+    dim: issuers.corpus.model.dim,
+    avgLen: stats.avgLen,
+    entities: issuers.entities,
+  });
+  const partitioned = partitionedArtifacts(catalog, issuers.statementsPerSource, lexicon, issuers.corpus.model);
+  for (const [file, bytes] of partitioned) writer.write(file, bytes);
+  stage('catalog', 1, 1);
+  const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
+  for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
+
+  const shardFileList = issuers.shardInfos.map((s) => s.file);
+  const graphFileList = issuers.graphFiles.filter((f): f is string => f !== null);
+  const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements, counts.embeddingModel);
+  writeBuildState(dir, entries);
+  return {
+    version,
+    dir,
+    manifest,
+    summary: {
+      filings: entries.length,
+      pages,
+      sources: sources.length,
+      statements: stats.statements,
+      byStatus: issuers.byStatus,
+      byKind: issuers.byKind,
+      shards: issuers.shardInfos.length,
+      mergedSentenceGroups: issuers.merged.sentences,
+      mergedTableRows: issuers.merged.rows,
+      disagreeingRows: issuers.merged.disagreeing,
+      edges: issuers.edgeCounts,
+      largestShardBytes: issuers.largestShardBytes,
+      graphs: graphFileList.length,
+      graphBytes: issuers.graphBytes,
+      graphMs: issuers.graphMs,
+      entities: entityCounts,
+      bytes: manifest.totals.bytes,
+      embeddingModel: counts.embeddingModel,
+      embeddingSampleFilings: counts.sampleFilings,
+      reusedIssuers: counts.reusedIssuers,
+      reusedBytes: issuers.reusedBytes,
+    },
+  };
 }

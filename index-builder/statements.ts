@@ -83,33 +83,12 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
 
   const flush = () => {
     if (!paragraph) return;
-    const p = paragraph;
+    const read = paragraphStatements(paragraph, section.itemTag);
     paragraph = null;
-    let sawProse = false;
-    let sawSentence = false;
-    for (const { text: sentence, start } of splitSentencesAt(p.text)) {
-      // Too short, or an all-capitals line (company names, running headers): not a claim.
-      if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
-      sawProse = true;
-      // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
-      if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
-      const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
-      const from = locate(p, start);
-      const to = locate(p, start + sentence.length);
-      out.push({
-        text,
-        page: from.page,
-        offset: from.offset,
-        endPage: to.page,
-        endOffset: to.offset,
-        kind: 'sentence',
-        status: classifyStatus(text, 'sentence', section.itemTag),
-        metrics: metricCodes(text),
-      });
-    }
+    out.push(...read.statements);
     // Prose between tables ends the table: the next table brings its own caption and header.
-    if (sawProse) table.reset();
-    if (sawSentence) printedOn = null;
+    if (read.sawProse) table.reset();
+    if (read.sawSentence) printedOn = null;
   };
 
   const addToParagraph = (line: SectionLine) => {
@@ -141,35 +120,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const row = parseHeader(text) ? null : parseRow(text);
     if (row) {
       flush();
-      let label = row.label;
-      let first: SectionLine = line;
-      if (pendingLabel && (/^[a-z(]/.test(label) || /\b(?:and|of|or|for|in|the|to|from|net of|,)$/i.test(pendingLabel.text.trim()))) {
-        label = `${pendingLabel.text.trim()} ${label}`;
-        first = pendingLabel;
-      } else if (pendingLabel && /:$/.test(pendingLabel.text.trim())) {
-        table.parent = pendingLabel.text.trim().replace(/:$/, '');
-      }
+      out.push(rowStatement(row, line, pendingLabel, table, printedOn));
       pendingLabel = null;
-      // Indented rows under a "Net sales:" group label carry the group ("Net sales: Products"); a total row or an
-      // unindented row (a wrapped label counts from its first line) ends the group.
-      const indent = first === line ? row.indent : first.text.length - first.text.trimStart().length;
-      if (/^total\b/i.test(label)) table.parent = null;
-      else if (indent > 0 && table.parent) label = `${table.parent}: ${label}`;
-      else if (indent === 0) table.parent = null;
-      const fact = table.toFact({ ...row, label });
-      const statement = factText(fact);
-      out.push({
-        text: statement,
-        page: first.page,
-        offset: first.offset + (first.text.length - first.text.trimStart().length),
-        endPage: line.page,
-        endOffset: line.offset + line.text.trimEnd().length,
-        kind: 'table_row',
-        status: 'FACT',
-        metrics: rowMetrics(fact.label),
-        fact,
-        ...(printedOn ? { statement: printedOn } : {}),
-      });
       continue;
     }
     if (pendingLabel) {
@@ -200,6 +152,74 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   }
   flush();
   return out;
+}
+
+/** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */
+function paragraphStatements(p: Paragraph, itemTag: string): { statements: RawStatement[]; sawProse: boolean; sawSentence: boolean } {
+  const statements: RawStatement[] = [];
+  let sawProse = false;
+  let sawSentence = false;
+  for (const { text: sentence, start } of splitSentencesAt(p.text)) {
+    // Too short, or an all-capitals line (company names, running headers): not a claim.
+    if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
+    sawProse = true;
+    // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
+    if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
+    const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
+    const from = locate(p, start);
+    const to = locate(p, start + sentence.length);
+    statements.push({
+      text,
+      page: from.page,
+      offset: from.offset,
+      endPage: to.page,
+      endOffset: to.offset,
+      kind: 'sentence',
+      status: classifyStatus(text, 'sentence', itemTag),
+      metrics: metricCodes(text),
+    });
+  }
+  return { statements, sawProse, sawSentence };
+}
+
+/**
+ * A table row as a statement, read with the table's state. `pendingLabel` is the line held before it: the start of
+ * a label that wraps onto this row's line, or a group label ("Net sales:") that the table's `parent` takes.
+ */
+function rowStatement(
+  row: NonNullable<ReturnType<typeof parseRow>>,
+  line: SectionLine,
+  pendingLabel: SectionLine | null,
+  table: TableState,
+  printedOn: FinancialStatement | null,
+): RawStatement {
+  let label = row.label;
+  let first: SectionLine = line;
+  if (pendingLabel && (/^[a-z(]/.test(label) || /\b(?:and|of|or|for|in|the|to|from|net of|,)$/i.test(pendingLabel.text.trim()))) {
+    label = `${pendingLabel.text.trim()} ${label}`;
+    first = pendingLabel;
+  } else if (pendingLabel && /:$/.test(pendingLabel.text.trim())) {
+    table.parent = pendingLabel.text.trim().replace(/:$/, '');
+  }
+  // Indented rows under a "Net sales:" group label carry the group ("Net sales: Products"); a total row or an
+  // unindented row (a wrapped label counts from its first line) ends the group.
+  const indent = first === line ? row.indent : first.text.length - first.text.trimStart().length;
+  if (/^total\b/i.test(label)) table.parent = null;
+  else if (indent > 0 && table.parent) label = `${table.parent}: ${label}`;
+  else if (indent === 0) table.parent = null;
+  const fact = table.toFact({ ...row, label });
+  return {
+    text: factText(fact),
+    page: first.page,
+    offset: first.offset + (first.text.length - first.text.trimStart().length),
+    endPage: line.page,
+    endOffset: line.offset + line.text.trimEnd().length,
+    kind: 'table_row',
+    status: 'FACT',
+    metrics: rowMetrics(fact.label),
+    fact,
+    ...(printedOn ? { statement: printedOn } : {}),
+  };
 }
 
 /** Sentences of a paragraph with their start positions. */

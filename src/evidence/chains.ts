@@ -5,7 +5,7 @@ import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
 import { chainRelevance, chainScore } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
-import { claimKey } from './claims';
+import { claimKey } from '../text/claims';
 
 /**
  * Confidence (docs/DECISIONS.md "Confidence"): High when two or more filings state the claim and none disagrees;

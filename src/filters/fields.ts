@@ -14,6 +14,14 @@ export const FILTER_FIELDS = [
 ] as const;
 export type FilterField = (typeof FILTER_FIELDS)[number];
 
+/** Spec section 8: how large a metadata_filters object may be (src/schema/request.ts LIMITS includes them). */
+export const FILTER_LIMITS = {
+  MAX_FILTER_CONDITIONS: 50,
+  MAX_VALUES_PER_CONDITION: 100,
+  MAX_FILTER_VALUES_TOTAL: 250,
+  MAX_FILTER_VALUE_LENGTH: 256,
+} as const;
+
 export type FilterOperator = 'eq' | 'neq' | 'in' | 'gte' | 'lte';
 
 export interface FieldRule {

@@ -1,7 +1,6 @@
 import { ApiError, type FieldError } from '../errors';
 import type { Directory } from '../format/types';
-import { LIMITS } from '../schema/request';
-import { FIELD_RULES, itemTagOf, isFilterField, type FilterField, type FilterOperator } from './fields';
+import { FIELD_RULES, FILTER_LIMITS, itemTagOf, isFilterField, type FilterField, type FilterOperator } from './fields';
 
 /** One normalized condition; a filter object is the AND of its conditions. */
 export interface Condition {
@@ -94,9 +93,9 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
       errors: roots.map((k) => ({ path: `metadata_filters.${k}`, message: 'boolean expression roots are not supported' })),
     });
   }
-  if (keys.length > LIMITS.MAX_FILTER_CONDITIONS) {
+  if (keys.length > FILTER_LIMITS.MAX_FILTER_CONDITIONS) {
     throw new ApiError('FILTER_LIMIT_EXCEEDED', {
-      errors: [{ path: 'metadata_filters', message: `at most ${LIMITS.MAX_FILTER_CONDITIONS} conditions` }],
+      errors: [{ path: 'metadata_filters', message: `at most ${FILTER_LIMITS.MAX_FILTER_CONDITIONS} conditions` }],
     });
   }
   const errors: FieldError[] = [];
@@ -134,8 +133,8 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
     }
     // A condition is one (field, operator) pair; an operator object holds one per key.
     conditionCount += forms.length;
-    if (conditionCount > LIMITS.MAX_FILTER_CONDITIONS) {
-      limitErrors.push({ path, message: `at most ${LIMITS.MAX_FILTER_CONDITIONS} conditions in total` });
+    if (conditionCount > FILTER_LIMITS.MAX_FILTER_CONDITIONS) {
+      limitErrors.push({ path, message: `at most ${FILTER_LIMITS.MAX_FILTER_CONDITIONS} conditions in total` });
       break;
     }
     for (const [op, value, where] of forms) {
@@ -152,8 +151,8 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
         errors.push({ path: where, message: 'an "in" list needs at least one value' });
         continue;
       }
-      if (list.length > LIMITS.MAX_VALUES_PER_CONDITION) {
-        limitErrors.push({ path: where, message: `at most ${LIMITS.MAX_VALUES_PER_CONDITION} values per condition` });
+      if (list.length > FILTER_LIMITS.MAX_VALUES_PER_CONDITION) {
+        limitErrors.push({ path: where, message: `at most ${FILTER_LIMITS.MAX_VALUES_PER_CONDITION} values per condition` });
         continue;
       }
       totalValues += list.length;
@@ -164,8 +163,8 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
           errors.push({ path: itemPath, message: 'filter values are strings' });
           return;
         }
-        if ([...item].length > LIMITS.MAX_FILTER_VALUE_LENGTH) {
-          limitErrors.push({ path: itemPath, message: `values are at most ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters` });
+        if ([...item].length > FILTER_LIMITS.MAX_FILTER_VALUE_LENGTH) {
+          limitErrors.push({ path: itemPath, message: `values are at most ${FILTER_LIMITS.MAX_FILTER_VALUE_LENGTH} characters` });
           return;
         }
         const n = normalizeFilterValue(key, item, vocab);
@@ -175,8 +174,8 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
       if (values.length) conditions.push({ field: key, op, values });
     }
   }
-  if (totalValues > LIMITS.MAX_FILTER_VALUES_TOTAL) {
-    limitErrors.push({ path: 'metadata_filters', message: `at most ${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total` });
+  if (totalValues > FILTER_LIMITS.MAX_FILTER_VALUES_TOTAL) {
+    limitErrors.push({ path: 'metadata_filters', message: `at most ${FILTER_LIMITS.MAX_FILTER_VALUES_TOTAL} values in total` });
   }
   if (limitErrors.length) throw new ApiError('FILTER_LIMIT_EXCEEDED', { errors: [...limitErrors, ...errors] });
   if (errors.length) throw new ApiError('INVALID_FILTER', { errors });

@@ -17,7 +17,7 @@ import {
   type TermLookup,
 } from './types';
 import { labelTerms, reconcilingOnly } from '../text/row-label';
-import { claimHash, rowLabelHash } from '../evidence/claims';
+import { claimHash, rowLabelHash } from '../text/claims';
 
 /**
  * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:

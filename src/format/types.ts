@@ -140,11 +140,11 @@ export interface Shard {
    */
   labels: PackedLines;
   /**
-   * Per statement, a 32-bit hash of its claim key (src/evidence/claims.ts): chains tell restatements of one claim
+   * Per statement, a 32-bit hash of its claim key (src/text/claims.ts): chains tell restatements of one claim
    * apart from the head alone, before any text is read.
    */
   claim: Uint32Array;
-  /** Per table row, the hash of its label's claim key (src/evidence/claims.ts rowLabelHash); 0 for a sentence. */
+  /** Per table row, the hash of its label's claim key (src/text/claims.ts rowLabelHash); 0 for a sentence. */
   rowLabel: Uint32Array;
   /**
    * Per agreed table row, where the other filings that restate it have it (source, page: the agree occurrences of

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { ValidRequest } from '../core/run-query';
 import { ApiError, toErrorBody } from '../errors';
 import type { ResearchResponse, MetadataFiltersListing } from '../schema/response';
-import { zodIssuesToErrors } from '../routes/query';
+import { zodIssuesToErrors } from '../schema/field-errors';
 import {
   LIST_FILTERS_TOOL_DESCRIPTION,
   LIST_FILTERS_TOOL_OUTPUT,

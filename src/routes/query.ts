@@ -1,22 +1,12 @@
-import type { z } from 'zod';
 import { runQuery, type ValidRequest } from '../core/run-query';
 import type { IndexReader } from '../core/index-reader';
-import { ApiError, type FieldError } from '../errors';
+import { ApiError } from '../errors';
 import { rejectProtoKeys } from '../http/json-guard';
 import { readBodyCapped } from '../http/read-body';
 import { parseMetadataFilters } from '../filters/parse';
+import { zodIssuesToErrors } from '../schema/field-errors';
 import { LIMITS, ResearchRequest } from '../schema/request';
 import { codePointLength, normalizeQuery } from '../text/normalize';
-
-export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
-  return issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
-    if (issue.code === 'unrecognized_keys') {
-      return { path: path || '(root)', message: `unknown key(s): ${issue.keys.join(', ')}` };
-    }
-    return { path: path || '(root)', message: issue.message };
-  });
-}
 
 /**
  * `application/json`, optionally with `charset=utf-8` (any case); JSON's only interchange encoding is UTF-8

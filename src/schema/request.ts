@@ -1,13 +1,11 @@
 import { z } from 'zod';
+import { FILTER_LIMITS } from '../filters/fields';
 
-/** Spec section 8. */
+/** Spec section 8. The filter limits are the filter language's own (src/filters/fields.ts). */
 export const LIMITS = {
   MAX_BODY_BYTES: 65_536,
   MAX_QUERY_CHARS: 4_000,
-  MAX_FILTER_CONDITIONS: 50,
-  MAX_VALUES_PER_CONDITION: 100,
-  MAX_FILTER_VALUES_TOTAL: 250,
-  MAX_FILTER_VALUE_LENGTH: 256,
+  ...FILTER_LIMITS,
   MAX_AGENTIC_REQUIREMENTS: 4,
 } as const;
 

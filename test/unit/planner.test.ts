@@ -4,7 +4,7 @@ import type { Chain } from '../../src/evidence/model';
 import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
 import type { CatalogSource } from '../../src/format/types';
 import { mergeBranches } from '../../src/plan/merge';
-import { claimKey } from '../../src/evidence/claims';
+import { claimKey } from '../../src/text/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 import { analyzeQuery } from '../../src/query/analyze';
 import type { Directory } from '../../src/format/types';

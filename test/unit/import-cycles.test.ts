@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { cycles, folderGraph, runtimeImports } from '../support/source-code';
+
+/**
+ * The folders of src/ import each other one way: a runtime import cycle between two folders means neither can be
+ * read, tested or moved without the other. `import type` is erased at build time and does not count. A file directly
+ * in src/ (index.ts, router.ts, errors.ts, ...) is a node of its own.
+ */
+describe('runtime imports between src/ folders', () => {
+  const edges = folderGraph('src');
+
+  it('form no cycle', () => {
+    const report = cycles(edges).map((component) => ({
+      folders: component,
+      imports: edges.filter((e) => component.includes(e.from) && component.includes(e.to)).flatMap((e) => e.imports),
+    }));
+    expect(report).toEqual([]);
+  });
+
+  it('finds the folder graph (the check is not vacuous)', () => {
+    expect(edges.some((e) => e.from === 'routes' && e.to === 'schema')).toBe(true);
+    expect(edges.some((e) => e.from === 'format' && e.to === 'text')).toBe(true);
+  });
+
+  it('counts value imports, re-exports and import() but not type-only imports', () => {
+    const code = [
+      `import { a } from './a';`,
+      `import type { B } from './b';`,
+      `import { type C, type D } from './c';`,
+      `import { type E, f } from './e';`,
+      `import './side-effect';`,
+      `export { g } from './g';`,
+      `export type { H } from './h';`,
+      `export * from './all';`,
+      `const lazy = () => import('./lazy');`,
+      `type T = typeof import('./type-query');`,
+    ].join('\n');
+    expect(runtimeImports(code).map((i) => i.specifier)).toEqual(['./a', './e', './side-effect', './g', './all', './lazy']);
+  });
+
+  it('reports every folder of a cycle, and only those', () => {
+    const edges = [
+      { from: 'filters', to: 'schema' },
+      { from: 'schema', to: 'filters' },
+      { from: 'routes', to: 'schema' },
+      { from: 'a', to: 'b' },
+      { from: 'b', to: 'c' },
+      { from: 'c', to: 'a' },
+    ];
+    expect(cycles(edges)).toEqual([
+      ['a', 'b', 'c'],
+      ['filters', 'schema'],
+    ]);
+  });
+});
