@@ -220,3 +220,45 @@ export function cycles(edges: readonly { from: string; to: string }[]): string[]
   for (const v of [...next.keys()].sort()) if (!index.has(v)) connect(v);
   return components.sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
 }
+
+/** One call of an imported function inside a function's body: the callee's local name and its module. */
+export interface WalkStop {
+  name: string;
+  module: string;
+  line: number;
+}
+
+/**
+ * Following a request through the code: the calls `fn` (a function declared in the module at `file`) makes to
+ * functions imported at run time from other project modules, in source order. Each is a stop in the module that
+ * defines the callee; a stop in a module already visited is a return (stops minus distinct modules).
+ */
+export function callWalk(file: string, fn: string, read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8')): { stops: WalkStop[]; returns: number } {
+  const ast = parseTypeScript(read(file));
+  const moduleOf = new Map<string, string>();
+  let target: AstNode | null = null;
+  const find = (node: AstNode) => {
+    if (node.type === 'ImportDeclaration' && node.importKind !== 'type') {
+      const module = resolveImport(file, (node.source as AstNode).value as string);
+      for (const sp of (node.specifiers as AstNode[]) ?? []) {
+        if (module && sp.importKind !== 'type') moduleOf.set((sp.local as AstNode).name as string, module);
+      }
+      return;
+    }
+    if (node.type === 'FunctionDeclaration' && (node.id as AstNode | null)?.name === fn) target = node;
+    for (const child of children(node)) find(child);
+  };
+  find(ast);
+  if (!target) throw new Error(`${file} declares no function ${fn}`);
+  const stops: WalkStop[] = [];
+  const visit = (node: AstNode) => {
+    if (node.type === 'CallExpression' || node.type === 'NewExpression') {
+      const callee = node.callee as AstNode;
+      const module = callee.type === 'Identifier' ? moduleOf.get(callee.name as string) : undefined;
+      if (module) stops.push({ name: callee.name as string, module, line: node.loc!.start.line });
+    }
+    for (const child of children(node).sort((a, b) => (a.loc?.start.line ?? 0) - (b.loc?.start.line ?? 0))) visit(child);
+  };
+  visit((target as AstNode).body as AstNode);
+  return { stops, returns: stops.length - new Set(stops.map((s) => s.module)).size };
+}
