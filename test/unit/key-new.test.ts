@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { requireApiKey } from '../../src/auth';
@@ -26,7 +27,7 @@ const pipedValue = (command: string) => execFileSync('sh', ['-c', command.replac
 
 const withKey = (key: string) => new Request('https://evidence.test/', { headers: { 'x-api-key': key } });
 const authenticates = (key: string, hashes: string) => requireApiKey(withKey(key), hashes).then(() => true, () => false);
-const sha256 = (text: string) => execFileSync('sha256sum', { input: text, encoding: 'utf8' }).split(' ')[0]!;
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('npm run key:new', () => {
   it('prints a new key, its SHA-256, and the wrangler command whose value makes the Worker accept that key', async () => {
