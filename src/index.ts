@@ -23,8 +23,9 @@ export default {
         }
       }
       response = withCors(response);
-      await releaseUnreadBody(request);
     }
+    // No answer leaves the upload half read (docs/decisions/early-answers.md).
+    await releaseUnreadBody(request);
     // One structured line per request (src/http/logging.ts): never the API key or the query text.
     console.log(requestLogLine(rc, request, response.status, artifactCache(env, rc).stats()));
     return response;
