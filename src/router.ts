@@ -80,7 +80,7 @@ router
     const stages = queryStages(rc, () => openIndex(env, ctx, domain, rc));
     // The limiter's answer and the body are awaited together, and both settle before any answer: a 429 sent while
     // the body is still being read leaves the request half-read (wrangler dev then answered 500 or dropped the
-    // connection). The body read is bounded by the 64 KiB cap. The limit still decides first (a limited key gets 429).
+    // connection). The read is bounded: 64 KiB kept, at most 1 MiB drained. The limit still decides first (429).
     const [limit, body] = await Promise.allSettled([rateLimit(env, keyHash, rc), parseQueryRequest(request)]);
     if (limit.status === 'rejected') throw limit.reason;
     if (body.status === 'rejected') throw body.reason;

@@ -4,7 +4,7 @@ import { drain } from './unread-body';
 /**
  * Reads a request body up to `limit` bytes, counting while streaming: a lying or absent Content-Length cannot
  * make the Worker buffer more than the limit. A declared length over the limit is refused before reading; the
- * router then drains the unread body (src/http/unread-body.ts).
+ * Worker drains that body before answering (src/index.ts, src/http/unread-body.ts).
  */
 export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length'));
