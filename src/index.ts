@@ -2,6 +2,7 @@ import type { Env } from './env';
 import { ApiError } from './errors';
 import { preflightResponse, withCors } from './http/cors';
 import { requestLogLine } from './http/logging';
+import { releaseUnreadBody } from './http/unread-body';
 import { artifactCache, errorResponse, router, type RequestContext } from './router';
 
 export default {
@@ -23,6 +24,8 @@ export default {
       }
       response = withCors(response);
     }
+    // No answer leaves the upload half read (docs/decisions/early-answers.md).
+    await releaseUnreadBody(request);
     // One structured line per request (src/http/logging.ts): never the API key or the query text.
     console.log(requestLogLine(rc, request, response.status, artifactCache(env, rc).stats()));
     return response;

@@ -78,16 +78,13 @@ router
     const domain = domainOf(request);
     const keyHash = await authenticate(request, env, rc);
     const stages = queryStages(rc, () => openIndex(env, ctx, domain, rc));
-    // The limiter's answer and the body arrive together; the limit still decides first (a limited key gets 429).
-    const limited = rateLimit(env, keyHash, rc);
-    const parsed = parseQueryRequest(request).then(
-      (valid) => ({ valid }),
-      (error: unknown) => ({ error }),
-    );
-    await limited;
-    const body = await parsed;
-    if ('error' in body) throw body.error;
-    const result = await answerQuery(body.valid, stages.open, rc.requestId);
+    // The limiter's answer and the body are awaited together, and both settle before any answer: a 429 sent while
+    // the body is still being read leaves the request half-read (wrangler dev then answered 500 or dropped the
+    // connection). The read is bounded: 64 KiB kept, at most 1 MiB drained. The limit still decides first (429).
+    const [limit, body] = await Promise.allSettled([rateLimit(env, keyHash, rc), parseQueryRequest(request)]);
+    if (limit.status === 'rejected') throw limit.reason;
+    if (body.status === 'rejected') throw body.reason;
+    const result = await answerQuery(body.value, stages.open, rc.requestId);
     stages.done();
     Object.assign(rc.log, { mode: result.mode, effort: result.effort, shape: result.trace.analysis.shape, searched_shards: result.trace.searchedShards.length, passes: result.trace.passes.filter((x) => !x.skipped).length, evidence_count: result.body.summary?.evidence_count });
     return json(result.body, 200, rc.requestId);

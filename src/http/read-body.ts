@@ -1,8 +1,10 @@
 import { ApiError } from '../errors';
+import { drain } from './unread-body';
 
 /**
  * Reads a request body up to `limit` bytes, counting while streaming: a lying or absent Content-Length cannot
- * make the Worker buffer more than the limit.
+ * make the Worker buffer more than the limit. A declared length over the limit is refused before reading; the
+ * Worker drains that body before answering (src/index.ts, src/http/unread-body.ts).
  */
 export async function readBodyCapped(request: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(request.headers.get('content-length'));
@@ -16,7 +18,8 @@ export async function readBodyCapped(request: Request, limit: number): Promise<U
     if (done) break;
     total += value.byteLength;
     if (total > limit) {
-      await reader.cancel().catch(() => {});
+      // The rest is read and dropped (bounded), so the 413 goes out on a fully read request.
+      await drain(reader);
       throw new ApiError('BODY_TOO_LARGE');
     }
     chunks.push(value);

@@ -7,9 +7,10 @@ import { IncludeOptions, LIMITS, ResearchRequest, RetrievalControls } from '../s
 import * as R from '../schema/response';
 import { OPENAPI_EXAMPLES } from './examples';
 import { MCP_MAX_BODY_BYTES } from '../mcp/tool-schemas';
+import { SERVICE_VERSION } from '../version';
 
-/** The interface description's own version (spec section 9); independent of the service's package version. */
-export const API_VERSION = '7.22.0';
+/** The interface description's version (spec section 9): the package version (src/version.ts). */
+export const API_VERSION = SERVICE_VERSION;
 
 type JsonSchema = Record<string, unknown>;
 
@@ -120,6 +121,13 @@ const requestIdHeader = {
   'X-Request-Id': { description: 'The request_id of this request (also in the body and the service log).', schema: { type: 'string' } },
 };
 
+/** Operation groups, in the order a reader meets them. */
+const TAGS = [
+  { name: 'evidence', description: 'Questions in, cited evidence out; and the filters a question can use.' },
+  { name: 'mcp', description: 'The same service as Model Context Protocol tools, for agents.' },
+  { name: 'meta', description: 'The interface description itself.' },
+];
+
 let cached: JsonSchema | undefined;
 
 /** The OpenAPI 3.1.0 description of the service, generated from the zod schemas and the error table. */
@@ -130,6 +138,8 @@ export function openApiDocument(): JsonSchema {
       title: 'Filing Evidence Retrieval Service',
       version: API_VERSION,
       summary: 'Grounding evidence from S&P 500 10-K and 10-Q filings for LLM agents.',
+      // Whoever operates a deployment answers for it; the name says so without inventing an address.
+      contact: { name: 'Filing Evidence Retrieval Service operators' },
       description: [
         'Answers natural-language questions with cited evidence chains drawn from 10-K and 10-Q filings. It does not write answers.',
         '',
@@ -147,13 +157,21 @@ export function openApiDocument(): JsonSchema {
         noticeCodeTable(),
       ].join('\n'),
     },
+    tags: TAGS,
     servers: [{ url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' }],
     security: [{ ApiKeyAuth: [] }],
     paths: {
       '/query': {
         post: {
           operationId: 'runResearchQuery',
+          tags: ['evidence'],
           summary: 'Run a query and return the selected response sections.',
+          description: [
+            'Answers a natural-language question with evidence chains from 10-K and 10-Q filings, each claim cited to a',
+            'filing section. `mode` (basic, research, agentic_research) and `effort` choose how much is searched;',
+            '`metadata_filters` (not in basic mode) narrow the filings; `include` picks the optional sections.',
+            'The body is validated before any index is read, so a bad request never costs a search.',
+          ].join(' '),
           security: [{ ApiKeyAuth: [] }],
           requestBody: { required: true, content: json('ResearchRequest', OPENAPI_EXAMPLES.requests) },
           responses: {
@@ -165,7 +183,13 @@ export function openApiDocument(): JsonSchema {
       '/metadata-filters': {
         get: {
           operationId: 'listMetadataFilters',
+          tags: ['evidence'],
           summary: 'List metadata-filter fields, operators, limits, bounds and optional categorical values.',
+          description: [
+            'Describes every field `metadata_filters` accepts: its operators, per-field limits and numeric bounds, and,',
+            'with `include_values=true`, the values present in the current index with their display values and aliases.',
+            'Read it before building filters: the values come from the index, not from a fixed list.',
+          ].join(' '),
           security: [{ ApiKeyAuth: [] }],
           parameters: [
             {
@@ -186,6 +210,7 @@ export function openApiDocument(): JsonSchema {
       '/mcp': {
         post: {
           operationId: 'mcp',
+          tags: ['mcp'],
           summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the same service as MCP tools.',
           description: [
             'JSON-RPC 2.0 messages of the Model Context Protocol (2025 revisions and 2026-07-28). Tools:',
@@ -212,7 +237,9 @@ export function openApiDocument(): JsonSchema {
       '/openapi.json': {
         get: {
           operationId: 'getOpenApiDocument',
+          tags: ['meta'],
           summary: 'This document. No API key needed.',
+          description: 'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
           security: [],
           responses: {
             '200': { description: 'The OpenAPI 3.1.0 document.', content: { 'application/json': { schema: { type: 'object' } } } },

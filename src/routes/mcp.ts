@@ -6,8 +6,9 @@ import { registerTools, type ToolBackend } from '../mcp/tools';
 import { LIMITS } from '../schema/request';
 import { listMetadataFilters, parseListingParams } from './metadata-filters';
 import { answerQuery, validateQueryBody } from './query';
+import { SERVICE_NAME, SERVICE_VERSION } from '../version';
 
-const SERVER_INFO = { name: 'filing-evidence-service', version: '7.22.0' };
+const SERVER_INFO = { name: SERVICE_NAME, version: SERVICE_VERSION };
 
 type Sdk = typeof import('@modelcontextprotocol/server');
 let sdk: Promise<Sdk> | undefined;
