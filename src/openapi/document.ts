@@ -128,6 +128,98 @@ const TAGS = [
   { name: 'meta', description: 'The interface description itself.' },
 ];
 
+/** The four operations, each with its tag, description, security and responses. */
+function operations(): JsonSchema {
+  return {
+    '/query': {
+      post: {
+        operationId: 'runResearchQuery',
+        tags: ['evidence'],
+        summary: 'Run a query and return the selected response sections.',
+        description: [
+          'Answers a natural-language question with evidence chains from 10-K and 10-Q filings, each claim cited to a',
+          'filing section. `mode` (basic, research, agentic_research) and `effort` choose how much is searched;',
+          '`metadata_filters` (not in basic mode) narrow the filings; `include` picks the optional sections.',
+          'The body is validated before any index is read, so a bad request never costs a search.',
+        ].join(' '),
+        security: [{ ApiKeyAuth: [] }],
+        requestBody: { required: true, content: json('ResearchRequest', OPENAPI_EXAMPLES.requests) },
+        responses: {
+          '200': { description: 'Evidence and the requested sections.', headers: requestIdHeader, content: json('ResearchResponse', OPENAPI_EXAMPLES.responses) },
+          ...errorResponses([401, 404, 405, 413, 415, 422, 429, 500, 503]),
+        },
+      },
+    },
+    '/metadata-filters': {
+      get: {
+        operationId: 'listMetadataFilters',
+        tags: ['evidence'],
+        summary: 'List metadata-filter fields, operators, limits, bounds and optional categorical values.',
+        description: [
+          'Describes every field `metadata_filters` accepts: its operators, per-field limits and numeric bounds, and,',
+          'with `include_values=true`, the values present in the current index with their display values and aliases.',
+          'Read it before building filters: the values come from the index, not from a fixed list.',
+        ].join(' '),
+        security: [{ ApiKeyAuth: [] }],
+        parameters: [
+          {
+            name: 'include_values',
+            in: 'query',
+            required: false,
+            description: 'When true, include the values present in the index with display values and aliases. Default false.',
+            schema: { type: 'boolean', default: false },
+          },
+          { name: 'field', in: 'query', required: false, description: 'Return one filter field by name.', schema: { type: 'string', enum: [...FILTER_FIELDS] } },
+        ],
+        responses: {
+          '200': { description: 'Filter field descriptors.', headers: requestIdHeader, content: json('MetadataFiltersListing', OPENAPI_EXAMPLES.listing) },
+          ...errorResponses([401, 404, 405, 422, 429, 500, 503]),
+        },
+      },
+    },
+    '/mcp': {
+      post: {
+        operationId: 'mcp',
+        tags: ['mcp'],
+        summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the same service as MCP tools.',
+        description: [
+          'JSON-RPC 2.0 messages of the Model Context Protocol (2025 revisions and 2026-07-28). Tools:',
+          '`search_filing_evidence` (the arguments of POST /query: query, mode, effort, metadata_filters, max_evidence,',
+          'max_evidence_tokens, default 8,000; text content = agent_context markdown, structured content = the',
+          'ResearchResponse without agent_context) and `list_metadata_filters` (field, include_values; structured',
+          'content = MetadataFiltersListing). Contract errors (422, 413, 500, 503) are tool results with `isError` and',
+          'the envelope; 401, 413 for the whole message and 429 are HTTP answers in the envelope. Body cap:',
+          `${MCP_MAX_BODY_BYTES.toLocaleString('en-US')} bytes per message, tool arguments at most ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')}.`,
+          'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated streams, no sessions).',
+        ].join(' '),
+        security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message (or batch).' } } } },
+        responses: {
+          '200': {
+            description: 'The JSON-RPC response (application/json, or one text/event-stream event).',
+            content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+          },
+          '202': { description: 'A notification was accepted.' },
+          ...errorResponses([401, 404, 405, 413, 429]),
+        },
+      },
+    },
+    '/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['meta'],
+        summary: 'This document. No API key needed.',
+        description: 'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
+        security: [],
+        responses: {
+          '200': { description: 'The OpenAPI 3.1.0 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+          ...errorResponses([404, 405]),
+        },
+      },
+    },
+  };
+}
+
 let cached: JsonSchema | undefined;
 
 /** The OpenAPI 3.1.0 description of the service, generated from the zod schemas and the error table. */
@@ -160,94 +252,7 @@ export function openApiDocument(): JsonSchema {
     tags: TAGS,
     servers: [{ url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' }],
     security: [{ ApiKeyAuth: [] }],
-    paths: {
-      '/query': {
-        post: {
-          operationId: 'runResearchQuery',
-          tags: ['evidence'],
-          summary: 'Run a query and return the selected response sections.',
-          description: [
-            'Answers a natural-language question with evidence chains from 10-K and 10-Q filings, each claim cited to a',
-            'filing section. `mode` (basic, research, agentic_research) and `effort` choose how much is searched;',
-            '`metadata_filters` (not in basic mode) narrow the filings; `include` picks the optional sections.',
-            'The body is validated before any index is read, so a bad request never costs a search.',
-          ].join(' '),
-          security: [{ ApiKeyAuth: [] }],
-          requestBody: { required: true, content: json('ResearchRequest', OPENAPI_EXAMPLES.requests) },
-          responses: {
-            '200': { description: 'Evidence and the requested sections.', headers: requestIdHeader, content: json('ResearchResponse', OPENAPI_EXAMPLES.responses) },
-            ...errorResponses([401, 404, 405, 413, 415, 422, 429, 500, 503]),
-          },
-        },
-      },
-      '/metadata-filters': {
-        get: {
-          operationId: 'listMetadataFilters',
-          tags: ['evidence'],
-          summary: 'List metadata-filter fields, operators, limits, bounds and optional categorical values.',
-          description: [
-            'Describes every field `metadata_filters` accepts: its operators, per-field limits and numeric bounds, and,',
-            'with `include_values=true`, the values present in the current index with their display values and aliases.',
-            'Read it before building filters: the values come from the index, not from a fixed list.',
-          ].join(' '),
-          security: [{ ApiKeyAuth: [] }],
-          parameters: [
-            {
-              name: 'include_values',
-              in: 'query',
-              required: false,
-              description: 'When true, include the values present in the index with display values and aliases. Default false.',
-              schema: { type: 'boolean', default: false },
-            },
-            { name: 'field', in: 'query', required: false, description: 'Return one filter field by name.', schema: { type: 'string', enum: [...FILTER_FIELDS] } },
-          ],
-          responses: {
-            '200': { description: 'Filter field descriptors.', headers: requestIdHeader, content: json('MetadataFiltersListing', OPENAPI_EXAMPLES.listing) },
-            ...errorResponses([401, 404, 405, 422, 429, 500, 503]),
-          },
-        },
-      },
-      '/mcp': {
-        post: {
-          operationId: 'mcp',
-          tags: ['mcp'],
-          summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the same service as MCP tools.',
-          description: [
-            'JSON-RPC 2.0 messages of the Model Context Protocol (2025 revisions and 2026-07-28). Tools:',
-            '`search_filing_evidence` (the arguments of POST /query: query, mode, effort, metadata_filters, max_evidence,',
-            'max_evidence_tokens, default 8,000; text content = agent_context markdown, structured content = the',
-            'ResearchResponse without agent_context) and `list_metadata_filters` (field, include_values; structured',
-            'content = MetadataFiltersListing). Contract errors (422, 413, 500, 503) are tool results with `isError` and',
-            'the envelope; 401, 413 for the whole message and 429 are HTTP answers in the envelope. Body cap:',
-            `${MCP_MAX_BODY_BYTES.toLocaleString('en-US')} bytes per message, tool arguments at most ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')}.`,
-            'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated streams, no sessions).',
-          ].join(' '),
-          security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message (or batch).' } } } },
-          responses: {
-            '200': {
-              description: 'The JSON-RPC response (application/json, or one text/event-stream event).',
-              content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
-            },
-            '202': { description: 'A notification was accepted.' },
-            ...errorResponses([401, 404, 405, 413, 429]),
-          },
-        },
-      },
-      '/openapi.json': {
-        get: {
-          operationId: 'getOpenApiDocument',
-          tags: ['meta'],
-          summary: 'This document. No API key needed.',
-          description: 'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
-          security: [],
-          responses: {
-            '200': { description: 'The OpenAPI 3.1.0 document.', content: { 'application/json': { schema: { type: 'object' } } } },
-            ...errorResponses([404, 405]),
-          },
-        },
-      },
-    },
+    paths: operations(),
     components: {
       securitySchemes: {
         ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.' },
