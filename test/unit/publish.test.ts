@@ -215,9 +215,9 @@ describe('storage adapter and CLI flags', () => {
       if (++calls < 3) throw new Error('connection reset');
       return 'ok';
     };
-    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms))).toBe('ok');
+    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms), () => 1)).toBe('ok');
     expect(waits).toEqual([500, 1000]);
-    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y failed after 5 attempts: 503 from R2');
+    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y: 503 from R2, giving up after 5 attempts');
   });
 
   it('wraps R2/KV bindings: a put that fails twice still lands', async () => {
