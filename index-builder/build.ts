@@ -622,7 +622,7 @@ export function versionOf(refs: readonly ArtifactRef[], statements: number, embe
 }
 
 /**
- * A full garbage collection when the process runs with --expose-gc (npm run build:index does): V8 sizes its heap by
+ * A full garbage collection when the process runs with --expose-gc (npm run index:build does): V8 sizes its heap by
  * how much a run has allocated, not by what is live, so without it a 4x corpus ends with a larger heap than 1x
  * although every issuer's working set is the same. Called between issuers and passes (a few ms each); a no-op
  * otherwise.

@@ -24,7 +24,7 @@ export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 
 export interface RunBuildOptions {
-  /** No summary on stdout (progress bars only appear on a TTY anyway). */
+  /** Neither the summary (stdout) nor progress (stderr): for tests and benchmarks that print their own. */
   quiet?: boolean;
   /** See BuildOptions.graphMinStatements; default 20,000. */
   graphMinStatements?: number;
@@ -145,7 +145,7 @@ export async function runBuild(
       let bar = bars.get(stage);
       if (!bar) {
         for (const b of bars.values()) b.stop();
-        bars.set(stage, (bar = stageProgress(stage)));
+        bars.set(stage, (bar = options.quiet ? { update() {}, stop() {} } : stageProgress(stage)));
       }
       bar.update(done, total);
     },

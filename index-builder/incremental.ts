@@ -18,7 +18,7 @@ import {
 import type { Filing } from './read-corpus';
 
 /**
- * `build:index -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is
+ * `index:build -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is
  * processed again when its content hash (filingHash) is new or differs from the previous build's; an issuer with
  * any such filing, or with a filing gone from the corpus, is rebuilt whole (consensus, entities and every shard of
  * it, since consensus spans its filings). Every other issuer's shards, graphs and table are taken byte for byte, and
