@@ -42,6 +42,8 @@ export interface BuildOptions {
    */
   graphMinStatements?: number;
   onStage?: (stage: string, done: number, total: number) => void;
+  /** How many filings the input holds, when known before reading it (countCorpusFilings): the segment stage's total. */
+  expectedFilings?: number;
 }
 
 /** One statement of a filing as segmentation leaves it: everything but its place in the corpus. */
@@ -583,13 +585,17 @@ export const BUILD_STATE = 'build-state.json';
 
 export interface BuildState {
   analyzer_version: number;
-  filings: Record<string, { ticker: string; hash: string }>;
+  /**
+   * Per filing: its content hash, and its metadata and page count, so that a refresh can carry an issuer over from
+   * this version without its filings on disk (incremental.ts, `partialCorpus`).
+   */
+  filings: Record<string, { ticker: string; hash: string; doc?: FilingDocument; pages?: number }>;
 }
 
-export function writeBuildState(dir: string, entries: readonly Pick<FilingEntry, 'doc' | 'hash'>[]): void {
+export function writeBuildState(dir: string, entries: readonly Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>[]): void {
   const state: BuildState = { analyzer_version: ANALYZER_VERSION, filings: {} };
   const sorted = [...entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
-  for (const e of sorted) state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash };
+  for (const e of sorted) state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash, doc: e.doc, pages: e.pageCount };
   writeFileSync(join(dir, BUILD_STATE), JSON.stringify(state) + '\n');
 }
 
@@ -616,7 +622,7 @@ export function versionOf(refs: readonly ArtifactRef[], statements: number, embe
 }
 
 /**
- * A full garbage collection when the process runs with --expose-gc (npm run build:index does): V8 sizes its heap by
+ * A full garbage collection when the process runs with --expose-gc (npm run index:build does): V8 sizes its heap by
  * how much a run has allocated, not by what is live, so without it a 4x corpus ends with a larger heap than 1x
  * although every issuer's working set is the same. Called between issuers and passes (a few ms each); a no-op
  * otherwise.
@@ -694,7 +700,7 @@ function reusedSources(table: IssuerTable, docId: string, shard: number): Catalo
 export async function segmentCorpus(
   filings: AsyncIterable<Filing> | Iterable<Filing>,
   spillDir: string,
-  options: Pick<BuildOptions, 'embedding' | 'onStage'> & { include?: (doc: FilingDocument) => boolean } = {},
+  options: Pick<BuildOptions, 'embedding' | 'onStage' | 'expectedFilings'> & { include?: (doc: FilingDocument) => boolean } = {},
 ): Promise<SegmentedCorpus> {
   const stage = options.onStage ?? (() => {});
   mkdirSync(spillDir, { recursive: true });
@@ -711,7 +717,7 @@ export async function segmentCorpus(
       stats.addStatement(s.tokens);
       learner.count(s.tokens);
     }
-    stage('segment', entries.length, entries.length);
+    stage('segment', entries.length, Math.max(entries.length, options.expectedFilings ?? 0));
   }
   return { entries, stats, learner };
 }

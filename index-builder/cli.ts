@@ -1,22 +1,12 @@
 #!/usr/bin/env node
 /**
- * Index builder CLI.
- *   build          FILINGS_DIR (default fixtures/sample-corpus/filings) -> ARTIFACTS_DIR (default artifacts/);
- *                  GRAPH_MIN_STATEMENTS (default 20000; "none" = no graphs): shards this large get an HNSW graph;
- *                  --partition i/n --out <dir>: segment only partition i's issuers into a partial output;
- *                  --merge <partial dirs...>: the index of all partitions (byte-identical to a single build)
- *                  --embedding-model <id or path>: reuse a model (every build writes its own to
- *                  ARTIFACTS_DIR/sp500/models/<id>.bin) instead of learning one
- *                  --incremental: build on the latest version, rebuilding only issuers whose filings changed
- *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
- *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
- *   gc             --keep N: removes published versions older than the N newest (never the current or previous)
- *   fetch          EDGAR 10-K/10-Q primary documents + metadata sidecars -> <out>/edgar/ (see fetch/parse-fetch-args.ts)
+ * Index builder CLI (npm scripts index:build, index:publish, index:gc, fetch:edgar, index:refresh); every subcommand
+ * answers --help. Flags are read with node:util parseArgs (cli-args.ts): a wrong one exits 2 with the usage.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import cliProgress from 'cli-progress';
 import { buildIndex, DOMAIN, type BuildOptions } from './build';
+import { parseFlags, runWithUsage, UsageError, type CliIo, consoleIo } from './cli-args';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { collectGarbage } from './gc';
@@ -24,38 +14,17 @@ import { incrementalBuild } from './incremental';
 import { loadModel } from './model-store';
 import { decodeManifest } from '../src/format/codec';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
+import { stageProgress } from './progress';
 import { publishVersion } from './publish';
+import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from './refresh';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
-import { streamCorpus } from './read-corpus';
+import { countCorpusFilings, streamCorpus } from './read-corpus';
 
 export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
 
-function progressBar(label: string) {
-  const quiet = !process.stderr.isTTY;
-  const bar = new cliProgress.SingleBar(
-    { format: `${label.padEnd(9)} [{bar}] {value}/{total}`, stream: process.stderr, noTTYOutput: false, hideCursor: true },
-    cliProgress.Presets.shades_classic,
-  );
-  let started = false;
-  return {
-    update(done: number, total: number) {
-      if (quiet) return;
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.setTotal(total);
-      bar.update(done);
-    },
-    stop() {
-      if (started) bar.stop();
-    },
-  };
-}
-
 export interface RunBuildOptions {
-  /** No summary on stdout (progress bars only appear on a TTY anyway). */
+  /** Neither the summary (stdout) nor progress (stderr): for tests and benchmarks that print their own. */
   quiet?: boolean;
   /** See BuildOptions.graphMinStatements; default 20,000. */
   graphMinStatements?: number;
@@ -84,39 +53,68 @@ export interface BuildArgs {
   embeddingSeed?: number;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
+  /** With incremental: the corpus holds only the changed issuers (a refresh); the others are carried over. */
+  partialCorpus?: boolean;
 }
 
+export const BUILD_USAGE = `usage: npm run index:build -- [flags]     (cli.ts build)
+  Builds an index of FILINGS_DIR (default ${DEFAULT_FILINGS_DIR}) into ARTIFACTS_DIR (default ${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
+  --incremental          build on the latest version in ARTIFACTS_DIR, rebuilding only issuers whose filings changed
+  --partial-corpus       with --incremental: FILINGS_DIR holds only the changed issuers' filings (a refresh); every
+                         other issuer is carried over from the latest version
+  --embedding-model <m>  reuse a model (an id under ARTIFACTS_DIR/sp500/models/, or a path) instead of learning one
+  --embedding-seed <n>   the learned model's projection seed (0 to 4294967295)
+  --partition <i/n> --out <dir>   segment only partition i's issuers into a partial output
+  --merge <dir...>       the index of all partial outputs (byte-identical to a single build)
+  -h, --help             this text
+  env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW graphs)`;
+
 export function parseBuildArgs(args: readonly string[]): BuildArgs {
+  const { values: v, positionals } = parseFlags(
+    args,
+    {
+      partition: { type: 'string' },
+      out: { type: 'string' },
+      merge: { type: 'boolean' },
+      'embedding-model': { type: 'string' },
+      'embedding-seed': { type: 'string' },
+      incremental: { type: 'boolean' },
+      'partial-corpus': { type: 'boolean' },
+    },
+    true,
+  );
   const out: BuildArgs = {};
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--partition') out.partition = parsePartition(args[++i] ?? '');
-    else if (a === '--out') {
-      out.out = args[++i];
-      if (!out.out) throw new Error('--out needs a directory');
-    } else if (a === '--embedding-model') {
-      out.embeddingModel = args[++i];
-      if (!out.embeddingModel || out.embeddingModel.startsWith('--')) throw new Error('--embedding-model needs a model id or a path to a model file');
-    } else if (a === '--embedding-seed') {
-      const raw = args[++i] ?? '';
-      if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) throw new Error('--embedding-seed needs an integer from 0 to 4294967295');
-      out.embeddingSeed = Number(raw);
-    } else if (a === '--incremental') out.incremental = true;
-    else if (a === '--merge') {
-      out.merge = [];
-      while (i + 1 < args.length && !args[i + 1]!.startsWith('--')) out.merge.push(args[++i]!);
-      if (!out.merge.length) throw new Error('--merge needs the partial output directories');
-    } else throw new Error(`unknown build option ${a}`);
+  const fail = (message: string): never => {
+    throw new UsageError(message);
+  };
+  if (v.partition !== undefined) {
+    try {
+      out.partition = parsePartition(v.partition);
+    } catch (err) {
+      fail((err as Error).message);
+    }
   }
-  if (out.partition && !out.out) throw new Error('--partition needs --out <dir> for the partial output');
-  if (out.partition && out.merge) throw new Error('give either --partition or --merge, not both');
-  if (out.out && !out.partition) throw new Error('--out is for --partition');
+  if (v.out !== undefined) out.out = v.out || fail('--out needs a directory');
+  if (v['embedding-model'] !== undefined) out.embeddingModel = v['embedding-model'] || fail('--embedding-model needs a model id or a path to a model file');
+  if (v['embedding-seed'] !== undefined) {
+    const raw = v['embedding-seed'];
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) fail('--embedding-seed needs an integer from 0 to 4294967295');
+    out.embeddingSeed = Number(raw);
+  }
+  if (v.incremental) out.incremental = true;
+  if (v['partial-corpus']) out.partialCorpus = true;
+  if (v.merge) out.merge = positionals.length ? [...positionals] : fail('--merge needs the partial output directories');
+  else if (positionals.length) fail(`unexpected argument ${positionals[0]} (only --merge takes directories)`);
+  if (out.partition && !out.out) fail('--partition needs --out <dir> for the partial output');
+  if (out.partition && out.merge) fail('give either --partition or --merge, not both');
+  if (out.out && !out.partition) fail('--out is for --partition');
   if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
-    throw new Error('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
+    fail('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
   }
-  if (out.embeddingModel && out.partition) throw new Error('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
+  if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
+  if (out.embeddingModel && out.partition) fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
   if (out.embeddingSeed !== undefined && (out.embeddingModel || out.incremental || out.partition)) {
-    throw new Error('--embedding-seed applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition');
+    fail('--embedding-seed applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition');
   }
   return out;
 }
@@ -124,16 +122,16 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
 export async function runBuild(
   filingsDir: string,
   artifactsDir: string,
-  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; incremental?: boolean } = {},
+  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; incremental?: boolean; partialCorpus?: boolean } = {},
 ) {
   const t0 = performance.now();
   const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
-  if (options.incremental && !previous) throw new Error(`--incremental needs a built version in ${artifactsDir}: run npm run build:index first`);
+  if (options.incremental && !previous) throw new Error(`--incremental needs a built version in ${artifactsDir}: run npm run index:build first`);
   const previousModel = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model : undefined;
   if (previous && !previousModel) throw new Error(`${previous} records no embedding model: build it again without --incremental`);
   const modelRef = previousModel ?? options.embeddingModel;
   const reused = modelRef ? await loadModel(modelRef, join(artifactsDir, DOMAIN)) : undefined;
-  const bars = new Map<string, ReturnType<typeof progressBar>>();
+  const bars = new Map<string, ReturnType<typeof stageProgress>>();
   // Resident memory seen during each stage, sampled at each progress step: where a build's peak comes from.
   const rssByStage = new Map<string, number>();
   const buildOptions: BuildOptions = {
@@ -141,19 +139,20 @@ export async function runBuild(
     ...(reused ? { embeddingModel: reused } : {}),
     ...(options.embeddingSeed !== undefined ? { embedding: { seed: options.embeddingSeed } } : {}),
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
+    ...(previous || options.merge ? {} : { expectedFilings: countCorpusFilings(filingsDir) }),
     onStage(stage, done, total) {
       rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
       let bar = bars.get(stage);
       if (!bar) {
         for (const b of bars.values()) b.stop();
-        bars.set(stage, (bar = progressBar(stage)));
+        bars.set(stage, (bar = options.quiet ? { update() {}, stop() {} } : stageProgress(stage)));
       }
       bar.update(done, total);
     },
   };
   // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
   const result = previous
-    ? await incrementalBuild(() => streamCorpus(filingsDir), previous, { ...buildOptions, embeddingModel: reused! })
+    ? await incrementalBuild(() => streamCorpus(filingsDir), previous, { ...buildOptions, embeddingModel: reused!, ...(options.partialCorpus ? { partialCorpus: true } : {}) })
     : options.merge
       ? await mergePartitions(options.merge, buildOptions)
       : await buildIndex(streamCorpus(filingsDir), buildOptions);
@@ -207,11 +206,11 @@ export interface PublishOptions {
 export async function runPublish(artifactsDir: string, opts: PublishOptions) {
   const dir = opts.version ? join(artifactsDir, DOMAIN, opts.version) : latestVersionDir(artifactsDir);
   if (!dir || !existsSync(join(dir, 'manifest.json'))) {
-    throw new Error(opts.version ? `no built version ${opts.version} in ${join(artifactsDir, DOMAIN)}` : `no built index in ${artifactsDir}: run npm run build:index first`);
+    throw new Error(opts.version ? `no built version ${opts.version} in ${join(artifactsDir, DOMAIN)}` : `no built index in ${artifactsDir}: run npm run index:build first`);
   }
   const storage = await openStorage({ remote: opts.remote, persistTo: opts.persistDir });
   try {
-    const bar = progressBar('publish');
+    const bar = stageProgress('publish');
     const report = await publishVersion(dir, storage.target, (d, t) => bar.update(d, t));
     bar.stop();
     console.log(
@@ -243,80 +242,159 @@ export async function runGc(keep: number, opts: { remote: boolean; persistDir: s
   }
 }
 
-/** Flags of `publish` and `gc`: --local (default) or --remote, --persist-to <dir>, --version <v>, --keep <n>, --dry-run. */
-export function parseStorageArgs(args: readonly string[]) {
-  const out = { remote: false, persistDir: undefined as string | undefined, version: undefined as string | undefined, keep: undefined as number | undefined, dryRun: false };
-  let target: string | null = null;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    const value = () => {
-      const v = args[++i];
-      if (v === undefined || v.startsWith('--')) throw new Error(`${a} needs a value`);
-      return v;
-    };
-    if (a === '--local' || a === '--remote') {
-      if (target && target !== a) throw new Error('give either --local or --remote, not both');
-      target = a;
-      out.remote = a === '--remote';
-    } else if (a === '--persist-to') out.persistDir = value();
-    else if (a === '--version') out.version = value();
-    else if (a === '--keep') {
-      const n = Number(value());
-      if (!Number.isInteger(n) || n < 1) throw new Error('--keep needs a positive integer');
-      out.keep = n;
-    } else if (a === '--dry-run') out.dryRun = true;
-    else throw new Error(`unknown option ${a}`);
-  }
-  if (out.remote && out.persistDir) throw new Error('--persist-to is for --local only');
-  return out;
+const STORAGE_FLAGS = `  --local                the local R2/KV state wrangler dev serves (default)
+  --remote               the R2 bucket and KV namespace of wrangler.toml on Cloudflare (needs a wrangler login or
+                         CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID)
+  --persist-to <dir>     with --local: the state folder (default PERSIST_DIR or ${DEFAULT_PERSIST_DIR})`;
+
+export const PUBLISH_USAGE = `usage: npm run index:publish -- [--local|--remote] [--persist-to dir] [--version v]     (cli.ts publish)
+  Publishes a built version of ARTIFACTS_DIR (default ${DEFAULT_ARTIFACTS_DIR}): files.json, the objects not stored yet,
+  the manifest, then the pointer.
+${STORAGE_FLAGS}
+  --version <v>          a version folder under ARTIFACTS_DIR/sp500/ (default the latest build)
+  -h, --help             this text`;
+
+export const GC_USAGE = `usage: npm run index:gc -- --keep <n> [--local|--remote] [--persist-to dir] [--dry-run]     (cli.ts gc)
+  Removes published versions older than the n newest (never the current or the previous one).
+${STORAGE_FLAGS}
+  --keep <n>             how many of the newest versions to keep
+  --dry-run              say what would be removed, remove nothing
+  -h, --help             this text`;
+
+export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] [--persist-to dir]     (cli.ts refresh)
+  The steps of .github/workflows/refresh-index.yml around fetch, build and publish; their state lives in the bucket
+  (index-builder/refresh.ts):
+  begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
+  prepare                which issuers changed; pulls their archived filings and the previous version into
+                         <data>/filings and <data>/artifacts (writes changed=true|false to GITHUB_OUTPUT)
+  finish                 after the publish: archives the filings and the model, writes the refresh state
+  --data <dir>           the run's data folder (default data)
+${STORAGE_FLAGS}
+  -h, --help             this text`;
+
+const STORAGE_OPTIONS = { local: { type: 'boolean' }, remote: { type: 'boolean' }, 'persist-to': { type: 'string' } } as const;
+
+function storageTarget(v: { local?: boolean; remote?: boolean; 'persist-to'?: string }, persistDir: string) {
+  if (v.local && v.remote) throw new UsageError('give either --local or --remote, not both');
+  if (v.remote && v['persist-to'] !== undefined) throw new UsageError('--persist-to is for --local only');
+  return { remote: !!v.remote, persistDir: resolve(v['persist-to'] ?? persistDir) };
 }
 
-async function main() {
-  const [command] = process.argv.slice(2);
-  const filingsDir = resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
-  const artifactsDir = resolve(process.env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
-  const persistDir = resolve(process.env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR);
-  if (command === 'build') {
-    const graphMinStatements = parseGraphMinStatements(process.env.GRAPH_MIN_STATEMENTS);
-    const buildArgs = parseBuildArgs(process.argv.slice(3));
-    const options = graphMinStatements === undefined ? {} : { graphMinStatements };
-    if (buildArgs.partition) {
-      const t0 = performance.now();
-      const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
-      const { index, count } = buildArgs.partition;
-      console.log(`segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with build:index -- --merge)`);
+/** Flags of `publish`: --local (default) or --remote, --persist-to <dir>, --version <v>. */
+export function parsePublishArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
+  const { values: v } = parseFlags(args, { ...STORAGE_OPTIONS, version: { type: 'string' } });
+  return { ...storageTarget(v, persistDir), ...(v.version ? { version: v.version } : {}) };
+}
+
+/** Flags of `gc`: --keep <n> (required), --local or --remote, --persist-to <dir>, --dry-run. */
+export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
+  const { values: v } = parseFlags(args, { ...STORAGE_OPTIONS, keep: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+  if (v.keep === undefined) throw new UsageError('gc needs --keep <n>: how many of the newest versions to keep');
+  const keep = Number(v.keep);
+  if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep needs a positive integer');
+  return { ...storageTarget(v, persistDir), keep, dryRun: !!v['dry-run'] };
+}
+
+/** Flags of `refresh`: the step, --data <dir>, --local or --remote, --persist-to <dir>. */
+export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
+  const { values: v, positionals } = parseFlags(args, { ...STORAGE_OPTIONS, data: { type: 'string' } }, true);
+  const [step, ...rest] = positionals;
+  if (step !== 'begin' && step !== 'prepare' && step !== 'finish') throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
+  if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
+  return { step, data: resolve(v.data ?? 'data'), ...storageTarget(v, persistDir) };
+}
+
+async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo): Promise<void> {
+  const layout = refreshLayout(args.data);
+  const storage = await openStorage({ remote: args.remote, persistTo: args.persistDir });
+  try {
+    if (args.step === 'begin') {
+      const state = await beginRefresh(storage.target, layout);
+      io.out(state ? `refresh state in ${storage.where}: version ${state.version}, fetch from ${state.since ?? 'the start'}` : `no refresh state in ${storage.where}: a first, full run`);
+    } else if (args.step === 'prepare') {
+      const plan = await prepareRefresh(storage.target, layout);
+      writeStepOutputs(plan);
+      io.out(
+        plan.first
+          ? `first run: a full build of ${plan.changed.length} issuers`
+          : plan.changed.length
+            ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} for an incremental build`
+            : 'nothing new since the last run: no build, no publish',
+      );
     } else {
-      await runBuild(filingsDir, artifactsDir, {
-        ...options,
-        ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
-        ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
-        ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
-        ...(buildArgs.incremental ? { incremental: true } : {}),
-      });
+      const { state, archived } = await finishRefresh(storage.target, layout);
+      io.out(`refresh state written to ${storage.where}: version ${state.version}, next fetch from ${state.since ?? 'the start'} (${archived} objects archived)`);
     }
+  } finally {
+    await storage.dispose();
   }
-  else if (command === 'publish' || command === 'gc') {
-    const args = parseStorageArgs(process.argv.slice(3));
-    const storage = { remote: args.remote, persistDir: resolve(args.persistDir ?? persistDir) };
-    if (command === 'publish') await runPublish(artifactsDir, { ...storage, ...(args.version ? { version: args.version } : {}) });
-    else {
-      if (args.keep === undefined) throw new Error('gc needs --keep <n>: how many of the newest versions to keep');
-      await runGc(args.keep, { ...storage, dryRun: args.dryRun });
-    }
+}
+
+export const CLI_USAGE = `usage: cli.ts build | publish | gc | fetch | refresh   (each answers --help)
+  npm scripts: index:build, index:publish, index:publish:local, index:gc, fetch:edgar, index:refresh`;
+
+async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  const buildArgs = parseBuildArgs(args);
+  let graphMinStatements;
+  try {
+    graphMinStatements = parseGraphMinStatements(env.GRAPH_MIN_STATEMENTS);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
   }
-  else if (command === 'fetch') await runFetchCommand(process.argv.slice(3), progressBar('fetch'));
-  else {
-    console.error(
-      'usage: cli.ts build | publish [--local|--remote] [--persist-to dir] [--version v] | gc --keep n [--local|--remote] [--dry-run] | fetch --help\n' +
-        '  (env: FILINGS_DIR, ARTIFACTS_DIR, PERSIST_DIR, GRAPH_MIN_STATEMENTS)',
-    );
-    process.exitCode = 2;
+  const filingsDir = resolve(env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
+  const artifactsDir = resolve(env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
+  if (buildArgs.partition) {
+    const t0 = performance.now();
+    const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
+    const { index, count } = buildArgs.partition;
+    console.log(`segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`);
+    return;
+  }
+  await runBuild(filingsDir, artifactsDir, {
+    ...(graphMinStatements === undefined ? {} : { graphMinStatements }),
+    ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
+    ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
+    ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
+    ...(buildArgs.incremental ? { incremental: true } : {}),
+    ...(buildArgs.partialCorpus ? { partialCorpus: true } : {}),
+  });
+}
+
+/** Runs one subcommand; resolves to the process's exit code. */
+export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = consoleIo): Promise<number> {
+  const [command, ...args] = argv;
+  const artifactsDir = resolve(env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
+  const persistDir = env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR;
+  switch (command) {
+    case 'build':
+      return runWithUsage(BUILD_USAGE, () => runBuildCommand(args, env), io);
+    case 'publish':
+      return runWithUsage(PUBLISH_USAGE, async () => void (await runPublish(artifactsDir, parsePublishArgs(args, persistDir))), io);
+    case 'gc':
+      return runWithUsage(GC_USAGE, async () => {
+        const { keep, ...opts } = parseGcArgs(args, persistDir);
+        await runGc(keep, opts);
+      }, io);
+    case 'refresh':
+      return runWithUsage(REFRESH_USAGE, () => runRefresh(parseRefreshArgs(args, persistDir), io), io);
+    case 'fetch':
+      return runWithUsage('', async () => (await runFetchCommand(args, stageProgress('fetch'), env, io)).code, io);
+    case '--help':
+    case '-h':
+      io.out(CLI_USAGE);
+      return 0;
+    default:
+      io.err(`${command ? `unknown command ${command}` : 'no command'}\n\n${CLI_USAGE}`);
+      return 2;
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  });
+  main(process.argv.slice(2)).then(
+    (code) => (process.exitCode = code),
+    (err: unknown) => {
+      console.error(err instanceof Error ? err.message : err);
+      process.exitCode = 1;
+    },
+  );
 }

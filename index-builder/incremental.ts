@@ -18,7 +18,7 @@ import {
 import type { Filing } from './read-corpus';
 
 /**
- * `build:index -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is
+ * `index:build -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is
  * processed again when its content hash (filingHash) is new or differs from the previous build's; an issuer with
  * any such filing, or with a filing gone from the corpus, is rebuilt whole (consensus, entities and every shard of
  * it, since consensus spans its filings). Every other issuer's shards, graphs and table are taken byte for byte, and
@@ -27,11 +27,12 @@ import type { Filing } from './read-corpus';
  * gives with that model (test/unit/incremental.test.ts checks it byte for byte).
  *
  * `filings` is called twice: a first read hashes every filing; the second segments only the rebuilt issuers'.
+ * With `partialCorpus`, an issuer with no filing in the corpus is carried over unchanged instead of removed.
  */
 export async function incrementalBuild(
   filings: () => AsyncIterable<Filing> | Iterable<Filing>,
   previousDir: string,
-  options: BuildOptions & { embeddingModel: NonNullable<BuildOptions['embeddingModel']> },
+  options: BuildOptions & { embeddingModel: NonNullable<BuildOptions['embeddingModel']>; partialCorpus?: boolean },
 ): Promise<BuildResult & { rebuiltIssuers: string[] }> {
   const statePath = join(previousDir, BUILD_STATE);
   if (!existsSync(statePath)) throw new Error(`${previousDir} has no ${BUILD_STATE}: build the index once without --incremental`);
@@ -52,7 +53,18 @@ export async function incrementalBuild(
     seen.set(filing.doc.doc_id, { doc: filing.doc, hash, pageCount: filing.pages.length });
     if (state.filings[filing.doc.doc_id]?.hash !== hash) touched.add(filing.doc.ticker);
   }
-  for (const [docId, { ticker }] of Object.entries(state.filings)) if (!seen.has(docId)) touched.add(ticker);
+  // A partial corpus (a refresh: only the issuers with new filings, their older filings pulled from the archive)
+  // says nothing of the issuers it leaves out: they are carried over from the previous version's build state.
+  const present = new Set([...seen.values()].map((f) => f.doc.ticker));
+  for (const [docId, { ticker }] of Object.entries(state.filings)) if (!seen.has(docId) && (!options.partialCorpus || present.has(ticker))) touched.add(ticker);
+  if (options.partialCorpus) {
+    for (const [docId, f] of Object.entries(state.filings)) {
+      if (present.has(f.ticker)) continue;
+      if (!f.doc || f.pages === undefined) throw new Error(`${statePath} records no metadata for ${docId}: build the index once without --incremental`);
+      seen.set(docId, { doc: f.doc, hash: f.hash, pageCount: f.pages });
+    }
+  }
+  const rebuiltFilings = [...seen.values()].filter((f) => touched.has(f.doc.ticker)).length;
 
   const directory = decodeDirectory(new Uint8Array(readFileSync(join(previousDir, manifest.directory.file))));
   const tables = new Map<string, IssuerTable>();
@@ -65,7 +77,7 @@ export async function incrementalBuild(
   const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
   rmSync(spill, { recursive: true, force: true });
   try {
-    const corpus = await segmentCorpus(filings(), spill, { ...options, include: (doc) => touched.has(doc.ticker) });
+    const corpus = await segmentCorpus(filings(), spill, { ...options, expectedFilings: rebuiltFilings, include: (doc) => touched.has(doc.ticker) });
     for (const table of tables.values()) {
       for (const info of table.shards) addShardStats(corpus.stats, decodeShard(new Uint8Array(readFileSync(join(previousDir, info.file)))));
     }

@@ -75,7 +75,7 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
   if (!dirs.length) throw new Error('--merge needs the partial output directories');
   const partials = dirs.map((d) => {
     const file = join(resolve(d), PARTIAL_FILE);
-    if (!existsSync(file)) throw new Error(`${d} is not a partial build output (no ${PARTIAL_FILE}): run build:index -- --partition i/n --out ${d}`);
+    if (!existsSync(file)) throw new Error(`${d} is not a partial build output (no ${PARTIAL_FILE}): run index:build -- --partition i/n --out ${d}`);
     const p = deserialize(readFileSync(file)) as PartialManifest;
     if (p.format !== PARTIAL_FORMAT) throw new Error(`${file}: not a partial build manifest`);
     if (p.analyzer_version !== ANALYZER_VERSION) throw new Error(`${d} was segmented by analyzer version ${p.analyzer_version}, this builder is ${ANALYZER_VERSION}: rebuild the partition`);

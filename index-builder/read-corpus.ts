@@ -54,6 +54,19 @@ function requireDocument(row: unknown, where: string): FilingDocument {
 }
 
 /**
+ * How many filings a filings directory holds, counted without reading them: the rows of documents.jsonl plus the
+ * HTML documents of its EDGAR folders. An upper bound (a row without pages, or an EDGAR form the builder does not
+ * read, is skipped by the build), good enough for a progress total.
+ */
+export function countCorpusFilings(dir: string): number {
+  const docsPath = join(dir, 'documents.jsonl');
+  let n = 0;
+  if (existsSync(docsPath)) for (const line of readFileSync(docsPath, 'utf8').split('\n')) if (line.trim()) n++;
+  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')]) if (existsSync(d)) n += readdirSync(d).filter((f) => /\.html?$/i.test(f)).length;
+  return n;
+}
+
+/**
  * Reads a filings directory: documents.jsonl plus pages.jsonl.gz (or plain pages.jsonl), and optionally an
  * `edgar/` folder of EDGAR primary-document HTML files with JSON metadata sidecars.
  */

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { PublishTarget, StoredObject } from './publish';
+import { retry } from './retry';
 
 export const DEFAULT_PERSIST_DIR = '.wrangler/state';
 export const DEFAULT_CONFIG = 'wrangler.toml';
@@ -28,22 +29,12 @@ export interface KvLike {
   put(key: string, value: string): Promise<void>;
 }
 
-const RETRIES = 4;
-
 /**
- * Retries a storage call with exponential backoff (0.5, 1, 2, 4 s): remote R2/KV calls fail now and then (a dropped
- * connection, a 5xx) and a long publish should not stop for one of them. The last error is thrown.
+ * Retries a storage call (five attempts, backoff from 0.5 s with jitter): remote R2/KV calls fail now and then (a
+ * dropped connection, a 5xx) and a long publish should not stop for one of them.
  */
-export async function withRetries<T>(what: string, call: () => Promise<T>, sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await call();
-    } catch (err) {
-      if (attempt >= RETRIES) throw new Error(`${what} failed after ${RETRIES + 1} attempts: ${err instanceof Error ? err.message : String(err)}`);
-      await sleep(500 * 2 ** attempt);
-    }
-  }
-}
+export const withRetries = <T>(what: string, call: () => Promise<T>, sleep?: (ms: number) => Promise<void>, random?: () => number): Promise<T> =>
+  retry(what, call, { retries: 4, baseMs: 500, ...(sleep ? { sleep } : {}), ...(random ? { random } : {}) });
 
 /** A publish target over R2/KV bindings, every call retried. */
 export function bindingsTarget(bucket: BucketLike, kv: KvLike, sleep?: (ms: number) => Promise<void>): PublishTarget {

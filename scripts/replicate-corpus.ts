@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import { parseFlags, runWithUsage, UsageError } from '../index-builder/cli-args';
 
 interface Doc {
   doc_id: string;
@@ -37,18 +38,19 @@ export function renameDoc(doc: Doc, copy: number): Doc {
   };
 }
 
-function parseArgs(argv: string[]) {
-  const get = (name: string) => {
-    const i = argv.indexOf(name);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const from = get('--from');
-  const out = get('--out');
-  const factor = Number(get('--factor') ?? '4');
-  if (!from || !out || !Number.isInteger(factor) || factor < 1) {
-    throw new Error('usage: replicate-corpus.ts --from <filings dir> --factor <n> --out <dir> [--exclude <doc_id,...>]');
-  }
-  return { from: resolve(from), out: resolve(out), factor, exclude: (get('--exclude') ?? '').split(',').filter(Boolean) };
+export const REPLICATE_USAGE = `usage: npx tsx scripts/replicate-corpus.ts --from <filings dir> --out <dir> [--factor n] [--exclude doc_id,...]
+  --from <dir>      a page-text corpus (documents.jsonl, pages.jsonl(.gz))
+  --out <dir>       where the replicated corpus is written
+  --factor <n>      how many copies (default 4)
+  --exclude <ids>   comma-separated doc_ids to leave out
+  -h, --help        this text`;
+
+export function parseReplicateArgs(argv: readonly string[]) {
+  const { values } = parseFlags(argv, { from: { type: 'string' }, out: { type: 'string' }, factor: { type: 'string' }, exclude: { type: 'string' } });
+  const factor = Number(values.factor ?? '4');
+  if (!values.from || !values.out) throw new UsageError('--from and --out are required');
+  if (!Number.isInteger(factor) || factor < 1) throw new UsageError(`--factor needs a positive integer, got "${values.factor}"`);
+  return { from: resolve(values.from), out: resolve(values.out), factor, exclude: (values.exclude ?? '').split(',').filter(Boolean) };
 }
 
 /** Writes the corpus in `from` `factor` times (renamed copies) to `out`, without the filings in `exclude`. */
@@ -83,15 +85,10 @@ export async function replicateCorpus(from: string, out: string, factor: number,
   return { filings: docs.length * factor, pages };
 }
 
-async function main() {
-  const { from, out, factor, exclude } = parseArgs(process.argv.slice(2));
-  const { filings, pages } = await replicateCorpus(from, out, factor, exclude);
-  console.log(`replicated ${filings / factor} filings x ${factor} = ${filings} filings, ${pages} pages -> ${out}`);
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  });
+  runWithUsage(REPLICATE_USAGE, async () => {
+    const { from, out, factor, exclude } = parseReplicateArgs(process.argv.slice(2));
+    const { filings, pages } = await replicateCorpus(from, out, factor, exclude);
+    console.log(`replicated ${filings / factor} filings x ${factor} = ${filings} filings, ${pages} pages -> ${out}`);
+  }).then((code) => (process.exitCode = code));
 }

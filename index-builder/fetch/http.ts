@@ -1,3 +1,4 @@
+import { retry, RetriesExhaustedError, RetryableError, parseRetryAfter } from '../retry';
 import type { IntervalLimiter } from './rate-limiter';
 
 /** An HTTP answer EDGAR gave that ends the request (after retries where retrying makes sense). */
@@ -34,7 +35,7 @@ export interface EdgarHttpOptions {
   timeoutMs?: number;
   /** Retries after the first attempt for 429, 5xx, timeouts and network errors; default 5. */
   maxRetries?: number;
-  /** First backoff; doubles per retry. Default 1 s. */
+  /** First backoff (with jitter, index-builder/retry.ts); doubles per retry. Default 1 s. */
   backoffBaseMs?: number;
   /** Backoff and Retry-After above this end the request instead of waiting; default 120 s. */
   maxWaitMs?: number;
@@ -46,17 +47,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 5;
 const DEFAULT_BACKOFF_BASE_MS = 1_000;
 const DEFAULT_MAX_WAIT_MS = 120_000;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Retry-After is either delay-seconds or an HTTP date (RFC 9110 section 10.2.3). */
-export function parseRetryAfter(value: string | null, nowMs = Date.now()): number | null {
-  if (!value) return null;
-  const v = value.trim();
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
-}
 
 const isRetryableStatus = (status: number) => status === 429 || (status >= 500 && status <= 599);
 
@@ -86,41 +76,47 @@ export class EdgarHttp {
   }
 
   async get(url: string): Promise<Buffer> {
-    for (let attempt = 0; ; attempt++) {
-      const release = await this.options.limiter.take();
-      this.requests++;
-      let reason: string;
-      let retryAfterMs: number | null = null;
-      try {
-        const response = await fetch(url, {
-          headers: { 'user-agent': this.options.userAgent, 'accept-encoding': 'gzip, deflate' },
-          signal: AbortSignal.timeout(this.timeoutMs),
-          redirect: 'follow',
-        });
-        if (response.ok) return Buffer.from(await response.arrayBuffer()); // fetch has undone the gzip
-        await response.body?.cancel();
-        if (response.status === 403) throw new EdgarForbiddenError(url, this.options.userAgent);
-        if (!isRetryableStatus(response.status)) {
-          throw new EdgarHttpError(`EDGAR answered ${response.status} ${response.statusText} for ${url}`, url, response.status);
-        }
-        reason = `HTTP ${response.status}`;
-        retryAfterMs = parseRetryAfter(response.headers.get('retry-after'));
-      } catch (err) {
-        if (err instanceof EdgarHttpError) throw err;
-        const e = err as Error & { cause?: { code?: string } };
-        reason = e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error (${e.cause?.code ?? e.message})`;
-      } finally {
-        release(); // the answer is read (or the attempt is over): the limiter's window counts from here
+    try {
+      return await retry(url, () => this.attempt(url), {
+        retries: this.maxRetries,
+        baseMs: this.backoffBaseMs,
+        maxWaitMs: this.maxWaitMs,
+        retryable: () => false, // only what attempt() marks as RetryableError
+        onRetry: ({ attempt, waitMs, reason }) => {
+          this.retries++;
+          this.options.onRetry?.({ url, attempt, waitMs, reason });
+        },
+      });
+    } catch (err) {
+      if (!(err instanceof RetriesExhaustedError)) throw err;
+      const status = /^HTTP (\d+)/.exec((err.lastError as Error).message);
+      throw new EdgarHttpError(err.message, url, status ? Number(status[1]) : null);
+    }
+  }
+
+  /** One request under the rate limit: the body, a RetryableError (429, 5xx, timeout, network), or a final error. */
+  private async attempt(url: string): Promise<Buffer> {
+    const release = await this.options.limiter.take();
+    this.requests++;
+    try {
+      const response = await fetch(url, {
+        headers: { 'user-agent': this.options.userAgent, 'accept-encoding': 'gzip, deflate' },
+        signal: AbortSignal.timeout(this.timeoutMs),
+        redirect: 'follow',
+      });
+      if (response.ok) return Buffer.from(await response.arrayBuffer()); // fetch has undone the gzip
+      await response.body?.cancel();
+      if (response.status === 403) throw new EdgarForbiddenError(url, this.options.userAgent);
+      if (!isRetryableStatus(response.status)) {
+        throw new EdgarHttpError(`EDGAR answered ${response.status} ${response.statusText} for ${url}`, url, response.status);
       }
-      const backoffMs = this.backoffBaseMs * 2 ** attempt;
-      const waitMs = Math.max(retryAfterMs ?? 0, backoffMs);
-      if (attempt >= this.maxRetries || waitMs > this.maxWaitMs) {
-        const why = attempt >= this.maxRetries ? `after ${attempt + 1} attempts` : `EDGAR asked to wait ${Math.round(waitMs / 1000)} s`;
-        throw new EdgarHttpError(`${url}: ${reason}, giving up ${why}`, url, /^HTTP (\d+)/.exec(reason) ? Number(reason.slice(5)) : null);
-      }
-      this.retries++;
-      this.options.onRetry?.({ url, attempt: attempt + 1, waitMs, reason });
-      await sleep(waitMs);
+      throw new RetryableError(`HTTP ${response.status}`, parseRetryAfter(response.headers.get('retry-after')));
+    } catch (err) {
+      if (err instanceof EdgarHttpError || err instanceof RetryableError) throw err;
+      const e = err as Error & { cause?: { code?: string } };
+      throw new RetryableError(e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error (${e.cause?.code ?? e.message})`);
+    } finally {
+      release(); // the answer is read (or the attempt is over): the limiter's window counts from here
     }
   }
 }

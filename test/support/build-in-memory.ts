@@ -195,7 +195,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   }
   writeFileSync(join(dir, FILE_LIST), fileList);
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  writeBuildState(dir, filings.map((f) => ({ doc: f.doc, hash: filingHash(f) })));
+  writeBuildState(dir, filings.map((f) => ({ doc: f.doc, hash: filingHash(f), pageCount: f.pages.length })));
 
   const byStatus: Record<string, number> = {};
   const byKind: Record<string, number> = {};

@@ -33,10 +33,30 @@ export interface RecordedEdgar {
   /** Faults per "host:path", played in order before the recorded file is served. */
   faults: Map<string, Fault[]>;
   paths(): string[];
+  /**
+   * Serves EDGAR as it stood on a date (YYYY-MM-DD): submissions list no filing filed after it. null (the default)
+   * serves every recorded filing. Lets a test play two runs with a filing received between them.
+   */
+  asOf(date: string | null): void;
   close(): Promise<void>;
 }
 
-function serve(host: 'www' | 'data', state: { requests: Received[]; faults: Map<string, Fault[]> }) {
+interface ServerState {
+  requests: Received[];
+  faults: Map<string, Fault[]>;
+  asOf: string | null;
+}
+
+/** A submissions document (`filings.recent` or a top-level page) without the rows filed after `date`. */
+function filedBy(body: Buffer, date: string): Buffer {
+  const doc = JSON.parse(body.toString('utf8')) as { filings?: { recent?: Record<string, unknown[]> } } & Record<string, unknown>;
+  const columns = (doc.filings?.recent ?? doc) as Record<string, unknown[]>;
+  const keep = (columns.filingDate as string[]).map((d) => d <= date);
+  for (const [k, v] of Object.entries(columns)) if (Array.isArray(v) && v.length === keep.length) columns[k] = v.filter((_, i) => keep[i]);
+  return Buffer.from(JSON.stringify(doc));
+}
+
+function serve(host: 'www' | 'data', state: ServerState) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     state.requests.push({ host, path, userAgent: req.headers['user-agent'], acceptEncoding: req.headers['accept-encoding'], at: performance.now() });
@@ -53,6 +73,7 @@ function serve(host: 'www' | 'data', state: { requests: Received[]; faults: Map<
       return res.end('Not Found');
     }
     let body: Buffer = readFileSync(file);
+    if (state.asOf && host === 'data' && path.startsWith('/submissions/')) body = filedBy(body, state.asOf);
     const headers: Record<string, string> = { 'content-type': path.endsWith('.json') ? 'application/json' : 'text/html' };
     // Like SEC's servers: gzip for clients that accept it.
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
@@ -76,7 +97,7 @@ async function listen(server: Server): Promise<string> {
 }
 
 export async function startRecordedEdgar(): Promise<RecordedEdgar> {
-  const state = { requests: [] as Received[], faults: new Map<string, Fault[]>() };
+  const state: ServerState = { requests: [], faults: new Map(), asOf: null };
   const servers = [createServer(serve('www', state)), createServer(serve('data', state))];
   const [www, data] = [await listen(servers[0]!), await listen(servers[1]!)];
   return {
@@ -84,6 +105,7 @@ export async function startRecordedEdgar(): Promise<RecordedEdgar> {
     requests: state.requests,
     faults: state.faults,
     paths: () => state.requests.map((r) => `${r.host}:${r.path}`),
+    asOf: (date) => void (state.asOf = date),
     close: async () => {
       for (const s of servers) s.closeAllConnections();
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));

@@ -12,7 +12,10 @@ describe('build flags (index-builder/cli.ts parseBuildArgs)', () => {
   it('reads --embedding-seed and refuses it where no model is learned', () => {
     expect(parseBuildArgs(['--embedding-seed', '7'])).toEqual({ embeddingSeed: 7 });
     expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({ merge: ['a', 'b'], embeddingSeed: 0 });
-    for (const bad of [[], ['x'], ['-1'], ['1.5'], ['4294967296']]) expect(() => parseBuildArgs(['--embedding-seed', ...bad])).toThrow(/integer from 0/);
+    for (const bad of [['x'], ['1.5'], ['4294967296']]) expect(() => parseBuildArgs(['--embedding-seed', ...bad])).toThrow(/integer from 0/);
+    // A missing value, or one that reads as a flag, is refused by the parser itself.
+    expect(() => parseBuildArgs(['--embedding-seed'])).toThrow(/argument missing/);
+    expect(() => parseBuildArgs(['--embedding-seed', '-1'])).toThrow(/ambiguous/);
     expect(() => parseBuildArgs(['--embedding-seed', '7', '--embedding-model', 'abc'])).toThrow(/not with --embedding-model/);
     expect(() => parseBuildArgs(['--embedding-seed', '7', '--incremental'])).toThrow(/--incremental/);
   });

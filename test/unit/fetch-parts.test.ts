@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseConstituents } from '../../index-builder/fetch/constituents';
 import { parseCompanyTickers, parseSubmissions, toDocumentUrl, toSubmissionsUrl } from '../../index-builder/fetch/edgar-api';
 import { deriveFiscalLabels, toFiscalYearLabel } from '../../index-builder/fetch/fiscal';
-import { parseRetryAfter } from '../../index-builder/fetch/http';
+import { parseRetryAfter } from '../../index-builder/retry';
 import { parseFetchArgs, parseUserAgent, parseYears } from '../../index-builder/fetch/parse-fetch-args';
 import { IntervalLimiter } from '../../index-builder/fetch/rate-limiter';
 import { selectFilings, selectSubmissionPages } from '../../index-builder/fetch/select-filings';

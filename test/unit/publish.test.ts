@@ -1,13 +1,14 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { openLocalBindings } from '../support/local-bindings';
 import { collectGarbage, planGc } from '../../index-builder/gc';
 import { publishVersion, type PublishTarget, type StoredObject } from '../../index-builder/publish';
 import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/storage';
-import { parseStorageArgs } from '../../index-builder/cli';
+import { parseGcArgs, parsePublishArgs } from '../../index-builder/cli';
+import { UsageError } from '../../index-builder/cli-args';
 import { readCorpus } from '../../index-builder/read-corpus';
 import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
 import type { FileList } from '../../src/format/types';
@@ -215,9 +216,9 @@ describe('storage adapter and CLI flags', () => {
       if (++calls < 3) throw new Error('connection reset');
       return 'ok';
     };
-    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms))).toBe('ok');
+    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms), () => 1)).toBe('ok');
     expect(waits).toEqual([500, 1000]);
-    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y failed after 5 attempts: 503 from R2');
+    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y: 503 from R2, giving up after 5 attempts');
   });
 
   it('wraps R2/KV bindings: a put that fails twice still lands', async () => {
@@ -252,12 +253,14 @@ describe('storage adapter and CLI flags', () => {
   });
 
   it('parses publish and gc flags, and refuses contradictions', () => {
-    expect(parseStorageArgs([])).toMatchObject({ remote: false, dryRun: false });
-    expect(parseStorageArgs(['--remote', '--version', 'abc'])).toMatchObject({ remote: true, version: 'abc' });
-    expect(parseStorageArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toMatchObject({ keep: 3, dryRun: true, persistDir: 'x' });
-    expect(() => parseStorageArgs(['--local', '--remote'])).toThrow(/either/);
-    expect(() => parseStorageArgs(['--keep', '0'])).toThrow(/positive/);
-    expect(() => parseStorageArgs(['--remote', '--persist-to', 'x'])).toThrow(/--local only/);
-    expect(() => parseStorageArgs(['--bogus'])).toThrow(/unknown option/);
+    expect(parsePublishArgs([], 'state')).toEqual({ remote: false, persistDir: resolve('state') });
+    expect(parsePublishArgs(['--remote', '--version', 'abc'])).toMatchObject({ remote: true, version: 'abc' });
+    expect(parseGcArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toEqual({ keep: 3, dryRun: true, remote: false, persistDir: resolve('x') });
+    expect(() => parsePublishArgs(['--local', '--remote'])).toThrow(/either/);
+    expect(() => parseGcArgs(['--keep', '0'])).toThrow(/positive/);
+    expect(() => parseGcArgs([])).toThrow(/needs --keep/);
+    expect(() => parsePublishArgs(['--remote', '--persist-to', 'x'])).toThrow(/--local only/);
+    expect(() => parsePublishArgs(['--bogus'])).toThrow(UsageError);
+    expect(() => parsePublishArgs(['--keep', '3'])).toThrow(/Unknown option '--keep'/);
   });
 });

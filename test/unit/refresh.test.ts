@@ -1,61 +1,125 @@
-// The refresh workflow's chain (.github/workflows/refresh-index.yml), run locally: fetch what EDGAR received since the
-// last run (recorded responses on loopback, a state file), build, publish (real local R2/KV), then a second run that
-// finds nothing new. The remote publish differs only in its bindings (index-builder/storage.ts).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The refresh workflow's chain (.github/workflows/refresh-index.yml), run here step for step against real local R2/KV
+// and recorded EDGAR responses on loopback. Each run starts from an empty data folder, as a fresh CI runner does:
+// everything it knows of earlier runs comes from the bucket (index-builder/refresh.ts). Run 1 (EDGAR as of
+// 2024-02-22) builds and publishes everything; run 2 (2024-02-26) finds the one 10-K filed between them and rebuilds
+// that issuer alone; run 3 finds nothing and stops before building.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBuild } from '../../index-builder/cli';
+import type { CliIo } from '../../index-builder/cli-args';
+import { latestVersionDir, runBuild } from '../../index-builder/cli';
 import { runFetchCommand } from '../../index-builder/fetch/run-fetch-command';
-import { publishVersion } from '../../index-builder/publish';
-import { readFullCatalog } from '../support/file-index';
+import { collectGarbage } from '../../index-builder/gc';
+import { publishVersion, type PublishTarget } from '../../index-builder/publish';
+import { beginRefresh, finishRefresh, prepareRefresh, readRefreshState, refreshLayout, type RefreshPlan } from '../../index-builder/refresh';
 import { pointerKey } from '../../src/format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
+import { readFullCatalog } from '../support/file-index';
 import { openLocalBindings } from '../support/local-bindings';
 
 const UA = 'Refresh Test refresh@example.com';
 const quiet = { update() {}, stop() {} };
+const silent: CliIo = { out() {}, err() {} };
 let edgar: RecordedEdgar;
 let work: string;
+let constituents: string;
 beforeAll(async () => {
   edgar = await startRecordedEdgar();
   work = mkdtempSync(join(tmpdir(), 'fers-refresh-'));
+  constituents = join(work, 'sp500-constituents.csv');
+  writeFileSync(
+    constituents,
+    'Symbol,Security,GICS Sector,GICS Sub-Industry\nQSEP,Q Separator,Industrials,Industrial Machinery\nQVLT,Q Vault,Information Technology,Technology Hardware\nZNHF,Zenith Health,Health Care,Health Care Services\n',
+  );
 });
 afterAll(async () => {
   await edgar.close();
   rmSync(work, { recursive: true, force: true });
 });
 
-describe('refresh: fetch since the last run -> build -> publish -> incremental build', () => {
-  it('makes the newly filed reports searchable, and a second run finds nothing new', async () => {
-    const filings = join(work, 'filings');
-    const state = join(work, 'fetch-state.json');
-    const fetchArgs = ['--tickers', 'QSEP,QVLT,ZNHF', '--since', '2024-01-01', '--state', state, '--rate', '10', '--out', filings, '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
-    const first = await runFetchCommand(fetchArgs, quiet, { EDGAR_USER_AGENT: UA });
-    expect(first).toMatchObject({ found: 3, downloaded: 3, failed: [] });
-    expect(JSON.parse(readFileSync(state, 'utf8')).since).toBe(new Date().toISOString().slice(0, 10));
+interface RunResult {
+  plan: RefreshPlan;
+  found: number;
+  version: string | null;
+  rebuilt: string[] | null;
+}
 
-    const built = await runBuild(filings, join(work, 'artifacts'), { quiet: true, graphMinStatements: Infinity });
-    const catalog = readFullCatalog(built.dir);
-    expect(new Set(catalog.sources.map((s) => s.doc_id)).size).toBe(3);
-    expect(catalog.sources.some((s) => s.id.startsWith('QVLT-10Q-FY2024Q1'))).toBe(true);
+/** One run of the workflow on a fresh data folder, on `today`, with EDGAR as it stood that day. */
+async function refreshRun(target: PublishTarget, name: string, today: string): Promise<RunResult> {
+  const layout = refreshLayout(join(work, name));
+  mkdirSync(join(work, name));
+  edgar.asOf(today);
+  await beginRefresh(target, layout);
+  const fetchArgs = ['--constituents', constituents, '--forms', '10-K,10-Q', '--state', layout.fetchState, '--years', '2016-2100', '--out', layout.filings];
+  const servers = ['--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
+  const fetched = await runFetchCommand([...fetchArgs, ...servers], quiet, { EDGAR_USER_AGENT: UA }, silent, () => today);
+  expect(fetched.code).toBe(0);
+  const plan = await prepareRefresh(target, layout);
+  let version: string | null = null;
+  let rebuilt: string[] | null = null;
+  if (plan.first || plan.changed.length) {
+    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...(plan.first ? {} : { incremental: true, partialCorpus: true }) });
+    version = built.version;
+    rebuilt = 'rebuiltIssuers' in built ? (built.rebuiltIssuers as string[]) : null;
+    await publishVersion(latestVersionDir(layout.artifacts)!, target);
+  }
+  await finishRefresh(target, layout);
+  await collectGarbage(target, 'sp500', 3);
+  return { plan, found: fetched.summary!.found, version, rebuilt };
+}
 
+const contentKeys = async (target: PublishTarget) => new Set((await target.listObjects('sp500/objects/')).map((o) => o.key));
+
+describe('refresh from R2: two runs of the workflow chain, then one with nothing new', () => {
+  it('runs the workflow with no cache: its steps read and write the bucket', () => {
+    const workflow = readFileSync('.github/workflows/refresh-index.yml', 'utf8');
+    expect(workflow).not.toMatch(/actions\/cache/);
+    const steps = ['index:refresh -- begin', 'fetch:edgar', 'index:refresh -- prepare', 'index:build', 'index:publish', 'index:refresh -- finish', 'index:gc'];
+    const at = steps.map((s) => workflow.indexOf(`npm run ${s}`));
+    expect(at.every((i) => i > 0)).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+  });
+
+  it('adds the filing received between runs incrementally, rewriting only its issuer, and stops early when nothing is new', async () => {
     const storage = await openLocalBindings(join(work, 'state'));
     try {
-      const report = await publishVersion(built.dir, storage.target);
-      expect(await storage.target.getPointer(pointerKey('sp500'))).toBe(report.version);
+      const { target } = storage;
+      const first = await refreshRun(target, 'run-1', '2024-02-22');
+      expect(first.plan).toEqual({ first: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
+      expect(first.found).toBe(9);
+      expect(await target.getPointer(pointerKey('sp500'))).toBe(first.version);
+      expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-22', version: first.version });
+      const before = await contentKeys(target);
+
+      const second = await refreshRun(target, 'run-2', '2024-02-26');
+      expect(second.found).toBe(1); // ZNHF's 10-K for 2023, filed 2024-02-23
+      expect(second.plan).toEqual({ first: false, changed: ['ZNHF'], previous: first.version });
+      expect(second.rebuilt).toEqual(['ZNHF']);
+      expect(second.version).not.toBe(first.version);
+      expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
+      const added = [...(await contentKeys(target))].filter((k) => !before.has(k));
+      expect(added.length).toBeGreaterThan(0);
+      expect(added.filter((k) => !/\/ZNHF[-.]/.test(k))).toEqual([]);
+      const catalog = readFullCatalog(latestVersionDir(join(work, 'run-2', 'artifacts'))!);
+      expect(new Set(catalog.sources.map((s) => s.doc_id)).size).toBe(10);
+      expect(catalog.sources.some((s) => s.doc_id === 'EDGAR_9990202_10K_2023-12-31')).toBe(true);
+
+      // The incremental version is the one a full build of all ten filings gives with the same embedding model.
+      const all = refreshLayout(join(work, 'all'));
+      const fetchAll = ['--constituents', constituents, '--years', '2016-2100', '--out', all.filings, '--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
+      expect((await runFetchCommand(fetchAll, quiet, { EDGAR_USER_AGENT: UA }, silent)).summary!.found).toBe(10);
+      const model = join(work, 'run-1', 'artifacts', 'sp500', 'models', `${(await readRefreshState(target))!.embedding_model}.bin`);
+      const full = await runBuild(all.filings, all.artifacts, { quiet: true, graphMinStatements: Infinity, embeddingModel: model });
+      expect(full.version).toBe(second.version);
+
+      const third = await refreshRun(target, 'run-3', '2024-02-27');
+      expect(third).toEqual({ plan: { first: false, changed: [], previous: second.version }, found: 0, version: null, rebuilt: null });
+      expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-27', version: second.version });
+      expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
     } finally {
       await storage.dispose();
+      edgar.asOf(null);
     }
-
-    // The next run reads --since from the state file (today): nothing on the recorded server is that recent.
-    const second = await runFetchCommand(fetchArgs.filter((a, i) => a !== '--since' && fetchArgs[i - 1] !== '--since'), quiet, { EDGAR_USER_AGENT: UA });
-    expect(second).toMatchObject({ found: 0, downloaded: 0 });
-    expect(existsSync(state)).toBe(true);
-
-    // The incremental build the workflow runs next: nothing changed, so nothing is rebuilt and the version is the same.
-    const again = await runBuild(filings, join(work, 'artifacts'), { quiet: true, graphMinStatements: Infinity, incremental: true });
-    expect(again.version).toBe(built.version);
-    expect('rebuiltIssuers' in again && again.rebuiltIssuers).toEqual([]);
   });
 });

@@ -1,0 +1,214 @@
+/**
+ * The scheduled refresh keeps its state in the same R2 bucket as the index it publishes, so a run needs nothing from
+ * the run before it but the bucket (docs/decisions/refresh-from-r2.md). Under `refresh/<domain>/` (outside the
+ * `<domain>/` prefix gc manages):
+ *   state.json               the fetch date of the next run, the published version it describes, its embedding model
+ *                            and its build state (every filing's hash, metadata and page count)
+ *   models/<id>.bin          the embedding models of published versions (an incremental build reuses its model)
+ *   filings/<TICKER>/<file>  every EDGAR document and sidecar a published version was built from
+ *
+ * A run, as .github/workflows/refresh-index.yml lays it out in one data folder:
+ *   begin    state.json -> fetch-state.json (the date `fetch --state` fetches from); nothing on a first run
+ *   fetch    (cli.ts fetch) what EDGAR received since then -> filings/edgar/
+ *   prepare  which issuers changed (a filing new or different from the build state); none: the run is over. Else
+ *            their archived filings and the previous version (manifest and objects, build state, model) are pulled,
+ *            so that `build --incremental --partial-corpus` rebuilds only those issuers
+ *   build, publish
+ *   finish   after the publish: the new filings and the model archived, then state.json written (last)
+ */
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { decodeFileList, decodeManifest } from '../src/format/codec';
+import { manifestKey, objectKey, pointerKey, storedKey } from '../src/format/keys';
+import { BUILD_STATE, DOMAIN, filingHash, type BuildState } from './build';
+import { readFetchState } from './fetch/parse-fetch-args';
+import { MODELS_DIR } from './model-store';
+import type { PublishTarget } from './publish';
+import { edgarFilings } from './read-corpus';
+
+export const refreshKeys = {
+  state: (domain: string) => `refresh/${domain}/state.json`,
+  model: (domain: string, id: string) => `refresh/${domain}/models/${id}.bin`,
+  filings: (domain: string, ticker: string) => `refresh/${domain}/filings/${ticker}/`,
+};
+
+export interface RefreshState {
+  /** The date (YYYY-MM-DD) the next run fetches filings filed from; null when unknown (a full fetch). */
+  since: string | null;
+  version: string;
+  embedding_model: string;
+  build: BuildState;
+}
+
+/** What `prepare` decided, for `finish` and for the workflow's later steps. */
+export interface RefreshPlan {
+  /** No state in the bucket: a full build of everything fetched. */
+  first: boolean;
+  /** Tickers with a new or changed filing; empty: nothing to build or publish. */
+  changed: string[];
+  /** The published version the incremental build starts from (null on a first run). */
+  previous: string | null;
+}
+
+/** The data folder of a run. */
+export function refreshLayout(data: string) {
+  return {
+    filings: join(data, 'filings'),
+    edgar: join(data, 'filings', 'edgar'),
+    artifacts: join(data, 'artifacts'),
+    fetchState: join(data, 'fetch-state.json'),
+    plan: join(data, 'refresh-plan.json'),
+  };
+}
+export type RefreshLayout = ReturnType<typeof refreshLayout>;
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value) + '\n');
+
+export async function readRefreshState(target: PublishTarget, domain = DOMAIN): Promise<RefreshState | null> {
+  const bytes = await target.getObject(refreshKeys.state(domain));
+  return bytes ? (JSON.parse(text(bytes)) as RefreshState) : null;
+}
+
+/** Step 1: the date this run fetches from, as `fetch --state` reads it. */
+export async function beginRefresh(target: PublishTarget, layout: RefreshLayout): Promise<RefreshState | null> {
+  const state = await readRefreshState(target);
+  rmSync(layout.fetchState, { force: true });
+  if (state?.since) {
+    mkdirSync(dirname(layout.fetchState), { recursive: true });
+    writeFileSync(layout.fetchState, JSON.stringify({ since: state.since }) + '\n');
+  }
+  return state;
+}
+
+/** The ticker of each fetched document (from its sidecar), by file name: .htm and .json alike. */
+function fetchedFiles(edgarDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!existsSync(edgarDir)) return out;
+  for (const name of readdirSync(edgarDir).filter((n) => n.endsWith('.json'))) {
+    const ticker = (JSON.parse(readFileSync(join(edgarDir, name), 'utf8')) as { ticker: string }).ticker;
+    out.set(name, ticker);
+    for (const html of [name.replace(/\.json$/, '.htm'), name.replace(/\.json$/, '.html')]) if (existsSync(join(edgarDir, html))) out.set(html, ticker);
+  }
+  return out;
+}
+
+/** Step 3: which issuers changed; for those, their archived filings and the previous version, pulled. */
+export async function prepareRefresh(target: PublishTarget, layout: RefreshLayout): Promise<RefreshPlan> {
+  const state = await readRefreshState(target);
+  const files = fetchedFiles(layout.edgar);
+  let plan: RefreshPlan;
+  if (!state) plan = { first: true, changed: [...new Set(files.values())].sort(), previous: null };
+  else {
+    const changed = new Set<string>();
+    for (const filing of edgarFilings(layout.edgar)) {
+      if (state.build.filings[filing.doc.doc_id]?.hash !== filingHash(filing)) changed.add(filing.doc.ticker);
+    }
+    plan = { first: false, changed: [...changed].sort(), previous: state.version };
+    // Filings fetched again but unchanged belong to issuers the build carries over: a partial corpus must hold
+    // all of an issuer's filings or none.
+    for (const [name, ticker] of files) if (!changed.has(ticker)) rmSync(join(layout.edgar, name));
+    if (plan.changed.length) {
+      for (const ticker of plan.changed) await pullFilings(target, ticker, layout.edgar);
+      await pullVersion(target, state, layout.artifacts);
+    }
+  }
+  mkdirSync(dirname(layout.plan), { recursive: true });
+  writeFileSync(layout.plan, JSON.stringify(plan) + '\n');
+  return plan;
+}
+
+/** An issuer's archived documents, except those this run fetched anew. */
+async function pullFilings(target: PublishTarget, ticker: string, edgarDir: string): Promise<void> {
+  const prefix = refreshKeys.filings(DOMAIN, ticker);
+  mkdirSync(edgarDir, { recursive: true });
+  for (const o of await target.listObjects(prefix)) {
+    const path = join(edgarDir, o.key.slice(prefix.length));
+    if (existsSync(path)) continue;
+    const bytes = await target.getObject(o.key);
+    if (bytes) writeFileSync(path, bytes);
+  }
+}
+
+/** The published version the state describes, as a local version folder an incremental build starts from. */
+async function pullVersion(target: PublishTarget, state: RefreshState, artifacts: string): Promise<void> {
+  const domainDir = join(artifacts, DOMAIN);
+  const dir = join(domainDir, state.version);
+  const get = async (key: string) => {
+    const bytes = await target.getObject(key);
+    if (!bytes) throw new Error(`${key} is not in the bucket: the version the refresh state names is gone; run a full refresh (delete ${refreshKeys.state(DOMAIN)})`);
+    return bytes;
+  };
+  const write = (path: string, bytes: Uint8Array | string) => {
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, bytes);
+  };
+  const manifestText = text(await get(manifestKey(DOMAIN, state.version)));
+  const manifest = decodeManifest(manifestText);
+  const listBytes = await get(objectKey(DOMAIN, state.version, manifest.files.file));
+  write(join(dir, manifest.files.file), listBytes);
+  for (const ref of decodeFileList(text(listBytes)).files) {
+    const bytes = await get(storedKey(DOMAIN, state.version, ref));
+    if (bytes.byteLength !== ref.bytes) throw new Error(`${ref.file}: ${bytes.byteLength} bytes in the bucket, the version lists ${ref.bytes}`);
+    write(join(dir, ref.file), bytes);
+  }
+  write(join(dir, 'manifest.json'), manifestText);
+  write(join(dir, BUILD_STATE), JSON.stringify(state.build) + '\n');
+  write(join(domainDir, MODELS_DIR, `${state.embedding_model}.bin`), await get(refreshKeys.model(DOMAIN, state.embedding_model)));
+  write(join(domainDir, 'LATEST'), state.version);
+}
+
+function readPlan(layout: RefreshLayout): RefreshPlan {
+  if (!existsSync(layout.plan)) throw new Error(`${layout.plan} not found: run \`refresh prepare\` before \`refresh finish\``);
+  return JSON.parse(readFileSync(layout.plan, 'utf8')) as RefreshPlan;
+}
+
+/** Uploads what is not stored yet (same key and size); returns how many objects were uploaded. */
+async function uploadMissing(target: PublishTarget, items: Iterable<{ key: string; path: string }>): Promise<number> {
+  let uploaded = 0;
+  for (const { key, path } of items) {
+    if (await target.hasObject(key, statSync(path).size)) continue;
+    await target.putObject(key, new Uint8Array(readFileSync(path)));
+    uploaded++;
+  }
+  return uploaded;
+}
+
+/**
+ * Step 6, after a successful publish: archives the filings the new version was built from and its model, then
+ * writes state.json (last, so a run that fails before it leaves the previous state to start from). After a run with
+ * nothing new, only the fetch date moves on.
+ */
+export async function finishRefresh(target: PublishTarget, layout: RefreshLayout): Promise<{ state: RefreshState; archived: number }> {
+  const plan = readPlan(layout);
+  const since = existsSync(layout.fetchState) ? readFetchState(layout.fetchState).since : null;
+  if (!plan.first && !plan.changed.length) {
+    const state = await readRefreshState(target);
+    if (!state) throw new Error(`${refreshKeys.state(DOMAIN)} is gone since \`refresh prepare\` read it`);
+    const next = { ...state, since: since ?? state.since };
+    await target.putObject(refreshKeys.state(DOMAIN), json(next));
+    return { state: next, archived: 0 };
+  }
+  const domainDir = join(layout.artifacts, DOMAIN);
+  const version = readFileSync(join(domainDir, 'LATEST'), 'utf8').trim();
+  const dir = join(domainDir, version);
+  const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  const live = await target.getPointer(pointerKey(DOMAIN));
+  if (live !== version) throw new Error(`the live version is ${live ?? 'none'}, not the built ${version}: publish it before \`refresh finish\``);
+  const model = manifest.embedding_model;
+  if (!model) throw new Error(`${dir}/manifest.json records no embedding model`);
+  const files = fetchedFiles(layout.edgar);
+  const archived = await uploadMissing(target, [
+    ...[...files].map(([name, ticker]) => ({ key: refreshKeys.filings(DOMAIN, ticker) + name, path: join(layout.edgar, name) })),
+    { key: refreshKeys.model(DOMAIN, model), path: join(domainDir, MODELS_DIR, `${model}.bin`) },
+  ]);
+  const build = JSON.parse(readFileSync(join(dir, BUILD_STATE), 'utf8')) as BuildState;
+  const state: RefreshState = { since, version, embedding_model: model, build };
+  await target.putObject(refreshKeys.state(DOMAIN), json(state));
+  return { state, archived };
+}
+
+/** GitHub Actions step outputs (`changed`, `first`), when the step runs there. */
+export function writeStepOutputs(plan: RefreshPlan, outputFile = process.env.GITHUB_OUTPUT): void {
+  if (outputFile) appendFileSync(outputFile, `changed=${plan.first || plan.changed.length > 0}\nfirst=${plan.first}\n`);
+}
