@@ -591,6 +591,7 @@ async function main() {
     '',
     `# Benchmark results (${started.slice(0, 10)}, index ${index.build.version})`,
     '',
+    '',
   ].join('\n');
   writeFileSync(RESULTS_MD, `${header}${markdown}\n`);
   console.log(markdown);
