@@ -1,9 +1,12 @@
 /**
- * npm run bench: retrieval quality on real benchmark questions against a page-BM25 baseline, latency inside
- * workerd, artifact-cache bytes and build cost, in one command. README "Benchmark" says how to read the output.
+ * npm run bench: the dev questions' tuning and check halves in-process (bench/lib/halves.ts, with `retrieve` calls
+ * per question), then retrieval quality on real benchmark questions against a page-BM25 baseline, latency inside
+ * workerd, artifact-cache bytes and build cost, in one command. bench/README.md says how to read the output.
+ * Writes bench/RESULTS.md (the latest run only, overwritten) and the JSON of every figure.
  *   SHARED_DIR   the shared data (default ../shared relative to the repo root)
  *   BENCH_PORT   wrangler dev port (default 8791; inspector on BENCH_INSPECTOR_PORT, default 9291)
  *   BENCH_OUT    JSON output (default bench/results/latest.json)
+ *   --halves-only  print the halves and stop (no Worker, no baseline; bench/RESULTS.md is left as it is)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,17 +18,21 @@ import { loadCatalog, type LoadedCatalog } from './lib/catalog';
 import { readPages } from './lib/corpus-pages';
 import { parseEvidence, type EvidenceEntry } from './lib/evidence';
 import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
+import { askHalves, readDevQuestions, renderHalves, summarizeHalves } from './lib/halves';
 import { ensureIndex } from './lib/index-cache';
 import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
 import { answerSupport, containment, docugamiAnswer, counts, extractNumbers, hasNumber, keyTerms, mappedPassages, mean, ndcgAt, numberIndex, overlapTokens, percentile, toPassage } from './lib/score';
 import { benchApiKey, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
+import { openFileIndex } from '../test/support/file-index';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '..', 'shared'));
 const PORT = Number(process.env.BENCH_PORT ?? 8791);
 const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? 9291);
 const OUT = resolve(process.env.BENCH_OUT ?? join(ROOT, 'bench/results/latest.json'));
+const RESULTS_MD = join(ROOT, 'bench/RESULTS.md');
+const HALVES_ONLY = process.argv.includes('--halves-only');
 const CACHE = join(ROOT, 'bench/.cache');
 export const CAP = 4000;
 
@@ -471,6 +478,15 @@ async function main() {
   const stateDir = join(CACHE, 'state');
   const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log);
   const cat = loadCatalog(index.versionDir);
+
+  log('tuning and check halves, in-process ...');
+  const devQuestions = readDevQuestions(ROOT, SHARED);
+  const halves = summarizeHalves(devQuestions, await askHalves(openFileIndex(index.versionDir), cat, devQuestions, log));
+  const halvesMarkdown = renderHalves(halves);
+  if (HALVES_ONLY) {
+    console.log(halvesMarkdown);
+    return;
+  }
   const tBuilt = performance.now();
 
   log('baseline: indexing every corpus page with MiniSearch ...');
@@ -541,6 +557,7 @@ async function main() {
       started,
       seconds: round((performance.now() - t0) / 1000, 1),
       machine: { cpus: cpus().length, loadavg_at_end: loadavg().map((x) => round(x, 2)), node: process.version },
+      halves,
       index: {
         version: index.build.version,
         reused: index.reused,
@@ -568,8 +585,17 @@ async function main() {
   }
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(results, null, 2) + '\n');
-  console.log(renderMarkdown(results as never, CAP));
-  log(`\nwrote ${OUT}`);
+  const markdown = `${halvesMarkdown}\n${renderMarkdown(results as never, CAP)}`;
+  const header = [
+    '<!-- Written by `npm run bench` (bench/run.ts); every run overwrites it. Do not edit: history is in git. -->',
+    '',
+    `# Benchmark results (${started.slice(0, 10)}, index ${index.build.version})`,
+    '',
+    '',
+  ].join('\n');
+  writeFileSync(RESULTS_MD, `${header}${markdown}\n`);
+  console.log(markdown);
+  log(`\nwrote ${OUT} and ${RESULTS_MD}`);
 }
 
 main().catch((err: unknown) => {

@@ -69,7 +69,7 @@ function pageSetTable(title: string, s: PageSet): string[] {
 }
 
 export function renderMarkdown(r: Results, cap: number): string {
-  const out: string[] = ['# Benchmark', ''];
+  const out: string[] = ['## Workerd run: quality against a page-BM25 baseline, latency, cache', ''];
   out.push(
     `Run: ${r.seconds} s on ${r.machine.cpus} cores (load average at end ${r.machine.loadavg_at_end.join(' / ')}). ` +
       `Index ${r.index.version}: ${r.index.statements.toLocaleString('en-US')} statements, ${r.index.shards} shards, ${mb(r.index.artifact_bytes)}; ` +

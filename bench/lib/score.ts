@@ -1,5 +1,5 @@
 /**
- * Scores, defined once for our responses and the baseline alike (README "Reading the benchmark" explains them).
+ * Scores, defined once for our responses and the baseline alike (bench/README.md "Scores" explains them).
  */
 
 /** Years and formula constants say nothing about whether the right figure was found. */

@@ -73,7 +73,7 @@ export function selectWithinBudget(
  */
 export const FIRST_READ_SHARE = 2.5;
 
-/** A chain to select whose entries may not be read yet (src/core/run-query.ts reads them on demand). */
+/** A chain to select whose entries may not be read yet (src/core/select-evidence.ts reads them on demand). */
 export interface LazyCandidate {
   /** The chain, once its records are read. */
   chain(): Chain | undefined;

@@ -15,7 +15,7 @@ export interface QueryNotice {
 
 /**
  * What the question prefers without filtering on it: sections it names (item tags) and fiscal quarters (no
- * filter field holds the quarter). Chains from matching sources rank first (core/run-query.ts), others still come.
+ * filter field holds the quarter). Chains from matching sources rank first (src/core/execute.ts), others still come.
  */
 export interface RankingPreference {
   /** Item tags present in the index, or null for any item. */
@@ -54,7 +54,7 @@ export interface InferredFilters {
    * Soft periods: a fiscal year the question names is a filter, but the next two annual reports restate it as a
    * comparative period (and discuss it: "in 2019" is often answered by the FY2021 10-K's comparison). These are the
    * conditions of that wider pass: `conditions` with those later years and form 10-K. Its evidence ranks below the
-   * named year's (core/run-query.ts). Null when the question names no fiscal year of its own, or no later 10-K
+   * named year's (src/core/execute.ts). Null when the question names no fiscal year of its own, or no later 10-K
    * is in scope.
    */
   widened: { conditions: Condition[]; years: string[] } | null;

@@ -3,7 +3,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 /**
  * Binary container for every index artifact: a magic number, a format version, an artifact kind, a JSON header
  * and 8-byte-aligned typed sections, sealed with the SHA-256 of everything after the seal. Decoding checks
- * everything before anything is trusted (STYLE.md section 4); the loader verifies the seal before decoding, so an
+ * everything before anything is trusted; the loader verifies the seal before decoding, so an
  * artifact needs no checksum from anywhere else and a reader can fetch one without reading a list of them first.
  * The header and any section may be stored deflated (raw DEFLATE, RFC 1951): what every query reads whole (the
  * directory, issuer tables, term blocks, a shard's head) costs a third of its bytes; sections read by byte range

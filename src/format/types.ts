@@ -5,7 +5,7 @@ import type { FilterField } from '../filters/fields';
 export type SourceMeta = Record<FilterField, string | null>;
 
 export interface CatalogSource {
-  /** Stable, readable external id, e.g. MMM-10K-FY2018-I8 (STYLE.md: kept apart from dense internal numbers). */
+  /** Stable, readable external id, e.g. MMM-10K-FY2018-I8 (kept apart from dense internal numbers). */
   id: string;
   type: string;
   /** Filing date, or null when unknown (never invented). */

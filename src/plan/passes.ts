@@ -5,7 +5,7 @@ import type { Facet } from './facets';
 import type { RequirementPlan } from './requirements';
 
 /**
- * The retrieval passes of one request, as a plain value (STYLE.md section 5): what runQuery executes, what the trace
+ * The retrieval passes of one request, as a plain value: what runQuery executes, what the trace
  * and the log report, what tests pin per mode. Each pass is one retrieval (plus the ranking preference's own pass
  * when the question names a section or quarter) whose chains join those of the passes before it as `merge` says.
  */

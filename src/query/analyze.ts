@@ -19,7 +19,7 @@ export type QuestionShape = 'comparison' | 'trend' | 'ratio' | 'lookup' | 'descr
 export interface QueryAnalysis {
   /** The normalized question. */
   text: string;
-  /** The question's lexical query: index terms and the metrics named (src/search/query-terms.ts). */
+  /** The question's lexical query: index terms and the metrics named (src/query/terms.ts). */
   lexical: LexicalQuery;
   /** Companies named by name or alias (any case) or ticker (capitals or "$"); ticker-like words no company has. */
   companies: { tickers: string[]; unknown: string[] };
@@ -42,7 +42,7 @@ export interface QueryAnalysis {
    */
   current: boolean;
   /**
-   * Sections the question is about, as item tags (src/filters/item-hints.ts): those it names, or for a descriptive
+   * Sections the question is about, as item tags (src/query/items.ts): those it names, or for a descriptive
    * question that names none, does not look forward and does not ask why, the business description. A ranking
    * preference, never a filter.
    */

@@ -41,7 +41,7 @@ export interface Hit {
   statement: number;
 }
 
-/** The query plan as a plain value (STYLE.md section 5): tests assert it, the agentic retrieval plan reports it. */
+/** The query plan as a plain value: tests assert it, the agentic retrieval plan reports it. */
 export interface RetrievalTrace {
   candidateShards: number;
   searchedShards: string[];

@@ -55,7 +55,7 @@ export const METRICS: readonly Metric[] = [
   { id: 'cash', name: 'Cash and equivalents', description: 'Cash and cash equivalents.', statement: 'balance_sheet', synonyms: ['cash and cash equivalents', 'cash and equivalents'] },
   { id: 'debt', name: 'Debt', description: 'Long-term and short-term debt, borrowings.', statement: 'balance_sheet', synonyms: ['long-term debt', 'total debt', 'short-term debt', 'short-term borrowings', 'notes payable', 'borrowings'] },
   { id: 'revenue', name: 'Revenue', description: 'Net sales / revenue (total, segment or product revenue).', statement: 'income_statement', synonyms: ['total net sales', 'net sales', 'total revenues', 'total revenue', 'net revenues', 'net revenue', 'operating revenues', 'revenues', 'revenue', 'sales'] },
-  // Appended in session 3 (codes are positions): balance-sheet line items and the ratios analysts compute from them.
+  // Appended after the first set (codes are positions, so new metrics go last): balance-sheet line items and the ratios analysts compute from them.
   { id: 'current_assets', name: 'Current assets', description: 'Total current assets from the balance sheet.', statement: 'balance_sheet', synonyms: ['total current assets'] },
   { id: 'current_liabilities', name: 'Current liabilities', description: 'Total current liabilities from the balance sheet.', statement: 'balance_sheet', synonyms: ['total current liabilities'] },
   { id: 'accounts_payable', name: 'Accounts payable', description: 'Accounts payable (trade payables) from the balance sheet.', statement: 'balance_sheet', synonyms: ['accounts payable', 'trade payables', 'trade accounts payable'] },

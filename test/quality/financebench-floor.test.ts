@@ -3,7 +3,8 @@
  * FinanceBench dev questions, over an index built by the real builder from only the filings those questions need,
  * queried through the pure core (the same runQuery the Worker runs; exact vector scans, no HNSW graphs, and
  * corpus statistics of these filings only, so the figure is close to, not equal to, npm run bench's).
- * Skipped when the shared data (../shared, or SHARED_DIR) is absent. README "Benchmark" documents the floor.
+ * Skipped when the shared data (../shared, or SHARED_DIR) is absent. bench/README.md "Quality floor" documents
+ * the floor.
  */
 import { openFileIndex } from '../support/file-index';
 import { existsSync } from 'node:fs';
@@ -31,7 +32,7 @@ const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCO
  * hit was 13 of 15 from 2026-11-21: preferring the rows of a statement the question names (docs/PARAMETERS.md
  * "financial-statement rows") loses Verizon's debt "on balance sheet", whose gold page is the debt note, on this
  * small index, while the same change gains 4 of the 63 full dev questions (that one a miss there before and after).
- * Raise them when retrieval improves (the test prints the current figures); README "Benchmark" has the full-corpus
+ * Raise them when retrieval improves (the test prints the current figures); bench/RESULTS.md has the full-corpus
  * figures.
  */
 const GOLD_PAGE_HIT_FLOOR = 0.8;

@@ -1,4 +1,4 @@
-// The query analysis (src/plan/analyze.ts) pinned on a table of question shapes written for the project: what
+// The query analysis (src/query/analyze.ts) pinned on a table of question shapes written for the project: what
 // every later step (scope, inference, facets, requirements, passes) reads instead of the question's text.
 import { describe, expect, it } from 'vitest';
 import { companyAliases } from '../../index-builder/aliases';

@@ -1,4 +1,4 @@
-// Every cue vocabulary entry (src/text/cues.ts) comes with an example written for the project; each example must
+// Every cue vocabulary entry (src/query/cues.ts) comes with an example written for the project; each example must
 // exercise its entry, so no entry stands without a question of the kind it is for.
 import { describe, expect, it } from 'vitest';
 import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NOT_TICKERS, NUMERIC_ASK, PHRASING_WORDS, type Cue } from '../../src/query/cues';

@@ -1,0 +1,233 @@
+/**
+ * The dev questions split by company into the tuning and check halves of bench/split.json, asked in-process
+ * (runQuery through askInProcess: no Worker, exact vector scans) in basic, research and agentic mode, medium effort,
+ * 4,000 tokens. Tune on the tuning half; a change is kept only when the check half gains (bench/split.json "about").
+ *
+ * A question's company, the key of the split:
+ *   FinanceBench dev  its doc's ticker (the corpus's documents.jsonl)
+ *   dev-2             its gold doc's ticker
+ *   docugami 10-Q     its source docs' ticker
+ * Every dev question has exactly one; a question with none or several stops the run (the split would be ambiguous).
+ *
+ * Scores: gold-page hit (FinanceBench, dev-2: a returned entry cites a gold page) and answer support (all three;
+ * docugami has no page gold, so answer support is its figure).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { IndexReader } from '../../src/core/index-reader';
+import { askInProcess } from './ask';
+import type { LoadedCatalog } from './catalog';
+import { readJsonl } from './jsonl';
+import { answerSupport, docugamiAnswer, percentile } from './score';
+
+export type Half = 'tuning' | 'check';
+export type DevSet = 'financebench' | 'dev-2' | 'docugami';
+export const HALF_MODES = ['basic', 'research', 'agentic_research'] as const;
+export type HalfMode = (typeof HALF_MODES)[number];
+
+export interface DevQuestion {
+  set: DevSet;
+  id: string;
+  question: string;
+  answer: string;
+  /** FinanceBench's justification or dev-2's inputs (answer support reads the named inputs of computed answers). */
+  justification: string | null;
+  /** Page gold as doc_id#page keys, any of which counts; empty for docugami. */
+  goldPages: string[];
+  company: string;
+  half: Half;
+  /** The question's type: FinanceBench question_type and answer form, dev-2 kind, docugami question_type. */
+  types: string[];
+}
+
+/**
+ * The number of `retrieve` calls a request made, read from its trace. Today every executed pass (not a skipped
+ * fill) is one call, plus one when the pass took a preference retrieval; a trace that counts its calls itself
+ * (`retrieveCalls`) is read as is.
+ */
+export function retrieveCalls(trace: { passes: readonly { skipped?: true; preference: unknown }[]; retrieveCalls?: number }): number {
+  if (typeof trace.retrieveCalls === 'number') return trace.retrieveCalls;
+  return trace.passes.filter((p) => !p.skipped).reduce((n, p) => n + 1 + (p.preference ? 1 : 0), 0);
+}
+
+function loadSplit(root: string): Map<string, Half> {
+  const split = JSON.parse(readFileSync(join(root, 'bench/split.json'), 'utf8')) as Record<Half, string[]>;
+  return new Map<string, Half>([...split.tuning.map((t) => [t, 'tuning'] as const), ...split.check.map((t) => [t, 'check'] as const)]);
+}
+
+function onlyTicker(id: string, docIds: readonly string[], tickerOf: Map<string, string>): string {
+  const tickers = new Set(docIds.map((d) => tickerOf.get(d)));
+  if (tickers.size !== 1 || tickers.has(undefined)) throw new Error(`question ${id}: expected one company, found ${[...tickers].join(', ')}`);
+  return [...tickers][0]!;
+}
+
+/** FinanceBench dev, dev-2 and docugami 10-Q dev, each question with its company and half. */
+export function readDevQuestions(root: string, shared: string): DevQuestion[] {
+  const tickerOf = new Map(readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [d.doc_id, d.ticker]));
+  const halves = loadSplit(root);
+  const halfOf = (id: string, company: string): Half => {
+    const half = halves.get(company);
+    if (!half) throw new Error(`question ${id}: company ${company} is in neither half of bench/split.json`);
+    return half;
+  };
+  const out: DevQuestion[] = [];
+  type FbRow = { id: string; question: string; question_type: string; answer: string; justification: string | null; doc_id: string; evidence: { doc_id: string; page: number }[] };
+  for (const r of readJsonl<FbRow>(join(shared, 'bench/financebench-dev.jsonl'))) {
+    const company = onlyTicker(r.id, [r.doc_id], tickerOf);
+    const form = /\d/.test(r.answer) ? 'numeric' : 'descriptive';
+    out.push({ set: 'financebench', id: r.id, question: r.question, answer: r.answer, justification: r.justification, goldPages: r.evidence.map((e) => `${e.doc_id}#${e.page}`), company, half: halfOf(r.id, company), types: [r.question_type, `answer ${form}`] });
+  }
+  type Dev2Row = { id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] };
+  for (const r of readJsonl<Dev2Row>(join(root, 'bench/dev-2/questions.jsonl'))) {
+    const company = onlyTicker(r.id, r.gold.map((g) => g.doc_id), tickerOf);
+    const goldPages = r.gold.flatMap((g) => [g.page, ...(g.alt_pages ?? [])].map((p) => `${g.doc_id}#${p}`));
+    out.push({ set: 'dev-2', id: r.id, question: r.question, answer: r.answer, justification: r.inputs ?? null, goldPages, company, half: halfOf(r.id, company), types: [r.kind] });
+  }
+  type DocugamiRow = { id: string; question: string; answer: string; question_type: string; source_doc_ids: string[] };
+  for (const r of readJsonl<DocugamiRow>(join(shared, 'bench/docugami-10q-dev.jsonl'))) {
+    const company = onlyTicker(r.id, r.source_doc_ids, tickerOf);
+    out.push({ set: 'docugami', id: r.id, question: r.question, answer: docugamiAnswer(r.answer), justification: null, goldPages: [], company, half: halfOf(r.id, company), types: [r.question_type] });
+  }
+  return out;
+}
+
+export interface HalfOutcome {
+  id: string;
+  mode: HalfMode;
+  /** null for docugami (no page gold). */
+  hit: boolean | null;
+  support: boolean;
+  retrieveCalls: number;
+  ms: number;
+}
+
+export const HALF_CAP = 4000;
+
+/** Every dev question in every mode, in-process; returns one outcome per (question, mode). */
+export async function askHalves(reader: IndexReader, cat: LoadedCatalog, questions: readonly DevQuestion[], log: (s: string) => void): Promise<HalfOutcome[]> {
+  const out: HalfOutcome[] = [];
+  for (const mode of HALF_MODES) {
+    for (const q of questions) {
+      const t0 = performance.now();
+      const r = await askInProcess(reader, { query: q.question, mode, cap: HALF_CAP });
+      const ms = performance.now() - t0;
+      const pages = new Set(r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)));
+      const text = r.entries.map((e) => e.text).join('\n');
+      out.push({
+        id: q.id,
+        mode,
+        hit: q.goldPages.length ? q.goldPages.some((p) => pages.has(p)) : null,
+        support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported,
+        retrieveCalls: retrieveCalls(r.trace),
+        ms,
+      });
+    }
+    log(`  halves: ${mode} done`);
+  }
+  return out;
+}
+
+/** A count of n questions of which k scored. */
+export interface Tally {
+  k: number;
+  n: number;
+}
+
+export interface HalvesSummary {
+  cap: number;
+  /** Per set: the headline score per half and mode (gold-page hit, or answer support for docugami). */
+  headline: { set: DevSet; score: 'gold-page hit' | 'answer support'; half: Half; byMode: Record<HalfMode, Tally> }[];
+  /** Per set and question type: the same score per half and mode. */
+  byType: { set: DevSet; type: string; half: Half; byMode: Record<HalfMode, Tally> }[];
+  /** Answer support of FinanceBench and dev-2 per half and mode (docugami's is its headline). */
+  support: { set: DevSet; half: Half; byMode: Record<HalfMode, Tally> }[];
+  retrieveCalls: { mode: HalfMode; p50: number | null; max: number; maxQuestion: string | null; mean: number | null }[];
+  inProcessMs: { mode: HalfMode; p50: number | null; p95: number | null }[];
+}
+
+const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami'];
+const HALVES: Half[] = ['tuning', 'check'];
+
+export function summarizeHalves(questions: readonly DevQuestion[], outcomes: readonly HalfOutcome[]): HalvesSummary {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const headlineOf = (o: HalfOutcome) => (o.hit === null ? o.support : o.hit);
+  const tally = (qs: readonly DevQuestion[], score: (o: HalfOutcome) => boolean): Record<HalfMode, Tally> => {
+    const ids = new Set(qs.map((q) => q.id));
+    const entries = HALF_MODES.map((mode) => {
+      const rows = outcomes.filter((o) => o.mode === mode && ids.has(o.id));
+      return [mode, { k: rows.filter(score).length, n: rows.length }] as const;
+    });
+    return Object.fromEntries(entries) as Record<HalfMode, Tally>;
+  };
+  const summary: HalvesSummary = { cap: HALF_CAP, headline: [], byType: [], support: [], retrieveCalls: [], inProcessMs: [] };
+  for (const set of SETS) {
+    const inSet = questions.filter((q) => q.set === set);
+    const types = [...new Set(inSet.flatMap((q) => q.types))].sort();
+    for (const half of HALVES) {
+      const inHalf = inSet.filter((q) => q.half === half);
+      summary.headline.push({ set, score: set === 'docugami' ? 'answer support' : 'gold-page hit', half, byMode: tally(inHalf, headlineOf) });
+      if (set !== 'docugami') summary.support.push({ set, half, byMode: tally(inHalf, (o) => o.support) });
+      for (const type of types) summary.byType.push({ set, type, half, byMode: tally(inHalf.filter((q) => q.types.includes(type)), headlineOf) });
+    }
+  }
+  for (const mode of HALF_MODES) {
+    const rows = outcomes.filter((o) => o.mode === mode);
+    const calls = rows.map((o) => o.retrieveCalls);
+    const top = rows.reduce<HalfOutcome | null>((a, o) => (!a || o.retrieveCalls > a.retrieveCalls ? o : a), null);
+    summary.retrieveCalls.push({
+      mode,
+      p50: percentile(calls, 50),
+      max: Math.max(0, ...calls),
+      maxQuestion: top ? `${top.id} (${byId.get(top.id)?.set})` : null,
+      mean: calls.length ? Math.round((calls.reduce((a, b) => a + b, 0) / calls.length) * 100) / 100 : null,
+    });
+    const ms = rows.map((o) => o.ms);
+    const round1 = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+    summary.inProcessMs.push({ mode, p50: round1(percentile(ms, 50)), p95: round1(percentile(ms, 95)) });
+  }
+  return summary;
+}
+
+const MODE_LABEL: Record<HalfMode, string> = { basic: 'basic', research: 'research', agentic_research: 'agentic' };
+const cell = (t: Tally) => (t.n ? `${t.k}/${t.n} (${Math.round((100 * t.k) / t.n)}%)` : '-');
+
+/** The halves as markdown: the headline (check beside tuning), by question type, answer support, retrieve calls. */
+export function renderHalves(s: HalvesSummary): string {
+  const modes = HALF_MODES.map((m) => MODE_LABEL[m]);
+  const head = `| ${modes.flatMap((m) => [`${m} check`, `${m} tuning`]).join(' | ')} |`;
+  const rule = `|${'---|'.repeat(HALF_MODES.length * 2)}`;
+  const pair = (find: (half: Half) => Record<HalfMode, Tally> | undefined) =>
+    HALF_MODES.flatMap((m) => HALVES.slice().reverse().map((h) => cell(find(h)?.[m] ?? { k: 0, n: 0 }))).join(' | ');
+  const out = [
+    '## Tuning and check halves',
+    '',
+    `In-process (runQuery, exact vector scans), medium effort, ${s.cap.toLocaleString('en-US')} tokens; companies split by bench/split.json.`,
+    'The check half is the headline: tune on the tuning half only.',
+    '',
+    `| set | score | ${head.slice(2)}`,
+    `|---|---|${rule.slice(1)}`,
+  ];
+  for (const set of SETS) {
+    const rows = s.headline.filter((h) => h.set === set);
+    out.push(`| ${set} | ${rows[0]!.score} | ${pair((h) => rows.find((r) => r.half === h)?.byMode)} |`);
+  }
+  for (const set of SETS.filter((x) => x !== 'docugami')) {
+    const rows = s.support.filter((h) => h.set === set);
+    out.push(`| ${set} | answer support | ${pair((h) => rows.find((r) => r.half === h)?.byMode)} |`);
+  }
+  out.push('', '### By question type', '', `| set | type (score as above) | ${head.slice(2)}`, `|---|---|${rule.slice(1)}`);
+  for (const set of SETS) {
+    const types = [...new Set(s.byType.filter((r) => r.set === set).map((r) => r.type))];
+    for (const type of types) {
+      const rows = s.byType.filter((r) => r.set === set && r.type === type);
+      out.push(`| ${set} | ${type} | ${pair((h) => rows.find((r) => r.half === h)?.byMode)} |`);
+    }
+  }
+  out.push('', '### `retrieve` calls per question and in-process time', '', '| mode | retrieve p50 | retrieve max | mean | max at | in-process ms p50 / p95 |', '|---|---|---|---|---|---|');
+  for (const r of s.retrieveCalls) {
+    const ms = s.inProcessMs.find((m) => m.mode === r.mode)!;
+    out.push(`| ${MODE_LABEL[r.mode]} | ${r.p50 ?? 'n/a'} | ${r.max} | ${r.mean ?? 'n/a'} | ${r.maxQuestion ?? '-'} | ${ms.p50 ?? 'n/a'} / ${ms.p95 ?? 'n/a'} |`);
+  }
+  out.push('', 'In-process ms: each question asked once, in set order (the first asks load artifacts from disk); `npm run bench:warm` measures warm latency.', '');
+  return out.join('\n');
+}

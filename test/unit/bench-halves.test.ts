@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { readDevQuestions, retrieveCalls, summarizeHalves, type HalfOutcome } from '../../bench/lib/halves';
+import { SHARED, sharedFilingsAvailable } from '../support/shared-subset';
+
+describe('bench halves: retrieve calls', () => {
+  it('counts each executed pass, one more for its preference retrieval, and no skipped fill', () => {
+    const passes = [
+      { preference: null },
+      { preference: { searchedShards: [] } },
+      { preference: null, skipped: true as const },
+    ];
+    expect(retrieveCalls({ passes })).toBe(3);
+    expect(retrieveCalls({ passes: [] })).toBe(0);
+  });
+
+  it('reads a count the trace keeps itself', () => {
+    expect(retrieveCalls({ passes: [{ preference: null }], retrieveCalls: 5 })).toBe(5);
+  });
+});
+
+describe('bench halves: summary', () => {
+  it('tallies the headline per set, half and mode, and the calls per mode', () => {
+    const q = (id: string, set: 'financebench' | 'docugami', half: 'tuning' | 'check') => ({
+      set, id, question: '', answer: '', justification: null, goldPages: set === 'docugami' ? [] : ['D#1'], company: 'X', half, types: ['t'],
+    });
+    const questions = [q('a', 'financebench', 'check'), q('b', 'financebench', 'tuning'), q('c', 'docugami', 'check')];
+    const o = (id: string, mode: HalfOutcome['mode'], hit: boolean | null, support: boolean, calls: number): HalfOutcome => ({ id, mode, hit, support, retrieveCalls: calls, ms: 1 });
+    const outcomes = (['basic', 'research', 'agentic_research'] as const).flatMap((m) => [o('a', m, true, false, 1), o('b', m, false, true, 3), o('c', m, null, true, 2)]);
+    const s = summarizeHalves(questions, outcomes);
+    const fbCheck = s.headline.find((h) => h.set === 'financebench' && h.half === 'check')!;
+    expect(fbCheck.byMode.research).toEqual({ k: 1, n: 1 });
+    expect(s.headline.find((h) => h.set === 'financebench' && h.half === 'tuning')!.byMode.basic).toEqual({ k: 0, n: 1 });
+    // docugami has no page gold: its headline is answer support.
+    expect(s.headline.find((h) => h.set === 'docugami' && h.half === 'check')!).toMatchObject({ score: 'answer support', byMode: { agentic_research: { k: 1, n: 1 } } });
+    expect(s.retrieveCalls.find((r) => r.mode === 'basic')).toMatchObject({ p50: 2, max: 3 });
+  });
+});
+
+describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on the shared data', () => {
+  it('gives every dev question one company in exactly one half of bench/split.json', () => {
+    const split = JSON.parse(readFileSync('bench/split.json', 'utf8')) as { tuning: string[]; check: string[] };
+    expect(split.tuning.filter((t) => split.check.includes(t))).toEqual([]);
+    const questions = readDevQuestions(process.cwd(), SHARED);
+    expect(new Set(questions.map((q) => q.set))).toEqual(new Set(['financebench', 'dev-2', 'docugami']));
+    for (const q of questions) expect(split[q.half], q.id).toContain(q.company);
+    // Both halves hold questions of every set (the split is by company, about half each).
+    for (const set of ['financebench', 'dev-2', 'docugami']) {
+      const inSet = questions.filter((q) => q.set === set);
+      const check = inSet.filter((q) => q.half === 'check').length;
+      expect(check / inSet.length, set).toBeGreaterThan(0.3);
+      expect(check / inSet.length, set).toBeLessThan(0.7);
+    }
+  });
+});
