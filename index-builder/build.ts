@@ -18,7 +18,7 @@ import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
 import { contentIdOf, FILE_LIST } from '../src/format/keys';
 import { buildConsensus } from './consensus';
-import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
+import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './embeddings';
 import { embeddingSample, saveModel } from './model-store';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
@@ -35,7 +35,7 @@ export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
   /** A model to reuse instead of learning one (index-builder/model-store.ts): `--embedding-model <id or path>`. */
-  embeddingModel?: { id: string; model: EmbeddingModel };
+  embeddingModel?: { id: string; model: LearnedModel };
   /**
    * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
    * (DEFAULT_GRAPH_MIN_STATEMENTS in ./graphs.ts explains why); Infinity builds none.
@@ -115,6 +115,8 @@ export interface BuildResult {
     /** The word-vector model's id, and how many filings it learned from (null when it was reused). */
     embeddingModel: string;
     embeddingSampleFilings: number | null;
+    /** Time spent learning the model from the counted co-occurrences (PPMI, SVD, common component); 0 when reused. */
+    embeddingMs: number;
     /** Incremental builds: issuers taken unchanged from the previous version, and the bytes of their shards and graphs. */
     reusedIssuers: number;
     reusedBytes: number;
@@ -773,7 +775,9 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
     const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
     filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
     filingSources.length = 0;
+    const learnStarted = performance.now();
     const model = reused?.model ?? learner.finish();
+    const embeddingMs = reused ? 0 : performance.now() - learnStarted;
     const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
     releaseMemory(); // the co-occurrence matrix and the records read in pass 2
 
@@ -967,6 +971,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
         bytes: manifest.totals.bytes,
         embeddingModel,
         embeddingSampleFilings: sample?.size ?? null,
+        embeddingMs,
         reusedIssuers: corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0,
         reusedBytes,
       },

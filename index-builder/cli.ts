@@ -177,7 +177,7 @@ export async function runBuild(
       `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
       `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
-      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings`})`,
+      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings in ${(s.embeddingMs / 1000).toFixed(1)} s`})`,
       ...(rebuilt
         ? [`  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`]
         : []),

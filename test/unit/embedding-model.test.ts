@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { decodeModel, embeddingSample, loadModel } from '../../index-builder/model-store';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { embedTokens } from '../../src/text/embed';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { openFileIndex } from '../support/file-index';
 import { filesOf } from '../support/files';
@@ -46,6 +47,18 @@ describe('embedding model artifact', () => {
       const row = model.vocabIndex.get(t)!;
       expect(carried.get(t), t).toEqual([...model.vectors.subarray(row * model.dim, (row + 1) * model.dim)]);
     }
+  });
+
+  it('stores the common component it removed, and a query embedded from the term blocks (as the Worker does) has none of it', async () => {
+    const { model } = await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500'));
+    const u = model.common!;
+    expect(u).toHaveLength(model.dim);
+    const query = ['revenue', 'customers', 'segment', 'risk', 'the', 'cash'];
+    const { model: fromBlocks } = await openFileIndex(full.dir).terms(query);
+    expect(fromBlocks.vocab.length).toBeGreaterThan(3);
+    const v = embedTokens(fromBlocks, query);
+    const along = v.reduce((s, x, d) => s + x * u[d]!, 0);
+    expect(Math.abs(along)).toBeLessThan(0.02);
   });
 
   it('a build that reuses the model (by id or by path) gives the same version as the build that learned it', async () => {
