@@ -78,8 +78,8 @@ export interface BuildArgs {
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
   /**
-   * The seed of the learned model's random projection (index-builder/embeddings.ts; default 20261121). Builds with
-   * different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
+   * The seed of the learned model's randomized SVD sketch (index-builder/embeddings.ts; default 20261121). Builds with
+   * different seeds measure how much of a benchmark figure is the model's luck (docs/PARAMETERS.md).
    */
   embeddingSeed?: number;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */

@@ -262,7 +262,10 @@ export interface EmbeddingModel {
   dim: number;
   vocab: string[];
   vocabIndex: Map<string, number>;
-  /** Per-word weight used when pooling (smoothed inverse frequency). */
+  /**
+   * Per-word weight used when pooling: smooth inverse frequency a / (a + p(word)), times the length the word's vector
+   * kept when the builder took the corpus's common component out of it (index-builder/embeddings.ts).
+   */
   weights: Float32Array;
   vectors: Int8Array;
   byteSize: number;
