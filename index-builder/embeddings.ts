@@ -22,7 +22,7 @@ export interface EmbeddingOptions {
    * bounded at any corpus size. The vocabulary and pooling weights come from every filing.
    */
   sampleFilings: number;
-  /** Power iterations of the randomized SVD. Defaults to 3: enough that the subspace no longer depends on the seed. */
+  /** Power iterations of the randomized SVD. Defaults to 3: the leading directions no longer depend on the seed. */
   powerIterations: number;
   /** Exponent of the singular values that scale the word vectors (0: the singular vectors alone). Defaults to 0. */
   singularPower: number;
