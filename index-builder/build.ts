@@ -7,7 +7,7 @@ import { shardHead, statementKind, statementStatus } from '../src/format/shard-l
 import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
-import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EmbeddingModel, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
+import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
