@@ -7,6 +7,7 @@
  *                  --merge <partial dirs...>: the index of all partitions (byte-identical to a single build)
  *                  --embedding-model <id or path>: reuse a model (every build writes its own to
  *                  ARTIFACTS_DIR/sp500/models/<id>.bin) instead of learning one
+ *                  --embedding-seed <n>, --embedding-method projection|svd: how a learned model is learned
  *                  --incremental: build on the latest version, rebuilding only issuers whose filings changed
  *   publish        a built version (default the latest) -> the R2 bucket and KV namespace of wrangler.toml, through
  *                  wrangler: --local (default; PERSIST_DIR or --persist-to, default .wrangler/state) or --remote
@@ -22,6 +23,7 @@ import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs'
 import { collectGarbage } from './gc';
 import { incrementalBuild } from './incremental';
 import { loadModel } from './model-store';
+import type { EmbeddingMethod } from './embeddings';
 import { decodeManifest } from '../src/format/codec';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { publishVersion } from './publish';
@@ -82,6 +84,8 @@ export interface BuildArgs {
    * different seeds measure how much of a benchmark figure is the model's luck (docs/PARAMETERS.md).
    */
   embeddingSeed?: number;
+  /** How the learned model's vectors are made (index-builder/embeddings.ts EmbeddingMethod; default projection). */
+  embeddingMethod?: EmbeddingMethod;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
 }
@@ -101,6 +105,10 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       const raw = args[++i] ?? '';
       if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) throw new Error('--embedding-seed needs an integer from 0 to 4294967295');
       out.embeddingSeed = Number(raw);
+    } else if (a === '--embedding-method') {
+      const raw = args[++i] ?? '';
+      if (raw !== 'projection' && raw !== 'svd') throw new Error('--embedding-method needs projection or svd');
+      out.embeddingMethod = raw;
     } else if (a === '--incremental') out.incremental = true;
     else if (a === '--merge') {
       out.merge = [];
@@ -115,8 +123,10 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     throw new Error('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
   }
   if (out.embeddingModel && out.partition) throw new Error('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
-  if (out.embeddingSeed !== undefined && (out.embeddingModel || out.incremental || out.partition)) {
-    throw new Error('--embedding-seed applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition');
+  for (const [flag, given] of [['--embedding-seed', out.embeddingSeed !== undefined], ['--embedding-method', out.embeddingMethod !== undefined]] as const) {
+    if (given && (out.embeddingModel || out.incremental || out.partition)) {
+      throw new Error(`${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`);
+    }
   }
   return out;
 }
@@ -124,7 +134,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
 export async function runBuild(
   filingsDir: string,
   artifactsDir: string,
-  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; incremental?: boolean } = {},
+  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; embeddingMethod?: EmbeddingMethod; incremental?: boolean } = {},
 ) {
   const t0 = performance.now();
   const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
@@ -139,7 +149,10 @@ export async function runBuild(
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(reused ? { embeddingModel: reused } : {}),
-    ...(options.embeddingSeed !== undefined ? { embedding: { seed: options.embeddingSeed } } : {}),
+    embedding: {
+      ...(options.embeddingSeed !== undefined ? { seed: options.embeddingSeed } : {}),
+      ...(options.embeddingMethod ? { method: options.embeddingMethod } : {}),
+    },
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     onStage(stage, done, total) {
       rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
@@ -291,6 +304,7 @@ async function main() {
         ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
         ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
         ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
+        ...(buildArgs.embeddingMethod ? { embeddingMethod: buildArgs.embeddingMethod } : {}),
         ...(buildArgs.incremental ? { incremental: true } : {}),
       });
     }

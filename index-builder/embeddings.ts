@@ -2,8 +2,16 @@ import type { EmbeddingModel } from '../src/format/types';
 import { normalizeInPlace, quantizeUnit } from '../src/text/embed';
 import { randomizedSvd, symmetricEigen } from './svd';
 
+/**
+ * How word vectors are learned from the PPMI matrix. `projection` (the default): a seeded Gaussian random projection
+ * of its rows, pooled with IDF weights. `svd`: its top singular vectors, pooled with SIF weights, the common
+ * component removed (docs/decisions/embeddings.md says why it is not the default).
+ */
+export type EmbeddingMethod = 'projection' | 'svd';
+
 /** Knobs of the word-vector learner; see docs/PARAMETERS.md for the trade-offs. */
 export interface EmbeddingOptions {
+  method: EmbeddingMethod;
   /** Output dimension. Defaults to 128: int8 vectors of 128 bytes keep a 5,000-statement shard at 640 KB. */
   dim: number;
   /** Words kept in the vocabulary (most frequent first). Defaults to 30,000. */
@@ -14,7 +22,7 @@ export interface EmbeddingOptions {
   contexts: number;
   /** Co-occurrence window on each side, within one statement. Defaults to 5. */
   window: number;
-  /** Seed of the SVD's random sketch and of the directions of words without context. */
+  /** Seed of the projection (or of the SVD's random sketch) and of the directions of words without context. */
   seed: number;
   /**
    * Filings whose statements the co-occurrences are counted from, at most (a deterministic sample when the corpus
@@ -22,17 +30,18 @@ export interface EmbeddingOptions {
    * bounded at any corpus size. The vocabulary and pooling weights come from every filing.
    */
   sampleFilings: number;
-  /** Power iterations of the randomized SVD. Defaults to 3: the leading directions no longer depend on the seed. */
+  /** svd only: power iterations of the randomized SVD. Defaults to 3: the leading directions no longer depend on the seed. */
   powerIterations: number;
-  /** Exponent of the singular values that scale the word vectors (0: the singular vectors alone). Defaults to 0. */
+  /** svd only: exponent of the singular values that scale the word vectors (0: the singular vectors alone). Defaults to 0. */
   singularPower: number;
-  /** SIF pooling weight of a word: a / (a + p(word)), p its share of the corpus's tokens. Defaults to 1e-3. */
+  /** svd only: SIF pooling weight of a word: a / (a + p(word)), p its share of the corpus's tokens. Defaults to 1e-3. */
   sifA: number;
-  /** Every how many co-occurrence statements one is kept to estimate the common component from. Defaults to 8. */
+  /** svd only: every how many co-occurrence statements one is kept to estimate the common component from. Defaults to 8. */
   commonStride: number;
 }
 
 export const DEFAULT_EMBEDDING_OPTIONS: EmbeddingOptions = {
+  method: 'projection',
   dim: 128,
   maxVocab: 30_000,
   minCount: 3,
@@ -68,13 +77,15 @@ function gaussian(rand: () => number): number {
 
 /**
  * Learns the model from the statements themselves (no pretrained model is needed or downloadable here; DESIGN.md
- * section 6):
- * - word vectors: the top `dim` left singular vectors of the positive PMI matrix of (word, context word)
- *   co-occurrence within a window, with context-distribution smoothing (counts^0.75), by randomized SVD;
- * - pooling weights: smooth inverse frequency, a / (a + p(word)) (Arora, Liang and Ma, 2017);
- * - the common component: the first principal direction of a sample of pooled statement vectors, which every text
- *   shares whatever it says (boilerplate and frequent words); it is taken out of every word vector, so the statement
- *   vectors and the Worker's query vectors, both weighted sums of word vectors, lose it alike.
+ * section 6). Both methods start from the positive PMI of (word, context word) co-occurrence within a window, with
+ * context-distribution smoothing (counts^0.75).
+ * - projection: each word's PPMI row projected to `dim` dimensions by a seeded Gaussian random projection (which
+ *   preserves cosines between rows); pooling weights are inverse document frequencies.
+ * - svd: the top `dim` left singular vectors of the PPMI matrix, by randomized SVD; pooling weights are smooth
+ *   inverse frequency, a / (a + p(word)) (Arora, Liang and Ma, 2017); the common component, the first principal
+ *   direction of a sample of pooled statement vectors, which every text shares whatever it says, is taken out of
+ *   every word vector, so the statement vectors and the Worker's query vectors, both weighted sums of word vectors,
+ *   lose it alike.
  */
 export function learnEmbeddings(docs: readonly string[][], options: Partial<EmbeddingOptions> = {}): LearnedModel {
   const learner = new EmbeddingLearner(options);
@@ -118,6 +129,8 @@ export class EmbeddingLearner {
     return this.opt;
   }
   private readonly counts = new Map<string, number>();
+  private readonly docFreq = new Map<string, number>();
+  private docs = 0;
   private tokens = 0;
   private vocab: string[] = [];
   private vocabCounts = new Float64Array(0);
@@ -132,19 +145,31 @@ export class EmbeddingLearner {
   }
 
   count(tokens: readonly string[]): void {
+    this.docs++;
     this.tokens += tokens.length;
-    for (const t of tokens) this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (const t of tokens) {
+      this.counts.set(t, (this.counts.get(t) ?? 0) + 1);
+      if (!seen.has(t)) {
+        seen.add(t);
+        this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+      }
+    }
   }
 
   /** The pass-1 counts, to be summed with another part of the corpus (a partitioned build). */
-  countsSnapshot(): { counts: [string, number][]; tokens: number } {
-    return { counts: [...this.counts], tokens: this.tokens };
+  countsSnapshot(): { counts: [string, number][]; docFreq: [string, number][]; docs: number; tokens: number } {
+    return { counts: [...this.counts], docFreq: [...this.docFreq], docs: this.docs, tokens: this.tokens };
   }
 
-  addCounts(snapshot: { counts: [string, number][]; tokens: number }): void {
-    if (typeof snapshot.tokens !== 'number') throw new Error('a partial build segmented by an older builder (no token count for the pooling weights): rebuild the partition');
+  addCounts(snapshot: { counts: [string, number][]; docFreq: [string, number][]; docs: number; tokens?: number }): void {
+    if (this.opt.method === 'svd' && typeof snapshot.tokens !== 'number') {
+      throw new Error('a partial build segmented by an older builder has no token count for the svd pooling weights: rebuild the partition');
+    }
     for (const [t, n] of snapshot.counts) this.counts.set(t, (this.counts.get(t) ?? 0) + n);
-    this.tokens += snapshot.tokens;
+    for (const [t, n] of snapshot.docFreq) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + n);
+    this.docs += snapshot.docs;
+    this.tokens += snapshot.tokens ?? 0;
   }
 
   fixVocabulary(): void {
@@ -176,7 +201,7 @@ export class EmbeddingLearner {
         cooc[w * C + c]! += 1 / Math.abs(i - j); // nearer words count more
       }
     }
-    if (this.cooccurred++ % this.opt.commonStride === 0) this.sample.add(ids.filter((w) => w >= 0));
+    if (this.opt.method === 'svd' && this.cooccurred++ % this.opt.commonStride === 0) this.sample.add(ids.filter((w) => w >= 0));
   }
 
   finish(): LearnedModel {
@@ -185,43 +210,76 @@ export class EmbeddingLearner {
     const { opt } = this;
     const rand = mulberry32(opt.seed);
     const dim = opt.dim;
-    const raw = this.wordVectors(cooc, rand);
+    const V = this.vocab.length;
+    const raw = opt.method === 'svd' ? this.singularVectors(cooc, rand) : this.projectedRows(cooc, rand);
     this.cooc = null;
+    withRandomDirections(raw, dim, rand);
+    const vectors = new Int8Array(V * dim);
+    if (opt.method === 'projection') {
+      const n = this.docs || 1;
+      const weights = Float32Array.from(this.vocab, (t) => Math.log(1 + n / (this.docFreq.get(t) ?? 1)));
+      foldCommonComponent(raw, weights, dim, null, vectors);
+      return { dim, vocab: this.vocab, vocabIndex: this.vocabIndex, weights, vectors, byteSize: vectors.byteLength, common: null };
+    }
     const weights = sifWeights(this.vocabCounts, this.tokens, opt.sifA);
     const common = commonComponent(raw, weights, dim, this.sample);
-    const vectors = new Int8Array(this.vocab.length * dim);
     foldCommonComponent(raw, weights, dim, common, vectors);
     return { dim, vocab: this.vocab, vocabIndex: this.vocabIndex, weights, vectors, byteSize: vectors.byteLength, common };
   }
 
-  /** Unit word vectors (float, vocabulary x dim) from the co-occurrence counts; the counts become PPMI in place. */
-  private wordVectors(cooc: Float32Array, rand: () => number): Float32Array {
+  /** Each word's PPMI row times a seeded Gaussian projection (vocabulary x dim, rows not normalized). */
+  private projectedRows(cooc: Float32Array, rand: () => number): Float32Array {
+    const { C } = this;
+    const V = this.vocab.length;
+    const { dim } = this.opt;
+    const pmi = pmiMargins(cooc, V, C);
+    const projection = new Float32Array(C * dim);
+    for (let i = 0; i < projection.length; i++) projection[i] = gaussian(rand);
+    const out = new Float32Array(V * dim);
+    for (let w = 0; w < V; w++) {
+      for (let c = 0; c < C; c++) {
+        const v = cooc[w * C + c]!;
+        if (v <= 0) continue;
+        const p = pmi(w, c, v);
+        if (p <= 0) continue;
+        for (let d = 0; d < dim; d++) out[w * dim + d]! += p * projection[c * dim + d]!;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The top singular vectors of the PPMI matrix, scaled by singularPower (vocabulary x dim, rows not normalized); the
+   * counts become PPMI in place.
+   */
+  private singularVectors(ppmi: Float32Array, rand: () => number): Float32Array {
     const { opt, C } = this;
     const V = this.vocab.length;
     const dim = opt.dim;
-    ppmiInPlace(cooc, V, C);
+    ppmiInPlace(ppmi, V, C);
     const out = new Float32Array(V * dim);
     if (V > 0 && C > 0) {
-      const svd = randomizedSvd({ rows: V, cols: C, values: cooc }, dim, { oversample: 16, powerIterations: opt.powerIterations, gaussian: () => gaussian(rand) });
+      const svd = randomizedSvd({ rows: V, cols: C, values: ppmi }, dim, { oversample: 16, powerIterations: opt.powerIterations, gaussian: () => gaussian(rand) });
       const scale = Float64Array.from(svd.sigma, (s) => Math.pow(s, opt.singularPower));
       for (let w = 0; w < V; w++) for (let d = 0; d < svd.k; d++) out[w * dim + d] = svd.u[w * svd.k + d]! * scale[d]!;
-    }
-    for (let w = 0; w < V; w++) {
-      const row = out.subarray(w * dim, (w + 1) * dim);
-      // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
-      // statements that contain it, like a lexical term.
-      if (row.every((x) => x === 0)) for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
-      normalizeInPlace(row);
     }
     return out;
   }
 }
 
-/**
- * Positive PMI of each (word, context) cell, in place, with the context counts raised to 0.75 (smoothing that keeps
- * rare contexts from dominating).
- */
-export function ppmiInPlace(cooc: Float32Array, V: number, C: number): void {
+/** Normalizes every word vector in place; a word with no positive context gets a random direction of its own. */
+function withRandomDirections(out: Float32Array, dim: number, rand: () => number): void {
+  for (let w = 0; w < out.length / dim; w++) {
+      const row = out.subarray(w * dim, (w + 1) * dim);
+      // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
+      // statements that contain it, like a lexical term.
+      if (row.every((x) => x === 0)) for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
+      normalizeInPlace(row);
+  }
+}
+
+/** The margins PMI needs: row sums, smoothed column sums (counts^0.75, which keeps rare contexts from dominating). */
+function pmiMargins(cooc: Float32Array, V: number, C: number) {
   const rowSum = new Float64Array(V);
   const colSum = new Float64Array(C);
   let total = 0;
@@ -236,12 +294,19 @@ export function ppmiInPlace(cooc: Float32Array, V: number, C: number): void {
   let colSmoothedTotal = 0;
   const colSmoothed = Float64Array.from(colSum, (s) => Math.pow(s, 0.75));
   for (let c = 0; c < C; c++) colSmoothedTotal += colSmoothed[c]!;
+  /** PMI of a cell holding v > 0. */
+  return (w: number, c: number, v: number) => Math.log((v / total) / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
+}
+
+/** Positive PMI of each (word, context) cell, in place. */
+export function ppmiInPlace(cooc: Float32Array, V: number, C: number): void {
+  const pmi = pmiMargins(cooc, V, C);
   for (let w = 0; w < V; w++) {
     for (let c = 0; c < C; c++) {
       const v = cooc[w * C + c]!;
       if (v <= 0) continue;
-      const pmi = Math.log((v / total) / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
-      cooc[w * C + c] = pmi > 0 ? pmi : 0;
+      const p = pmi(w, c, v);
+      cooc[w * C + c] = p > 0 ? p : 0;
     }
   }
 }

@@ -21,10 +21,10 @@ function corpus(seed: number, statements = 1600): string[][] {
 }
 
 // More dimensions than topics, so the weaker ones carry noise: the singular values weight them down.
-const OPTIONS = { dim: 6, contexts: 40, minCount: 1, commonStride: 1, singularPower: 0.5 };
+const OPTIONS = { method: 'svd', dim: 6, contexts: 40, minCount: 1, commonStride: 1, singularPower: 0.5 } as const;
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i]!, 0);
 
-describe('word-vector learner', () => {
+describe('word-vector learner (svd)', () => {
   it('is deterministic: the same statements give the same model bytes; another seed is another model', () => {
     const a = encodeModel(learnEmbeddings(corpus(1), OPTIONS));
     const b = encodeModel(learnEmbeddings(corpus(1), OPTIONS));
@@ -50,6 +50,14 @@ describe('word-vector learner', () => {
     const query = embedTokens(model, ['court', 'judge']);
     const scores = TOPICS.map((words) => dot(query, embedTokens(model, ['the', ...words.slice(2, 6)])));
     expect(scores.indexOf(Math.max(...scores))).toBe(2);
+  });
+
+  it('the projection learner also puts words of one topic closer together, and removes no common component', () => {
+    const model = learnEmbeddings(corpus(2), { ...OPTIONS, method: 'projection' });
+    const cos = (a: string, b: string) => dot(embedTokens(model, [a]), embedTokens(model, [b]));
+    expect(cos('court', 'judge')).toBeGreaterThan(cos('court', 'loan'));
+    expect(cos('airline', 'pilot')).toBeGreaterThan(cos('airline', 'revenue'));
+    expect(model.common).toBeNull();
   });
 
   it('weights frequent words less (SIF) and takes the common component out of every word vector', () => {
