@@ -263,8 +263,9 @@ export interface EmbeddingModel {
   vocab: string[];
   vocabIndex: Map<string, number>;
   /**
-   * Per-word weight used when pooling: smooth inverse frequency a / (a + p(word)), times the length the word's vector
-   * kept when the builder took the corpus's common component out of it (index-builder/embeddings.ts).
+   * Per-word weight used when pooling: inverse document frequency (projection models), or smooth inverse frequency
+   * times the length the word's vector kept when the corpus's common component was taken out (svd models;
+   * index-builder/embeddings.ts).
    */
   weights: Float32Array;
   vectors: Int8Array;
