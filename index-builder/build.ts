@@ -7,7 +7,7 @@ import { shardHead, statementKind, statementStatus } from '../src/format/shard-l
 import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
-import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EmbeddingModel, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
+import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
@@ -18,7 +18,7 @@ import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
 import { contentIdOf, FILE_LIST } from '../src/format/keys';
 import { buildConsensus } from './consensus';
-import { EmbeddingLearner, type EmbeddingOptions } from './embeddings';
+import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './embeddings';
 import { embeddingSample, saveModel } from './model-store';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
@@ -35,7 +35,7 @@ export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
   /** A model to reuse instead of learning one (index-builder/model-store.ts): `--embedding-model <id or path>`. */
-  embeddingModel?: { id: string; model: EmbeddingModel };
+  embeddingModel?: { id: string; model: LearnedModel };
   /**
    * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
    * (DEFAULT_GRAPH_MIN_STATEMENTS in ./graphs.ts explains why); Infinity builds none.
@@ -117,6 +117,8 @@ export interface BuildResult {
     /** The word-vector model's id, and how many filings it learned from (null when it was reused). */
     embeddingModel: string;
     embeddingSampleFilings: number | null;
+    /** Time spent learning the model from the counted co-occurrences (PPMI, SVD, common component); 0 when reused. */
+    embeddingMs: number;
     /** Incremental builds: issuers taken unchanged from the previous version, and the bytes of their shards and graphs. */
     reusedIssuers: number;
     reusedBytes: number;
@@ -773,7 +775,7 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       else await issuers.rebuildIssuer(ticker, filingIndexes);
     }
     const reusedIssuers = corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0;
-    return writeCorpusTables(issuers, writer, { embeddingModel: pass2.embeddingModel, sampleFilings: pass2.sampleFilings, reusedIssuers }, stage);
+    return writeCorpusTables(issuers, writer, { embeddingModel: pass2.embeddingModel, sampleFilings: pass2.sampleFilings, embeddingMs: pass2.embeddingMs, reusedIssuers }, stage);
   } finally {
     if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
     rmSync(impactsDir, { recursive: true, force: true });
@@ -797,10 +799,11 @@ interface NumberedSources {
   /** Per filing (corpus order), its first global source; per issuer, its first (numberSources). */
   firstSource: Uint32Array;
   sourceBase: Map<string, number>;
-  model: EmbeddingModel;
+  model: LearnedModel;
   /** The model's id, and how many filings it learned from (null when it was reused). */
   embeddingModel: string;
   sampleFilings: number | null;
+  embeddingMs: number;
 }
 
 /**
@@ -833,9 +836,11 @@ function embedAndNumberSources(
   const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
   const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
   filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
+  const learnStarted = performance.now();
   const model = reused?.model ?? learner.finish();
+  const embeddingMs = reused ? 0 : performance.now() - learnStarted;
   const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
-  return { sources, firstSource, sourceBase, model, embeddingModel, sampleFilings: sample?.size ?? null };
+  return { sources, firstSource, sourceBase, model, embeddingModel, sampleFilings: sample?.size ?? null, embeddingMs };
 }
 
 /** What pass 3 reads: the filings in corpus order, their shard and source numbering, corpus statistics, the model. */
@@ -1015,7 +1020,7 @@ class IssuerPass {
 function writeCorpusTables(
   issuers: IssuerPass,
   writer: VersionWriter,
-  counts: { embeddingModel: string; sampleFilings: number | null; reusedIssuers: number },
+  counts: { embeddingModel: string; sampleFilings: number | null; embeddingMs: number; reusedIssuers: number },
   stage: NonNullable<BuildOptions['onStage']>,
 ): BuildResult {
   const { entries, sources, stats } = issuers.corpus;
@@ -1069,6 +1074,7 @@ function writeCorpusTables(
       bytes: manifest.totals.bytes,
       embeddingModel: counts.embeddingModel,
       embeddingSampleFilings: counts.sampleFilings,
+      embeddingMs: counts.embeddingMs,
       reusedIssuers: counts.reusedIssuers,
       reusedBytes: issuers.reusedBytes,
     },

@@ -12,6 +12,7 @@ import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs'
 import { collectGarbage } from './gc';
 import { incrementalBuild } from './incremental';
 import { loadModel } from './model-store';
+import type { EmbeddingMethod } from './embeddings';
 import { decodeManifest } from '../src/format/codec';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { stageProgress } from './progress';
@@ -51,6 +52,8 @@ export interface BuildArgs {
    * different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
    */
   embeddingSeed?: number;
+  /** How the learned model's vectors are made (index-builder/embeddings.ts EmbeddingMethod; default projection). */
+  embeddingMethod?: EmbeddingMethod;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
   /** With incremental: the corpus holds only the changed issuers (a refresh); the others are carried over. */
@@ -63,7 +66,8 @@ export const BUILD_USAGE = `usage: npm run index:build -- [flags]     (cli.ts bu
   --partial-corpus       with --incremental: FILINGS_DIR holds only the changed issuers' filings (a refresh); every
                          other issuer is carried over from the latest version
   --embedding-model <m>  reuse a model (an id under ARTIFACTS_DIR/sp500/models/, or a path) instead of learning one
-  --embedding-seed <n>   the learned model's projection seed (0 to 4294967295)
+  --embedding-seed <n>   the learned model's seed (0 to 4294967295)
+  --embedding-method <m> projection (default) or svd: how a learned model's vectors are made (docs/PARAMETERS.md)
   --partition <i/n> --out <dir>   segment only partition i's issuers into a partial output
   --merge <dir...>       the index of all partial outputs (byte-identical to a single build)
   -h, --help             this text
@@ -78,6 +82,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       merge: { type: 'boolean' },
       'embedding-model': { type: 'string' },
       'embedding-seed': { type: 'string' },
+      'embedding-method': { type: 'string' },
       incremental: { type: 'boolean' },
       'partial-corpus': { type: 'boolean' },
     },
@@ -101,6 +106,11 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) fail('--embedding-seed needs an integer from 0 to 4294967295');
     out.embeddingSeed = Number(raw);
   }
+  const method = v['embedding-method'];
+  if (method !== undefined) {
+    if (method !== 'projection' && method !== 'svd') fail('--embedding-method needs projection or svd');
+    out.embeddingMethod = method as EmbeddingMethod;
+  }
   if (v.incremental) out.incremental = true;
   if (v['partial-corpus']) out.partialCorpus = true;
   if (v.merge) out.merge = positionals.length ? [...positionals] : fail('--merge needs the partial output directories');
@@ -113,8 +123,10 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   }
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
   if (out.embeddingModel && out.partition) fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
-  if (out.embeddingSeed !== undefined && (out.embeddingModel || out.incremental || out.partition)) {
-    fail('--embedding-seed applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition');
+  for (const [flag, given] of [['--embedding-seed', out.embeddingSeed !== undefined], ['--embedding-method', out.embeddingMethod !== undefined]] as const) {
+    if (given && (out.embeddingModel || out.incremental || out.partition)) {
+      fail(`${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`);
+    }
   }
   return out;
 }
@@ -122,7 +134,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
 export async function runBuild(
   filingsDir: string,
   artifactsDir: string,
-  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; incremental?: boolean; partialCorpus?: boolean } = {},
+  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; embeddingMethod?: EmbeddingMethod; incremental?: boolean; partialCorpus?: boolean } = {},
 ) {
   const t0 = performance.now();
   const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
@@ -137,7 +149,10 @@ export async function runBuild(
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(reused ? { embeddingModel: reused } : {}),
-    ...(options.embeddingSeed !== undefined ? { embedding: { seed: options.embeddingSeed } } : {}),
+    embedding: {
+      ...(options.embeddingSeed !== undefined ? { seed: options.embeddingSeed } : {}),
+      ...(options.embeddingMethod ? { method: options.embeddingMethod } : {}),
+    },
     ...(options.graphMinStatements !== undefined ? { graphMinStatements: options.graphMinStatements } : {}),
     ...(previous || options.merge ? {} : { expectedFilings: countCorpusFilings(filingsDir) }),
     onStage(stage, done, total) {
@@ -176,7 +191,7 @@ export async function runBuild(
       `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
       `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
-      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings`})`,
+      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings in ${(s.embeddingMs / 1000).toFixed(1)} s`})`,
       ...(rebuilt
         ? [`  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`]
         : []),
@@ -355,6 +370,7 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
     ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
     ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
     ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
+    ...(buildArgs.embeddingMethod ? { embeddingMethod: buildArgs.embeddingMethod } : {}),
     ...(buildArgs.incremental ? { incremental: true } : {}),
     ...(buildArgs.partialCorpus ? { partialCorpus: true } : {}),
   });

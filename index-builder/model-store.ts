@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { isAbsolute, join, resolve } from 'node:path';
 import { ArtifactFormatError, decodeArtifact, encodeArtifact, requireSection, verifySeal } from '../src/format/container';
 import type { EmbeddingModel } from '../src/format/types';
+import type { LearnedModel } from './embeddings';
 import { seal, sha256 } from './seal';
 
 /**
@@ -18,24 +19,30 @@ interface ModelHeader {
   vocab: string[];
 }
 
-export function encodeModel(model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): Uint8Array {
-  const bytes = encodeArtifact('model', { dim: model.dim, vocab: model.vocab } satisfies ModelHeader, { weights: model.weights, vectors: model.vectors });
+/** A model as stored: the Worker's part (vocabulary, weights, vectors) and the common component taken out of it. */
+export type StoredModel = Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'> & { common?: Float32Array | null };
+
+export function encodeModel(model: StoredModel): Uint8Array {
+  const sections = { weights: model.weights, vectors: model.vectors, ...(model.common ? { common: model.common } : {}) };
+  const bytes = encodeArtifact('model', { dim: model.dim, vocab: model.vocab } satisfies ModelHeader, sections);
   return seal(bytes);
 }
 
-export function decodeModel(bytes: Uint8Array): EmbeddingModel {
+/** A stored model; `common` is null for a model that removed none (those learned before it was introduced). */
+export function decodeModel(bytes: Uint8Array): LearnedModel {
   const decoded = decodeArtifact<ModelHeader>(bytes, 'model');
   const h = decoded.header;
   if (!h || !Number.isInteger(h.dim) || h.dim < 1 || !Array.isArray(h.vocab)) throw new ArtifactFormatError('model header incomplete');
   const weights = requireSection(decoded, 'weights', Float32Array, h.vocab.length);
   const vectors = requireSection(decoded, 'vectors', Int8Array, h.vocab.length * h.dim);
-  return { dim: h.dim, vocab: h.vocab, vocabIndex: new Map(h.vocab.map((w, i) => [w, i])), weights, vectors, byteSize: vectors.byteLength };
+  const common = 'common' in decoded.sections ? requireSection(decoded, 'common', Float32Array, h.dim) : null;
+  return { dim: h.dim, vocab: h.vocab, vocabIndex: new Map(h.vocab.map((w, i) => [w, i])), weights, vectors, byteSize: vectors.byteLength, common };
 }
 
 export const modelId = (bytes: Uint8Array) => sha256(bytes).slice(0, 16);
 
 /** Writes a model under its id (once: the same model is the same file) and returns the id. */
-export function saveModel(domainDir: string, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): string {
+export function saveModel(domainDir: string, model: StoredModel): string {
   const bytes = encodeModel(model);
   const id = modelId(bytes);
   const file = join(domainDir, MODELS_DIR, `${id}.bin`);
@@ -51,7 +58,7 @@ export function saveModel(domainDir: string, model: Omit<EmbeddingModel, 'vocabI
  * A model by id (looked up in `<domainDir>/models/`) or by path to its file. Verified by its seal; an unknown id or
  * a damaged file is an error that says where it looked.
  */
-export async function loadModel(ref: string, domainDir: string): Promise<{ id: string; model: EmbeddingModel }> {
+export async function loadModel(ref: string, domainDir: string): Promise<{ id: string; model: LearnedModel }> {
   const byId = /^[0-9a-f]{16}$/.test(ref) ? join(domainDir, MODELS_DIR, `${ref}.bin`) : null;
   const file = byId && existsSync(byId) ? byId : isAbsolute(ref) || ref.includes('/') || ref.endsWith('.bin') ? resolve(ref) : null;
   if (!file || !existsSync(file)) {

@@ -262,7 +262,11 @@ export interface EmbeddingModel {
   dim: number;
   vocab: string[];
   vocabIndex: Map<string, number>;
-  /** Per-word weight used when pooling (smoothed inverse frequency). */
+  /**
+   * Per-word weight used when pooling: inverse document frequency (projection models), or smooth inverse frequency
+   * times the length the word's vector kept when the corpus's common component was taken out (svd models;
+   * index-builder/embeddings.ts).
+   */
   weights: Float32Array;
   vectors: Int8Array;
   byteSize: number;

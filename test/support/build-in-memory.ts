@@ -229,6 +229,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       embeddingSampleFilings: sample.size,
       graphBytes: graphFiles.reduce((a, g) => a + g.bytes.byteLength, 0),
       graphMs: 0,
+      embeddingMs: 0,
       entities: entityCounts,
       bytes: manifest.totals.bytes,
     },

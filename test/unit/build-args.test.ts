@@ -20,6 +20,15 @@ describe('build flags (index-builder/cli.ts parseBuildArgs)', () => {
     expect(() => parseBuildArgs(['--embedding-seed', '7', '--incremental'])).toThrow(/--incremental/);
   });
 
+  it('reads --embedding-method and refuses it where no model is learned', () => {
+    expect(parseBuildArgs(['--embedding-method', 'svd'])).toEqual({ embeddingMethod: 'svd' });
+    expect(parseBuildArgs(['--embedding-method', 'projection', '--embedding-seed', '3'])).toEqual({ embeddingMethod: 'projection', embeddingSeed: 3 });
+    for (const bad of ['glove', 'SVD']) expect(() => parseBuildArgs(['--embedding-method', bad])).toThrow(/projection or svd/);
+    expect(() => parseBuildArgs(['--embedding-method'])).toThrow(/embedding-method/);
+    expect(() => parseBuildArgs(['--embedding-method', 'svd', '--embedding-model', 'abc'])).toThrow(/--embedding-method applies/);
+    expect(() => parseBuildArgs(['--embedding-method', 'svd', '--incremental'])).toThrow(/--incremental/);
+  });
+
   it('learns the model with that seed: the same seed gives the same model, another seed another one', async () => {
     const build = (name: string, embeddingSeed?: number) =>
       runBuild(SAMPLE, join(work, name), { quiet: true, graphMinStatements: Infinity, ...(embeddingSeed === undefined ? {} : { embeddingSeed }) });

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { decodeModel, embeddingSample, loadModel } from '../../index-builder/model-store';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { embedTokens } from '../../src/text/embed';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { openFileIndex } from '../support/file-index';
 import { filesOf } from '../support/files';
@@ -48,6 +49,22 @@ describe('embedding model artifact', () => {
     }
   });
 
+  it('svd: stores the common component it removed, and a query embedded from the term blocks (as the Worker does) has none of it', async () => {
+    const svdOut = tmp();
+    const svd = await buildIndex(filings, { outDir: svdOut, embedding: { method: 'svd' } });
+    expect(svd.manifest.embedding_model).not.toBe(full.manifest.embedding_model);
+    expect((await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500'))).model.common).toBeNull();
+    const { model } = await loadModel(svd.manifest.embedding_model!, join(svdOut, 'sp500'));
+    const u = model.common!;
+    expect(u).toHaveLength(model.dim);
+    const query = ['revenue', 'customers', 'segment', 'risk', 'the', 'cash'];
+    const { model: fromBlocks } = await openFileIndex(svd.dir).terms(query);
+    expect(fromBlocks.vocab.length).toBeGreaterThan(3);
+    const v = embedTokens(fromBlocks, query);
+    const along = v.reduce((s, x, d) => s + x * u[d]!, 0);
+    expect(Math.abs(along)).toBeLessThan(0.02);
+  });
+
   it('a build that reuses the model (by id or by path) gives the same version as the build that learned it', async () => {
     const byId = tmp();
     const reused = await buildIndex(filings, { outDir: byId, embeddingModel: await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500')) });
@@ -80,6 +97,14 @@ describe('embedding model artifact', () => {
     const b = filesOf(twin.dir);
     for (const [name, bytes] of a) expect(bytes.equals(b.get(name)!), name).toBe(true);
     expect(streamed.manifest.embedding_model).not.toBe(full.manifest.embedding_model);
+  });
+
+  it('svd: the streaming build equals its in-memory twin, in any order', async () => {
+    const embedding = { method: 'svd', sampleFilings: 4 } as const;
+    const twin = await buildIndexInMemory(filings, { outDir: tmp(), embedding });
+    const streamed = await buildIndex([...filings].reverse(), { outDir: tmp(), embedding });
+    expect(streamed.version).toBe(twin.version);
+    expect(streamed.manifest.embedding_model).toBe(twin.manifest.embedding_model);
   });
 
   it('a sample is the same set whatever the input order, and everything up to the limit', () => {
