@@ -173,9 +173,10 @@ function passNotices(passes: readonly PlannedPass[], reading: Reading, catalog: 
  */
 export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, request: PlanRequest): QueryPlan {
   const { mode, effort, callerConditions, tokenCap } = request;
-  const reading = readFilters(analysis, catalog, mode, callerConditions);
-  const preference = withStatementPreference(reading.preference, analysis.statements.list);
-  reading.preference = preference;
+  const read = readFilters(analysis, catalog, mode, callerConditions);
+  // A statement the question is about narrows the preference to its rows, whatever else it prefers.
+  const reading: Reading = { ...read, preference: withStatementPreference(read.preference, analysis.statements.list) };
+  const { preference } = reading;
   const requirements: RequirementPlan =
     mode === 'agentic_research' ? planRequirements(analysis, catalog, reading.conditions) : { decomposed: false, requirements: [], omitted: [] };
   const facets = facetsOf(analysis, catalog, mode, reading);
