@@ -45,7 +45,8 @@ for (const mode of ['basic', 'research', 'agentic_research']) {
     }
   }
   calls.sort((a, b) => a - b);
-  const retrieves = calls.length ? ` (retrieve calls per question: p50 ${quantile(calls, 0.5)}, max ${calls.at(-1)})` : '';
+  const mean = calls.reduce((a, b) => a + b, 0) / (calls.length || 1);
+  const retrieves = calls.length ? ` (retrieve calls per question: p50 ${quantile(calls, 0.5)}, mean ${mean.toFixed(2)}, max ${calls.at(-1)})` : '';
   console.log(`${mode}: ${h.digest('hex').slice(0, 16)}${retrieves}`);
 }
 console.log(`${questions.length} questions x 3 modes x 2 caps: ${all.digest('hex').slice(0, 16)}`);

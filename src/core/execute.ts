@@ -59,31 +59,54 @@ const toScope = ({ conditions, sources, statements }: PlannedScope): RetrievalSc
   ...(statements ? { statements: new Set(statements) } : {}),
 });
 
+/** A pass's scopes: its own, and its preference sub-pass's when it has one. */
+const scopesOf = (pass: PlannedPass): PlannedScope[] => [pass, ...(pass.preferred ? [pass.preferred] : [])];
+
 /**
- * The request's retrievals, one per pass (a pass and its preference sub-pass are two scopes of one retrieval), each
- * made once: two passes that retrieve the same text over the same scopes share it.
+ * The request's retrievals. The passes that always run and search the same text (the latest annual reports, the
+ * question, the later years: one question, several scopes) share one retrieval, so a shard two of them search is
+ * read and scored once; a `fill` pass, which runs only when needed, retrieves on its own when it does.
  */
 class Retrievals {
   calls = 0;
-  private readonly made = new Map<string, Promise<RetrievalResult[]>>();
+  private readonly byPass = new Map<PlannedPass, Promise<RetrievalResult[]>>();
   constructor(
     private readonly reader: IndexReader,
     private readonly catalog: CatalogHeader,
     private readonly plan: QueryPlan,
-  ) {}
+  ) {
+    const groups = new Map<string, PlannedPass[]>();
+    for (const pass of plan.passes) {
+      if (pass.merge === 'fill') continue;
+      const key = JSON.stringify(pass.lexical);
+      groups.set(key, [...(groups.get(key) ?? []), pass]);
+    }
+    for (const group of groups.values()) {
+      let all: Promise<RetrievalResult[]> | null = null;
+      let offset = 0;
+      for (const pass of group) {
+        const from = offset;
+        const count = scopesOf(pass).length;
+        offset += count;
+        // One retrieval for the group, made on the first pass's turn; each pass takes its own scopes' results.
+        this.byPass.set(
+          pass,
+          Promise.resolve().then(async () => {
+            all ??= this.retrieve(pass.lexical, group.flatMap(scopesOf));
+            return (await all).slice(from, from + count);
+          }),
+        );
+      }
+    }
+  }
+
+  private retrieve(lexical: PlannedPass['lexical'], scopes: PlannedScope[]): Promise<RetrievalResult[]> {
+    this.calls++;
+    return retrieveScopes(this.reader, this.catalog, lexical, scopes.map(toScope), this.plan.effort);
+  }
 
   get(pass: PlannedPass): Promise<RetrievalResult[]> {
-    const planned: PlannedScope[] = [pass, ...(pass.preferred ? [pass.preferred] : [])];
-    const key = JSON.stringify([pass.lexical, planned.map((p) => [p.conditions, p.sources ?? null, p.statements ?? null])]);
-    let made = this.made.get(key);
-    if (!made) {
-      this.calls++;
-      made = retrieveScopes(this.reader, this.catalog, pass.lexical, planned.map(toScope), this.plan.effort);
-      // Awaited by the pass that asked; this only keeps a failure from counting as unhandled before then.
-      made.catch(() => undefined);
-      this.made.set(key, made);
-    }
-    return made;
+    return this.byPass.get(pass) ?? this.retrieve(pass.lexical, scopesOf(pass));
   }
 }
 
