@@ -33,7 +33,7 @@ export interface ExecutedPlan {
   /** Hits over every pass: 0 means nothing in the index matched the query and filters. */
   hitCount: number;
   passes: PassTrace[];
-  /** `retrieve` calls the request made (identical retrievals of two passes are made once). */
+  /** `retrieveScopes` calls the request made (passes that search the same text share one). */
   retrieveCalls: number;
   /** Every shard any pass searched, in first-searched order. */
   searchedShards: string[];

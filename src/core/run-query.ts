@@ -60,8 +60,8 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   const plan = planQuery(analysis, catalog, { mode: req.mode, effort, callerConditions, tokenCap, recordReads: options.recordReads ?? 'budget' });
   const executed = await executePlan(reader, catalog, plan);
   const render = (chains: readonly Chain[]) => renderEvidence(catalog, chains, req.include.evidence_format);
-  const selected = await selectEvidence(reader, catalog, plan, executed, { maxEvidence: req.retrieval?.max_evidence ?? null, tokenCap, render });
-  const body = renderResponse({ catalog, request: req, tokenCap, plan, hitCount: executed.hitCount, selected });
+  const selected = await selectEvidence(reader, catalog, plan, executed, { maxEvidence: req.retrieval?.max_evidence ?? null, render });
+  const body = renderResponse({ catalog, request: req, plan, hitCount: executed.hitCount, selected });
   return { body, trace: traceOf(analysis, scope, plan, executed, selected.selection.chains) };
 }
 

@@ -1,5 +1,5 @@
 import { estimateTokens, selectWithinBudget, selectWithinBudgetLazily, type BudgetSelection, type LazyCandidate } from '../evidence/budget';
-import { materializeChain, recordTextTokens, skeletonChain, unreadRecords, type ChainDraft, type PendingChain } from '../evidence/chains';
+import { materializeChain, recordTextTokens, skeletonChain, unreadRecords, type PendingChain } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import type { CatalogHeader } from '../format/types';
@@ -23,7 +23,6 @@ export interface SelectedEvidence {
 
 export interface SelectOptions {
   maxEvidence: number | null;
-  tokenCap: number | null;
   /** How the chosen chains render (the evidence format): the budget measures what is returned. */
   render: (chains: readonly Chain[]) => string;
 }
@@ -70,17 +69,11 @@ export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader
   const rule = plan.coverage;
   const covers = rule?.kind === 'requirements' ? supports : rule?.kind === 'facets' ? (c: Chain) => facetsOfChain(c, rule.facets) : undefined;
   let selection: BudgetSelection;
-  if (plan.reads === 'budget' && options.tokenCap !== null) {
-    const skeletons = new Map<ChainDraft, Chain>();
-    const skeletonOf = (p: PendingChain) => {
-      let chain = skeletons.get(p.draft);
-      if (!chain) skeletons.set(p.draft, (chain = skeletonChain(p.draft, p.shards)));
-      return chain;
-    };
-    const candidates = chains.map((p): LazyCandidate => ({ chain: () => materialized.get(p), skeleton: skeletonOf(p), textTokens: recordTextTokens(p.draft, p.shards) }));
+  if (plan.reads === 'budget' && plan.tokenCap !== null) {
+    const candidates = chains.map((p): LazyCandidate => ({ chain: () => materialized.get(p), skeleton: skeletonChain(p.draft, p.shards), textTokens: recordTextTokens(p.draft, p.shards) }));
     const pendingByCandidate = new Map(candidates.map((c, i) => [c, chains[i]!]));
-    selection = await selectWithinBudgetLazily(candidates, (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)), options.render, options.tokenCap);
-  } else selection = selectWithinBudget(await readAll(), options.render, options.tokenCap, covers);
+    selection = await selectWithinBudgetLazily(candidates, (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)), options.render, plan.tokenCap);
+  } else selection = selectWithinBudget(await readAll(), options.render, plan.tokenCap, covers);
 
   const out: SelectedEvidence = { available: chains.length, selection };
   if (executed.hitCount && chains.length && !selection.chains.length) {

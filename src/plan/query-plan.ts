@@ -70,6 +70,8 @@ export interface QueryPlan {
   coverage: CoverageRule;
   /** agentic_research reports its requirements (coverage) and its passes (retrieval_plan); null otherwise. */
   requirements: RequirementPlan | null;
+  /** max_evidence_tokens, or null for no cap. */
+  tokenCap: number | null;
   /** 'budget': only the chains the token budget may keep are read; 'every_chain': all (coverage, no cap, the twin). */
   reads: 'budget' | 'every_chain';
   /** Agreeing filings an entry cites: the nearest under a token budget, the others counted (src/evidence/chains.ts). */
@@ -203,6 +205,7 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
     notices: [...reading.notices, ...(mode === 'basic' ? [] : passNotices(passes, reading, catalog, latest))],
     coverage,
     requirements: mode === 'agentic_research' ? requirements : null,
+    tokenCap,
     reads: tokenCap !== null && request.recordReads !== 'every_chain' && mode !== 'agentic_research' && !facets.length ? 'budget' : 'every_chain',
     agreeingCited: tokenCap === null ? Infinity : AGREEING_SOURCES_CITED,
   };

@@ -37,14 +37,14 @@ function outcomeNotices(hitCount: number, selected: SelectedEvidence, tokenCap: 
 export interface ResponseInput {
   catalog: CatalogHeader;
   request: Pick<ResearchRequest, 'mode' | 'effort' | 'include' | 'metadata_filters'>;
-  tokenCap: number | null;
   plan: QueryPlan;
   hitCount: number;
   selected: SelectedEvidence;
 }
 
 /** The response body: every section the request includes, in spec 2.5's order. The one place that builds it. */
-export function renderResponse({ catalog, request, tokenCap, plan, hitCount, selected }: ResponseInput): ResponseBody {
+export function renderResponse({ catalog, request, plan, hitCount, selected }: ResponseInput): ResponseBody {
+  const { tokenCap } = plan;
   const { include } = request;
   const { selection } = selected;
   const outcome = outcomeNotices(hitCount, selected, tokenCap);

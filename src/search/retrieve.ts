@@ -96,7 +96,7 @@ interface ResolvedScope {
   candidates: number[];
 }
 
-function resolveScope(catalog: CatalogHeader, query: LexicalQuery, scope: RetrievalScope): ResolvedScope {
+function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scope: RetrievalScope): ResolvedScope {
   const { conditions, sources } = scope;
   const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
@@ -218,9 +218,17 @@ interface LoadedShard {
  * one code scorer; each scope keeps its own candidates.
  */
 export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader, query: LexicalQuery, scopes: readonly RetrievalScope[], plan: EffortPlan): Promise<RetrievalResult[]> {
-  const resolved = scopes.map((scope) => resolveScope(catalog, query, scope));
+  const resolved = scopes.map((scope) => resolveRetrievalScope(catalog, query, scope));
   const queryMetrics = new Set(query.metrics);
-  const tables = await Promise.all(resolved.map((r) => reader.terms(r.queryTerms)));
+  // Scopes that name the same issuers search the same terms: their term table and query vector are made once.
+  const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
+  const termsOf = (queryTerms: string[]) => {
+    const key = queryTerms.join(' ');
+    let p = byTerms.get(key);
+    if (!p) byTerms.set(key, (p = reader.terms(queryTerms).then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))));
+    return p;
+  };
+  const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, plan));
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
   // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
@@ -230,7 +238,7 @@ export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader
     const key = `${i}|${queryTerms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
-      const queryVector = embedTokens(tables[k]!.model, queryTerms);
+      const { queryVector } = tables[k]!;
       p = reader.shardParts(i, { terms: membershipTerms(queryTerms) }).then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
