@@ -5,6 +5,7 @@ import type { CatalogHeader } from '../format/types';
 import { mergeBranches, mergePreferred } from '../plan/merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
 import { bm25Idf } from '../search/bm25';
+import { RANKING } from '../search/ranking';
 import { retrieveScopes, shardsOfHits, type Hit, type RetrievalScope, type RetrievalResult, type RetrievalTrace } from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import { tokenize } from '../text/tokenize';
@@ -37,6 +38,12 @@ export interface ExecutedPlan {
   retrieveCalls: number;
   /** Every shard any pass searched, in first-searched order. */
   searchedShards: string[];
+  /**
+   * The preference points each chain ranked with in the merge that placed it: what it earned from its pass's
+   * preference plus the bonus of its side of a `below` or `fill` merge (absent: 0). Its explain adds them to its
+   * own score, so the explain sums to the score the response is ordered by (round-robin merges order by turn).
+   */
+  preferencePoints: Map<PendingChain, number>;
 }
 
 interface PassResult {
@@ -181,6 +188,7 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
   };
   let chains: PendingChain[] = [];
   let retrievedBy = new Map<PendingChain, Set<string>>();
+  const sideBonus = new Map<PendingChain, number>();
   for (let i = 0; i < plan.passes.length; ) {
     const pass = plan.passes[i]!;
     if (pass.merge === 'round_robin') {
@@ -201,7 +209,9 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
     else {
       const r = await run(i);
       // 'below' and 'fill': the chains so far rank as if RANKING.preferenceBonus higher (the named filings, the year).
+      const before = new Set(chains);
       chains = pass.merge === 'first' ? r.chains : mergePreferred(chains, r.chains, max);
+      for (const c of chains) sideBonus.set(c, pass.merge !== 'first' && before.has(c) ? RANKING.preferenceBonus : 0);
       record(pass, r, chains);
     }
     i++;
@@ -209,9 +219,13 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
   const distinct = withoutRepeatedStatements(chains);
   // A trimmed chain keeps the branches that retrieved the chain it came from.
   const kept = new Map<PendingChain, Set<string>>();
+  const preferencePoints = new Map<PendingChain, number>();
   for (const c of distinct.chains) {
-    const by = retrievedBy.get(distinct.from.get(c)!);
+    const from = distinct.from.get(c)!;
+    const by = retrievedBy.get(from);
     if (by) kept.set(c, by);
+    const points = (from.earned ?? 0) + (sideBonus.get(from) ?? 0);
+    if (points) preferencePoints.set(c, points);
   }
   const executed = traces.filter((t) => !t.skipped);
   return {
@@ -221,5 +235,6 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
     passes: traces,
     retrieveCalls: retrievals.calls,
     searchedShards: [...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])]))],
+    preferencePoints,
   };
 }

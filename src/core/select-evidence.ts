@@ -48,8 +48,9 @@ export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader
     const read = unread.size ? await readRecords(reader, unread) : null;
     for (const p of todo) {
       const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citable, plan.agreeingCited);
-      // The explain trace shows the preference bonus the chain ranked with in the merges, beside its own signals.
-      if (p.earned && chain.explain) chain.explain = { ...chain.explain, preference: p.earned };
+      // The explain trace shows the preference points the chain ranked with in the merges, beside its own signals.
+      const points = executed.preferencePoints.get(p);
+      if (points && chain.explain) chain.explain = { ...chain.explain, preference: points, score: chain.explain.score + points };
       materialized.set(p, chain);
       pendingOf.set(chain, p);
     }

@@ -3,7 +3,7 @@ import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
 import type { EffortPlan } from '../search/effort';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainRelevance, chainScore } from '../search/ranking';
+import { chainOrder, chainRelevance } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 import { claimKey } from '../text/claims';
 
@@ -285,7 +285,7 @@ export function skeletonChain(draft: ChainDraft, shards: ReadonlyMap<number, Sha
   };
 }
 
-const byRelevanceThenScore = (a: { relevance: number; score: number }, b: { relevance: number; score: number }) => b.relevance - a.relevance || b.score - a.score;
+const byScore = (a: { score: number }, b: { score: number }) => b.score - a.score;
 
 /**
  * draftChains then materializeChain without filters, for callers whose shards hold every record (whole shards, or
@@ -398,10 +398,10 @@ export function draftChains(
       const { at, source, page } = s.restated;
       for (let k = at[n.local]!; k < at[n.local + 1]!; k++) shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
-    const scoreParts = chainScore(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    chains.push({ score: scoreParts.total, relevance, nodes: kept, explain: { relevance: relevanceParts, score: scoreParts } });
+    const order = chainOrder(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
+    chains.push({ score: relevance + order.total, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score: relevance + order.total } });
   }
-  return chains.sort(byRelevanceThenScore).slice(0, plan.maxChains);
+  return chains.sort(byScore).slice(0, plan.maxChains);
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

@@ -1,4 +1,4 @@
-import type { ChainScoreParts, RelevanceParts } from '../search/ranking';
+import type { ChainOrderParts, RelevanceParts } from '../search/ranking';
 import type { EpistemicStatus, StatementKind } from '../format/types';
 
 export type Confidence = 'High' | 'Medium' | 'Low';
@@ -31,9 +31,18 @@ export interface Chain {
   relevance: number;
   score: number;
   entries: Entry[];
-  /**
-   * Each ranking signal's part in `relevance` and `score` (src/search/ranking.ts), for tests and the bench, and the
-   * relevance points a ranking preference (named section, quarter or statement) added when passes merged.
-   */
-  explain?: { relevance: RelevanceParts; score: ChainScoreParts; preference?: number };
+  /** Each ranking signal's part in the score the chain ranked with (src/search/ranking.ts), for tests and the bench. */
+  explain?: ChainExplain;
+}
+
+/**
+ * A chain's score on the one ranking scale, by part: `score` = relevance.score (the reported 0-10 relevance_score)
+ * + order.total (its order within that score, below 1) + preference (the points a ranking preference (a named section,
+ * quarter, statement, filing or year) gave it when passes merged).
+ */
+export interface ChainExplain {
+  relevance: RelevanceParts;
+  order: ChainOrderParts;
+  preference: number;
+  score: number;
 }

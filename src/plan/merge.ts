@@ -6,6 +6,8 @@ import { mergeKey, RANKING } from '../search/ranking';
  */
 export interface Mergeable {
   relevance: number;
+  /** Its rank score: relevance_score plus its order within it (src/search/ranking.ts chainOrder). */
+  score: number;
   claims: readonly (number | string)[];
   /**
    * Relevance points the chain earned from its pass's ranking preference (a named section, quarter or statement):
@@ -14,7 +16,7 @@ export interface Mergeable {
   earned?: number;
 }
 
-export interface MergedBranches<C extends Mergeable> {
+export interface MergedBranches<C extends Pick<Mergeable, 'claims'>> {
   /** Deduplicated chains in merged rank order. */
   chains: C[];
   /** The requirement ids whose branches retrieved each chain (a duplicate's branch is added to the kept chain). */
@@ -28,7 +30,7 @@ export interface MergedBranches<C extends Mergeable> {
  * table row); its branch is credited to the kept chain. Capped at `max` chains, the effort plan's chain count,
  * so agentic mode returns as many chains as research mode would.
  */
-export function mergeBranches<C extends Mergeable>(branches: readonly (readonly C[])[], ids: readonly string[], max: number): MergedBranches<C> {
+export function mergeBranches<C extends Pick<Mergeable, 'claims'>>(branches: readonly (readonly C[])[], ids: readonly string[], max: number): MergedBranches<C> {
   const chains: C[] = [];
   const retrievedBy = new Map<C, Set<string>>();
   const claimsOf = new Map<C, Set<number | string>>();
@@ -63,8 +65,8 @@ export function mergePreferred<C extends Mergeable>(preferred: readonly C[], gen
   const claims = new Set(preferred.flatMap((c) => c.claims));
   const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
   const keyed = [
-    ...preferred.map((c) => [c, mergeKey(c.relevance, true, bonus, c.earned)] as const),
-    ...rest.map((c) => [c, mergeKey(c.relevance, false, bonus, c.earned)] as const),
+    ...preferred.map((c) => [c, mergeKey(c.score, true, bonus, c.earned)] as const),
+    ...rest.map((c) => [c, mergeKey(c.score, false, bonus, c.earned)] as const),
   ];
   // Stable: equal keys keep preferred-before-general and each list's own order.
   return keyed

@@ -6,12 +6,11 @@
  * chosen; the values below must match it.
  */
 export const RANKING = {
-  /** Reciprocal-rank-fusion constant: 60 is the value of the original RRF paper and insensitive in practice. */
-  rrfK: 60,
   /**
-   * Weight of each leg in the fusion. The vector leg's corpus-trained vectors rank boilerplate that shares the
-   * question's topic above the row that states the figure: at full weight they cost 10-20 points of FinanceBench
-   * dev gold-page hit, off entirely they cost dev-2 answer support; 0.3 was the best of 0, 0.15, 0.3, 0.5, 0.6, 1.
+   * Weight of each leg in the fusion, applied to its normalised score (each leg's score divided by its best among
+   * the retrieval's candidates, as Orama fuses its hybrid legs), so the fused score is 0-1. The vector leg's
+   * corpus-trained vectors rank boilerplate that shares the question's topic above the row that states the figure,
+   * so it weighs less than the lexical leg (docs/PARAMETERS.md "Fusion").
    */
   legWeight: { lexical: 1, cosine: 0.3 },
   /**
@@ -25,12 +24,13 @@ export const RANKING = {
   /** relevance_score (0-10): 70% query-term coverage, 30% best cosine; coverage 75% best entry, 25% whole chain. */
   relevance: { termCoverage: 0.7, cosine: 0.3, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**
-   * A chain's rank score (ties of relevance): its anchor's fused score, `mateShare` of each other hit it holds,
-   * `graphBonus` for a chain built along graph edges (a fact with the sentence that explains it beats statements
-   * that merely share an item; fused scores are below 0.04), `namedRowBonus` for a chain anchored on a named row
-   * (the relevance bonus is lost to the 0-10 clamp when prose also reaches 10; larger than graphBonus).
+   * The order of chains within one relevance_score, in points below 1, so it never lifts a chain past the next
+   * score: `namedRow` for a chain anchored on a named row (its relevance bonus is lost to the 0-10 clamp when prose
+   * also reaches 10), `graph` for a chain built along graph edges (a fact with the sentence that explains it beats
+   * statements that merely share an item), then `retrieval` times the anchor's fused score plus `mateShare` of each
+   * other hit's (capped at 1). namedRow > graph + retrieval and graph > retrieval keep that precedence.
    */
-  chainScore: { mateShare: 0.1, graphBonus: 0.05, namedRowBonus: 0.1 },
+  order: { namedRow: 0.5, graph: 0.25, retrieval: 0.2, mateShare: 0.1 },
   /**
    * Relevance points a chain from the preferred side of a merge ranks with (a named section or quarter, the routed
    * filings, the named fiscal year): 1 breaks near-ties in its favour, a clearly better chain still leads. The
@@ -52,9 +52,19 @@ export const RANKING = {
 
 export type Leg = keyof typeof RANKING.legWeight;
 
-/** What a hit at 0-based `rank` of a leg adds to its fused score. */
-export function fusedContribution(leg: Leg, rank: number): number {
-  return RANKING.legWeight[leg] / (RANKING.rrfK + rank + 1);
+/**
+ * A leg's score normalised to 0-1 by the best score among its candidates. Dividing by the best, not stretching the
+ * range between worst and best, keeps a leg whose candidates all score alike (the cosines of one topic) from
+ * spreading them over the whole scale (min-max lost on the tuning half: docs/PARAMETERS.md "Fusion").
+ */
+export function normaliseLeg(score: number, best: number): number {
+  return best > 0 ? Math.max(0, score) / best : 0;
+}
+
+/** The fused retrieval score, 0-1: the legs' normalised scores, weighted (RANKING.legWeight). */
+export function fusedScore(lexical: number, cosine: number): number {
+  const w = RANKING.legWeight;
+  return (w.lexical * lexical + w.cosine * cosine) / (w.lexical + w.cosine);
 }
 
 export interface RelevanceParts {
@@ -109,28 +119,31 @@ export function withBestCosine(parts: RelevanceParts, bestCosine: number): Relev
   return { ...parts, cosine, score: Math.max(0, Math.min(10, Math.round(raw))) };
 }
 
-export interface ChainScoreParts {
-  anchor: number;
-  mates: number;
-  graphBonus: number;
-  namedRowBonus: number;
+export interface ChainOrderParts {
+  /** RANKING.order.retrieval x min(1, anchor fused + mateShare x each mate's fused). */
+  retrieval: number;
+  graph: number;
+  namedRow: number;
+  /** The sum, below 1. */
   total: number;
 }
 
-/** A chain's rank score from its anchor's and other hits' fused scores (the order of the sums is the ranking's). */
-export function chainScore(anchorFused: number, mateFused: readonly number[], alongGraph: boolean, namedRow: boolean): ChainScoreParts {
-  const p = RANKING.chainScore;
-  let score = anchorFused;
-  for (const f of mateFused) score += p.mateShare * f;
-  const graphBonus = alongGraph ? p.graphBonus : 0;
-  const namedRowBonus = namedRow ? p.namedRowBonus : 0;
-  return { anchor: anchorFused, mates: score - anchorFused, graphBonus, namedRowBonus, total: score + graphBonus + namedRowBonus };
+/** A chain's order within its relevance_score from its hits' fused scores and its shape (the sums are the ranking's). */
+export function chainOrder(anchorFused: number, mateFused: readonly number[], alongGraph: boolean, namedRow: boolean): ChainOrderParts {
+  const p = RANKING.order;
+  let fused = anchorFused;
+  for (const f of mateFused) fused += p.mateShare * f;
+  const retrieval = p.retrieval * Math.min(1, fused);
+  const graph = alongGraph ? p.graph : 0;
+  const named = namedRow ? p.namedRow : 0;
+  return { retrieval, graph, namedRow: named, total: retrieval + graph + named };
 }
 
 /**
- * The key a merge of two chain lists orders by: relevance, plus the bonus of the preferred side, plus what the chain
- * earned from its own pass's preference.
+ * The score a merge of chain lists orders by, on the one scale every chain is ranked on: its rank score
+ * (relevance_score plus its order), plus the bonus of the preferred side, plus what it earned from its own pass's
+ * preference.
  */
-export function mergeKey(relevance: number, preferred: boolean, bonus: number = RANKING.preferenceBonus, earned = 0): number {
-  return relevance + earned + (preferred ? bonus : 0);
+export function mergeKey(score: number, preferred: boolean, bonus: number = RANKING.preferenceBonus, earned = 0): number {
+  return score + earned + (preferred ? bonus : 0);
 }

@@ -10,7 +10,7 @@ import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../query/ter
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './effort';
-import { fusedContribution, RANKING } from './ranking';
+import { fusedScore, normaliseLeg, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { codeScorer, searchVectorCodes } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -24,7 +24,7 @@ export interface Hit {
   page: number;
   kind: StatementKind;
   status: EpistemicStatus;
-  /** Fused rank score (reciprocal rank fusion of both legs). */
+  /** Fused retrieval score, 0-1: both legs normalised and weighted (src/search/ranking.ts fusedScore). */
   fused: number;
   lexical: number;
   /**
@@ -164,12 +164,16 @@ async function scanShard(
   out.strategies.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
 }
 
-/** Reciprocal rank fusion of both legs' best `depth` candidates; every hit's cosine read from its shard's codes. */
+/**
+ * Fuses both legs' best `depth` candidates: every candidate gets its cosine from its shard's codes (the vector leg's
+ * exact scores and the lexical leg's hits alike) and its lexical score (0 when the lexical leg did not find it); each
+ * leg is normalised against its candidates (normaliseLeg) and the two are weighted into one 0-1 score.
+ */
 function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<number, LoadedShard>, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>, depth: number): Hit[] {
   const byKey = new Map<string, Hit>();
   const add = (list: LegHit[], leg: 'lexical' | 'cosine') => {
     list.sort((a, b) => b.score - a.score || a.shard - b.shard || a.local - b.local);
-    list.slice(0, depth).forEach((h, rank) => {
+    for (const h of list.slice(0, depth)) {
       const key = `${h.shard}:${h.local}`;
       let hit = byKey.get(key);
       if (!hit) {
@@ -191,16 +195,21 @@ function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<
         };
         byKey.set(key, hit);
       }
-      hit.fused += fusedContribution(leg, rank);
-      hit[leg] = h.score;
-    });
+      if (leg === 'lexical') hit.lexical = h.score;
+    }
   };
   add(lexicalHits, 'lexical');
   add(vectorHits, 'cosine');
-  const hits = [...byKey.values()].sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
-  // One cosine for every hit, from its code: the graph leg's exact scores and the lexical leg's hits alike.
+  const hits = [...byKey.values()];
   for (const h of hits) h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
-  return hits;
+  let bestLexical = 0;
+  let bestCosine = 0;
+  for (const h of hits) {
+    bestLexical = Math.max(bestLexical, h.lexical);
+    bestCosine = Math.max(bestCosine, h.cosine);
+  }
+  for (const h of hits) h.fused = fusedScore(normaliseLeg(h.lexical, bestLexical), normaliseLeg(h.cosine, bestCosine));
+  return hits.sort((a, b) => b.fused - a.fused || a.shard - b.shard || a.local - b.local);
 }
 
 /** A shard as a retrieval scans it: its head and the query terms' postings, the query vector and its code scorer. */
@@ -214,7 +223,7 @@ interface LoadedShard {
 /**
  * One retrieval of a text over one or more scopes (a pass and its preference sub-pass): filters -> allowed sources
  * -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25 and vector legs
- * per shard -> reciprocal rank fusion, one result per scope. A shard two scopes search is read once and scored with
+ * per shard -> fusion of the normalised legs, one result per scope. A shard two scopes search is read once and scored with
  * one code scorer; each scope keeps its own candidates.
  */
 export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader, query: LexicalQuery, scopes: readonly RetrievalScope[], plan: EffortPlan): Promise<RetrievalResult[]> {

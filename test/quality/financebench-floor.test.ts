@@ -27,18 +27,21 @@ const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCO
 
 /**
  * The floors, slightly under what the system reached when they were set, so losing one hit or one supported answer
- * fails: gold-page hit 12 of these 15 questions (0.800) and answer support 9 of 15 (0.600; 8 until a question's
+ * fails: gold-page hit 12 of these 15 questions (0.800) until 2026-11-27 and answer support 9 of 15 (0.600; 8 until a question's
  * "gross margin" was read as the percentage, which gained AMCOR's gross-margin profile), 2026-11-26. Gold-page
  * hit was 13 of 15 from 2026-11-21: preferring the rows of a statement the question names (docs/PARAMETERS.md
  * "financial-statement rows") loses Verizon's debt "on balance sheet", whose gold page is the debt note, on this
  * small index, while the same change gains 4 of the 63 full dev questions (that one a miss there before and after).
+ * 11 of 15 from 2026-11-27: the one score scale (normalised fusion, docs/DECISIONS.md "One ranking object, one score
+ * scale") gains 3 questions on the check half of the full dev sets in research and in basic, but on this small index
+ * PepsiCo's restructuring-costs row (gold page 77) falls out of the budget; its answer is still supported (page 78).
  * Raise them when retrieval improves (the test prints the current figures); bench/RESULTS.md has the full-corpus
  * figures.
  */
-const GOLD_PAGE_HIT_FLOOR = 0.8;
+const GOLD_PAGE_HIT_FLOOR = 0.73;
 const ANSWER_SUPPORT_FLOOR = 0.55;
 /** Basic mode on the same questions (routing by the company and year the question names). */
-const BASIC_GOLD_PAGE_HIT_FLOOR = 0.8; // 12 of 15 on 2026-11-26 (11 of 15 on 2026-11-24)
+const BASIC_GOLD_PAGE_HIT_FLOOR = 0.73; // 11 of 15 on 2026-11-27 (12 of 15 on 2026-11-26, 11 of 15 on 2026-11-24)
 const BASIC_ANSWER_SUPPORT_FLOOR = 0.55; // 9 of 15 (8 before the percentage reading of "gross margin")
 
 interface FbRow {

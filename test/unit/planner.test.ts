@@ -118,8 +118,8 @@ describe('planRequirements: question shapes', () => {
 });
 
 describe('mergeBranches', () => {
-  // Chains as passes merge them: relevance and claim keys (the heads' claim hashes; any key works).
-  const chain = (...texts: string[]) => ({ relevance: 5, claims: texts.map(claimKey) });
+  // Chains as a round-robin merge reads them: claim keys (the heads' claim hashes; any key works).
+  const chain = (...texts: string[]) => ({ claims: texts.map(claimKey) });
 
   it('interleaves branches round-robin, credits a duplicate to the kept chain, and caps the count', () => {
     const a1 = chain('Net sales were 4,837.');

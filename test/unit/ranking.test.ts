@@ -1,9 +1,9 @@
 // The ranking module (src/search/ranking.ts): its parameters are the ones docs/PARAMETERS.md documents, and a chain's
-// explain adds up to its relevance and rank score.
+// explain adds up to the score it ranked with, on one scale.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
-import { chainScore, RANKING } from '../../src/search/ranking';
+import { chainOrder, fusedScore, normaliseLeg, RANKING } from '../../src/search/ranking';
 import { buildChains, textEntryTerms } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/effort';
 import { lexicalQuery } from '../../src/query/terms';
@@ -29,10 +29,22 @@ describe('RANKING', () => {
     }
   });
 
-  it('chainScore sums the anchor, a share of each mate and the bonuses', () => {
-    const s = chainScore(0.03, [0.02, 0.01], true, true);
-    expect(s.total).toBeCloseTo(0.03 + 0.1 * 0.03 + 0.05 + 0.1, 12);
-    expect(s.anchor + s.mates + s.graphBonus + s.namedRowBonus).toBeCloseTo(s.total, 12);
+  it('fuses the normalised legs into one 0-1 score, the lexical leg weighing more', () => {
+    expect(normaliseLeg(6, 12)).toBe(0.5);
+    expect(normaliseLeg(0, 0)).toBe(0);
+    expect(fusedScore(1, 1)).toBeCloseTo(1, 12);
+    expect(fusedScore(0, 0)).toBe(0);
+    expect(fusedScore(1, 0)).toBeGreaterThan(fusedScore(0, 1));
+    expect(fusedScore(0.5, 0.5)).toBeCloseTo(0.5, 12);
+  });
+
+  it('orders chains within a relevance_score in under one point: named row, then graph, then retrieval', () => {
+    const s = chainOrder(0.6, [0.5, 0.2], true, false);
+    expect(s.retrieval).toBeCloseTo(RANKING.order.retrieval * (0.6 + RANKING.order.mateShare * 0.7), 12);
+    expect(s.retrieval + s.graph + s.namedRow).toBeCloseTo(s.total, 12);
+    expect(chainOrder(1, [1, 1, 1, 1], true, true).total).toBeLessThan(1);
+    expect(chainOrder(0, [], false, true).total).toBeGreaterThan(chainOrder(1, [1, 1], true, false).total);
+    expect(chainOrder(0, [], true, false).total).toBeGreaterThan(chainOrder(1, [1, 1], false, false).total);
   });
 });
 
@@ -57,8 +69,10 @@ describe('chain explain', () => {
       const e = c.explain!;
       const raw = 10 * (p.termCoverage * (p.bestEntry * e.relevance.bestEntry + p.wholeChain * e.relevance.wholeChain) + p.cosine * e.relevance.cosine) + e.relevance.metricRowBonus;
       expect(c.relevance).toBe(Math.max(0, Math.min(10, Math.round(raw))));
-      expect(c.score).toBe(e.score.total);
-      expect(e.score.anchor + e.score.mates + e.score.graphBonus + e.score.namedRowBonus).toBeCloseTo(c.score, 12);
+      expect(e.relevance.score).toBe(c.relevance);
+      expect(e.order.retrieval + e.order.graph + e.order.namedRow).toBeCloseTo(e.order.total, 12);
+      expect(c.score).toBeCloseTo(c.relevance + e.order.total + e.preference, 12);
+      expect(e.score).toBe(c.score);
     }
   });
 
@@ -70,5 +84,18 @@ describe('chain explain', () => {
     expect(trace.explain?.length).toBe(scores.length);
     expect(trace.explain!.every((e) => e !== null)).toBe(true);
     expect(trace.explain!.map((e) => e!.relevance.score)).toEqual(scores);
+  });
+
+  it('orders a research response by the explained score, and each score is the sum of its parts', async () => {
+    const { ResearchRequest } = await import('../../src/schema/request');
+    const reader = openFileIndex(sample.result.dir);
+    for (const query of ['Quillvale cost of sales in fiscal 2023', 'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?', 'What risks did Quillvale describe for its supply chain?']) {
+      const req = ResearchRequest.parse({ query, mode: 'research' });
+      const { trace } = await runQuery(reader, { ...req, normalizedQuery: req.query });
+      const explained = trace.explain!.map((e) => e!);
+      expect(explained.length, query).toBeGreaterThan(1);
+      for (const e of explained) expect(e.score, query).toBeCloseTo(e.relevance.score + e.order.total + e.preference, 12);
+      for (let i = 1; i < explained.length; i++) expect(explained[i]!.score, query).toBeLessThanOrEqual(explained[i - 1]!.score + 1e-9);
+    }
   });
 });

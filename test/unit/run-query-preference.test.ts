@@ -113,7 +113,7 @@ describe('runQuery: basic mode', () => {
 });
 
 describe('mergePreferred', () => {
-  const chain = (relevance: number, text: string): Mergeable => ({ relevance, claims: [text] });
+  const chain = (relevance: number, text: string): Mergeable => ({ relevance, score: relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
     const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium.maxChains).map((c) => c.claims[0]);
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
