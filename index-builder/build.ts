@@ -24,6 +24,7 @@ import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
 import type { Filing, FilingDocument } from './read-corpus';
+import { coverSection, coverStatements, learnsMeaning } from './cover';
 import { segmentFiling } from './segment';
 import { extractStatements } from './statements';
 import type { TableFact } from './table-facts';
@@ -208,13 +209,15 @@ export function analyzeFiling(filing: Filing): FilingRecord {
     pageStarts.push(at);
     at += p.length + 1;
   }
-  for (const section of segmentFiling(d.form_type, filing.pages)) {
+  const items = segmentFiling(d.form_type, filing.pages);
+  const cover = coverSection(d.form_type, filing.pages, items[0]);
+  for (const section of cover ? [cover, ...items] : items) {
     let id = sourceId(d, section.itemCode);
     // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
     const dup = seenIds.get(id) ?? 0;
     seenIds.set(id, dup + 1);
     if (dup) id = `${id}-${dup + 1}`;
-    const raw = extractStatements(section, d.form_type);
+    const raw = section === cover ? coverStatements(section, d.form_type) : extractStatements(section, d.form_type);
     if (!raw.length) continue;
     const localSource = sources.length;
     sources.push({ id, itemTag: section.itemTag, title: section.title, pageStart: section.lines[0]!.page, pageEnd: section.lines[section.lines.length - 1]!.page });
@@ -717,7 +720,7 @@ export async function segmentCorpus(
     entries.push({ doc: record.doc, file, pageCount: record.pageCount, hash: filingHash(filing) });
     for (const s of record.statements) {
       stats.addStatement(s.tokens);
-      learner.count(s.tokens);
+      if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
     }
     stage('segment', entries.length, Math.max(entries.length, options.expectedFilings ?? 0));
   }
@@ -831,7 +834,7 @@ function embedAndNumberSources(
     }
     const record = readRecord(e);
     filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
-    if (sample?.has(e.doc.doc_id)) for (const s of record.statements) learner.cooccur(s.tokens);
+    if (sample?.has(e.doc.doc_id)) for (const s of record.statements) if (learnsMeaning(s.itemTag)) learner.cooccur(s.tokens);
   });
   const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
   const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);

@@ -161,6 +161,16 @@ function tenKInfo([item, title]: readonly [string, string]): ItemTagInfo {
   return { tag: `10K-Item-${item}`, display_value: `10-K Item ${item}. ${title}`, aliases };
 }
 
+/**
+ * The cover pages: not items of the forms, but they hold the registrant's securities registered under Section 12(b)
+ * (class, trading symbol, exchange), its shares outstanding and public float. The 10-K tag keeps the form
+ * `10K-Item-<item>` every annual-report tag has (docs/DECISIONS.md "Cover pages").
+ */
+export const COVER_ITEM_TAGS: readonly ItemTagInfo[] = [
+  { tag: '10K-Item-Cover', display_value: '10-K cover page', aliases: ['cover page', '10-k cover page', 'item cover'] },
+  { tag: '10Q-Cover', display_value: '10-Q cover page', aliases: ['10-q cover page'] },
+];
+
 /** Every item tag the service defines, 10-K then 10-Q, with display values and aliases. */
 export const ITEM_TAGS: readonly ItemTagInfo[] = [
   ...TEN_K_ITEM_TITLES.map(tenKInfo),
@@ -171,6 +181,7 @@ export const ITEM_TAGS: readonly ItemTagInfo[] = [
       aliases: [`10-q part ${part.toLowerCase()} item ${item.toLowerCase()}`],
     })),
   ),
+  ...COVER_ITEM_TAGS,
 ];
 export const ALL_ITEM_TAGS: readonly string[] = ITEM_TAGS.map((t) => t.tag);
 

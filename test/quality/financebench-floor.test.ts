@@ -112,4 +112,15 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
       }
     }
   });
+
+  it('indexes the cover pages: the registered securities are evidence, under their own item tag', async () => {
+    const catalog = await reader.scope(['MMM']);
+    const cover = catalog.sources.filter((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === '10K-Item-Cover');
+    expect(cover.length).toBe(1);
+    for (const mode of ['basic', 'research'] as const) {
+      const { entries } = await askInProcess(reader, { query: 'Which notes does 3M have registered on a stock exchange under Section 12(b)?', mode, cap: 4000 });
+      const fromCover = entries.filter((e) => e.occurrences.some((o) => o.sourceId === cover[0]!.id));
+      expect(fromCover.map((e) => e.text).join('\n'), mode).toMatch(/Securities registered pursuant to Section 12\(b\) of the Act: [\d.]+% Notes due \d{4} \| MMM\d+ \| New York Stock Exchange/);
+    }
+  });
 });

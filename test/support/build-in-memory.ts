@@ -24,6 +24,7 @@ import {
   type Statement,
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/consensus';
+import { learnsMeaning } from '../../index-builder/cover';
 import { partitionedArtifacts, storedByContent } from '../../index-builder/partitioned';
 import { contentIdOf, FILE_LIST } from '../../src/format/keys';
 import { EmbeddingLearner } from '../../index-builder/embeddings';
@@ -56,12 +57,12 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   });
 
   const consensus = buildConsensus(statements);
-  // Vocabulary and weights from every statement, co-occurrences from the sampled filings only.
+  // Vocabulary and weights from every statement but the cover pages', co-occurrences from the sampled filings only.
   const learner = new EmbeddingLearner(options.embedding);
-  for (const s of statements) learner.count(s.tokens);
+  for (const s of statements) if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
   learner.fixVocabulary();
   const sample = embeddingSample(records.map((r) => r.doc.doc_id), learner.options.sampleFilings);
-  for (const s of statements) if (sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
+  for (const s of statements) if (learnsMeaning(s.itemTag) && sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
   const model = learner.finish();
   const embeddingModel = modelId(encodeModel(model));
   const df = new Map<string, number>();
