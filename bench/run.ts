@@ -261,14 +261,17 @@ interface DocugamiRow {
 async function runDocugami(w: RunningWorker, base: PageBm25Baseline, rows: DocugamiRow[]) {
   const answerOf = (r: DocugamiRow) => docugamiAnswer(r.answer);
   const configs = [];
-  for (const mode of ['research', 'agentic_research'] as Mode[]) {
+  for (const mode of MODES) {
     for (const cap of [CAP, null]) {
       const supported: number[] = [];
+      const fractions: number[] = [];
       const byType: Record<string, number[]> = {};
       for (const r of rows) {
         const res = await ask(w, r.question, mode, 'medium', cap);
-        const s = answerSupport({ answer: answerOf(r), question: r.question }, evidenceText(res.entries)).supported ? 1 : 0;
+        const support = answerSupport({ answer: answerOf(r), question: r.question }, evidenceText(res.entries));
+        const s = support.supported ? 1 : 0;
         supported.push(s);
+        fractions.push(support.fraction);
         (byType[r.question_type] ??= []).push(s);
       }
       configs.push({
@@ -276,6 +279,7 @@ async function runDocugami(w: RunningWorker, base: PageBm25Baseline, rows: Docug
         effort: 'medium',
         cap,
         answer_support: round(mean(supported)),
+        mean_fraction: round(mean(fractions)),
         by_question_type: Object.fromEntries(Object.entries(byType).map(([k, v]) => [k, { n: v.length, answer_support: round(mean(v)) }])),
       });
     }

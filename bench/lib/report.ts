@@ -26,7 +26,7 @@ interface Results {
   financebench: PageSet & { by_type_capped?: Record<string, Record<string, { n: number; gold_page_hit: Num; answer_support: Num }>> };
   holdout: PageSet & { by_kind_research_medium_capped: Record<string, { n: number; gold_page_hit: Num; answer_support: Num }> };
   blind?: PageSet & { by_kind_research_medium_capped: Record<string, { n: number; gold_page_hit: Num; answer_support: Num }> };
-  docugami: { n: number; configs: { mode: string; cap: number | null; answer_support: Num }[]; comparison: { ours: Num; baseline: Num; ratio: Num } };
+  docugami: { n: number; configs: { mode: string; cap: number | null; answer_support: Num; mean_fraction?: Num }[]; comparison: { ours: Num; baseline: Num; ratio: Num } };
   finqabench: { n: number; ndcg_at_10: Num; baseline: { ndcg_at_10: Num }; ratio: Num; statements_mapped_to_passages: Num };
   finqa: { n: number; configs: { cap: number | null; all_gold_facts_present: Num; mean_gold_facts_present: Num; gold_page_hit: Num }[] };
   latency: {
@@ -97,9 +97,16 @@ export function renderMarkdown(r: Results, cap: number): string {
     for (const [k, v] of Object.entries(r.blind.by_kind_research_medium_capped)) out.push(`| ${k} | ${v.n} | ${pct(v.gold_page_hit)} | ${pct(v.answer_support)} |`);
     out.push('');
   }
-  out.push(`### docugami 10-Q dev (${r.docugami.n} questions): answer support`, '', '| mode | effort | token cap | answer support |', '|---|---|---|---|');
-  for (const c of r.docugami.configs) out.push(`| ${c.mode} | medium | ${capLabel(c.cap)} | ${pct(c.answer_support)} |`);
-  out.push(`| **baseline** page BM25 | - | ${cap.toLocaleString('en-US')} | ${pct(r.docugami.comparison.baseline)} |`, '');
+  out.push(
+    `### docugami 10-Q dev (${r.docugami.n} questions): answer support`,
+    '',
+    "Answer support: every figure (or key term) of the answer is in the evidence; mean share: the share of them found, averaged.",
+    '',
+    '| mode | effort | token cap | answer support | mean share found |',
+    '|---|---|---|---|---|',
+  );
+  for (const c of r.docugami.configs) out.push(`| ${c.mode} | medium | ${capLabel(c.cap)} | ${pct(c.answer_support)} | ${c.mean_fraction === undefined ? '-' : num(c.mean_fraction)} |`);
+  out.push(`| **baseline** page BM25 | - | ${cap.toLocaleString('en-US')} | ${pct(r.docugami.comparison.baseline)} | - |`, '');
   out.push(`Ours (research/medium, 4,000) vs baseline: ${pct(r.docugami.comparison.ours)} vs ${pct(r.docugami.comparison.baseline)} (ratio **${num(r.docugami.comparison.ratio)}**).`, '');
   out.push(
     `### FinQABench (${r.finqabench.n} judged queries): nDCG@10`,
