@@ -334,7 +334,7 @@ export function draftChains(
   const shown = new Set<number | string>(); // claims already in an accepted chain
   const shownRows = new Set<string>(); // rows the shown rows' consensus lists as agreeing
   const chains: ChainDraft[] = [];
-  // Every hit down to this rank may anchor a chain: the fused rank of a table row is often below prose that
+  // Every hit down to this rank may anchor a chain: the fused score of a table row is often below prose that
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
   // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
   // chain before its own path (fact -> explanation -> outlook) is built.

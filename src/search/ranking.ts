@@ -1,9 +1,10 @@
 /**
- * Every ranking signal, combined in one place from one parameters object. Retrieval fuses the two legs
- * (`fusedContribution`, `lexicalBoost` inputs), chain building scores chains (`chainRelevance`, `chainScore`), and
- * the merges of a request's passes order chains (`mergeKey`). Each combination returns its parts, so a chain can
- * explain itself (`Chain.explain`, for tests and the bench). docs/PARAMETERS.md gives every value and how it was
- * chosen; the values below must match it.
+ * Every ranking signal, combined in one place from one parameters object, on one scale. Retrieval normalises each
+ * leg once and fuses them into a 0-1 score (`normaliseLeg`, `fusedScore`); a chain ranks on relevance points: its
+ * relevance_score (`chainRelevance`), its order within that score, below one point (`chainOrder`, from the fused
+ * scores of its hits), and the preference points of the merges of a request's passes (`mergeKey`). Each combination
+ * returns its parts, so a chain explains its score (`Chain.explain`, traced per response). docs/PARAMETERS.md gives
+ * every value and how it was chosen; the values below must match it.
  */
 export const RANKING = {
   /**
