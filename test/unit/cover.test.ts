@@ -64,3 +64,14 @@ describe('coverSection and coverStatements', () => {
     expect(q?.itemTag).toBe('10Q-Cover');
   });
 });
+
+describe('cover page item tags as filter values', () => {
+  it('accepts the tags and their aliases', async () => {
+    const { itemTagOf, ALL_ITEM_TAGS } = await import('../../src/filters/fields');
+    expect(ALL_ITEM_TAGS).toContain('10K-Item-Cover');
+    expect(ALL_ITEM_TAGS).toContain('10Q-Cover');
+    expect(itemTagOf('cover page')).toBe('10K-Item-Cover');
+    expect(itemTagOf('10-Q cover page')).toBe('10Q-Cover');
+    expect(itemTagOf('10q-cover')).toBe('10Q-Cover');
+  });
+});
