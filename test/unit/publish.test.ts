@@ -33,26 +33,25 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
+/**
+ * The file's one Miniflare over the local state every publishVersion test writes (a workerd per publish or read made
+ * up most of this file's time); `fresh` opens another over the same folder, as a Worker started later would.
+ */
+let storage: Awaited<ReturnType<typeof openLocalBindings>>;
+
 /** What a Worker would see: the pointer and whether a version's manifest exists, read with Miniflare's raw bindings. */
-async function readState(): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean>; dispose: () => Promise<void> }> {
-  const { mf } = await openLocalBindings(persist);
+async function readState(mf = storage.mf): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean> }> {
   const bucket = await mf.getR2Bucket('BUCKET');
   const kv = await mf.getKVNamespace('KV');
   return {
     pointer: await kv.get(pointerKey('sp500'), 'text'),
     hasManifest: async (version) => (await bucket.head(manifestKey('sp500', version))) !== null,
-    dispose: () => mf.dispose(),
   };
 }
 
 /** Runs a publish against the real local storage, through `wrap` (which may inject a failure). */
-async function publishThrough(dir: string, wrap: (t: PublishTarget) => PublishTarget) {
-  const storage = await openLocalBindings(persist);
-  try {
-    return await publishVersion(dir, wrap(storage.target));
-  } finally {
-    await storage.dispose();
-  }
+function publishThrough(dir: string, wrap: (t: PublishTarget) => PublishTarget) {
+  return publishVersion(dir, wrap(storage.target));
 }
 
 /** Keys a publish of `build` writes, in publish order: the file list, data files, then the manifest. */
@@ -80,6 +79,11 @@ function failingOn(failKey: string | null, log: string[] = []) {
 }
 
 describe('publishVersion', () => {
+  beforeAll(async () => {
+    storage = await openLocalBindings(persist);
+  });
+  afterAll(() => storage?.dispose());
+
   it('uploads the file list, every artifact (shards, graphs and issuer tables by content), the manifest, then moves the pointer', async () => {
     expect(next.version).not.toBe(live.version);
     const order: string[] = [];
@@ -93,7 +97,6 @@ describe('publishVersion', () => {
     expect(order.filter((k) => k.startsWith(`sp500/${live.version}/`)).some((k) => k.includes('/terms/'))).toBe(true);
     const state = await readState();
     expect(state.pointer).toBe(live.version);
-    await state.dispose();
   });
 
   it('leaves the pointer on the live version when uploads fail midway, and before the manifest', async () => {
@@ -105,7 +108,6 @@ describe('publishVersion', () => {
       expect(state.pointer, `failure uploading ${failKey}`).toBe(live.version);
       expect(await state.hasManifest(next.version)).toBe(false);
       expect(await state.hasManifest(live.version)).toBe(true);
-      await state.dispose();
     }
   });
 
@@ -114,7 +116,6 @@ describe('publishVersion', () => {
     await expect(publishThrough(next.dir, failPointer)).rejects.toThrow(/KV unavailable/);
     const state = await readState();
     expect(state.pointer).toBe(live.version);
-    await state.dispose();
   });
 
   it('resumes a failed publish: skips what is already uploaded, then moves the pointer', async () => {
@@ -123,7 +124,16 @@ describe('publishVersion', () => {
     expect(result.uploaded + result.skipped).toBe(uploadKeys(next).length - 1);
     const state = await readState();
     expect(state.pointer).toBe(next.version);
-    await state.dispose();
+    // What these tests wrote is on disk: another Miniflare over the same folder reads the same state.
+    const fresh = await openLocalBindings(persist);
+    try {
+      const persisted = await readState(fresh.mf);
+      expect(persisted.pointer).toBe(next.version);
+      expect(await persisted.hasManifest(next.version)).toBe(true);
+      expect(await persisted.hasManifest(live.version)).toBe(true);
+    } finally {
+      await fresh.dispose();
+    }
   });
 });
 

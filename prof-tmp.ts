@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { readCorpus } from './index-builder/read-corpus';
+import { segmentFiling } from './index-builder/segment';
+import { extractStatements } from './index-builder/statements';
+const fs = await readCorpus('/work/shared/corpus/filings');
+const f = fs.find((x) => x.doc.doc_id === 'PFIZER_2018_10K')!;
+const secs = segmentFiling(f.doc.form_type, f.pages);
+const t = performance.now();
+for (let i = 0; i < 5; i++) for (const s of secs) extractStatements(s, f.doc.form_type);
+console.log('pfizer x5', (performance.now() - t) | 0);
