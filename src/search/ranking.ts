@@ -51,8 +51,6 @@ export const RANKING = {
   statementChainShare: 0.5,
 } as const;
 
-export type Leg = keyof typeof RANKING.legWeight;
-
 /**
  * A leg's score normalised to 0-1 by the best score among its candidates. Dividing by the best, not stretching the
  * range between worst and best, keeps a leg whose candidates all score alike (the cosines of one topic) from

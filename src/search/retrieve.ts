@@ -171,7 +171,8 @@ async function scanShard(
  */
 function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<number, LoadedShard>, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>, depth: number): Hit[] {
   const byKey = new Map<string, Hit>();
-  const add = (list: LegHit[], leg: 'lexical' | 'cosine') => {
+  // Every candidate's cosine is read from its code below; the vector leg only contributes candidates here.
+  const add = (list: LegHit[], leg: 'lexical' | 'vector') => {
     list.sort((a, b) => b.score - a.score || a.shard - b.shard || a.local - b.local);
     for (const h of list.slice(0, depth)) {
       const key = `${h.shard}:${h.local}`;
@@ -199,7 +200,7 @@ function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<
     }
   };
   add(lexicalHits, 'lexical');
-  add(vectorHits, 'cosine');
+  add(vectorHits, 'vector');
   const hits = [...byKey.values()];
   for (const h of hits) h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
   let bestLexical = 0;
