@@ -588,8 +588,22 @@ class VersionWriter {
  */
 export const BUILD_STATE = 'build-state.json';
 
+/**
+ * What analyzeFiling makes of a filing: bump it when segmentation or statement extraction changes what a filing
+ * yields, so an incremental build (and a refresh) does not carry over issuers the older builder extracted; the
+ * analyzer's own version (tokenizing) is ANALYZER_VERSION. 2: cover pages are sources (index-builder/cover.ts).
+ */
+export const EXTRACTION_VERSION = 2;
+
+/** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
+export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {
+  return state.analyzer_version === ANALYZER_VERSION && (state.extraction_version ?? 1) === EXTRACTION_VERSION;
+}
+
 export interface BuildState {
   analyzer_version: number;
+  /** EXTRACTION_VERSION of the builder that wrote it; absent before version 2. */
+  extraction_version?: number;
   /**
    * Per filing: its content hash, and its metadata and page count, so that a refresh can carry an issuer over from
    * this version without its filings on disk (incremental.ts, `partialCorpus`).
@@ -598,7 +612,7 @@ export interface BuildState {
 }
 
 export function writeBuildState(dir: string, entries: readonly Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>[]): void {
-  const state: BuildState = { analyzer_version: ANALYZER_VERSION, filings: {} };
+  const state: BuildState = { analyzer_version: ANALYZER_VERSION, extraction_version: EXTRACTION_VERSION, filings: {} };
   const sorted = [...entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
   for (const e of sorted) state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash, doc: e.doc, pages: e.pageCount };
   writeFileSync(join(dir, BUILD_STATE), JSON.stringify(state) + '\n');

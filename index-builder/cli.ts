@@ -330,8 +330,8 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
       const plan = await prepareRefresh(storage.target, layout);
       writeStepOutputs(plan);
       io.out(
-        plan.first
-          ? `first run: a full build of ${plan.changed.length} issuers`
+        plan.full
+          ? `a full build of ${plan.changed.length} issuers (a first run, or the last version's builder read filings differently)`
           : plan.changed.length
             ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} for an incremental build`
             : 'nothing new since the last run: no build, no publish',

@@ -8,7 +8,9 @@ import {
   assembleIndex,
   BUILD_STATE,
   DOMAIN,
+  EXTRACTION_VERSION,
   filingHash,
+  sameExtraction,
   segmentCorpus,
   type BuildOptions,
   type BuildResult,
@@ -37,8 +39,10 @@ export async function incrementalBuild(
   const statePath = join(previousDir, BUILD_STATE);
   if (!existsSync(statePath)) throw new Error(`${previousDir} has no ${BUILD_STATE}: build the index once without --incremental`);
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as BuildState;
-  if (state.analyzer_version !== ANALYZER_VERSION) {
-    throw new Error(`the previous version was analyzed by analyzer version ${state.analyzer_version}, this builder is ${ANALYZER_VERSION}: build without --incremental`);
+  if (!sameExtraction(state)) {
+    throw new Error(
+      `the previous version was built by analyzer version ${state.analyzer_version}, extraction version ${state.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: build without --incremental`,
+    );
   }
   const manifest = decodeManifest(readFileSync(join(previousDir, 'manifest.json'), 'utf8'));
   if (manifest.embedding_model !== options.embeddingModel.id) {

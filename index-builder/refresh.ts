@@ -20,7 +20,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { dirname, join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../src/format/codec';
 import { manifestKey, objectKey, pointerKey, storedKey } from '../src/format/keys';
-import { BUILD_STATE, DOMAIN, filingHash, type BuildState } from './build';
+import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from './build';
 import { readFetchState } from './fetch/parse-fetch-args';
 import { MODELS_DIR } from './model-store';
 import type { PublishTarget } from './publish';
@@ -42,11 +42,14 @@ export interface RefreshState {
 
 /** What `prepare` decided, for `finish` and for the workflow's later steps. */
 export interface RefreshPlan {
-  /** No state in the bucket: a full build of everything fetched. */
-  first: boolean;
+  /**
+   * A full build: no state in the bucket yet (of everything fetched), or the last version was built by a builder that
+   * reads filings differently (EXTRACTION_VERSION, ANALYZER_VERSION): every archived filing is pulled and rebuilt.
+   */
+  full: boolean;
   /** Tickers with a new or changed filing; empty: nothing to build or publish. */
   changed: string[];
-  /** The published version the incremental build starts from (null on a first run). */
+  /** The published version the incremental build starts from (null for a full build). */
   previous: string | null;
 }
 
@@ -98,13 +101,18 @@ export async function prepareRefresh(target: PublishTarget, layout: RefreshLayou
   const state = await readRefreshState(target);
   const files = fetchedFiles(layout.edgar);
   let plan: RefreshPlan;
-  if (!state) plan = { first: true, changed: [...new Set(files.values())].sort(), previous: null };
-  else {
+  if (!state) plan = { full: true, changed: [...new Set(files.values())].sort(), previous: null };
+  else if (!sameExtraction(state.build)) {
+    // Carrying issuers over would mix what two builders extracted: every issuer is rebuilt from the archive.
+    const tickers = new Set([...files.values(), ...Object.values(state.build.filings).map((f) => f.ticker)]);
+    for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
+    plan = { full: true, changed: [...tickers].sort(), previous: null };
+  } else {
     const changed = new Set<string>();
     for (const filing of edgarFilings(layout.edgar)) {
       if (state.build.filings[filing.doc.doc_id]?.hash !== filingHash(filing)) changed.add(filing.doc.ticker);
     }
-    plan = { first: false, changed: [...changed].sort(), previous: state.version };
+    plan = { full: false, changed: [...changed].sort(), previous: state.version };
     // Filings fetched again but unchanged belong to issuers the build carries over: a partial corpus must hold
     // all of an issuer's filings or none.
     for (const [name, ticker] of files) if (!changed.has(ticker)) rmSync(join(layout.edgar, name));
@@ -182,7 +190,7 @@ async function uploadMissing(target: PublishTarget, items: Iterable<{ key: strin
 export async function finishRefresh(target: PublishTarget, layout: RefreshLayout): Promise<{ state: RefreshState; archived: number }> {
   const plan = readPlan(layout);
   const since = existsSync(layout.fetchState) ? readFetchState(layout.fetchState).since : null;
-  if (!plan.first && !plan.changed.length) {
+  if (!plan.full && !plan.changed.length) {
     const state = await readRefreshState(target);
     if (!state) throw new Error(`${refreshKeys.state(DOMAIN)} is gone since \`refresh prepare\` read it`);
     const next = { ...state, since: since ?? state.since };
@@ -208,7 +216,7 @@ export async function finishRefresh(target: PublishTarget, layout: RefreshLayout
   return { state, archived };
 }
 
-/** GitHub Actions step outputs (`changed`, `first`), when the step runs there. */
+/** GitHub Actions step outputs (`changed`, `full`), when the step runs there. */
 export function writeStepOutputs(plan: RefreshPlan, outputFile = process.env.GITHUB_OUTPUT): void {
-  if (outputFile) appendFileSync(outputFile, `changed=${plan.first || plan.changed.length > 0}\nfirst=${plan.first}\n`);
+  if (outputFile) appendFileSync(outputFile, `changed=${plan.full || plan.changed.length > 0}\nfull=${plan.full}\n`);
 }

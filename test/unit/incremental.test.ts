@@ -1,7 +1,7 @@
 // Incremental builds (index-builder/incremental.ts) against their oracle twin: a full build of the same corpus with
 // the previous version's embedding model gives the same artifacts byte for byte, and only the changed issuers are
 // rebuilt.
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
@@ -95,6 +95,10 @@ describe('incremental build', () => {
     const other = await buildIndex(all, { outDir: tmp(), embedding: { seed: 7 } });
     const foreign = await loadModel(other.manifest.embedding_model!, join(other.dir, '..'));
     await expect(incrementalBuild(() => all, previous.dir, { outDir: tmp(), embeddingModel: foreign })).rejects.toThrow(/reuses the previous version's embedding model/);
+    // A version whose filings an older builder extracted (before cover pages) is not carried over from.
+    const state = JSON.parse(readFileSync(join(other.dir, 'build-state.json'), 'utf8'));
+    writeFileSync(join(other.dir, 'build-state.json'), JSON.stringify({ ...state, extraction_version: undefined }));
+    await expect(incrementalBuild(() => all, other.dir, { outDir: tmp(), embeddingModel: foreign })).rejects.toThrow(/extraction version 1; .*build without --incremental/);
     rmSync(join(other.dir, 'build-state.json'));
     await expect(incrementalBuild(() => all, other.dir, { outDir: tmp(), embeddingModel: foreign })).rejects.toThrow(/no build-state.json/);
   });

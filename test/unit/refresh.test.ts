@@ -2,7 +2,7 @@
 // and recorded EDGAR responses on loopback. Each run starts from an empty data folder, as a fresh CI runner does:
 // everything it knows of earlier runs comes from the bucket (index-builder/refresh.ts). Run 1 (EDGAR as of
 // 2024-02-22) builds and publishes everything; run 2 (2024-02-26) finds the one 10-K filed between them and rebuilds
-// that issuer alone; run 3 finds nothing and stops before building.
+// that issuer alone; run 3 finds nothing and stops before building; run 4, after a builder change, rebuilds everything.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,8 @@ import { latestVersionDir, runBuild } from '../../index-builder/cli';
 import { runFetchCommand } from '../../index-builder/fetch/run-fetch-command';
 import { collectGarbage } from '../../index-builder/gc';
 import { publishVersion, type PublishTarget } from '../../index-builder/publish';
-import { beginRefresh, finishRefresh, prepareRefresh, readRefreshState, refreshLayout, type RefreshPlan } from '../../index-builder/refresh';
+import { beginRefresh, finishRefresh, prepareRefresh, readRefreshState, refreshKeys, refreshLayout, type RefreshPlan } from '../../index-builder/refresh';
+import { EXTRACTION_VERSION } from '../../index-builder/build';
 import { pointerKey } from '../../src/format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
 import { readFullCatalog } from '../support/file-index';
@@ -58,8 +59,8 @@ async function refreshRun(target: PublishTarget, name: string, today: string): P
   const plan = await prepareRefresh(target, layout);
   let version: string | null = null;
   let rebuilt: string[] | null = null;
-  if (plan.first || plan.changed.length) {
-    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...(plan.first ? {} : { incremental: true, partialCorpus: true }) });
+  if (plan.full || plan.changed.length) {
+    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...(plan.full ? {} : { incremental: true, partialCorpus: true }) });
     version = built.version;
     rebuilt = 'rebuiltIssuers' in built ? (built.rebuiltIssuers as string[]) : null;
     await publishVersion(latestVersionDir(layout.artifacts)!, target);
@@ -86,7 +87,7 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
     try {
       const { target } = storage;
       const first = await refreshRun(target, 'run-1', '2024-02-22');
-      expect(first.plan).toEqual({ first: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
+      expect(first.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
       expect(first.found).toBe(9);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(first.version);
       expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-22', version: first.version });
@@ -94,7 +95,7 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
 
       const second = await refreshRun(target, 'run-2', '2024-02-26');
       expect(second.found).toBe(1); // ZNHF's 10-K for 2023, filed 2024-02-23
-      expect(second.plan).toEqual({ first: false, changed: ['ZNHF'], previous: first.version });
+      expect(second.plan).toEqual({ full: false, changed: ['ZNHF'], previous: first.version });
       expect(second.rebuilt).toEqual(['ZNHF']);
       expect(second.version).not.toBe(first.version);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
@@ -114,9 +115,22 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
       expect(full.version).toBe(second.version);
 
       const third = await refreshRun(target, 'run-3', '2024-02-27');
-      expect(third).toEqual({ plan: { first: false, changed: [], previous: second.version }, found: 0, version: null, rebuilt: null });
+      expect(third).toEqual({ plan: { full: false, changed: [], previous: second.version }, found: 0, version: null, rebuilt: null });
       expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-27', version: second.version });
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
+
+      // A builder that extracts filings differently from the one that built the live version (EXTRACTION_VERSION):
+      // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over.
+      const state = (await readRefreshState(target))!;
+      await target.putObject(refreshKeys.state('sp500'), new TextEncoder().encode(JSON.stringify({ ...state, build: { ...state.build, extraction_version: 1 } })));
+      const fourth = await refreshRun(target, 'run-4', '2024-02-28');
+      expect(fourth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
+      expect(fourth.found).toBe(0);
+      expect(fourth.rebuilt).toBeNull();
+      expect(await target.getPointer(pointerKey('sp500'))).toBe(fourth.version);
+      const rebuiltCatalog = readFullCatalog(latestVersionDir(join(work, 'run-4', 'artifacts'))!);
+      expect(new Set(rebuiltCatalog.sources.map((s) => s.doc_id)).size).toBe(10);
+      expect((await readRefreshState(target))!.build.extraction_version).toBe(EXTRACTION_VERSION);
     } finally {
       await storage.dispose();
       edgar.asOf(null);
