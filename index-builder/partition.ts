@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { ANALYZER_VERSION } from '../src/text/tokenize';
-import { assembleIndex, segmentCorpus, TermStats, type BuildOptions, type BuildResult, type FilingEntry } from './build';
+import { assembleIndex, EXTRACTION_VERSION, sameExtraction, segmentCorpus, TermStats, type BuildOptions, type BuildResult, type FilingEntry } from './build';
 import { EmbeddingLearner } from './embeddings';
 import type { Filing } from './read-corpus';
 
@@ -40,6 +40,8 @@ export function partitionOf(ticker: string, count: number): number {
 interface PartialManifest {
   format: typeof PARTIAL_FORMAT;
   analyzer_version: number;
+  /** EXTRACTION_VERSION of the builder that segmented it; absent before version 2. */
+  extraction_version?: number;
   partition: PartitionSpec;
   entries: FilingEntry[];
   stats: ReturnType<TermStats['snapshot']>;
@@ -60,6 +62,7 @@ export async function buildPartition(
   const manifest: PartialManifest = {
     format: PARTIAL_FORMAT,
     analyzer_version: ANALYZER_VERSION,
+    extraction_version: EXTRACTION_VERSION,
     partition: spec,
     // Record paths relative to the partial, so a job runner can move the directory (an artifact download).
     entries: corpus.entries.map((e) => ({ ...e, file: relative(dir, e.file) })),
@@ -78,7 +81,9 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
     if (!existsSync(file)) throw new Error(`${d} is not a partial build output (no ${PARTIAL_FILE}): run index:build -- --partition i/n --out ${d}`);
     const p = deserialize(readFileSync(file)) as PartialManifest;
     if (p.format !== PARTIAL_FORMAT) throw new Error(`${file}: not a partial build manifest`);
-    if (p.analyzer_version !== ANALYZER_VERSION) throw new Error(`${d} was segmented by analyzer version ${p.analyzer_version}, this builder is ${ANALYZER_VERSION}: rebuild the partition`);
+    if (!sameExtraction(p)) {
+      throw new Error(`${d} was segmented by analyzer version ${p.analyzer_version}, extraction version ${p.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: rebuild the partition`);
+    }
     return { dir: resolve(d), p };
   });
   const count = partials[0]!.p.partition.count;

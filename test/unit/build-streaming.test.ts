@@ -1,6 +1,7 @@
 // The streaming builder (index-builder/build.ts) against its slow twin, the whole-corpus-in-memory builder it
 // replaced (test/support/build-in-memory.ts): the same artifacts byte for byte, whatever order filings arrive in.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
@@ -85,6 +86,11 @@ describe('partitioned build (--partition i/n, then --merge)', () => {
     await expect(mergePartitions([one.dir, two.dir], { outDir: join(out, 'm') })).rejects.toThrow(/every partition of one split exactly once \(1\.\.3 of 3\); got 1\/3, 2\/3/);
     await expect(mergePartitions([one.dir, one.dir], { outDir: join(out, 'm') })).rejects.toThrow(/exactly once/);
     await expect(mergePartitions([out], { outDir: join(out, 'm') })).rejects.toThrow(/not a partial build output/);
+    // A partition an older builder segmented (before cover pages: no extraction version) is not merged.
+    const three = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3'));
+    const manifest = join(three.dir, 'partial.bin');
+    writeFileSync(manifest, serialize({ ...(deserialize(readFileSync(manifest)) as object), extraction_version: undefined }));
+    await expect(mergePartitions([one.dir, two.dir, three.dir], { outDir: join(out, 'm') })).rejects.toThrow(/extraction version 1; .*rebuild the partition/);
     expect(parsePartition('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parsePartition(bad)).toThrow(/i\/n/);
   });
