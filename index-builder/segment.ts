@@ -1,4 +1,4 @@
-import { TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
+import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
 import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
@@ -39,7 +39,23 @@ function matchHeading(line: string): HeadingMatch | null {
   // A heading is followed by its title (capitalised) or nothing; "Item 7 of this report ..." is a reference.
   if (title && !/^[A-Z"“(]/.test(title)) return null;
   if (title.length > 400) return null; // a paragraph that happens to start with "Item 7", not a heading
-  return { part: m[1]?.toUpperCase() ?? null, item: (m[2]! + (m[3] ?? '')).toUpperCase(), title };
+  const item = (m[2]! + (m[3] ?? '')).toUpperCase();
+  if (continuesSentence(item, title)) return null;
+  return { part: m[1]?.toUpperCase() ?? null, item, title };
+}
+
+const TEN_K_TITLE = new Map(TEN_K_ITEM_TITLES.map(([item, title]) => [item, title.toLowerCase()]));
+
+/**
+ * A line that starts with an item's name and runs on as prose is a reference wrapped to the start of a line ("Item
+ * 1A.—Risk Factors and in subsequent securities filings, should not be ..."): after the form's title a heading ends,
+ * or gives a page number, never a lowercase continuation. Taken as a heading, it would claim its item early and hide
+ * the real headings of the items before it.
+ */
+function continuesSentence(item: string, title: string): boolean {
+  const official = TEN_K_TITLE.get(item);
+  if (!official || !title.toLowerCase().startsWith(official)) return false;
+  return /^[\s,]+(?:and|or|of|in|for|to|as|which|that|should|is|are|was|were)\b/.test(title.slice(official.length));
 }
 
 /**

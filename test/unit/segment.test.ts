@@ -33,6 +33,17 @@ describe('segmentFiling (10-K)', () => {
   it('keeps page numbers on lines', () => {
     expect(sections[2]!.lines[0]!.page).toBe(3);
   });
+
+  it('does not take a reference that wraps to the start of a line, item name first, for a heading', () => {
+    // Invented: a forward-looking statements notice before Item 1 names Item 1A at a line start, mid-sentence.
+    const pages = [
+      'PART I\nThe factors listed here and those in\nItem 1A.—Risk Factors and in later filings should not be read as complete.\nITEM 1. BUSINESS\nExample Widgets designs widgets for industrial customers.',
+      'ITEM 1A. RISK FACTORS\nOur suppliers could fail to deliver parts on time.',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 0], ['10K-Item-1A', 1]]);
+    expect(found[0]!.lines.map((l) => l.text).join('\n')).toContain('designs widgets');
+  });
 });
 
 describe('segmentFiling (10-K laid out as an annual report, with a cross-reference index)', () => {
