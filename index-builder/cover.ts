@@ -57,7 +57,7 @@ export function coverSection(formType: string, pages: readonly string[], firstIt
       skipping = false;
       // The form's field captions under each blank ("(Exact name of registrant as specified in its charter)").
       if (FIELD_CAPTION.test(text)) continue;
-      if (!skipping) lines.push({ page, lineNo, offset: lineOffset, text });
+      lines.push({ page, lineNo, offset: lineOffset, text });
     }
   }
   return section(itemTag, start, lines);
