@@ -399,7 +399,8 @@ export function draftChains(
       for (let k = at[n.local]!; k < at[n.local + 1]!; k++) shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
     const order = chainOrder(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    chains.push({ score: relevance + order.total, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score: relevance + order.total } });
+    const score = relevance + order.total;
+    chains.push({ score, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score } });
   }
   return chains.sort(byScore).slice(0, plan.maxChains);
 }

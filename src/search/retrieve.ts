@@ -202,10 +202,10 @@ function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<
   add(lexicalHits, 'lexical');
   add(vectorHits, 'vector');
   const hits = [...byKey.values()];
-  for (const h of hits) h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
   let bestLexical = 0;
   let bestCosine = 0;
   for (const h of hits) {
+    h.cosine = Math.max(0, byShard.get(h.shard)!.scorer.score(h.local));
     bestLexical = Math.max(bestLexical, h.lexical);
     bestCosine = Math.max(bestCosine, h.cosine);
   }
