@@ -591,9 +591,10 @@ export const BUILD_STATE = 'build-state.json';
 /**
  * What analyzeFiling makes of a filing: bump it when segmentation or statement extraction changes what a filing
  * yields, so an incremental build (and a refresh) does not carry over issuers the older builder extracted; the
- * analyzer's own version (tokenizing) is ANALYZER_VERSION. 2: cover pages are sources (index-builder/cover.ts).
+ * analyzer's own version (tokenizing) is ANALYZER_VERSION. 2: cover pages are sources (index-builder/cover.ts). 3: 10-K segmentation reads contents pages titled "Contents",
+ * EDGAR's link block and wrapped references, and finds an Item 1 that lost its heading.
  */
-export const EXTRACTION_VERSION = 2;
+export const EXTRACTION_VERSION = 3;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -39,11 +39,14 @@ function matchHeading(line: string): HeadingMatch | null {
   // A heading is followed by its title (capitalised) or nothing; "Item 7 of this report ..." is a reference.
   if (title && !/^[A-Z"“(]/.test(title)) return null;
   if (title.length > 400) return null; // a paragraph that happens to start with "Item 7", not a heading
+  // "Item 7. MD&A) can occur ...": a parenthesis opened on the line before closes here, so the line runs on a sentence.
+  if (/^[^(]*\)/.test(title)) return null;
   const item = (m[2]! + (m[3] ?? '')).toUpperCase();
   if (continuesSentence(item, title)) return null;
   return { part: m[1]?.toUpperCase() ?? null, item, title };
 }
 
+const TEN_K_TITLE_TEXT = TEN_K_ITEM_TITLES[0]![1];
 const TEN_K_TITLE = new Map(TEN_K_ITEM_TITLES.map(([item, title]) => [item, title.toLowerCase()]));
 
 /**
@@ -77,7 +80,7 @@ function isTocPage(lines: string[]): boolean {
     const isShortTitle = next.trim().length < 70 && !/[.:]$/.test(next.trim()) && !matchHeading(next);
     if (endsInPage || (matchHeading(next) && !PART_LINE.test(next)) || (isShortTitle && matchHeading(after)) || /^\d{1,3}$/.test(next.trim())) tocLike++;
   });
-  const titled = /\b(TABLE OF CONTENTS|INDEX)\b/i.test(nonEmpty.slice(0, 6).join(' '));
+  const titled = nonEmpty.slice(0, 6).some((l) => /\b(TABLE OF CONTENTS|INDEX)\b/i.test(l) || /^\s*CONTENTS\s*$/i.test(l));
   return tocLike >= 3 && tocLike >= headings * (titled ? 0.5 : 0.7);
 }
 
@@ -93,14 +96,18 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   let current: Section | null = null;
   let lastOrder = -1;
 
+  const tocPages: number[] = [];
   pages.forEach((pageText, page) => {
     const lines = pageText.split('\n');
     const toc = isTocPage(lines);
+    if (toc) tocPages.push(page);
     let offset = 0;
+    let links = false;
     for (const [lineNo, line] of lines.entries()) {
       const lineOffset = offset;
       offset += line.length + 1;
-      if (!toc) {
+      links = EDGAR_LINKS.test(line) || (links && line.trim() !== '');
+      if (!toc && !links && !runsOn(lines[lineNo - 1])) {
         const h = matchHeading(line);
         if (h) {
           const next = tenKSection(h, lastOrder, page, lineNo);
@@ -116,8 +123,45 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
     }
   });
   const found = sections.filter((s) => s.lines.length > 0);
+  const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
+  if (business) found.unshift(business);
   // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
   return found.length ? found : segmentByCrossReference(pages);
+}
+
+/** EDGAR's viewer prints "Use these links to rapidly review the document" over a block of links (up to a blank line). */
+const EDGAR_LINKS = /rapidly review the document/i;
+
+/**
+ * Item 1 when the text lost its heading (3M's FY2021 10-K opens its business description with "General" under the
+ * page header): the first item found is one of those right after Item 1 and a table of contents comes before it, so the
+ * body from the page after the contents up to that heading is Item 1. Null when Item 1 was found or the front matter's
+ * end is unknown.
+ */
+function missingBusiness(pages: readonly string[], tocPages: readonly number[], first: Section): Section | null {
+  if (!['1A', '1B', '1C', '2'].includes(first.itemCode.slice(1))) return null;
+  const lastToc = tocPages.filter((p) => p < first.heading.page).at(-1);
+  if (lastToc === undefined) return null;
+  const section: Section = { itemTag: '10K-Item-1', itemCode: 'I1', title: TEN_K_TITLE_TEXT, heading: { page: lastToc + 1, lineNo: 0 }, lines: [] };
+  for (let page = lastToc + 1; page <= first.heading.page; page++) {
+    let offset = 0;
+    for (const [lineNo, text] of pages[page]!.split('\n').entries()) {
+      if (page === first.heading.page && lineNo >= first.heading.lineNo) break;
+      if (text.trim()) section.lines.push({ page, lineNo, offset, text });
+      offset += text.length + 1;
+    }
+  }
+  return section.lines.length ? section : null;
+}
+
+/**
+ * A line directly below a wrapped line of prose continues its sentence: "... Note 4 of the Notes to the Consolidated
+ * Financial Statements in" / "Item 8." is a reference, not Item 8's heading. A heading stands after a blank line, a
+ * page header or a finished sentence.
+ */
+function runsOn(previous: string | undefined): boolean {
+  const text = previous?.trim() ?? '';
+  return text.length >= 50 && /[a-z,;]$/.test(text);
 }
 
 function tenKSection(h: HeadingMatch, lastOrder: number, page: number, lineNo: number): Section | null {

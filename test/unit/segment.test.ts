@@ -44,6 +44,51 @@ describe('segmentFiling (10-K)', () => {
     expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 0], ['10K-Item-1A', 1]]);
     expect(found[0]!.lines.map((l) => l.text).join('\n')).toContain('designs widgets');
   });
+
+  // Invented pages for the layouts below; each test fails without the rule it names.
+  const text = (s: { lines: { text: string }[] }) => s.lines.map((l) => l.text).join('\n');
+
+  it('reads a contents page titled only "Contents" whose items list their sub-headings, not page numbers', () => {
+    const pages = [
+      '  Contents\nPART I\nITEM 1. BUSINESS\n  Regulatory Environment\n  Competition\nITEM 1A. RISK FACTORS\nITEM 2. PROPERTIES\nITEM 3. LEGAL PROCEEDINGS\nITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\n  OVERVIEW\n  LIQUIDITY\nITEM 8. FINANCIAL STATEMENTS',
+      'ITEM 1. BUSINESS\nThe Utility delivers electricity and natural gas to customers in one state.\nITEM 1A. RISK FACTORS\nWildfires could cause losses.\nITEM 3. LEGAL PROCEEDINGS\nSee Note 9.\nITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nRevenue rose.',
+    ];
+    expect(segmentFiling('10-K', pages).map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 1], ['10K-Item-1A', 1], ['10K-Item-3', 1], ['10K-Item-7', 1],
+    ]);
+  });
+
+  it('does not take a reference wrapped below a line of prose, or closing a parenthesis, for a heading', () => {
+    const pages = [
+      'ITEM 1. BUSINESS\nThe Utility recovers costs through balancing accounts. For more information, see Note 4 of the Notes in\nItem 8.\nDifferences between forecast and actual costs (discussed in Results of Operations in\nItem 7. MD&A) can occur for many reasons.',
+      'ITEM 1A. RISK FACTORS\nWildfires could cause losses.\nITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nRevenue rose.\nITEM 8. FINANCIAL STATEMENTS\nBalance sheet.',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 0], ['10K-Item-1A', 1], ['10K-Item-7', 1], ['10K-Item-8', 1]]);
+    expect(text(found[0]!)).toContain('can occur for many reasons');
+  });
+
+  it('finds no heading in EDGAR’s block of links above the cover page', () => {
+    const pages = [
+      'Use these links to rapidly review the document\nTABLE OF CONTENTS\nItem 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\n\nUNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K',
+      'ITEM 1. BUSINESS\nExample Widgets designs widgets.\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nBalance sheet.',
+    ];
+    expect(segmentFiling('10-K', pages).map((s) => s.itemTag)).toEqual(['10K-Item-1', '10K-Item-8']);
+  });
+
+  it('gives Item 1 the body between the contents and Item 1A when the Item 1 heading was lost', () => {
+    const pages = [
+      'FORM 10-K\nEXAMPLE WIDGETS INC',
+      'Table of Contents\nItem 1. Business   3\nItem 1A. Risk Factors   4\nItem 2. Properties   5\nItem 7. Management’s Discussion and Analysis   6',
+      'Table of Contents\nGeneral\nExample Widgets is a diversified technology company with four business segments.',
+      'More about the segments.\nItem 1A. Risk Factors\nOur suppliers could fail to deliver parts on time.',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 2], ['10K-Item-1A', 3]]);
+    expect(text(found[0]!)).toContain('diversified technology company');
+    expect(text(found[0]!)).toContain('More about the segments.');
+    expect(text(found[0]!)).not.toContain('Our suppliers');
+  });
 });
 
 describe('segmentFiling (10-K laid out as an annual report, with a cross-reference index)', () => {
