@@ -22,6 +22,7 @@ import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './em
 import { embeddingSample, saveModel } from './model-store';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './evidence-graph';
+import { referenceLinks, type PlacedStatement } from './references';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
 import type { Filing, FilingDocument } from './read-corpus';
 import { coverSection, coverStatements, learnsMeaning } from './cover';
@@ -63,6 +64,8 @@ export interface StatementDraft {
   /** A table row of a primary financial statement (src/text/financial-statements.ts). */
   statement?: FinancialStatement;
   tokens: string[];
+  /** A pointer to a note: the statements it refers to, as offsets from its index in the filing (references.ts). */
+  refers?: number[];
 }
 
 export interface SourceDraft {
@@ -210,8 +213,10 @@ export function analyzeFiling(filing: Filing): FilingRecord {
     at += p.length + 1;
   }
   const items = segmentFiling(d.form_type, filing.pages);
+  const placed: PlacedStatement[] = [];
   const cover = coverSection(d.form_type, filing.pages, items[0]);
-  for (const section of cover ? [cover, ...items] : items) {
+  const sections = cover ? [cover, ...items] : items;
+  for (const section of sections) {
     let id = sourceId(d, section.itemCode);
     // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
     const dup = seenIds.get(id) ?? 0;
@@ -236,8 +241,12 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         ...(s.statement ? { statement: s.statement } : {}),
         tokens: withMetricTerms(tokenize(s.text), s.metrics),
       });
+      placed.push({ text: s.text, page: s.page, offset: s.offset, kind: s.kind, section });
     }
   }
+  referenceLinks(sections, placed).forEach((refers, i) => {
+    if (refers.length) statements[i]!.refers = refers;
+  });
   return { doc: d, pageCount: filing.pages.length, sources, statements };
 }
 
@@ -592,9 +601,10 @@ export const BUILD_STATE = 'build-state.json';
  * What analyzeFiling makes of a filing: bump it when segmentation or statement extraction changes what a filing
  * yields, so an incremental build (and a refresh) does not carry over issuers the older builder extracted; the
  * analyzer's own version (tokenizing) is ANALYZER_VERSION. 2: cover pages are sources (index-builder/cover.ts). 3: 10-K segmentation reads contents pages titled "Contents",
- * EDGAR's link block and wrapped references, and finds an Item 1 that lost its heading.
+ * EDGAR's link block and wrapped references, and finds an Item 1 that lost its heading. 4: an item that points at
+ * a note is linked to the note's sentences (index-builder/references.ts).
  */
-export const EXTRACTION_VERSION = 3;
+export const EXTRACTION_VERSION = 4;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {
@@ -885,7 +895,7 @@ class IssuerPass {
   /** The build summary's sums (merge counts only come from rebuilt issuers). */
   readonly byStatus: Record<string, number> = {};
   readonly byKind: Record<string, number> = {};
-  readonly edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
+  readonly edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0, refers: 0 };
   readonly merged = { sentences: 0, rows: 0, disagreeing: 0 };
   largestShardBytes = 0;
   graphBytes = 0;

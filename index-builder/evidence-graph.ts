@@ -11,6 +11,8 @@ export interface GraphInput {
   filing: number;
   metrics: readonly number[];
   fact?: TableFact;
+  /** Statements of its filing it points at, as offsets from its own index (index-builder/references.ts). */
+  refers?: readonly number[];
 }
 
 /** Edges kept per statement and kind: chains are short paths, so a few good neighbours are enough. */
@@ -46,6 +48,8 @@ function yearsOf(fact: TableFact): string[] {
  *   the same metric.
  * - period: a table fact -> the row with the same label in another filing of the shard (a 10-Q's quarter and the
  *   10-K's year).
+ * - refers: an item that answers by pointing at a note ("see Note 21, incorporated by reference") -> the note's
+ *   opening sentences (index-builder/references.ts), so the chain the pointer anchors shows the disclosure.
  * Edges never leave the shard, so following them loads nothing more; other years come in through consensus (the
  * prior-year columns of the same row, and the other filings that state it).
  */
@@ -102,6 +106,10 @@ export function buildShardEdges(statements: readonly GraphInput[]): { target: nu
     } else if (s.kind === 'sentence' && s.status !== 'PREDICTION' && MDNA.test(s.itemTag)) {
       for (const j of (outlookByMetric.get(key) ?? []).slice(0, MAX_EDGES_PER_KIND)) link(i, j, 'outlook');
     }
+  });
+  // A filing's statements are contiguous and in order in its shard, so an offset lands in the same filing.
+  statements.forEach((s, i) => {
+    for (const d of s.refers ?? []) if (statements[i + d]?.filing === s.filing) edges[i]!.push({ target: i + d, kind: 'refers' });
   });
   return edges;
 }

@@ -88,13 +88,20 @@ function edgeTargets(shard: Shard, local: number, kind: EdgeKind, allowed: Allow
 /**
  * The path an anchor statement starts, following the builder's evidence graph inside its shard: the table fact, the
  * MD&A sentence that explains it, the outlook on the same metric, then (high effort) the same row in another filing
- * of the year. A sentence hit that explains a table fact puts the fact first. At most `max` statements.
+ * of the year. A sentence hit that explains a table fact puts the fact first. A pointer to a note ("see Note 21")
+ * is followed by the note's sentences it refers to. At most `max` statements.
  */
 export function graphPath(shard: Shard, anchor: number, max: number, allowed: AllowedStatement = ANY): number[] {
   const path: number[] = [];
   const add = (local: number | undefined) => {
     if (local !== undefined && path.length < max && !path.includes(local)) path.push(local);
   };
+  const referred = edgeTargets(shard, anchor, 'refers', allowed);
+  if (referred.length) {
+    add(anchor);
+    referred.forEach(add);
+    return path;
+  }
   const isRow = statementKind(shard, anchor) === 'table_row';
   if (isRow) {
     add(anchor);

@@ -95,8 +95,9 @@ export type EpistemicStatus = 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK';
 export const EPISTEMIC_STATUSES: readonly EpistemicStatus[] = ['FACT', 'PREDICTION', 'ASSESSMENT', 'RISK'];
 
 /** Why an edge links two statements of one shard (DECISIONS.md "Evidence graph"). */
-export type EdgeKind = 'explains' | 'outlook' | 'period';
-export const EDGE_KINDS: readonly EdgeKind[] = ['explains', 'outlook', 'period'];
+export type EdgeKind = 'explains' | 'outlook' | 'period' | 'refers';
+/** Stored as indexes into this list: new kinds go at the end (a reader rejects a kind it does not know). */
+export const EDGE_KINDS: readonly EdgeKind[] = ['explains', 'outlook', 'period', 'refers'];
 
 /**
  * Another filing stating the same claim (precomputed by the builder, so the Worker renders every source of an

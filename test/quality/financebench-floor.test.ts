@@ -123,4 +123,17 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
       expect(fromCover.map((e) => e.text).join('\n'), mode).toMatch(/Securities registered pursuant to Section 12\(b\) of the Act: [\d.]+% Notes due \d{4} \| MMM\d+ \| New York Stock Exchange/);
     }
   });
+
+  it('follows an Item 3 that points at a note: the chain its pointer anchors shows the note’s legal proceedings', async () => {
+    const catalog = await reader.scope(['MMM']);
+    const item = (tag: string) => catalog.sources.find((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === tag)!.id;
+    const [pointer, notes] = [item('10K-Item-3'), item('10K-Item-8')];
+    for (const mode of ['basic', 'research'] as const) {
+      const { entries } = await askInProcess(reader, { query: 'What legal matters is 3M involved in?', mode, cap: 4000 });
+      const chain = entries.find((e) => e.occurrences.some((o) => o.sourceId === pointer))?.chain;
+      expect(chain, `${mode}: a chain anchored at Item 3`).toBeDefined();
+      const rest = entries.filter((e) => e.chain === chain && e.occurrences.some((o) => o.sourceId === notes));
+      expect(rest.map((e) => e.text).join('\n'), mode).toMatch(/claims and lawsuits/);
+    }
+  });
 });

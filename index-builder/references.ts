@@ -1,0 +1,152 @@
+import { TEN_K_ITEM_TITLES } from '../src/filters/fields';
+import type { Section } from './segment';
+
+/**
+ * Items incorporated by reference from a note. Regulation S-K lets a 10-K answer an item by pointing at the notes
+ * to the financial statements: Item 3 is often one sentence, "For a discussion of legal proceedings, see Note 21 to
+ * our Consolidated Financial Statements, which is incorporated by reference", and a 10-Q's Part II Item 1 does the
+ * same. A question about the company's legal matters then finds the pointer, while what it points at sits among
+ * dozens of notes. The builder links each such pointer to the opening sentences of the note it names (evidence-graph
+ * edges of kind `refers`), so the chain the pointer anchors carries the disclosure.
+ */
+
+/** An item this short answers by reference; a longer one states its own disclosure and cites notes in passing. */
+export const MAX_POINTER_ITEM_CHARS = 1500;
+/** Sentences of the note a pointer is linked to: a medium chain shows the pointer and two of them. */
+export const REFERRED_SENTENCES = 3;
+
+/**
+ * Sections that hold the financial statements and their notes: a 10-K that prints them after Part IV ("included
+ * immediately following Part IV") has them under its last item, 15 or 16.
+ */
+const STATEMENTS_ITEMS = new Set(['10K-Item-8', '10K-Item-15', '10K-Item-16', '10Q-PartI-Item-1']);
+
+const NOTE_HEADING = /^\s*note\s+(\d{1,2})[A-Z]?\s*[.:—–-]*\s*(.*)$/i;
+const NUMBERED_HEADING = /^\s*(\d{1,2})\s*[.:—–-]\s*(.*)$/;
+/** Where the notes end: the signatures, or exhibits appended after them (agreements number their own sections). */
+const NOTES_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
+/** A numbered note may skip a few numbers (a heading the extraction lost), not leap: "25. Revenue ..." is a list. */
+const MAX_NOTE_STEP = 10;
+/** "Note 21", "Notes 2 and 17", "Note 17A": the first number names the note. */
+const NOTE_REFERENCE = /\bNotes?\s+(\d{1,2})[A-Z]?\b/g;
+
+/**
+ * A note heading's title, or null when the line is none: capitalised, short, title-cased (most words of four letters
+ * or more start with a capital), not a contents line (a trailing page number), not a list's lead-in (a colon).
+ */
+export function noteTitle(rest: string): string | null {
+  let title = rest.trim().replace(/\s*\(continued\)\s*$/i, '');
+  const runIn = /^(.*?[a-z)])\.\s+\S/i.exec(title);
+  if (runIn) title = runIn[1]!;
+  title = title.replace(/\.$/, '').trim();
+  if (!/^[A-Z]/.test(title) || title.length > 100 || /\s\d{1,3}$/.test(title) || title.endsWith(':')) return null;
+  const words = title.split(/\s+/);
+  if (words.length > 12) return null;
+  const long = words.filter((w) => /^[A-Za-z]{4,}/.test(w));
+  if (!long.length || long.filter((w) => /^[A-Z]/.test(w)).length < long.length * 0.6) return null;
+  return title;
+}
+
+/** Where a note starts in its section (page and character offset), and where it ends (the next start), by number. */
+export interface NoteSpan {
+  number: number;
+  title: string;
+  section: Section;
+  /** Index into section.lines of the heading and of the first line after the note. */
+  from: number;
+  to: number;
+}
+
+/**
+ * The numbered notes of one financial-statements section, in order. A number that does not move forward is a running
+ * "(continued)" header or a list, not a new note.
+ */
+export function noteSpans(section: Section): NoteSpan[] {
+  const spans: NoteSpan[] = [];
+  let number = 0;
+  for (const [i, line] of section.lines.entries()) {
+    if (NOTES_END.test(line.text)) break;
+    const m = NOTE_HEADING.exec(line.text) ?? NUMBERED_HEADING.exec(line.text);
+    if (!m) continue;
+    const n = Number(m[1]);
+    const title = noteTitle(m[2] ?? '');
+    if (!title || n <= number || (number && n > number + MAX_NOTE_STEP)) continue;
+    if (spans.length) spans[spans.length - 1]!.to = i;
+    number = n;
+    spans.push({ number: n, title, section, from: i, to: section.lines.length });
+  }
+  const end = section.lines.findIndex((l) => NOTES_END.test(l.text));
+  if (end >= 0 && spans.length) spans[spans.length - 1]!.to = Math.min(spans[spans.length - 1]!.to, end);
+  return spans;
+}
+
+/** The notes a filing prints, by number (the first span of a number wins: a 10-K restating a note's number is rare). */
+export function filingNotes(sections: readonly Section[]): Map<number, NoteSpan> {
+  const notes = new Map<number, NoteSpan>();
+  for (const s of sections) {
+    if (!STATEMENTS_ITEMS.has(s.itemTag)) continue;
+    for (const span of noteSpans(s)) if (!notes.has(span.number)) notes.set(span.number, span);
+  }
+  return notes;
+}
+
+/** The words an item's official title is printed as, lowercased ("legal proceedings"), for 10-K and 10-Q items. */
+function itemTitle(itemTag: string): string | null {
+  if (itemTag === '10Q-PartII-Item-1') return 'legal proceedings';
+  const item = /^10K-Item-(\w+)$/.exec(itemTag)?.[1];
+  const title = TEN_K_ITEM_TITLES.find(([i]) => i === item)?.[1];
+  return title ? title.toLowerCase() : null;
+}
+
+const bare = (text: string) => text.trim().replace(/[.:]$/, '').replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Where the referred disclosure starts inside a note: the note's subheading that repeats the pointing item's title
+ * (Item 3 -> "Legal Proceedings" inside "Commitments and Contingencies"), else the note's heading.
+ */
+export function referredStart(note: NoteSpan, pointerTag: string): { page: number; offset: number } {
+  const title = itemTitle(pointerTag);
+  const lines = note.section.lines;
+  for (let i = note.from + 1; title && i < note.to; i++) {
+    if (bare(lines[i]!.text) === title) return { page: lines[i]!.page, offset: lines[i]!.offset };
+  }
+  const h = lines[note.from]!;
+  return { page: h.page, offset: h.offset };
+}
+
+/** A statement as referencesOf needs it: where it stands, its kind and text, and its section. */
+export interface PlacedStatement {
+  text: string;
+  page: number;
+  offset: number;
+  kind: string;
+  section: Section;
+}
+
+/**
+ * For each statement of a filing (in filing order), the statements its pointer is linked to, as offsets from its own
+ * index (the shard keeps a filing's statements together and in order): a sentence of an item no longer than
+ * MAX_POINTER_ITEM_CHARS that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
+ * referred disclosure starts. Empty for every other statement.
+ */
+export function referenceLinks(sections: readonly Section[], statements: readonly PlacedStatement[]): number[][] {
+  const out: number[][] = statements.map(() => []);
+  const notes = filingNotes(sections);
+  if (!notes.size) return out;
+  const chars = new Map(sections.map((s) => [s, s.lines.reduce((n, l) => n + l.text.trim().length, 0)]));
+  const after = (p: { page: number; offset: number }, s: PlacedStatement) => s.page > p.page || (s.page === p.page && s.offset >= p.offset);
+  statements.forEach((s, i) => {
+    if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > MAX_POINTER_ITEM_CHARS) return;
+    const named = [...s.text.matchAll(NOTE_REFERENCE)].map((m) => notes.get(Number(m[1]))).find((n) => n !== undefined);
+    if (!named) return;
+    const start = referredStart(named, s.section.itemTag);
+    const end = named.section.lines[named.to] ?? null;
+    for (let j = 0; j < statements.length && out[i]!.length < REFERRED_SENTENCES; j++) {
+      const t = statements[j]!;
+      if (t.section !== named.section || t.kind !== 'sentence' || !after(start, t)) continue;
+      if (end && after(end, t)) break;
+      out[i]!.push(j - i);
+    }
+  });
+  return out;
+}
