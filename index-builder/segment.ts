@@ -126,7 +126,50 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
   if (business) found.unshift(business);
   // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
-  return found.length ? found : segmentByCrossReference(pages);
+  return found.length ? statementsAfterPartIV(found) : segmentByCrossReference(pages);
+}
+
+/** An Item 8 this short only says where the statements are ("included immediately following Part IV"). */
+export const POINTER_ITEM_CHARS = 1500;
+/** The first page of financial statements printed after Part IV: their index, or the auditor's report. */
+const STATEMENTS_START = /^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b/i;
+/** Where they end: the signatures, or the exhibits (agreements and certifications filed with the report). */
+const STATEMENTS_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
+/** Fewer characters than this after the report are a list of the statements, not the statements. */
+const MIN_STATEMENTS_CHARS = 10000;
+const textChars = (s: Section) => s.lines.reduce((n, l) => n + l.text.trim().length, 0);
+
+/**
+ * Financial statements printed after Part IV are Item 8's. Many 10-Ks answer Item 8 with one sentence ("The
+ * consolidated financial statements ... are included immediately following Part IV") and print the statements and
+ * notes after Item 15 or 16, where the forward pass leaves them under that item. When Item 8 is that short, the run
+ * of Item 15 or 16 from the statements' index or auditor's report up to the signatures or exhibits becomes an Item 8
+ * section of its own (the item it was cut from goes on after it); a filing-wide item filter or preference for the
+ * financial statements then finds them.
+ */
+function statementsAfterPartIV(sections: Section[]): Section[] {
+  const i8 = sections.findIndex((s) => s.itemTag === '10K-Item-8');
+  if (i8 < 0 || textChars(sections[i8]!) > POINTER_ITEM_CHARS) return sections;
+  for (let k = i8 + 1; k < sections.length; k++) {
+    const s = sections[k]!;
+    if (s.itemTag !== '10K-Item-15' && s.itemTag !== '10K-Item-16') continue;
+    for (const [start, line] of s.lines.entries()) {
+      // A contents line ("Report of Independent Registered Public Accounting Firm   36") lists the pages, it is not one.
+      if (!STATEMENTS_START.test(line.text) || /\s\d{1,3}$/.test(line.text.trim())) continue;
+      let end = s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
+      if (end < 0) end = s.lines.length;
+      // Item 15's list of what is filed names the report and the statements too, in a few hundred characters; the
+      // statements and their notes run to tens of thousands.
+      const run = s.lines.slice(start, end);
+      if (!run.some((l) => STATEMENT_TITLE.test(l.text)) || textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
+      const at = (j: number) => ({ page: s.lines[j]!.page, lineNo: s.lines[j]!.lineNo });
+      const statements: Section = { ...sections[i8]!, heading: at(start), lines: s.lines.slice(start, end) };
+      const rest: Section = { ...s, heading: end < s.lines.length ? at(end) : s.heading, lines: s.lines.slice(end) };
+      const parts = [{ ...s, lines: s.lines.slice(0, start) }, statements, rest].filter((p) => p.lines.length > 0);
+      return [...sections.slice(0, k), ...parts, ...sections.slice(k + 1)];
+    }
+  }
+  return sections;
 }
 
 /** EDGAR's viewer prints "Use these links to rapidly review the document" over a block of links (up to a blank line). */
@@ -161,7 +204,8 @@ function missingBusiness(pages: readonly string[], tocPages: readonly number[], 
  */
 function runsOn(previous: string | undefined): boolean {
   const text = previous?.trim() ?? '';
-  return text.length >= 50 && /[a-z,;]$/.test(text);
+  // Only a line that cannot end a sentence: a comma, or a word that needs its object ("in", "see", "and").
+  return text.length >= 50 && /(?:[,;]|\b(?:in|of|to|see|and|or|the|under|from|by|with|at|on|for|within|per|including))$/i.test(text);
 }
 
 function tenKSection(h: HeadingMatch, lastOrder: number, page: number, lineNo: number): Section | null {

@@ -76,6 +76,25 @@ describe('segmentFiling (10-K)', () => {
     expect(segmentFiling('10-K', pages).map((s) => s.itemTag)).toEqual(['10K-Item-1', '10K-Item-8']);
   });
 
+  it('gives Item 8 the financial statements a pointer Item 8 says are printed after Part IV', () => {
+    const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
+    const pages = [
+      'ITEM 1. BUSINESS\nExample Widgets designs widgets.\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nThe consolidated financial statements listed in Part IV, Item 15(a)(1) are included immediately following Part IV hereof.',
+      'ITEM 15. EXHIBITS, FINANCIAL STATEMENT SCHEDULES\n(a)(1) Financial statements: see the Index to Financial Statements.\nReport of Independent Registered Public Accounting Firm   F-2\nITEM 16. FORM 10-K SUMMARY\nNone.',
+      `INDEX TO FINANCIAL STATEMENTS\nReport of Independent Registered Public Accounting Firm   37\nConsolidated Balance Sheets   39\nREPORT OF INDEPENDENT REGISTERED PUBLIC ACCOUNTING FIRM\nWe have audited the balance sheets.\nCONSOLIDATED BALANCE SHEETS\nCash   $   512   $   474\n${notes}`,
+      'EXHIBIT INDEX\n10.1 Credit agreement',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0], ['10K-Item-8', 0], ['10K-Item-15', 1], ['10K-Item-16', 1], ['10K-Item-8', 2], ['10K-Item-16', 3],
+    ]);
+    expect(text(found[4]!)).toMatch(/^INDEX TO FINANCIAL STATEMENTS[\s\S]*CONSOLIDATED BALANCE SHEETS[\s\S]*Revenue is recognized/);
+    expect(text(found[5]!)).toContain('Credit agreement');
+    // An Item 8 that prints the statements itself keeps everything after Part IV where it is.
+    const own = [pages[0]!.replace(/The consolidated financial statements listed[^\n]*/, notes), ...pages.slice(1)];
+    expect(segmentFiling('10-K', own).filter((s) => s.itemTag === '10K-Item-8')).toHaveLength(1);
+  });
+
   it('gives Item 1 the body between the contents and Item 1A when the Item 1 heading was lost', () => {
     const pages = [
       'FORM 10-K\nEXAMPLE WIDGETS INC',
