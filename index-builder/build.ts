@@ -896,7 +896,7 @@ class IssuerPass {
   /** The build summary's sums (merge counts only come from rebuilt issuers). */
   readonly byStatus: Record<string, number> = {};
   readonly byKind: Record<string, number> = {};
-  readonly edgeCounts: Record<string, number> = { explains: 0, outlook: 0, period: 0, refers: 0 };
+  readonly edgeCounts: Record<string, number> = Object.fromEntries(EDGE_KINDS.map((k) => [k, 0]));
   readonly merged = { sentences: 0, rows: 0, disagreeing: 0 };
   largestShardBytes = 0;
   graphBytes = 0;

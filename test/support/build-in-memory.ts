@@ -1,7 +1,7 @@
 import { shardHead } from '../../src/format/shard-layout';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ArtifactRef, CatalogSource, ShardInfo } from '../../src/format/types';
+import { EDGE_KINDS, type ArtifactRef, type CatalogSource, type ShardInfo } from '../../src/format/types';
 import { companyAliases } from '../../index-builder/aliases';
 import {
   analyzeFiling,
@@ -78,7 +78,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
   const shardFiles: { info: Omit<ShardInfo, 'content_id' | 'head_bytes' | 'head_crc'>; bytes: Uint8Array; vectors: Int8Array }[] = [];
   const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
-  const edges: Record<string, number> = { explains: 0, outlook: 0, period: 0 };
+  const edges: Record<string, number> = Object.fromEntries(EDGE_KINDS.map((k) => [k, 0]));
   members.forEach((ids, shardIndex) => {
     const shardId = shardKeys[shardIndex]!;
     const encoded = encodeShardStatements(
