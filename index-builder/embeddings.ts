@@ -70,18 +70,6 @@ export function mulberry32(seed: number): () => number {
   };
 }
 
-/**
- * A word's own seed (FNV-1a of its text, mixed with the model's seed): its projection row and, without context, its
- * direction are drawn from it, so they do not depend on its rank in the vocabulary. Drawn in rank order from one
- * stream, a word that moved one place would shift every row after it, and a corpus change of a few filings gave a model
- * unrelated to the last one (dev figures moved by up to four questions a set on their own).
- */
-export function wordSeed(seed: number, word: string): number {
-  let h = (0x811c9dc5 ^ seed) >>> 0;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
-
 function gaussian(rand: () => number): number {
   const u = Math.max(rand(), 1e-12);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * rand());
@@ -223,9 +211,9 @@ export class EmbeddingLearner {
     const rand = mulberry32(opt.seed);
     const dim = opt.dim;
     const V = this.vocab.length;
-    const raw = opt.method === 'svd' ? this.singularVectors(cooc, rand) : this.projectedRows(cooc);
+    const raw = opt.method === 'svd' ? this.singularVectors(cooc, rand) : this.projectedRows(cooc, rand);
     this.cooc = null;
-    withRandomDirections(raw, dim, (w) => mulberry32(wordSeed(opt.seed, this.vocab[w]!)));
+    withRandomDirections(raw, dim, rand);
     const vectors = new Int8Array(V * dim);
     if (opt.method === 'projection') {
       const n = this.docs || 1;
@@ -239,20 +227,14 @@ export class EmbeddingLearner {
     return { dim, vocab: this.vocab, vocabIndex: this.vocabIndex, weights, vectors, byteSize: vectors.byteLength, common };
   }
 
-  /**
-   * Each word's PPMI row times a Gaussian projection whose row for each context word is drawn from that word's own seed
-   * (wordSeed), so the model moves only as much as the co-occurrences do (vocabulary x dim, rows not normalized).
-   */
-  private projectedRows(cooc: Float32Array): Float32Array {
+  /** Each word's PPMI row times a seeded Gaussian projection (vocabulary x dim, rows not normalized). */
+  private projectedRows(cooc: Float32Array, rand: () => number): Float32Array {
     const { C } = this;
     const V = this.vocab.length;
-    const { dim, seed } = this.opt;
+    const { dim } = this.opt;
     const pmi = pmiMargins(cooc, V, C);
     const projection = new Float32Array(C * dim);
-    for (let c = 0; c < C; c++) {
-      const rand = mulberry32(wordSeed(seed, this.vocab[c]!));
-      for (let d = 0; d < dim; d++) projection[c * dim + d] = gaussian(rand);
-    }
+    for (let i = 0; i < projection.length; i++) projection[i] = gaussian(rand);
     const out = new Float32Array(V * dim);
     for (let w = 0; w < V; w++) {
       for (let c = 0; c < C; c++) {
@@ -285,19 +267,13 @@ export class EmbeddingLearner {
   }
 }
 
-/**
- * Normalizes every word vector in place; a word with no positive context gets a random direction of its own, drawn
- * from its own stream (`randOf(word index)`).
- */
-function withRandomDirections(out: Float32Array, dim: number, randOf: (w: number) => () => number): void {
+/** Normalizes every word vector in place; a word with no positive context gets a random direction of its own. */
+function withRandomDirections(out: Float32Array, dim: number, rand: () => number): void {
   for (let w = 0; w < out.length / dim; w++) {
       const row = out.subarray(w * dim, (w + 1) * dim);
       // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
       // statements that contain it, like a lexical term.
-      if (row.every((x) => x === 0)) {
-        const rand = randOf(w);
-        for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
-      }
+      if (row.every((x) => x === 0)) for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
       normalizeInPlace(row);
   }
 }
