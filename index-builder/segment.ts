@@ -126,7 +126,7 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
   if (business) found.unshift(business);
   // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
-  return found.length ? statementsAfterPartIV(found) : segmentByCrossReference(pages);
+  return found.length ? itemsAfterPartIV(found) : segmentByCrossReference(pages);
 }
 
 /** An Item 8 this short only says where the statements are ("included immediately following Part IV"). */
@@ -140,36 +140,90 @@ const MIN_STATEMENTS_CHARS = 10000;
 const textChars = (s: Section) => s.lines.reduce((n, l) => n + l.text.trim().length, 0);
 
 /**
- * Financial statements printed after Part IV are Item 8's. Many 10-Ks answer Item 8 with one sentence ("The
- * consolidated financial statements ... are included immediately following Part IV") and print the statements and
- * notes after Item 15 or 16, where the forward pass leaves them under that item. When Item 8 is that short, the run
- * of Item 15 or 16 from the statements' index or auditor's report up to the signatures or exhibits becomes an Item 8
- * section of its own (the item it was cut from goes on after it); a filing-wide item filter or preference for the
- * financial statements then finds them.
+ * A primary statement's page title, with or without the company's name after it: capitalised, no comma (a wrapped line
+ * of the auditor's report, "consolidated statements of income, comprehensive income, ...", is prose), no page number.
  */
-function statementsAfterPartIV(sections: Section[]): Section[] {
-  const i8 = sections.findIndex((s) => s.itemTag === '10K-Item-8');
-  if (i8 < 0 || textChars(sections[i8]!) > POINTER_ITEM_CHARS) return sections;
-  for (let k = i8 + 1; k < sections.length; k++) {
-    const s = sections[k]!;
-    if (s.itemTag !== '10K-Item-15' && s.itemTag !== '10K-Item-16') continue;
-    for (const [start, line] of s.lines.entries()) {
-      // A contents line ("Report of Independent Registered Public Accounting Firm   36") lists the pages, it is not one.
-      if (!STATEMENTS_START.test(line.text) || /\s\d{1,3}$/.test(line.text.trim())) continue;
-      let end = s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
-      if (end < 0) end = s.lines.length;
-      // Item 15's list of what is filed names the report and the statements too, in a few hundred characters; the
-      // statements and their notes run to tens of thousands.
-      const run = s.lines.slice(start, end);
-      if (!run.some((l) => STATEMENT_TITLE.test(l.text)) || textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
-      const at = (j: number) => ({ page: s.lines[j]!.page, lineNo: s.lines[j]!.lineNo });
-      const statements: Section = { ...sections[i8]!, heading: at(start), lines: s.lines.slice(start, end) };
-      const rest: Section = { ...s, heading: end < s.lines.length ? at(end) : s.heading, lines: s.lines.slice(end) };
-      const parts = [{ ...s, lines: s.lines.slice(0, start) }, statements, rest].filter((p) => p.lines.length > 0);
-      return [...sections.slice(0, k), ...parts, ...sections.slice(k + 1)];
+const STATEMENT_TITLE_WORDS = /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
+const isStatementPageTitle = (text: string) => /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);
+/** The title Item 7 has in the form, printed alone as the heading of an MD&A that follows Part IV. */
+const MDNA_TITLE = /^\s*["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
+/** The heading a pointer Item 7 names ("under the heading Financial Review in our 2018 Financial Report"). */
+const NAMED_HEADING = /under\s+the\s+(?:heading|caption)s?\s+["“]?(.+?)["”]?(?:,|\s+(?:in|of|which|included)\b)/i;
+
+interface Run {
+  start: number;
+  end: number;
+  as: Section;
+}
+
+/**
+ * Parts of a 10-K printed after Part IV that belong to Items 7 and 8. Many 10-Ks answer Item 8 with one sentence
+ * ("The consolidated financial statements ... are included immediately following Part IV") and print the statements
+ * and notes after Item 15 or 16; some answer Item 7 the same way and append the annual report's MD&A. The forward
+ * pass leaves both under Item 15 or 16. When Item 8 (Item 7) is that short, the run of Item 15 or 16 from the
+ * statements' index or auditor's report (from the MD&A's heading: the form's title of Item 7, or the heading the
+ * pointer names) up to the signatures, the exhibits or the other run becomes an Item 8 (Item 7) section of its own, and
+ * the item it was cut from goes on after it. Item filters, section preferences and the MD&A's evidence-graph edges then
+ * find them.
+ */
+function itemsAfterPartIV(sections: Section[]): Section[] {
+  const pointer = (tag: string) => sections.find((s) => s.itemTag === tag && textChars(s) <= POINTER_ITEM_CHARS);
+  const [item7, item8] = [pointer('10K-Item-7'), pointer('10K-Item-8')];
+  if (!item7 && !item8) return sections;
+  const named = item7 ? NAMED_HEADING.exec(item7.lines.map((l) => l.text.trim()).join(' '))?.[1]?.trim().toLowerCase() : undefined;
+  const isMdnaHeading = (text: string) => MDNA_TITLE.test(text) || (named !== undefined && text.trim().replace(/[.:]$/, '').toLowerCase() === named);
+  // One run of each: the first found (a later one, such as the parent company's condensed statements, stays put).
+  let [found7, found8] = [!item7, !item8];
+  const out: Section[] = [];
+  for (const s of sections) {
+    if (s.itemTag !== '10K-Item-15' && s.itemTag !== '10K-Item-16') {
+      out.push(s);
+      continue;
     }
+    const statements = found8 ? null : statementsRun(s);
+    const runs: Run[] = statements ? [{ ...statements, as: item8! }] : [];
+    if (!found7) {
+      const start = s.lines.findIndex((l, j) => isMdnaHeading(l.text) && (!statements || j < statements.start));
+      if (start >= 0) {
+        let end = statements?.start ?? s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
+        if (end < 0) end = s.lines.length;
+        if (textChars({ ...s, lines: s.lines.slice(start, end) }) >= MIN_STATEMENTS_CHARS) runs.unshift({ start, end, as: item7! });
+      }
+    }
+    found8 ||= runs.some((r) => r.as === item8);
+    found7 ||= runs.some((r) => r.as === item7);
+    out.push(...cutRuns(s, runs));
   }
-  return sections;
+  return out;
+}
+
+/** The financial statements printed in an Item 15 or 16: from their index or auditor's report to the signatures or exhibits. */
+function statementsRun(s: Section): { start: number; end: number } | null {
+  for (const [start, line] of s.lines.entries()) {
+    // A contents line ("Report of Independent Registered Public Accounting Firm   36") lists the pages, it is not one.
+    if (!STATEMENTS_START.test(line.text) || /\s\d{1,3}$/.test(line.text.trim())) continue;
+    let end = s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
+    if (end < 0) end = s.lines.length;
+    // Item 15's list of what is filed names the report and the statements too, in a few hundred characters; the
+    // statements and their notes run to tens of thousands.
+    const run = s.lines.slice(start, end);
+    if (run.some((l) => isStatementPageTitle(l.text)) && textChars({ ...s, lines: run }) >= MIN_STATEMENTS_CHARS) return { start, end };
+  }
+  return null;
+}
+
+/** A section cut at the runs (in order, not overlapping): each run a section like its `as`, the rest keeps s's item. */
+function cutRuns(s: Section, runs: readonly Run[]): Section[] {
+  const at = (j: number) => ({ page: s.lines[j]!.page, lineNo: s.lines[j]!.lineNo });
+  const parts: Section[] = [];
+  let from = 0;
+  for (const run of runs) {
+    parts.push({ ...s, heading: from === 0 ? s.heading : at(from), lines: s.lines.slice(from, run.start) });
+    parts.push({ ...run.as, heading: at(run.start), lines: s.lines.slice(run.start, run.end) });
+    from = run.end;
+  }
+  parts.push({ ...s, heading: from === 0 ? s.heading : from < s.lines.length ? at(from) : s.heading, lines: s.lines.slice(from) });
+  return parts.filter((p) => p.lines.length > 0);
 }
 
 /** EDGAR's viewer prints "Use these links to rapidly review the document" over a block of links (up to a blank line). */

@@ -46,12 +46,17 @@ export function measureItemAgreement(items: readonly ReferenceItem[], options: {
     assigned.set(section.heading.page * LINES_PER_PAGE + section.heading.lineNo, section.itemTag);
     for (const line of section.lines) assigned.set(line.page * LINES_PER_PAGE + line.lineNo, section.itemTag);
   }
-  // Where the reference's Item 8 only points at statements printed after Part IV, it leaves them in Item 15 or 16 by
-  // their position; segmentFiling gives them to Item 8 on purpose (docs/DECISIONS.md "Segmentation"), which agrees.
-  const item8 = sorted.find((i) => i.itemTag === '10K-Item-8');
-  const pointsAway = item8 !== undefined && item8.text.trim().length <= POINTER_ITEM_CHARS;
+  // Where the reference's Item 7 or 8 only points at an MD&A or statements printed after Part IV, it leaves them in
+  // Item 15 or 16 by their position; segmentFiling gives them to Item 7 or 8 on purpose (docs/DECISIONS.md
+  // "Segmentation"), which agrees.
+  const pointsAway = new Set(
+    ['10K-Item-7', '10K-Item-8'].filter((tag) => {
+      const item = sorted.find((i) => i.itemTag === tag);
+      return item !== undefined && item.text.trim().length <= POINTER_ITEM_CHARS;
+    }),
+  );
   const agrees = (ours: string | undefined, truth: string) =>
-    ours === truth || (pointsAway && ours === '10K-Item-8' && (truth === '10K-Item-15' || truth === '10K-Item-16'));
+    ours === truth || (ours !== undefined && pointsAway.has(ours) && (truth === '10K-Item-15' || truth === '10K-Item-16'));
   const result: ItemAgreement = { chars: 0, correct: 0, perItem: new Map() };
   lines.forEach((line, i) => {
     const n = line.text.replace(/\s+/g, '').length;

@@ -76,7 +76,7 @@ describe('segmentFiling (10-K)', () => {
     expect(segmentFiling('10-K', pages).map((s) => s.itemTag)).toEqual(['10K-Item-1', '10K-Item-8']);
   });
 
-  it('gives Item 8 the financial statements a pointer Item 8 says are printed after Part IV', () => {
+  it('gives Items 7 and 8 the MD&A and the statements that pointer items say are printed after Part IV', () => {
     const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
     const pages = [
       'ITEM 1. BUSINESS\nExample Widgets designs widgets.\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nThe consolidated financial statements listed in Part IV, Item 15(a)(1) are included immediately following Part IV hereof.',
@@ -90,6 +90,17 @@ describe('segmentFiling (10-K)', () => {
     ]);
     expect(text(found[4]!)).toMatch(/^INDEX TO FINANCIAL STATEMENTS[\s\S]*CONSOLIDATED BALANCE SHEETS[\s\S]*Revenue is recognized/);
     expect(text(found[5]!)).toContain('Credit agreement');
+    // An Item 7 that points at the annual report's MD&A under a heading it names: that run is Item 7's.
+    const mdna = 'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
+    const withMdna = [
+      pages[0]!.replace('ITEM 8.', 'ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nInformation required by this item is incorporated by reference from the discussion under the heading Financial Review in our 2024 Financial Report.\nITEM 8.'),
+      pages[1]!,
+      `Financial Review\n${mdna}`,
+      ...pages.slice(2),
+    ];
+    expect(segmentFiling('10-K', withMdna).map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0], ['10K-Item-7', 0], ['10K-Item-8', 0], ['10K-Item-15', 1], ['10K-Item-16', 1], ['10K-Item-7', 2], ['10K-Item-8', 3], ['10K-Item-16', 4],
+    ]);
     // An Item 8 that prints the statements itself keeps everything after Part IV where it is.
     const own = [pages[0]!.replace(/The consolidated financial statements listed[^\n]*/, notes), ...pages.slice(1)];
     expect(segmentFiling('10-K', own).filter((s) => s.itemTag === '10K-Item-8')).toHaveLength(1);
