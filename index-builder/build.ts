@@ -600,11 +600,14 @@ export const BUILD_STATE = 'build-state.json';
 /**
  * What analyzeFiling makes of a filing: bump it when segmentation or statement extraction changes what a filing
  * yields, so an incremental build (and a refresh) does not carry over issuers the older builder extracted; the
- * analyzer's own version (tokenizing) is ANALYZER_VERSION. 2: cover pages are sources (index-builder/cover.ts). 3: 10-K segmentation reads contents pages titled "Contents",
- * EDGAR's link block and wrapped references, and finds an Item 1 that lost its heading. 4: an item that points at
- * a note is linked to the note's sentences (index-builder/references.ts). 5: financial statements printed after Part
- * IV are Item 8's; a wrapped reference is one below a line that cannot end a sentence. 6: so is an MD&A printed after
- * Part IV Item 7's.
+ * analyzer's own version (tokenizing) is ANALYZER_VERSION.
+ * 2: cover pages are sources (index-builder/cover.ts).
+ * 3: 10-K segmentation reads contents pages titled "Contents", EDGAR's link block and wrapped references, and finds
+ *    an Item 1 that lost its heading.
+ * 4: an item that points at a note is linked to the note's sentences (index-builder/references.ts).
+ * 5: financial statements printed after Part IV are Item 8's; a wrapped reference is one below a line that cannot
+ *    end a sentence.
+ * 6: an MD&A printed after Part IV is Item 7's.
  */
 export const EXTRACTION_VERSION = 6;
 
