@@ -86,8 +86,9 @@ function isTocPage(lines: string[]): boolean {
 
 /**
  * Splits a filing's pages into items. 10-K: `10K-Item-<item>` in the order of Form 10-K, accepting a heading only
- * when it moves forward (cross-references and repeated running headers never move the cursor back).
- * 10-Q: see segmentTenQ.
+ * when it moves forward (cross-references and repeated running headers never move the cursor back), then two repairs
+ * from the form's structure: an Item 1 whose heading was lost (missingBusiness), and an MD&A or statements printed
+ * after Part IV (itemsAfterPartIV). 10-Q: see segmentTenQ.
  * Text before the first item heading (cover page, table of contents) is not assigned to any item.
  */
 export function segmentFiling(formType: string, pages: readonly string[]): Section[] {
