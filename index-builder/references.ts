@@ -1,5 +1,5 @@
 import { TEN_K_ITEM_TITLES } from '../src/filters/fields';
-import type { Section } from './segment';
+import { POINTER_ITEM_CHARS, STATEMENTS_END, textChars, type Section } from './segment';
 
 /**
  * Items incorporated by reference from a note. Regulation S-K lets a 10-K answer an item by pointing at the notes
@@ -10,8 +10,6 @@ import type { Section } from './segment';
  * edges of kind `refers`), so the chain the pointer anchors carries the disclosure.
  */
 
-/** An item this short answers by reference; a longer one states its own disclosure and cites notes in passing. */
-export const MAX_POINTER_ITEM_CHARS = 1500;
 /** Sentences of the note a pointer is linked to: a medium chain shows the pointer and two of them. */
 export const REFERRED_SENTENCES = 3;
 
@@ -23,8 +21,6 @@ const STATEMENTS_ITEMS = new Set(['10K-Item-8', '10K-Item-15', '10K-Item-16', '1
 
 const NOTE_HEADING = /^\s*note\s+(\d{1,2})[A-Z]?\s*[.:—–-]*\s*(.*)$/i;
 const NUMBERED_HEADING = /^\s*(\d{1,2})\s*[.:—–-]\s*(.*)$/;
-/** Where the notes end: the signatures, or exhibits appended after them (agreements number their own sections). */
-const NOTES_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
 /** A numbered note may skip a few numbers (a heading the extraction lost), not leap: "25. Revenue ..." is a list. */
 const MAX_NOTE_STEP = 10;
 /** "Note 21", "Notes 2 and 17", "Note 17A": the first number names the note. */
@@ -65,7 +61,10 @@ export function noteSpans(section: Section): NoteSpan[] {
   const spans: NoteSpan[] = [];
   let number = 0;
   for (const [i, line] of section.lines.entries()) {
-    if (NOTES_END.test(line.text)) break;
+    if (STATEMENTS_END.test(line.text)) {
+      if (spans.length) spans[spans.length - 1]!.to = i;
+      break;
+    }
     const m = NOTE_HEADING.exec(line.text) ?? NUMBERED_HEADING.exec(line.text);
     if (!m) continue;
     const n = Number(m[1]);
@@ -75,8 +74,6 @@ export function noteSpans(section: Section): NoteSpan[] {
     number = n;
     spans.push({ number: n, title, section, from: i, to: section.lines.length });
   }
-  const end = section.lines.findIndex((l) => NOTES_END.test(l.text));
-  if (end >= 0 && spans.length) spans[spans.length - 1]!.to = Math.min(spans[spans.length - 1]!.to, end);
   return spans;
 }
 
@@ -126,17 +123,17 @@ export interface PlacedStatement {
 /**
  * For each statement of a filing (in filing order), the statements its pointer is linked to, as offsets from its own
  * index (the shard keeps a filing's statements together and in order): a sentence of an item no longer than
- * MAX_POINTER_ITEM_CHARS that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
+ * POINTER_ITEM_CHARS (index-builder/segment.ts) that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
  * referred disclosure starts. Empty for every other statement.
  */
 export function referenceLinks(sections: readonly Section[], statements: readonly PlacedStatement[]): number[][] {
   const out: number[][] = statements.map(() => []);
   const notes = filingNotes(sections);
   if (!notes.size) return out;
-  const chars = new Map(sections.map((s) => [s, s.lines.reduce((n, l) => n + l.text.trim().length, 0)]));
+  const chars = new Map(sections.map((s) => [s, textChars(s)]));
   const after = (p: { page: number; offset: number }, s: PlacedStatement) => s.page > p.page || (s.page === p.page && s.offset >= p.offset);
   statements.forEach((s, i) => {
-    if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > MAX_POINTER_ITEM_CHARS) return;
+    if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > POINTER_ITEM_CHARS) return;
     const named = [...s.text.matchAll(NOTE_REFERENCE)].map((m) => notes.get(Number(m[1]))).find((n) => n !== undefined);
     if (!named) return;
     const start = referredStart(named, s.section.itemTag);

@@ -130,19 +130,28 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   return found.length ? itemsAfterPartIV(found) : segmentByCrossReference(pages);
 }
 
-/** An Item 8 this short only says where the statements are ("included immediately following Part IV"). */
+/**
+ * An item this short only says where its disclosure is ("included immediately following Part IV", "see Note 21 ...,
+ * incorporated by reference"); a longer one states its own and cites other places in passing.
+ */
 export const POINTER_ITEM_CHARS = 1500;
 /** The first page of financial statements printed after Part IV: their index, or the auditor's report. */
 const STATEMENTS_START = /^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b/i;
-/** Where they end: the signatures, or the exhibits (agreements and certifications filed with the report). */
-const STATEMENTS_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
+/**
+ * Where the statements and their notes end: the signatures, or the exhibits (agreements and certifications filed with
+ * the report, which number their own sections "1. Definitions").
+ */
+export const STATEMENTS_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
 /** Fewer characters than this after the report are a list of the statements, not the statements. */
 const MIN_STATEMENTS_CHARS = 10000;
-const textChars = (s: Section) => s.lines.reduce((n, l) => n + l.text.trim().length, 0);
+/** A section's characters, without the lines' indentation: how long an item is (a pointer item is short). */
+export const textChars = (s: Pick<Section, 'lines'>) => s.lines.reduce((n, l) => n + l.text.trim().length, 0);
 
 /**
  * A primary statement's page title, with or without the company's name after it: capitalised, no comma (a wrapped line
  * of the auditor's report, "consolidated statements of income, comprehensive income, ...", is prose), no page number.
+ * Not financialStatementTitle (src/text/financial-statements.ts): that one wants the title to end its cell, and Verizon
+ * prints "Consolidated Statements of Income Verizon Communications Inc. and Subsidiaries" on one line.
  */
 const STATEMENT_TITLE_WORDS = /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
 const isStatementPageTitle = (text: string) => /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);

@@ -19,7 +19,8 @@ function placed() {
 
 describe('items incorporated by reference from a note', () => {
   it('reads note headings, not contents lines or lists', () => {
-    expect(noteTitle('— Commitments and Contingencies'.replace(/^— /, ''))).toBe('Commitments and Contingencies');
+    expect(noteTitle('Commitments and Contingencies')).toBe('Commitments and Contingencies');
+    expect(noteTitle('Intangible Assets. During the quarter we recorded an impairment.')).toBe('Intangible Assets');
     expect(noteTitle('Income Taxes   87')).toBeNull();
     expect(noteTitle('Financial Statements:')).toBeNull();
     expect(noteTitle('unless otherwise agreed with the Company')).toBeNull();
