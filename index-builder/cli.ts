@@ -281,7 +281,9 @@ export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|fini
   (index-builder/refresh.ts):
   begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
   prepare                which issuers changed; pulls their archived filings and the previous version into
-                         <data>/filings and <data>/artifacts (writes changed=true|false to GITHUB_OUTPUT)
+                         <data>/filings and <data>/artifacts (writes changed, full and model to GITHUB_OUTPUT);
+                         a full build keeps the live version's embedding model (build --embedding-model <model>)
+  --relearn-model        with prepare: a full build of every archived filing that learns a new embedding model
   finish                 after the publish: archives the filings and the model, writes the refresh state
   --data <dir>           the run's data folder (default data)
 ${STORAGE_FLAGS}
@@ -312,11 +314,12 @@ export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIS
 
 /** Flags of `refresh`: the step, --data <dir>, --local or --remote, --persist-to <dir>. */
 export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
-  const { values: v, positionals } = parseFlags(args, { ...STORAGE_OPTIONS, data: { type: 'string' } }, true);
+  const { values: v, positionals } = parseFlags(args, { ...STORAGE_OPTIONS, data: { type: 'string' }, 'relearn-model': { type: 'boolean' } }, true);
   const [step, ...rest] = positionals;
   if (step !== 'begin' && step !== 'prepare' && step !== 'finish') throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
   if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
-  return { step, data: resolve(v.data ?? 'data'), ...storageTarget(v, persistDir) };
+  if (v['relearn-model'] && step !== 'prepare') throw new UsageError('--relearn-model is an option of refresh prepare');
+  return { step, data: resolve(v.data ?? 'data'), relearnModel: !!v['relearn-model'], ...storageTarget(v, persistDir) };
 }
 
 async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo): Promise<void> {
@@ -327,11 +330,11 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
       const state = await beginRefresh(storage.target, layout);
       io.out(state ? `refresh state in ${storage.where}: version ${state.version}, fetch from ${state.since ?? 'the start'}` : `no refresh state in ${storage.where}: a first, full run`);
     } else if (args.step === 'prepare') {
-      const plan = await prepareRefresh(storage.target, layout);
+      const plan = await prepareRefresh(storage.target, layout, { relearnModel: args.relearnModel });
       writeStepOutputs(plan);
       io.out(
         plan.full
-          ? `a full build of ${plan.changed.length} issuers (a first run, or the last version's builder read filings differently)`
+          ? `a full build of ${plan.changed.length} issuers (a first run, a new model asked for, or the last version's builder read filings differently), ${plan.model ? `with the live version's embedding model ${plan.model}` : 'learning a new embedding model'}`
           : plan.changed.length
             ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} for an incremental build`
             : 'nothing new since the last run: no build, no publish',

@@ -51,6 +51,17 @@ export interface RefreshPlan {
   changed: string[];
   /** The published version the incremental build starts from (null for a full build). */
   previous: string | null;
+  /**
+   * The embedding model the build uses, pulled into the models folder: the live version's, also on a full build, so
+   * that a builder change or a new filing does not move every vector too (docs/DECISIONS.md "Word-vector model").
+   * Null on a first run, or when `prepare --relearn-model` asked for a full build that learns a new one.
+   */
+  model: string | null;
+}
+
+export interface PrepareOptions {
+  /** A full build that learns a new embedding model from the archived filings. */
+  relearnModel?: boolean;
 }
 
 /** The data folder of a run. */
@@ -97,22 +108,23 @@ function fetchedFiles(edgarDir: string): Map<string, string> {
 }
 
 /** Step 3: which issuers changed; for those, their archived filings and the previous version, pulled. */
-export async function prepareRefresh(target: PublishTarget, layout: RefreshLayout): Promise<RefreshPlan> {
+export async function prepareRefresh(target: PublishTarget, layout: RefreshLayout, options: PrepareOptions = {}): Promise<RefreshPlan> {
   const state = await readRefreshState(target);
   const files = fetchedFiles(layout.edgar);
   let plan: RefreshPlan;
-  if (!state) plan = { full: true, changed: [...new Set(files.values())].sort(), previous: null };
-  else if (!sameExtraction(state.build)) {
-    // Carrying issuers over would mix what two builders extracted: every issuer is rebuilt from the archive.
+  if (!state) plan = { full: true, changed: [...new Set(files.values())].sort(), previous: null, model: null };
+  else if (!sameExtraction(state.build) || options.relearnModel) {
+    // Carrying issuers over would mix what two builders (or two models) made: every issuer is rebuilt from the archive.
     const tickers = new Set([...files.values(), ...Object.values(state.build.filings).map((f) => f.ticker)]);
     for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
-    plan = { full: true, changed: [...tickers].sort(), previous: null };
+    if (!options.relearnModel) await pullModel(target, state, layout.artifacts);
+    plan = { full: true, changed: [...tickers].sort(), previous: null, model: options.relearnModel ? null : state.embedding_model };
   } else {
     const changed = new Set<string>();
     for (const filing of edgarFilings(layout.edgar)) {
       if (state.build.filings[filing.doc.doc_id]?.hash !== filingHash(filing)) changed.add(filing.doc.ticker);
     }
-    plan = { full: false, changed: [...changed].sort(), previous: state.version };
+    plan = { full: false, changed: [...changed].sort(), previous: state.version, model: state.embedding_model };
     // Filings fetched again but unchanged belong to issuers the build carries over: a partial corpus must hold
     // all of an issuer's filings or none.
     for (const [name, ticker] of files) if (!changed.has(ticker)) rmSync(join(layout.edgar, name));
@@ -162,8 +174,18 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
   }
   write(join(dir, 'manifest.json'), manifestText);
   write(join(dir, BUILD_STATE), JSON.stringify(state.build) + '\n');
-  write(join(domainDir, MODELS_DIR, `${state.embedding_model}.bin`), await get(refreshKeys.model(DOMAIN, state.embedding_model)));
+  await pullModel(target, state, artifacts);
   write(join(domainDir, 'LATEST'), state.version);
+}
+
+/** The live version's embedding model, into the models folder a build looks a model id up in. */
+async function pullModel(target: PublishTarget, state: RefreshState, artifacts: string): Promise<void> {
+  const key = refreshKeys.model(DOMAIN, state.embedding_model);
+  const bytes = await target.getObject(key);
+  if (!bytes) throw new Error(`${key} is not in the bucket: run \`refresh prepare --relearn-model\` to learn a new model`);
+  const path = join(artifacts, DOMAIN, MODELS_DIR, `${state.embedding_model}.bin`);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, bytes);
 }
 
 function readPlan(layout: RefreshLayout): RefreshPlan {
@@ -216,7 +238,7 @@ export async function finishRefresh(target: PublishTarget, layout: RefreshLayout
   return { state, archived };
 }
 
-/** GitHub Actions step outputs (`changed`, `full`), when the step runs there. */
+/** GitHub Actions step outputs (`changed`, `full`, `model`), when the step runs there. */
 export function writeStepOutputs(plan: RefreshPlan, outputFile = process.env.GITHUB_OUTPUT): void {
-  if (outputFile) appendFileSync(outputFile, `changed=${plan.full || plan.changed.length > 0}\nfull=${plan.full}\n`);
+  if (outputFile) appendFileSync(outputFile, `changed=${plan.full || plan.changed.length > 0}\nfull=${plan.full}\nmodel=${plan.model ?? ''}\n`);
 }

@@ -54,6 +54,7 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
       [['build', '--partial-corpus'], /--partial-corpus is for --incremental/],
       [['publish', '--local', '--remote'], /either --local or --remote/],
       [['refresh', 'rewind'], /unknown refresh step rewind/],
+      [['refresh', 'finish', '--relearn-model'], /--relearn-model is an option of refresh prepare/],
       [['index'], /unknown command index/],
       [[], /no command/],
     ];
@@ -71,6 +72,12 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
     const { parseBuildArgs } = await import('../../index-builder/cli');
     expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({ merge: ['a', 'b'], embeddingSeed: 0 });
     expect(parseBuildArgs(['--incremental', '--partial-corpus'])).toEqual({ incremental: true, partialCorpus: true });
+  });
+
+  it('reads refresh flags: prepare may ask for a new embedding model', async () => {
+    const { parseRefreshArgs } = await import('../../index-builder/cli');
+    expect(parseRefreshArgs(['prepare', '--relearn-model'], 'p')).toMatchObject({ step: 'prepare', relearnModel: true });
+    expect(parseRefreshArgs(['prepare'], 'p')).toMatchObject({ step: 'prepare', relearnModel: false });
   });
 });
 

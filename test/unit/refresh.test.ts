@@ -44,10 +44,12 @@ interface RunResult {
   found: number;
   version: string | null;
   rebuilt: string[] | null;
+  /** Whether the build learned its embedding model (null: no build). */
+  learnedModel: boolean | null;
 }
 
 /** One run of the workflow on a fresh data folder, on `today`, with EDGAR as it stood that day. */
-async function refreshRun(target: PublishTarget, name: string, today: string): Promise<RunResult> {
+async function refreshRun(target: PublishTarget, name: string, today: string, relearnModel = false): Promise<RunResult> {
   const layout = refreshLayout(join(work, name));
   mkdirSync(join(work, name));
   edgar.asOf(today);
@@ -56,18 +58,22 @@ async function refreshRun(target: PublishTarget, name: string, today: string): P
   const servers = ['--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
   const fetched = await runFetchCommand([...fetchArgs, ...servers], quiet, { EDGAR_USER_AGENT: UA }, silent, () => today);
   expect(fetched.code).toBe(0);
-  const plan = await prepareRefresh(target, layout);
+  const plan = await prepareRefresh(target, layout, { relearnModel });
   let version: string | null = null;
   let rebuilt: string[] | null = null;
+  let learnedModel: boolean | null = null;
   if (plan.full || plan.changed.length) {
-    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...(plan.full ? {} : { incremental: true, partialCorpus: true }) });
+    // As the workflow's build step: a full build gets the plan's model, an incremental one reuses its previous version's.
+    const how = plan.full ? (plan.model ? { embeddingModel: plan.model } : {}) : { incremental: true, partialCorpus: true };
+    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...how });
     version = built.version;
     rebuilt = 'rebuiltIssuers' in built ? (built.rebuiltIssuers as string[]) : null;
+    learnedModel = built.summary.embeddingSampleFilings !== null;
     await publishVersion(latestVersionDir(layout.artifacts)!, target);
   }
   await finishRefresh(target, layout);
   await collectGarbage(target, 'sp500', 3);
-  return { plan, found: fetched.summary!.found, version, rebuilt };
+  return { plan, found: fetched.summary!.found, version, rebuilt, learnedModel };
 }
 
 const contentKeys = async (target: PublishTarget) => new Set((await target.listObjects('sp500/objects/')).map((o) => o.key));
@@ -87,7 +93,9 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
     try {
       const { target } = storage;
       const first = await refreshRun(target, 'run-1', '2024-02-22');
-      expect(first.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
+      expect(first.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model: null });
+      expect(first.learnedModel).toBe(true);
+      const model = (await readRefreshState(target))!.embedding_model;
       expect(first.found).toBe(9);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(first.version);
       expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-22', version: first.version });
@@ -95,7 +103,7 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
 
       const second = await refreshRun(target, 'run-2', '2024-02-26');
       expect(second.found).toBe(1); // ZNHF's 10-K for 2023, filed 2024-02-23
-      expect(second.plan).toEqual({ full: false, changed: ['ZNHF'], previous: first.version });
+      expect(second.plan).toEqual({ full: false, changed: ['ZNHF'], previous: first.version, model });
       expect(second.rebuilt).toEqual(['ZNHF']);
       expect(second.version).not.toBe(first.version);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
@@ -110,27 +118,35 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
       const all = refreshLayout(join(work, 'all'));
       const fetchAll = ['--constituents', constituents, '--years', '2016-2100', '--out', all.filings, '--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
       expect((await runFetchCommand(fetchAll, quiet, { EDGAR_USER_AGENT: UA }, silent)).summary!.found).toBe(10);
-      const model = join(work, 'run-1', 'artifacts', 'sp500', 'models', `${(await readRefreshState(target))!.embedding_model}.bin`);
-      const full = await runBuild(all.filings, all.artifacts, { quiet: true, graphMinStatements: Infinity, embeddingModel: model });
+      const modelFile = join(work, 'run-1', 'artifacts', 'sp500', 'models', `${model}.bin`);
+      const full = await runBuild(all.filings, all.artifacts, { quiet: true, graphMinStatements: Infinity, embeddingModel: modelFile });
       expect(full.version).toBe(second.version);
 
       const third = await refreshRun(target, 'run-3', '2024-02-27');
-      expect(third).toEqual({ plan: { full: false, changed: [], previous: second.version }, found: 0, version: null, rebuilt: null });
+      expect(third).toEqual({ plan: { full: false, changed: [], previous: second.version, model }, found: 0, version: null, rebuilt: null, learnedModel: null });
       expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-27', version: second.version });
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
 
       // A builder that extracts filings differently from the one that built the live version (EXTRACTION_VERSION):
-      // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over.
+      // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over, with the live
+      // version's embedding model pulled from the bucket.
       const state = (await readRefreshState(target))!;
       await target.putObject(refreshKeys.state('sp500'), new TextEncoder().encode(JSON.stringify({ ...state, build: { ...state.build, extraction_version: 1 } })));
       const fourth = await refreshRun(target, 'run-4', '2024-02-28');
-      expect(fourth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null });
+      expect(fourth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model });
       expect(fourth.found).toBe(0);
       expect(fourth.rebuilt).toBeNull();
+      expect(fourth.learnedModel).toBe(false);
+      expect(readFileSync(join(latestVersionDir(join(work, 'run-4', 'artifacts'))!, 'manifest.json'), 'utf8')).toContain(`"embedding_model": "${model}"`);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(fourth.version);
       const rebuiltCatalog = readFullCatalog(latestVersionDir(join(work, 'run-4', 'artifacts'))!);
       expect(new Set(rebuiltCatalog.sources.map((s) => s.doc_id)).size).toBe(10);
       expect((await readRefreshState(target))!.build.extraction_version).toBe(EXTRACTION_VERSION);
+
+      // Asked to relearn: a full build from the archive that learns its model.
+      const fifth = await refreshRun(target, 'run-5', '2024-02-29', true);
+      expect(fifth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model: null });
+      expect(fifth.learnedModel).toBe(true);
     } finally {
       await storage.dispose();
       edgar.asOf(null);
