@@ -608,8 +608,10 @@ export const BUILD_STATE = 'build-state.json';
  * 5: financial statements printed after Part IV are Item 8's; a wrapped reference is one below a line that cannot
  *    end a sentence.
  * 6: an MD&A printed after Part IV is Item 7's.
+ * 7: statement titles with footnote markers, the group's name after the title, or a word broken by the layout mark
+ *    their rows.
  */
-export const EXTRACTION_VERSION = 6;
+export const EXTRACTION_VERSION = 7;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

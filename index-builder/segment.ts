@@ -150,8 +150,8 @@ export const textChars = (s: Pick<Section, 'lines'>) => s.lines.reduce((n, l) =>
 /**
  * A primary statement's page title, with or without the company's name after it: capitalised, no comma (a wrapped line
  * of the auditor's report, "consolidated statements of income, comprehensive income, ...", is prose), no page number.
- * Not financialStatementTitle (src/text/financial-statements.ts): that one wants the title to end its cell, and Verizon
- * prints "Consolidated Statements of Income Verizon Communications Inc. and Subsidiaries" on one line.
+ * Not financialStatementTitle (src/text/financial-statements.ts): that one reads cells, so a contents line
+ * ("Consolidated Statements of Income   75") is a title to it, and here it must not start the statements.
  */
 const STATEMENT_TITLE_WORDS = /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
 const isStatementPageTitle = (text: string) => /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);

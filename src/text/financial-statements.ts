@@ -13,7 +13,7 @@ export function financialStatementCode(s: FinancialStatement): number {
   return FINANCIAL_STATEMENTS.indexOf(s) + 1;
 }
 
-const OWNERS = "(?:stock|share)(?:holders|owners)['’]?";
+const OWNERS = "(?:stock|share)(?:holders|owners) ?['’]?";
 /**
  * Statement titles as filings print them, without "Condensed"/"Consolidated"/"Combined" (matched separately). A
  * statement of operations "and comprehensive income" is the income statement; comprehensive income alone is its own.
@@ -21,31 +21,53 @@ const OWNERS = "(?:stock|share)(?:holders|owners)['’]?";
 const TITLES: readonly [FinancialStatement, string][] = [
   ['balance_sheet', `balance sheets?|statements? of (?:financial (?:position|condition))`],
   ['comprehensive_income', `statements? of comprehensive (?:income|loss|earnings)(?: \\(loss\\))?|comprehensive income statements?`],
-  ['income_statement', `statements? of (?:operations|income|earnings|(?:net )?(?:income|earnings)(?: \\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`],
+  ['income_statement', `statements? of (?:\\(loss\\) )?(?:operations|income|earnings|(?:net )?(?:income|earnings)(?: \\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`],
   ['cash_flow_statement', `statements? of cash flows?|cash flows? statements?`],
   ['equity_statement', `statements? of (?:changes in )?(?:${OWNERS} )?equity|${OWNERS} equity statements?`],
 ];
 
 /**
  * A title cell: the statement's title, optionally after the company's name ("NIKE, Inc. Consolidated Statements of
- * Income") and before a parenthetical ("(Unaudited)", "(continued)"). Table captions that merely mention a statement
- * ("Selected Income Statement Data", "Summary of ... Cash Flows") do not end with the title, so they are not titles.
+ * Income") or before it when it names the group ("Consolidated Balance Sheets Verizon Communications Inc. and
+ * Subsidiaries"), and before parentheticals ("(Unaudited)", "(continued)", a footnote's "(1)"). Table captions that
+ * merely mention a statement ("Selected Income Statement Data", "Summary of ... Cash Flows") do not end with the
+ * title, so they are not titles.
  */
 const TITLE_CELL = new RegExp(
-  `^(?:[A-Za-z0-9.,&'’ -]{0,60}? )??(?:condensed )?(?:consolidated )?(?:combined )?(?:${TITLES.map(([, t]) => `(${t})`).join('|')})(?: \\([a-z ]+\\))*$`,
+  `^(?:[A-Za-z0-9.,&'’ -]{0,60}? )??(?:condensed )?(?:consolidated )?(?:combined )?(?:${TITLES.map(([, t]) => `(${t})`).join('|')})` +
+    `(?: \\([a-z0-9 ]+\\))*(?: ([A-Za-z0-9.,&'’ -]{1,60}? and (?:its )?subsidiar(?:y|ies)(?: companies)?))?(?: \\([a-z0-9 ]+\\))*$`,
   'i',
 );
+const GROUP = TITLES.length + 1;
+
+/** The words of statement titles, to mend a word the page's layout broke ("Statem ents", "Balance Shee t"). */
+const TITLE_WORDS = new Set(
+  'balance sheet sheets statement statements operations income earnings comprehensive consolidated condensed combined cash flow flows financial position condition changes equity stockholders shareholders'.split(' '),
+);
+
+function mendBrokenWords(cell: string): string {
+  const words = cell.split(' ');
+  const out: string[] = [];
+  for (const word of words) {
+    const last = out[out.length - 1];
+    if (last !== undefined && !TITLE_WORDS.has(word.toLowerCase()) && TITLE_WORDS.has((last + word).toLowerCase())) out[out.length - 1] = last + word;
+    else out.push(word);
+  }
+  return out.join(' ');
+}
 
 /**
  * The statement a line titles, or null. Cells of a flattened line are three or more spaces apart ("Consolidated
- * Statements of Income   Corning Incorporated"); a word broken before its last letter ("Balance Shee t") is joined.
+ * Statements of Income   Corning Incorporated").
  */
 export function financialStatementTitle(line: string): FinancialStatement | null {
   for (const raw of line.trim().split(/\s{3,}/)) {
-    const cell = raw.replace(/\s+/g, ' ').replace(/([a-z]{2,}) ([a-z])$/i, '$1$2');
+    const cell = mendBrokenWords(raw.replace(/\s+/g, ' '));
     if (cell.length > 120) continue;
     const m = TITLE_CELL.exec(cell);
-    if (!m) continue;
+    // The group the statements are of is named, not described: "... Verizon Communications Inc. and Subsidiaries",
+    // not "... balance sheets of the Company and subsidiaries" in the auditor's report.
+    if (!m || (m[GROUP] !== undefined && !/^[A-Z0-9]/.test(m[GROUP]))) continue;
     for (let k = 0; k < TITLES.length; k++) if (m[k + 1] !== undefined) return TITLES[k]![0];
   }
   return null;
