@@ -609,7 +609,7 @@ export const BUILD_STATE = 'build-state.json';
  *    end a sentence.
  * 6: an MD&A printed after Part IV is Item 7's.
  * 7: statement titles with footnote markers, the group's name after the title, or a word broken by the layout mark
- *    their rows.
+ *    their rows; statements printed at the end of the MD&A are Item 8's.
  */
 export const EXTRACTION_VERSION = 7;
 

@@ -1,4 +1,5 @@
 import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
+import { financialStatementTitle, TITLE_LINES } from '../src/text/financial-statements';
 import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
@@ -127,7 +128,7 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
   if (business) found.unshift(business);
   // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
-  return found.length ? itemsAfterPartIV(found) : segmentByCrossReference(pages);
+  return found.length ? statementsInMdna(itemsAfterPartIV(found)) : segmentByCrossReference(pages);
 }
 
 /**
@@ -205,6 +206,32 @@ function itemsAfterPartIV(sections: Section[]): Section[] {
     out.push(...cutRuns(s, runs));
   }
   return out;
+}
+
+/**
+ * Statements printed at the end of the MD&A. Some 10-Ks answer Item 8 with "See Item 15" and print the statements,
+ * their notes and the auditor's report after the MD&A with no item heading, so the forward pass leaves them in Item 7
+ * (PepsiCo). When Item 8 is that short and no statements were found after Part IV, Item 7 is cut at the first page
+ * that opens with a primary statement's title, if three different primary statements open pages after it and the run
+ * holds MIN_STATEMENTS_CHARS: from there to Item 7's end is an Item 8 section of its own.
+ */
+function statementsInMdna(sections: Section[]): Section[] {
+  const item8 = sections.filter((s) => s.itemTag === '10K-Item-8');
+  const item7 = sections.findIndex((s) => s.itemTag === '10K-Item-7');
+  if (item8.length !== 1 || textChars(item8[0]!) > POINTER_ITEM_CHARS || item7 < 0) return sections;
+  const mdna = sections[item7]!;
+  // A statement's title opens its page: among the page's first lines (a running header such as "Table of Contents"
+  // may stand above it), not a line of prose or of a table that names a statement.
+  const opensPage = mdna.lines.map((l, j) => {
+    let before = 0;
+    while (before < TITLE_LINES && j - before - 1 >= 0 && mdna.lines[j - before - 1]!.page === l.page) before++;
+    return before < TITLE_LINES ? financialStatementTitle(l.text) : null;
+  });
+  const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
+  if (start < 0) return sections;
+  const titled = new Set(opensPage.slice(start).filter((t) => t === 'income_statement' || t === 'balance_sheet' || t === 'cash_flow_statement'));
+  if (titled.size < 3 || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
+  return [...sections.slice(0, item7), ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]), ...sections.slice(item7 + 1)];
 }
 
 /** The financial statements printed in an Item 15 or 16: from their index or auditor's report to the signatures or exhibits. */

@@ -124,6 +124,18 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
     }
   });
 
+  it('finds the statements a 10-K prints after its MD&A under an Item 8 filter (Item 8 only says "See Item 15")', async () => {
+    const catalog = await reader.scope(['PEP']);
+    const item8 = catalog.sources.filter((s) => s.doc_id === 'PEPSICO_2022_10K' && s.meta.sec_item_tag === '10K-Item-8');
+    expect(item8.length).toBe(2); // the pointer and the statements cut from Item 7
+    const filters = { sec_ticker: 'PEP', sec_item_tag: '10K-Item-8', sec_fiscal_year: 'FY-2022' };
+    const { entries } = await askInProcess(reader, { query: 'PepsiCo total assets on the consolidated balance sheet', mode: 'research', cap: 4000, filters });
+    const ids = new Set(item8.map((s) => s.id));
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((e) => e.occurrences.some((o) => ids.has(o.sourceId)))).toBe(true);
+    expect(entries.map((e) => e.text).join('\n')).toMatch(/Total Assets: 92,187 for FY2022/i);
+  });
+
   it('follows an Item 3 that points at a note: the chain its pointer anchors shows the note’s legal proceedings', async () => {
     const catalog = await reader.scope(['MMM']);
     const item = (tag: string) => catalog.sources.find((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === tag)!.id;

@@ -106,6 +106,26 @@ describe('segmentFiling (10-K)', () => {
     expect(segmentFiling('10-K', own).filter((s) => s.itemTag === '10K-Item-8')).toHaveLength(1);
   });
 
+  it('gives Item 8 the statements printed at the end of the MD&A when Item 8 only points elsewhere', () => {
+    const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
+    const pages = [
+      'ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nNet sales grew 8% to $512 million. The Consolidated Statement of Cash Flows shows the cash used.',
+      'Table of Contents\nConsolidated Statement of Income\nExample Widgets, Inc. and Subsidiaries\nNet sales   $   512   $   474',
+      'Table of Contents\nConsolidated Statement of Cash Flows\nPurchases of property   (41)   (38)',
+      `Table of Contents\nConsolidated Balance Sheet\nCash   $   90   $   80\n${notes}`,
+      'ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK\nIncluded in Item 7.\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nSee Item 15.\nITEM 9A. CONTROLS AND PROCEDURES\nEffective.',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-7', 0], ['10K-Item-8', 1], ['10K-Item-7A', 4], ['10K-Item-8', 4], ['10K-Item-9A', 4],
+    ]);
+    expect(text(found[0]!)).toContain('The Consolidated Statement of Cash Flows shows'); // a statement named in prose
+    expect(text(found[1]!)).toMatch(/^Consolidated Statement of Income[\s\S]*Revenue is recognized/);
+    // Two primary statements are a table or two in the MD&A, not the statements: Item 7 stays whole.
+    const two = [pages[0]!, pages[1]!, pages[3]!, pages[4]!];
+    expect(segmentFiling('10-K', two).filter((s) => s.itemTag === '10K-Item-8')).toHaveLength(1);
+  });
+
   it('gives Item 1 the body between the contents and Item 1A when the Item 1 heading was lost', () => {
     const pages = [
       'FORM 10-K\nEXAMPLE WIDGETS INC',
