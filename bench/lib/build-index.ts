@@ -2,11 +2,15 @@
  * Child process of the bench: builds the index of FILINGS_DIR into ARTIFACTS_DIR and records what it cost
  * (wall time, this process's peak RSS) in <ARTIFACTS_DIR>/sp500/BUILD.json with the input fingerprint, so a later
  * bench run that reuses the index can still report the build's figures. Run alone so the RSS is the build's only.
+ * It keeps the embedding model of the version the cache holds, as the scheduled refresh keeps the live one
+ * (docs/decisions/refresh-from-r2.md), so a builder change is measured without a relearned model's noise;
+ * BENCH_RELEARN_MODEL=1 learns a new one.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
-import { runBuild } from '../../index-builder/cli';
+import { latestVersionDir, runBuild } from '../../index-builder/cli';
+import { decodeManifest } from '../../src/format/codec';
 
 export interface BuildRecord {
   fingerprint: string;
@@ -21,8 +25,10 @@ export interface BuildRecord {
 async function main() {
   const [filingsDir, artifactsDir, fp] = process.argv.slice(2);
   if (!filingsDir || !artifactsDir || !fp) throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
+  const previous = process.env.BENCH_RELEARN_MODEL ? null : latestVersionDir(artifactsDir);
+  const model = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model : undefined;
   const t0 = performance.now();
-  const result = await runBuild(filingsDir, artifactsDir);
+  const result = await runBuild(filingsDir, artifactsDir, model ? { embeddingModel: model } : {});
   const record: BuildRecord = {
     fingerprint: fp,
     filings_dir: filingsDir,
