@@ -38,6 +38,7 @@ const TITLE_CELL = new RegExp(
     `(?: \\([a-z0-9 ]+\\))*(?: ([A-Za-z0-9.,&'’ -]{1,60}? and (?:its )?subsidiar(?:y|ies)(?: companies)?))?(?: \\([a-z0-9 ]+\\))*$`,
   'i',
 );
+/** The group-name capture follows one capture per title (the titles' own groups do not capture). */
 const GROUP = TITLES.length + 1;
 
 /** The words of statement titles, to mend a word the page's layout broke ("Statem ents", "Balance Shee t"). */
