@@ -1,0 +1,79 @@
+/**
+ * The keep rule of docs/DECISIONS.md "Evaluation split", applied to two runs of the halves (before and after a
+ * change), so that a change is judged by the rule and not by eye:
+ *   ranking rule  the check half gains at least KEEP_GAIN questions summed over FinanceBench dev, dev-2 and
+ *                 docugami, in basic and in research alike; no mode loses on the check half; no set of the check
+ *                 half loses more than MAX_SET_LOSS in any mode.
+ *   index fix     (segmentation, extraction, coverage; judged with the embedding model held fixed) no set of either
+ *                 half loses more than MAX_SET_LOSS in any mode.
+ * Scores are the halves' headline: gold-page hit (FinanceBench, dev-2) or answer support (docugami).
+ */
+import { HALF_MODES, type DevSet, type Half, type HalfMode, type HalvesSummary } from './halves';
+
+export const KEEP_GAIN = 3;
+export const MAX_SET_LOSS = 1;
+/** The modes the ranking rule asks a gain of: the default mode and research. */
+const GAINING_MODES: readonly HalfMode[] = ['basic', 'research'];
+
+export interface SetDelta {
+  set: DevSet;
+  half: Half;
+  mode: HalfMode;
+  before: number;
+  after: number;
+  n: number;
+}
+
+export interface Verdict {
+  deltas: SetDelta[];
+  /** Check half, summed over the sets, per mode. */
+  checkGain: Record<HalfMode, number>;
+  ranking: { keep: boolean; reasons: string[] };
+  indexFix: { keep: boolean; reasons: string[] };
+}
+
+export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdict {
+  const deltas: SetDelta[] = [];
+  for (const b of before.headline) {
+    const a = after.headline.find((h) => h.set === b.set && h.half === b.half);
+    if (!a) throw new Error(`the after run has no ${b.set} ${b.half} half`);
+    for (const mode of HALF_MODES) {
+      if (a.byMode[mode].n !== b.byMode[mode].n) throw new Error(`${b.set} ${b.half} ${mode}: ${b.byMode[mode].n} questions before, ${a.byMode[mode].n} after`);
+      deltas.push({ set: b.set, half: b.half, mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
+    }
+  }
+  const checkGain = Object.fromEntries(
+    HALF_MODES.map((m) => [m, deltas.filter((d) => d.half === 'check' && d.mode === m).reduce((s, d) => s + d.after - d.before, 0)]),
+  ) as Record<HalfMode, number>;
+  const losses = (half: Half) =>
+    deltas.filter((d) => d.half === half && d.before - d.after > MAX_SET_LOSS).map((d) => `${d.set} (${d.half}, ${d.mode}) loses ${d.before - d.after}`);
+
+  const ranking: string[] = [];
+  for (const m of GAINING_MODES) if (checkGain[m] < KEEP_GAIN) ranking.push(`check half ${m} ${signed(checkGain[m])}, under +${KEEP_GAIN}`);
+  for (const m of HALF_MODES) if (checkGain[m] < 0) ranking.push(`check half ${m} loses (${signed(checkGain[m])})`);
+  ranking.push(...losses('check'));
+  const indexFix = [...losses('check'), ...losses('tuning')];
+  return { deltas, checkGain, ranking: { keep: ranking.length === 0, reasons: ranking }, indexFix: { keep: indexFix.length === 0, reasons: indexFix } };
+}
+
+const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
+
+/** The verdict as markdown: each set's score before -> after per half and mode, the check half's sums, both rules. */
+export function renderVerdict(v: Verdict): string {
+  const label: Record<HalfMode, string> = { basic: 'basic', research: 'research', agentic_research: 'agentic' };
+  const out = [`| half | set | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`, `|---|---|${'---|'.repeat(HALF_MODES.length)}`];
+  for (const half of ['check', 'tuning'] as const) {
+    const sets = [...new Set(v.deltas.filter((d) => d.half === half).map((d) => d.set))];
+    for (const set of sets) {
+      const cells = HALF_MODES.map((m) => {
+        const d = v.deltas.find((x) => x.half === half && x.set === set && x.mode === m)!;
+        return `${d.before} -> ${d.after} of ${d.n}`;
+      });
+      out.push(`| ${half} | ${set} | ${cells.join(' | ')} |`);
+    }
+  }
+  out.push('', `Check half, summed over the sets: ${HALF_MODES.map((m) => `${label[m]} ${signed(v.checkGain[m])}`).join(', ')}.`);
+  const say = (name: string, r: { keep: boolean; reasons: string[] }) => `${name}: ${r.keep ? 'keep' : `do not keep (${r.reasons.join('; ')})`}.`;
+  out.push(say('As a ranking change', v.ranking), say('As a fix of what the index holds (model held fixed)', v.indexFix));
+  return out.join('\n');
+}

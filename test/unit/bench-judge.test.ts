@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { DevSet, Half, HalfMode, HalvesSummary } from '../../bench/lib/halves';
+import { judgeChange, renderVerdict } from '../../bench/lib/judge';
+
+type Scores = Partial<Record<`${Half} ${DevSet}`, [number, number, number]>>;
+
+/** A halves summary with the given hits (basic, research, agentic) per half and set, 20 questions each, 10 hit by default. */
+function summary(scores: Scores): HalvesSummary {
+  const headline: HalvesSummary['headline'] = [];
+  for (const half of ['tuning', 'check'] as const) {
+    for (const set of ['financebench', 'dev-2', 'docugami'] as const) {
+      const [b, r, a] = scores[`${half} ${set}`] ?? [10, 10, 10];
+      const byMode: Record<HalfMode, { k: number; n: number }> = { basic: { k: b, n: 20 }, research: { k: r, n: 20 }, agentic_research: { k: a, n: 20 } };
+      headline.push({ set, score: set === 'docugami' ? 'answer support' : 'gold-page hit', half, byMode });
+    }
+  }
+  return { cap: 4000, headline, byType: [], support: [], retrieveCalls: [], inProcessMs: [] };
+}
+
+const base = summary({});
+
+describe('bench judge: the keep rule', () => {
+  it('keeps a ranking change that gains 3 on the check half in basic and in research', () => {
+    const v = judgeChange(base, summary({ 'check financebench': [11, 11, 10], 'check docugami': [12, 12, 10] }));
+    expect(v.checkGain).toEqual({ basic: 3, research: 3, agentic_research: 0 });
+    expect(v.ranking).toEqual({ keep: true, reasons: [] });
+    expect(renderVerdict(v)).toMatch(/\| check \| financebench \| 10 -> 11 of 20 \| 10 -> 11 of 20 \| 10 -> 10 of 20 \|[\s\S]*As a ranking change: keep\./);
+  });
+
+  it('does not keep a gain in research only, a mode that loses, or a check set losing two', () => {
+    expect(judgeChange(base, summary({ 'check docugami': [10, 14, 10] })).ranking.reasons).toEqual(['check half basic 0, under +3']);
+    const agenticLoses = judgeChange(base, summary({ 'check docugami': [13, 13, 9] }));
+    expect(agenticLoses.ranking.reasons).toEqual(['check half agentic_research loses (-1)']);
+    const setLoses = judgeChange(base, summary({ 'check docugami': [15, 15, 15], 'check dev-2': [8, 10, 10] }));
+    expect(setLoses.ranking.keep).toBe(false);
+    expect(setLoses.ranking.reasons).toEqual(['dev-2 (check, basic) loses 2']);
+  });
+
+  it('ignores the tuning half for a ranking change but not for an index fix', () => {
+    const v = judgeChange(base, summary({ 'check financebench': [13, 13, 13], 'tuning dev-2': [10, 7, 10] }));
+    expect(v.ranking.keep).toBe(true);
+    expect(v.indexFix).toEqual({ keep: false, reasons: ['dev-2 (tuning, research) loses 3'] });
+    expect(judgeChange(base, summary({ 'tuning dev-2': [9, 9, 9] })).indexFix.keep).toBe(true);
+  });
+
+  it('refuses runs over different questions', () => {
+    const other = summary({});
+    other.headline[0]!.byMode.basic.n = 19;
+    expect(() => judgeChange(base, other)).toThrow(/20 questions before, 19 after/);
+  });
+});
