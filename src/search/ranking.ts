@@ -22,8 +22,8 @@ export const RANKING = {
   metricRowBoost: 1.5,
   /** The same for a sentence tagged with a named metric: a mild preference only, prose is rarely the figure. */
   metricBoost: 1.2,
-  /** relevance_score (0-10): 70% query-term coverage, 30% best cosine; coverage 75% best entry, 25% whole chain. */
-  relevance: { termCoverage: 0.7, cosine: 0.3, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
+  /** relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain. */
+  relevance: { termCoverage: 0.6, cosine: 0.4, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**
    * The order of chains within one relevance_score, in points below 1, so it never lifts a chain past the next
    * score: `namedRow` for a chain anchored on a named row (its relevance bonus is lost to the 0-10 clamp when prose
