@@ -20,6 +20,7 @@ import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSyn
 import { dirname, join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../src/format/codec';
 import { manifestKey, objectKey, pointerKey, storedKey } from '../src/format/keys';
+import { ANALYZER_VERSION } from '../src/text/tokenize';
 import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from './build';
 import { readFetchState } from './fetch/parse-fetch-args';
 import { MODELS_DIR } from './model-store';
@@ -54,7 +55,8 @@ export interface RefreshPlan {
   /**
    * The embedding model the build uses, pulled into the models folder: the live version's, also on a full build, so
    * that a builder change or a new filing does not move every vector too (docs/DECISIONS.md "Word-vector model").
-   * Null on a first run, or when `prepare --relearn-model` asked for a full build that learns a new one.
+   * Null on a first run, when `prepare --relearn-model` asked for a full build that learns a new one, or when the
+   * analyzer changed (ANALYZER_VERSION: the model's words are the old analyzer's tokens).
    */
   model: string | null;
 }
@@ -117,8 +119,9 @@ export async function prepareRefresh(target: PublishTarget, layout: RefreshLayou
     // Carrying issuers over would mix what two builders (or two models) made: every issuer is rebuilt from the archive.
     const tickers = new Set([...files.values(), ...Object.values(state.build.filings).map((f) => f.ticker)]);
     for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
-    if (!options.relearnModel) await pullModel(target, state, layout.artifacts);
-    plan = { full: true, changed: [...tickers].sort(), previous: null, model: options.relearnModel ? null : state.embedding_model };
+    const keepModel = !options.relearnModel && state.build.analyzer_version === ANALYZER_VERSION;
+    if (keepModel) await pullModel(target, state, layout.artifacts);
+    plan = { full: true, changed: [...tickers].sort(), previous: null, model: keepModel ? state.embedding_model : null };
   } else {
     const changed = new Set<string>();
     for (const filing of edgarFilings(layout.edgar)) {

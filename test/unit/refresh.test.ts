@@ -147,6 +147,13 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
       const fifth = await refreshRun(target, 'run-5', '2024-02-29', true);
       expect(fifth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model: null });
       expect(fifth.learnedModel).toBe(true);
+
+      // Another analyzer: the model's words are the old analyzer's tokens, so the full build learns a new one.
+      const live = (await readRefreshState(target))!;
+      await target.putObject(refreshKeys.state('sp500'), new TextEncoder().encode(JSON.stringify({ ...live, build: { ...live.build, analyzer_version: 1 } })));
+      const sixth = await refreshRun(target, 'run-6', '2024-03-01');
+      expect(sixth.plan).toMatchObject({ full: true, model: null });
+      expect(sixth.learnedModel).toBe(true);
     } finally {
       await storage.dispose();
       edgar.asOf(null);
