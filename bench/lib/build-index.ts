@@ -4,13 +4,14 @@
  * bench run that reuses the index can still report the build's figures. Run alone so the RSS is the build's only.
  * It keeps the embedding model of the version the cache holds, as the scheduled refresh keeps the live one
  * (docs/decisions/refresh-from-r2.md), so a builder change is measured without a relearned model's noise;
- * BENCH_RELEARN_MODEL=1 learns a new one.
+ * BENCH_RELEARN_MODEL=1 (or a new ANALYZER_VERSION) learns a new one.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
 import { latestVersionDir, runBuild } from '../../index-builder/cli';
 import { decodeManifest } from '../../src/format/codec';
+import { ANALYZER_VERSION } from '../../src/text/tokenize';
 
 export interface BuildRecord {
   fingerprint: string;
@@ -26,7 +27,9 @@ async function main() {
   const [filingsDir, artifactsDir, fp] = process.argv.slice(2);
   if (!filingsDir || !artifactsDir || !fp) throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
   const previous = process.env.BENCH_RELEARN_MODEL ? null : latestVersionDir(artifactsDir);
-  const model = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model : undefined;
+  const manifest = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')) : null;
+  // Another analyzer's model holds the old tokens: learn a new one then.
+  const model = manifest?.analyzer_version === ANALYZER_VERSION ? manifest.embedding_model : undefined;
   const t0 = performance.now();
   const result = await runBuild(filingsDir, artifactsDir, model ? { embeddingModel: model } : {});
   const record: BuildRecord = {
