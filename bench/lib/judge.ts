@@ -26,6 +26,8 @@ export interface SetDelta {
 
 export interface Verdict {
   deltas: SetDelta[];
+  /** Check half per set and question type, where any mode moved (the issue's "descriptive gain, numeric lose none"). */
+  typeDeltas: (SetDelta & { type: string })[];
   /** Check half, summed over the sets, per mode. */
   checkGain: Record<HalfMode, number>;
   ranking: { keep: boolean; reasons: string[] };
@@ -42,6 +44,12 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
       deltas.push({ set: b.set, half: b.half, mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
     }
   }
+  const typeDeltas: Verdict['typeDeltas'] = [];
+  for (const b of before.byType.filter((t) => t.half === 'check')) {
+    const a = after.byType.find((t) => t.set === b.set && t.type === b.type && t.half === 'check');
+    if (!a || HALF_MODES.every((m) => a.byMode[m].k === b.byMode[m].k)) continue;
+    for (const mode of HALF_MODES) typeDeltas.push({ set: b.set, type: b.type, half: 'check', mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
+  }
   const checkGain = Object.fromEntries(
     HALF_MODES.map((m) => [m, deltas.filter((d) => d.half === 'check' && d.mode === m).reduce((s, d) => s + d.after - d.before, 0)]),
   ) as Record<HalfMode, number>;
@@ -53,7 +61,7 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
   for (const m of HALF_MODES) if (checkGain[m] < 0) ranking.push(`check half ${m} loses (${signed(checkGain[m])})`);
   ranking.push(...losses('check'));
   const indexFix = [...losses('check'), ...losses('tuning')];
-  return { deltas, checkGain, ranking: { keep: ranking.length === 0, reasons: ranking }, indexFix: { keep: indexFix.length === 0, reasons: indexFix } };
+  return { deltas, typeDeltas, checkGain, ranking: { keep: ranking.length === 0, reasons: ranking }, indexFix: { keep: indexFix.length === 0, reasons: indexFix } };
 }
 
 const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
@@ -70,6 +78,18 @@ export function renderVerdict(v: Verdict): string {
         return `${d.before} -> ${d.after} of ${d.n}`;
       });
       out.push(`| ${half} | ${set} | ${cells.join(' | ')} |`);
+    }
+  }
+  const types = [...new Set(v.typeDeltas.map((d) => `${d.set}\u0000${d.type}`))];
+  if (types.length) {
+    out.push('', 'Check half by question type, where it moved:', '', `| set | type | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`, `|---|---|${'---|'.repeat(HALF_MODES.length)}`);
+    for (const key of types) {
+      const [set, type] = key.split('\u0000');
+      const cells = HALF_MODES.map((m) => {
+        const d = v.typeDeltas.find((x) => x.set === set && x.type === type && x.mode === m)!;
+        return `${d.before} -> ${d.after} of ${d.n}`;
+      });
+      out.push(`| ${set} | ${type} | ${cells.join(' | ')} |`);
     }
   }
   out.push('', `Check half, summed over the sets: ${HALF_MODES.map((m) => `${label[m]} ${signed(v.checkGain[m])}`).join(', ')}.`);

@@ -43,6 +43,25 @@ describe('bench judge: the keep rule', () => {
     expect(judgeChange(base, summary({ 'tuning dev-2': [9, 9, 9] })).indexFix.keep).toBe(true);
   });
 
+  it('lists the check half’s question types that moved', () => {
+    const before = summary({});
+    const after = summary({ 'check financebench': [11, 11, 10] });
+    const byType = (k: number): HalvesSummary['byType'] => [
+      { set: 'financebench', type: 'answer descriptive', half: 'check', byMode: { basic: { k, n: 4 }, research: { k, n: 4 }, agentic_research: { k: 3, n: 4 } } },
+      { set: 'financebench', type: 'answer numeric', half: 'check', byMode: { basic: { k: 22, n: 27 }, research: { k: 22, n: 27 }, agentic_research: { k: 22, n: 27 } } },
+    ];
+    before.byType = byType(3);
+    after.byType = byType(4);
+    const v = judgeChange(before, after);
+    expect(v.typeDeltas.map((d) => `${d.type} ${d.mode} ${d.before}->${d.after}`)).toEqual([
+      'answer descriptive basic 3->4',
+      'answer descriptive research 3->4',
+      'answer descriptive agentic_research 3->3',
+    ]);
+    expect(renderVerdict(v)).toContain('| financebench | answer descriptive | 3 -> 4 of 4 | 3 -> 4 of 4 | 3 -> 3 of 4 |');
+    expect(renderVerdict(v)).not.toContain('answer numeric');
+  });
+
   it('refuses runs over different questions', () => {
     const other = summary({});
     other.headline[0]!.byMode.basic.n = 19;
