@@ -218,14 +218,16 @@ function itemsAfterPartIV(sections: Section[]): Section[] {
 function statementsInMdna(sections: Section[]): Section[] {
   const item8 = sections.filter((s) => s.itemTag === '10K-Item-8');
   const item7 = sections.findIndex((s) => s.itemTag === '10K-Item-7');
+  // Two Item 8 sections: itemsAfterPartIV already found the statements.
   if (item8.length !== 1 || textChars(item8[0]!) > POINTER_ITEM_CHARS || item7 < 0) return sections;
   const mdna = sections[item7]!;
   // A statement's title opens its page: among the page's first lines (a running header such as "Table of Contents"
   // may stand above it), not a line of prose or of a table that names a statement.
-  const opensPage = mdna.lines.map((l, j) => {
-    let before = 0;
-    while (before < TITLE_LINES && j - before - 1 >= 0 && mdna.lines[j - before - 1]!.page === l.page) before++;
-    return before < TITLE_LINES ? financialStatementTitle(l.text) : null;
+  let [page, rank] = [-1, 0];
+  const opensPage = mdna.lines.map((l) => {
+    rank = l.page === page ? rank + 1 : 0;
+    page = l.page;
+    return rank < TITLE_LINES ? financialStatementTitle(l.text) : null;
   });
   const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
   if (start < 0) return sections;
