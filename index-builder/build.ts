@@ -610,8 +610,10 @@ export const BUILD_STATE = 'build-state.json';
  * 6: an MD&A printed after Part IV is Item 7's.
  * 7: statement titles with footnote markers, the group's name after the title, or a word broken by the layout mark
  *    their rows; statements printed at the end of the MD&A are Item 8's.
+ * 8: a pointer is linked to the note and subsection that carry what it points at (a subsection it names, the item's
+ *    title), not only to the first note it names.
  */
-export const EXTRACTION_VERSION = 7;
+export const EXTRACTION_VERSION = 8;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -98,17 +98,71 @@ function itemTitle(itemTag: string): string | null {
 const bare = (text: string) => text.trim().replace(/[.:]$/, '').replace(/\s+/g, ' ').toLowerCase();
 
 /**
- * Where the referred disclosure starts inside a note: the note's subheading that repeats the pointing item's title
- * (Item 3 -> "Legal Proceedings" inside "Commitments and Contingencies"), else the note's heading.
+ * Subsections a pointer names besides its note: quoted ("see “Litigation” in Note 18", "under the heading
+ * “Contingencies”") or dash-joined after the note's title ("Note 12 — Commitments and Contingencies – Litigation and
+ * Other Legal Matters"). Bare (lowercased, no end punctuation).
  */
-export function referredStart(note: NoteSpan, pointerTag: string): { page: number; offset: number } {
+export function namedSubsections(pointer: string): string[] {
+  const names = [...pointer.matchAll(/[“"‘]{1,2}([^”"’]{3,80})[”"’]{1,2}/g)].map((m) => m[1]!);
+  for (const m of pointer.matchAll(/\bNotes?\s+\d{1,2}[A-Z]?\s*[—–-]\s*([^,.;“”"]{3,120})/g)) names.push(...m[1]!.split(/\s+[—–-]\s+|\s*[—–]\s*/));
+  return names.map((n) => bare(n.replace(/[,;]$/, ''))).filter((n) => n.length >= 3);
+}
+
+/** A note's subheading: a short title-cased line of its own, or a run-in title ("Legal Proceedings: The Company ..."). */
+function subheading(text: string): string | null {
+  const runIn = /^([^:]{3,80}):(?:\s|$)/.exec(text.trim());
+  const title = noteTitle(runIn ? runIn[1]! : text);
+  return title && title.split(/\s+/).length <= 8 ? bare(title) : null;
+}
+
+/** Words of five letters or more of an official item title that has at most three words ("legal", "proceedings"). */
+function titleWords(title: string): string[] {
+  const words = title.split(/\s+/);
+  return words.length <= 3 ? words.filter((w) => /^[a-z]{5,}$/.test(w)) : [];
+}
+
+/**
+ * The line of a note where what a pointer refers to starts; -1 when no line of the note is marked for it. In order:
+ * a subheading the pointer names (namedSubsections); a subheading that repeats the pointing item's official title
+ * (Item 3 -> "Legal Proceedings" inside "Commitments and Contingencies"); the note's heading when the note is titled
+ * so ("17. Legal Proceedings"); a subheading sharing a word of a short item title ("Litigation and Regulatory
+ * Proceedings", "Legal Matters"), unless it is the note's "Other ..." remainder.
+ */
+function titledLine(note: NoteSpan, pointer: string, pointerTag: string): number {
   const title = itemTitle(pointerTag);
   const lines = note.section.lines;
-  for (let i = note.from + 1; title && i < note.to; i++) {
-    if (bare(lines[i]!.text) === title) return { page: lines[i]!.page, offset: lines[i]!.offset };
+  const heads: [number, string][] = [];
+  for (let i = note.from + 1; i < note.to; i++) {
+    const head = subheading(lines[i]!.text);
+    if (head) heads.push([i, head]);
   }
-  const h = lines[note.from]!;
-  return { page: h.page, offset: h.offset };
+  const noteName = bare(note.title);
+  const names = namedSubsections(pointer).filter((n) => n !== noteName && !noteName.startsWith(n));
+  const named = heads.find(([, h]) => names.some((n) => h === n || h.startsWith(n + ' ')));
+  if (named) return named[0];
+  if (!title) return -1;
+  const same = heads.find(([, h]) => h === title);
+  if (same) return same[0];
+  if (noteName.includes(title)) return note.from;
+  // "Other Legal Proceedings" closes a note whose named matters came before it, under its heading.
+  const words = titleWords(title);
+  return heads.find(([, h]) => !h.startsWith('other ') && words.some((w) => h.split(' ').includes(w)))?.[0] ?? -1;
+}
+
+/** Where the referred disclosure starts inside a note: the line titledLine finds, else the note's heading. */
+export function referredStart(note: NoteSpan, pointer: string, pointerTag: string): { page: number; offset: number } {
+  const at = titledLine(note, pointer, pointerTag);
+  const line = note.section.lines[at >= 0 ? at : note.from]!;
+  return { page: line.page, offset: line.offset };
+}
+
+/**
+ * The note a pointer refers to: of the notes it names that the filing prints, the first with a line marked for it
+ * (titledLine), else the first. Item 3 often names two ("Note 14 (contingencies related to our income taxes) and
+ * Note 17 (legal contingencies)"), and the legal note is the one Item 3 answers with.
+ */
+export function referredNote(named: readonly NoteSpan[], pointer: string, pointerTag: string): NoteSpan | undefined {
+  return named.find((n) => titledLine(n, pointer, pointerTag) >= 0) ?? named[0];
 }
 
 /** A statement as referencesOf needs it: where it stands, its kind and text, and its section. */
@@ -134,9 +188,10 @@ export function referenceLinks(sections: readonly Section[], statements: readonl
   const after = (p: { page: number; offset: number }, s: PlacedStatement) => s.page > p.page || (s.page === p.page && s.offset >= p.offset);
   statements.forEach((s, i) => {
     if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > POINTER_ITEM_CHARS) return;
-    const named = [...s.text.matchAll(NOTE_REFERENCE)].map((m) => notes.get(Number(m[1]))).find((n) => n !== undefined);
+    const printed = [...s.text.matchAll(NOTE_REFERENCE)].flatMap((m) => notes.get(Number(m[1])) ?? []);
+    const named = referredNote(printed, s.text, s.section.itemTag);
     if (!named) return;
-    const start = referredStart(named, s.section.itemTag);
+    const start = referredStart(named, s.text, s.section.itemTag);
     const end = named.section.lines[named.to] ?? null;
     for (let j = 0; j < statements.length && out[i]!.length < REFERRED_SENTENCES; j++) {
       const t = statements[j]!;

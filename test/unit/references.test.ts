@@ -41,6 +41,39 @@ describe('items incorporated by reference from a note', () => {
     ]);
   });
 
+  it('follows the note that carries the item’s title when a pointer names several, and a subsection it names', () => {
+    const linked = (pages: string[], pointerStart: string) => {
+      const sections = segmentFiling('10-K', pages);
+      const statements: PlacedStatement[] = sections.flatMap((section) => extractStatements(section, '10-K').map((s) => ({ ...s, section })));
+      const links = referenceLinks(sections, statements);
+      const pointer = statements.findIndex((s) => s.text.startsWith(pointerStart));
+      return links[pointer]!.map((d) => statements[pointer + d]!.text);
+    };
+    const notes = (legalHeading: string) =>
+      'ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nNotes to Consolidated Financial Statements\nNote 1 — Income Taxes\n' +
+      'The effective tax rate was 21 percent.\nUncertain tax positions are reviewed each quarter.\nNote 2 — Commitments and Contingencies\n' +
+      'The company leases its plants under operating leases that expire through 2031.\nGuarantees\nThe company guarantees the debt of a joint venture.\n' +
+      `${legalHeading}\nA distributor sued the company in 2023 alleging breach of a supply contract.\nThe company believes the claims are without merit.`;
+    const item3 = (pointer: string) => `ITEM 3. LEGAL PROCEEDINGS\n${pointer}`;
+    // Two notes named; the second is the one whose subheading repeats the item's title.
+    expect(linked([PAGES[0]!, item3('The material set forth in Note 1 (tax contingencies) and Note 2 (legal contingencies) is incorporated herein by reference.'), notes('Legal Proceedings')], 'The material set forth')).toEqual([
+      'A distributor sued the company in 2023 alleging breach of a supply contract.',
+      'The company believes the claims are without merit.',
+    ]);
+    // The pointer names the subsection in quotes.
+    expect(linked([PAGES[0]!, item3('See “Litigation” in Note 2 of the accompanying notes, which is incorporated herein by reference.'), notes('Litigation')], 'See “Litigation”')[0]).toBe(
+      'A distributor sued the company in 2023 alleging breach of a supply contract.',
+    );
+    // Neither: a subheading sharing a word of the item's short title.
+    expect(linked([PAGES[0]!, item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'), notes('Litigation and Regulatory Proceedings')], 'See Note 2 to the')[0]).toBe(
+      'A distributor sued the company in 2023 alleging breach of a supply contract.',
+    );
+    // No marked line: the note's first sentences, as before.
+    expect(linked([PAGES[0]!, item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'), notes('Other Matters')], 'See Note 2 to the')[0]).toBe(
+      'The company leases its plants under operating leases that expire through 2031.',
+    );
+  });
+
   it('links nothing from an item that states its own disclosure at length, or to a note the filing does not print', () => {
     const long = ['ITEM 1. BUSINESS\n' + 'Example Widgets designs widgets for industrial customers in many markets. '.repeat(25) + 'See Note 2 for revenue by region.', ...PAGES.slice(1)];
     const sections = segmentFiling('10-K', long);
