@@ -156,8 +156,11 @@ export const textChars = (s: Pick<Section, 'lines'>) => s.lines.reduce((n, l) =>
  */
 const STATEMENT_TITLE_WORDS = /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
 const isStatementPageTitle = (text: string) => /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);
-/** The title Item 7 has in the form, printed alone as the heading of an MD&A that follows Part IV. */
-const MDNA_TITLE = /^\s*["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
+/**
+ * The title Item 7 has in the form, printed alone as the heading of an MD&A that follows Part IV; an annual report
+ * filed as Exhibit 13 may number it in its own sequence ("Item 2. Management's Discussion and Analysis ...").
+ */
+const MDNA_TITLE = /^\s*(?:item\s+\d{1,2}[a-z]?\s*[.:—–-]?\s*)?["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
 /** The heading a pointer Item 7 names ("under the heading Financial Review in our 2018 Financial Report"). */
 const NAMED_HEADING = /under\s+the\s+(?:heading|caption)s?\s+["“]?(.+?)["”]?(?:,|\s+(?:in|of|which|included)\b)/i;
 
@@ -179,7 +182,7 @@ interface Run {
  */
 function itemsAfterPartIV(sections: Section[]): Section[] {
   const pointer = (tag: string) => sections.find((s) => s.itemTag === tag && textChars(s) <= POINTER_ITEM_CHARS);
-  const [item7, item8] = [pointer('10K-Item-7'), pointer('10K-Item-8')];
+  const [item7, item8] = [pointer('10K-Item-7'), pointer('10K-Item-8') ?? listingItem8(sections)];
   if (!item7 && !item8) return sections;
   const named = item7 ? NAMED_HEADING.exec(item7.lines.map((l) => l.text.trim()).join(' '))?.[1]?.trim().toLowerCase() : undefined;
   const isMdnaHeading = (text: string) => MDNA_TITLE.test(text) || (named !== undefined && text.trim().replace(/[.:]$/, '').toLowerCase() === named);
@@ -221,14 +224,8 @@ function statementsInMdna(sections: Section[]): Section[] {
   // Two Item 8 sections: itemsAfterPartIV already found the statements.
   if (item8.length !== 1 || textChars(item8[0]!) > POINTER_ITEM_CHARS || item7 < 0) return sections;
   const mdna = sections[item7]!;
-  // A statement's title opens its page: among the page's first lines (a running header such as "Table of Contents"
-  // may stand above it), not a line of prose or of a table that names a statement.
-  let [page, rank] = [-1, 0];
-  const opensPage = mdna.lines.map((l) => {
-    rank = l.page === page ? rank + 1 : 0;
-    page = l.page;
-    return rank < TITLE_LINES ? financialStatementTitle(l.text) : null;
-  });
+  const opening = pageOpeners(mdna.lines);
+  const opensPage = mdna.lines.map((l, j) => (opening[j] ? financialStatementTitle(l.text) : null));
   const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
   if (start < 0) return sections;
   const titled = new Set(opensPage.slice(start).filter((t) => t === 'income_statement' || t === 'balance_sheet' || t === 'cash_flow_statement'));
@@ -236,17 +233,57 @@ function statementsInMdna(sections: Section[]): Section[] {
   return [...sections.slice(0, item7), ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]), ...sections.slice(item7 + 1)];
 }
 
-/** The financial statements printed in an Item 15 or 16: from their index or auditor's report to the signatures or exhibits. */
+/**
+ * Which lines open their page: a statement's title is among the page's first lines (a running header such as "Table
+ * of Contents" may stand above it), not a line of prose or of a table that names a statement.
+ */
+function pageOpeners(lines: Section['lines']): boolean[] {
+  let [page, rank] = [-1, 0];
+  return lines.map((l) => {
+    rank = l.page === page ? rank + 1 : 0;
+    page = l.page;
+    return rank < TITLE_LINES;
+  });
+}
+
+/** Characters up to which an Item 8 that prints no statement page is a list of where they are, with page numbers. */
+const LISTING_ITEM_CHARS = 5000;
+
+/**
+ * An Item 8 that lists the statements and their pages ("The following documents are filed as part of Item 8 ...
+ * Consolidated Balance Sheets   41"), sometimes with the quarterly results, but prints none of them: no line of it is
+ * a statement's page title. It answers the item by pointing, as a short one does.
+ */
+function listingItem8(sections: readonly Section[]): Section | undefined {
+  const item8 = sections.filter((s) => s.itemTag === '10K-Item-8');
+  const only = item8.length === 1 ? item8[0]! : undefined;
+  return only && textChars(only) <= LISTING_ITEM_CHARS && !only.lines.some((l) => isStatementPageTitle(l.text)) ? only : undefined;
+}
+
+/** Primary statements whose page titles a run of lines holds (income statement, balance sheet, cash flow statement). */
+function primaryTitles(lines: Section['lines']): number {
+  const titled = new Set(lines.filter((l) => isStatementPageTitle(l.text)).map((l) => financialStatementTitle(l.text)));
+  return ['income_statement', 'balance_sheet', 'cash_flow_statement'].filter((t) => titled.has(t as never)).length;
+}
+
+/**
+ * The financial statements printed in an Item 15 or 16, up to the signatures or exhibits: from their index or
+ * auditor's report, or, in an annual report that prints the auditor's report after the notes (Exhibit 13), from the
+ * first statement's page title when the income statement, balance sheet and cash flow statement all follow.
+ */
 function statementsRun(s: Section): { start: number; end: number } | null {
+  const opening = pageOpeners(s.lines);
   for (const [start, line] of s.lines.entries()) {
+    const titled = opening[start]! && isStatementPageTitle(line.text);
     // A contents line ("Report of Independent Registered Public Accounting Firm   36") lists the pages, it is not one.
-    if (!STATEMENTS_START.test(line.text) || /\s\d{1,3}$/.test(line.text.trim())) continue;
+    if ((!titled && !STATEMENTS_START.test(line.text)) || /\s\d{1,3}$/.test(line.text.trim())) continue;
     let end = s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
     if (end < 0) end = s.lines.length;
     // Item 15's list of what is filed names the report and the statements too, in a few hundred characters; the
     // statements and their notes run to tens of thousands.
     const run = s.lines.slice(start, end);
-    if (run.some((l) => isStatementPageTitle(l.text)) && textChars({ ...s, lines: run }) >= MIN_STATEMENTS_CHARS) return { start, end };
+    if (textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
+    if (titled ? primaryTitles(run) === 3 : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
   }
   return null;
 }

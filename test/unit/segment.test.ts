@@ -106,6 +106,41 @@ describe('segmentFiling (10-K)', () => {
     expect(segmentFiling('10-K', own).filter((s) => s.itemTag === '10K-Item-8')).toHaveLength(1);
   });
 
+  it('finds the MD&A and statements of an annual report filed as Exhibit 13, and those an Item 8 only lists', () => {
+    const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
+    const mdna = 'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
+    const pointer = (what: string) => `The information required by this item is incorporated by reference to ${what} included in our Annual Report to Shareholders, Exhibit 13.`;
+    const pages = [
+      'ITEM 1. BUSINESS\nExample Widgets designs widgets.',
+      `ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\n${pointer('the caption "Management\'s Discussion and Analysis of Financial Condition and Results of Operations"')}\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\n${pointer('the captions "Consolidated Statements of Income" and "Consolidated Balance Sheets"')}`,
+      'ITEM 15. EXHIBITS, FINANCIAL STATEMENT SCHEDULES\n13 Annual Report to Shareholders\nSIGNATURES\nExample Widgets, Inc.',
+      // The annual report numbers its MD&A in its own sequence and prints the auditor's report after the notes.
+      `Exhibit 13\nItem 2. Management's Discussion and Analysis of Financial Condition and Results of Operations\n${mdna}The Consolidated Statements of Cash Flows show the cash used.`,
+      'Consolidated Statements of Income\nNet sales   $   512   $   474',
+      'Consolidated Balance Sheets\nCash   $   90   $   80',
+      `Consolidated Statements of Cash Flows\nPurchases of property   (41)   (38)\n${notes}Report of Independent Registered Public Accounting Firm\nWe have audited the statements.`,
+      'Exhibit 21\nSubsidiaries of the registrant',
+    ];
+    const found = segmentFiling('10-K', pages);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0], ['10K-Item-7', 1], ['10K-Item-8', 1], ['10K-Item-15', 2], ['10K-Item-7', 3], ['10K-Item-8', 4], ['10K-Item-15', 7],
+    ]);
+    expect(text(found[4]!)).toMatch(/^Item 2\. Management's Discussion[\s\S]*show the cash used\.$/); // a statement named in prose stays
+    expect(text(found[5]!)).toMatch(/^Consolidated Statements of Income[\s\S]*We have audited the statements\.$/);
+    // An Item 8 longer than a pointer that lists the statements' pages (and the quarterly results) but prints none.
+    const quarters = 'Net sales   $   120   $   126   $   130   $   136\n'.repeat(30);
+    const listing = [
+      pages[0]!,
+      `ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nThe following documents are filed as part of Item 8 on the pages listed below:\nConsolidated Balance Sheets   41\nConsolidated Statements of Income   42\nQuarterly Results (unaudited)\n${quarters}`,
+      'ITEM 15. EXHIBITS, FINANCIAL STATEMENT SCHEDULES\nSee Item 8.\nSIGNATURES\nExample Widgets, Inc.',
+      `REPORT OF INDEPENDENT REGISTERED PUBLIC ACCOUNTING FIRM\nWe have audited the statements.\nCONSOLIDATED BALANCE SHEETS\nCash   $   90   $   80\n${notes}`,
+      'EXHIBIT INDEX\n10.1 Credit agreement',
+    ];
+    expect(segmentFiling('10-K', listing).map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0], ['10K-Item-8', 1], ['10K-Item-15', 2], ['10K-Item-8', 3], ['10K-Item-15', 4],
+    ]);
+  });
+
   it('gives Item 8 the statements printed at the end of the MD&A when Item 8 only points elsewhere', () => {
     const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
     const pages = [
