@@ -72,8 +72,14 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   const out: RawStatement[] = [];
   const table = new TableState(formType);
   let paragraph: Paragraph | null = null;
-  // A label that wraps onto the next line ("Purchases and proceeds ... marketable" / " securities ..., net   669").
+  // A label that wraps onto the next line ("Purchases and proceeds ... marketable" / " securities ..., net   669"), or
+  // the lines of one that wraps over several, joined at its first line's place.
   let pendingLabel: SectionLine | null = null;
+  // Lines up to this index are a wrapped label's, already held.
+  let labelEnd = -1;
+  // The last line read was a table row: a label may wrap onto the next row even in a table whose header names no
+  // periods (a statement of equity's columns are its components).
+  let afterRow = false;
   // The financial statement the current page prints: its title is among the page's first lines (a statement page
   // may hold a second one further down: income and comprehensive income often share a page). Prose ends it: a note
   // that starts below the statement on the same page is not part of it.
@@ -101,7 +107,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     paragraph.text += trimmed;
   };
 
-  for (const line of section.lines) {
+  for (const [i, line] of section.lines.entries()) {
     const { text } = line;
     if (isNoise(text)) continue;
     if (line.page !== page) {
@@ -116,27 +122,46 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
         printedOn = title;
       }
     }
+    if (i < labelEnd) continue;
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
-    const row = parseHeader(text) ? null : parseRow(text);
+    const row = parseRowLine(text);
     if (row) {
       flush();
       out.push(rowStatement(row, line, pendingLabel, table, printedOn));
       pendingLabel = null;
+      afterRow = true;
       continue;
     }
+    // The held line was not a wrapped label after all: a group label ("Net sales:"), a heading, or the first line of
+    // a paragraph that this lower-case line goes on with ("We repurchased shares under the program approved" / "by
+    // the Board ...").
+    let resumed = false;
     if (pendingLabel) {
-      // The held line was not a wrapped label after all: a group label ("Net sales:") or a heading.
-      if (/:$/.test(pendingLabel.text.trim())) table.parent = pendingLabel.text.trim().replace(/:$/, '');
+      const held = pendingLabel.text.trim();
+      if (/:$/.test(held)) table.parent = held.replace(/:$/, '');
+      else if (goesOnAsProse(held, text.trim())) {
+        addToParagraph(pendingLabel);
+        resumed = true;
+      }
       pendingLabel = null;
     }
+    const inTable = !resumed && (!!table.periods || afterRow);
+    afterRow = false;
     if (TableState.isFurniture(text)) {
       flush(); // before reading: prose ending here resets the table state, the new caption/header must survive it
       table.read(text);
       continue;
     }
     const trimmed = text.trim();
+    const wrapped = inTable ? wrappedLabel(section.lines, i) : null;
+    if (wrapped) {
+      flush();
+      pendingLabel = wrapped.label;
+      labelEnd = wrapped.row;
+      continue;
+    }
     // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
-    if (table.periods && trimmed.length < 100 && !/[.;]$/.test(trimmed)) {
+    if (!resumed && table.periods && trimmed.length < 100 && !/[.;]$/.test(trimmed)) {
       flush();
       pendingLabel = line;
       continue;
@@ -195,8 +220,8 @@ function rowStatement(
 ): RawStatement {
   let label = row.label;
   let first: SectionLine = line;
-  if (pendingLabel && (/^[a-z(]/.test(label) || /\b(?:and|of|or|for|in|the|to|from|net of|,)$/i.test(pendingLabel.text.trim()))) {
-    label = `${pendingLabel.text.trim()} ${label}`;
+  if (pendingLabel && continuesLabel(pendingLabel.text, label)) {
+    label = joinLabel(pendingLabel.text, label);
     first = pendingLabel;
   } else if (pendingLabel && /:$/.test(pendingLabel.text.trim())) {
     table.parent = pendingLabel.text.trim().replace(/:$/, '');
@@ -220,6 +245,64 @@ function rowStatement(
     fact,
     ...(printedOn ? { statement: printedOn } : {}),
   };
+}
+
+/**
+ * Does a held line start a paragraph that this line goes on with? Both read as prose: the held line starts with a
+ * capital and breaks off mid-sentence, this one goes on in lower case to a sentence's end or for a full line (a
+ * short lower-case line is the rest of a group label: "Adjustments to reconcile ... to net cash" / "provided by
+ * operating activities"), and neither is cut into cells (the layout separates table cells by runs of spaces).
+ */
+function goesOnAsProse(held: string, next: string): boolean {
+  const cells = /\S\s{3,}\S/;
+  const sentence = /[.!?]["”)]?$/.test(next) || next.length >= 80;
+  return /^[A-Z]/.test(held) && /[a-z]$/.test(held) && /^[a-z]/.test(next) && sentence && next.split(/\s+/).length >= 4 && !cells.test(held) && !cells.test(next);
+}
+
+/** A table row parsed from a line; a header line ("(Millions)   2018   2017   2016") also parses as numbers: none. */
+function parseRowLine(text: string): ReturnType<typeof parseRow> {
+  return parseHeader(text) ? null : parseRow(text);
+}
+
+/** Lines a wrapped row label may span before its row. */
+const MAX_LABEL_LINES = 4;
+
+/**
+ * A row label wrapped over lines of its own, from line i ("Cash and cash" / "equivalents at" / "beginning of" / "year
+ * 5,309 4,704"): each next line continues it, and so does the row it ends on. Its lines joined, at its first line's
+ * place, and the index of that row; null when the lines are anything else (a heading, a group label, prose).
+ */
+function wrappedLabel(lines: readonly SectionLine[], i: number): { label: SectionLine; row: number } | null {
+  const first = lines[i]!;
+  let text = first.text.trim();
+  // A label starts with a capital or a parenthesis; a line starting in lower case is the tail of something else.
+  if (text.length >= 100 || /[.;:]$/.test(text) || !/^[A-Z(]/.test(text)) return null;
+  // The first line's indent stays: an indented row belongs to the group label above it ("Net sales:").
+  const indent = first.text.slice(0, first.text.length - first.text.trimStart().length);
+  for (let j = i + 1; j < lines.length && j <= i + MAX_LABEL_LINES; j++) {
+    const next = lines[j]!.text;
+    const row = parseRowLine(next);
+    if (row) return continuesLabel(text, row.label) ? { label: { ...first, text: indent + text }, row: j } : null;
+    if (!continuesLabel(text, next.trim())) return null;
+    text = joinLabel(text, next);
+  }
+  return null;
+}
+
+/**
+ * Does this text continue a row label held on the lines above it? When it starts in lower case or with a
+ * parenthesis ("equivalents at end", "(loss)"), or the label so far breaks off after a joining word, a comma or a
+ * hyphen ("Cash and", "Unrealized gains (losses) on available-").
+ */
+function continuesLabel(held: string, next: string): boolean {
+  const t = next.trim();
+  return t.length > 0 && t.length < 100 && (/^[a-z(]/.test(t) || /(?:\b(?:and|of|or|for|in|the|to|from|net of|on|at|by|with)|[,-])$/i.test(held.trim()));
+}
+
+/** A held label and its continuation as one label; a word the layout hyphenated at the line end is joined whole. */
+function joinLabel(held: string, next: string): string {
+  const h = held.trim();
+  return /[a-z]-$/i.test(h) ? `${h}${next.trim()}` : `${h} ${next.trim()}`;
 }
 
 /** Sentences of a paragraph with their start positions. */

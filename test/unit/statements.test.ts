@@ -82,6 +82,38 @@ describe('table facts', () => {
     expect(eps.text.endsWith('(USD per share)')).toBe(true);
   });
 
+  it('joins a label wrapped over several lines, also in a table whose header names no periods, and keeps prose whole', () => {
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      '   (In millions)   2024   2023   2022',
+      'Net cash used in financing activities   (2,603)   (2,586)   (2,063)',
+      'Cash and cash',
+      '  equivalents at',
+      '  end of year   4,500   5,309   4,704',
+      // A statement of equity: its columns are components, not periods.
+      'Consolidated Statements of Shareholders’ Equity',
+      '   Common Stock   Retained Earnings   Total',
+      'Balance at May 31, 2023   356   5,620   11,081',
+      'Forfeiture of shares from',
+      'employees   (1)   (8)   (12)',
+      'Tax benefits from stock options, restricted stock vesting and',
+      '  employee stock purchase plan   —   (22)   (22)',
+      'We repurchased shares under the program approved',
+      'by the Board of Directors in 2022 and retired them.',
+    ].join('\n');
+    const rows = segmentFiling('10-K', [page]).flatMap((s) => extractStatements(s, '10-K'));
+    const labels = rows.filter((r) => r.kind === 'table_row').map((r) => r.fact!.label);
+    expect(labels).toContain('Cash and cash equivalents at end of year');
+    expect(labels).toContain('Forfeiture of shares from employees');
+    expect(labels).toContain('Tax benefits from stock options, restricted stock vesting and employee stock purchase plan');
+    const cash = rows.find((r) => r.fact?.label === 'Cash and cash equivalents at end of year')!;
+    expect(page.slice(cash.offset, cash.endOffset)).toMatch(/^Cash and cash[\s\S]*4,704$/);
+    // Two lines of prose after the last row are a sentence, not a label: no row follows them.
+    expect(rows.filter((r) => r.kind === 'sentence').map((r) => r.text)).toContain(
+      'We repurchased shares under the program approved by the Board of Directors in 2022 and retired them.',
+    );
+  });
+
   it('keeps provenance: page and character offsets point at the row in the page text', () => {
     const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
     expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
