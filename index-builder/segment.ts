@@ -1,5 +1,5 @@
 import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
-import { financialStatementTitle, TITLE_LINES } from '../src/text/financial-statements';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../src/text/financial-statements';
 import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
@@ -228,8 +228,7 @@ function statementsInMdna(sections: Section[]): Section[] {
   const opensPage = mdna.lines.map((l, j) => (opening[j] ? financialStatementTitle(l.text) : null));
   const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
   if (start < 0) return sections;
-  const titled = new Set(opensPage.slice(start).filter((t) => t === 'income_statement' || t === 'balance_sheet' || t === 'cash_flow_statement'));
-  if (titled.size < 3 || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
+  if (primaryTitles(mdna.lines.slice(start), opening.slice(start)) < PRIMARY_STATEMENTS.length || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
   return [...sections.slice(0, item7), ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]), ...sections.slice(item7 + 1)];
 }
 
@@ -260,10 +259,12 @@ function listingItem8(sections: readonly Section[]): Section | undefined {
   return only && textChars(only) <= LISTING_ITEM_CHARS && !only.lines.some((l) => isStatementPageTitle(l.text)) ? only : undefined;
 }
 
-/** Primary statements whose page titles a run of lines holds (income statement, balance sheet, cash flow statement). */
-function primaryTitles(lines: Section['lines']): number {
-  const titled = new Set(lines.filter((l) => isStatementPageTitle(l.text)).map((l) => financialStatementTitle(l.text)));
-  return ['income_statement', 'balance_sheet', 'cash_flow_statement'].filter((t) => titled.has(t as never)).length;
+const PRIMARY_STATEMENTS: readonly FinancialStatement[] = ['income_statement', 'balance_sheet', 'cash_flow_statement'];
+
+/** How many of the primary statements (income statement, balance sheet, cash flow statement) open a page of these lines. */
+function primaryTitles(lines: Section['lines'], opening: readonly boolean[]): number {
+  const titled = new Set(lines.filter((_, k) => opening[k]).map((l) => financialStatementTitle(l.text)));
+  return PRIMARY_STATEMENTS.filter((t) => titled.has(t)).length;
 }
 
 /**
@@ -283,7 +284,7 @@ function statementsRun(s: Section): { start: number; end: number } | null {
     // statements and their notes run to tens of thousands.
     const run = s.lines.slice(start, end);
     if (textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
-    if (titled ? primaryTitles(run) === 3 : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
+    if (titled ? primaryTitles(run, opening.slice(start, end)) === PRIMARY_STATEMENTS.length : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
   }
   return null;
 }
