@@ -18,6 +18,10 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
   // Exhibits (10-K Items 15-16, 10-Q Part II Item 6) are contracts and plans: "will", "shall" and "if ... would"
   // state obligations, not expectations, so only explicit expectation verbs count there.
   const exhibit = !!itemTag && /^(?:10K-Item-1[56]|10Q-PartII-Item-6)$/.test(itemTag);
+  // The company's judgement of a loss contingency's likelihood, in ASC 450's terms ("the Company believes that it is
+  // probable that it will incur a loss", "we consider the risk remote"), is an assessment, though it names a loss
+  // that may arise.
+  if (LIKELIHOOD_JUDGEMENT.test(text) && !JUDGEMENT_AS_CONDITION.test(text) && !NO_ASSURANCE.test(text)) return 'ASSESSMENT';
   if (isRisk(text, itemTag, exhibit)) return 'RISK';
   if (isPrediction(text, exhibit)) return 'PREDICTION';
   // "We use words such as believes, expects ... to identify forward-looking statements" describes wording.
@@ -25,6 +29,10 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
   return 'FACT';
 }
 
+// A policy states what is done once such a judgement is made ("accruals ... to the extent that we conclude that a loss
+// is both probable and reasonably estimable", "when it is determined the likelihood of redemption is remote").
+const JUDGEMENT_AS_CONDITION = /\b(?:if|when|whenever|to the extent|unless|once|until|whether)\b[^.,;]{0,40}\b(?:believes?|considers?|concluded?|determined?)\b/i;
+const LIKELIHOOD_JUDGEMENT = /\b(?:believes?|considers?|concluded?|determined?)\b[^.,;]{0,40}\b(?:probable|remote|reasonably possible)\b/i;
 const FLS_WORDS = /\b(?:words|expressions|terms) such as\b|\bsimilar (?:words|expressions)\b/i;
 
 /**

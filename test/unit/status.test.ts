@@ -71,6 +71,16 @@ describe('epistemic status rules', () => {
     expect(classifyStatus(text, 'sentence', item)).toBe(status);
   });
 
+  // A loss contingency's likelihood as the company judges it (ASC 450), against a policy conditioned on that judgement.
+  it.each([
+    ['The Company believes that it is probable that it will incur a loss from these matters, though it cannot estimate the loss that may arise.', '10K-Item-8', 'ASSESSMENT'],
+    ['While we may be exposed to credit losses from counterparties, we consider the risk remote.', '10K-Item-8', 'ASSESSMENT'],
+    ['We record accruals for these matters to the extent that we conclude that a loss is probable and reasonably estimable.', '10K-Item-8', 'FACT'],
+    ['The loss of a key customer could adversely affect our results.', '10K-Item-8', 'RISK'],
+  ] as const)('%s (%s) is %s', (text, item, status) => {
+    expect(classifyStatus(text, 'sentence', item)).toBe(status);
+  });
+
   // Each rule of the fourth revision: the trap and the true case.
   const fourth: [string, string | null, 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK'][] = [
     // an expectation in a restrictive relative clause defines a noun
