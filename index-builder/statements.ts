@@ -3,7 +3,7 @@ import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '.
 import { metricCodes } from '../src/text/metrics';
 import type { Section, SectionLine } from './segment';
 import { classifyStatus } from './status';
-import { factText, parseHeader, parseRow, parseScale, TableState, type TableFact } from './table-facts';
+import { factText, parseHeader, parseRow, TableState, type TableFact } from './table-facts';
 
 export { classifyStatus } from './status';
 
@@ -92,16 +92,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const read = paragraphStatements(paragraph, section.itemTag);
     paragraph = null;
     out.push(...read.statements);
-    // Prose between tables ends the table: the next table brings its own caption and header, or a sentence
-    // introducing it ("... were as follows (in millions):") gives its scale and what it lists.
-    if (read.sawProse) {
-      table.reset();
-      const last = read.statements.at(-1)?.text ?? '';
-      if (last.endsWith(':')) {
-        table.scale = parseScale(last);
-        table.leadIn = leadInSubject(last);
-      }
-    }
+    // Prose between tables ends the table: the next table brings its own caption and header.
+    if (read.sawProse) table.reset();
     if (read.sawSentence) printedOn = null;
   };
 
@@ -146,11 +138,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     let resumed = false;
     if (pendingLabel) {
       const held = pendingLabel.text.trim();
-      if (/:$/.test(held)) {
-        table.parent = held.replace(/:$/, '');
-        // A group label, or a short sentence introducing the next table: either way the earlier lead-in is done.
-        table.leadIn = leadInSubject(held);
-      }
+      if (/:$/.test(held)) table.parent = held.replace(/:$/, '');
       else if (goesOnAsProse(held, text.trim())) {
         addToParagraph(pendingLabel);
         resumed = true;
@@ -240,9 +228,6 @@ function rowStatement(
   }
   // Indented rows under a "Net sales:" group label carry the group ("Net sales: Products"); a total row or an
   // unindented row (a wrapped label counts from its first line) ends the group.
-  // A row named only by its period ("Fiscal 2024", "Thereafter") in a schedule says what it is through the sentence
-  // introducing the table.
-  if (table.leadIn && PERIOD_LABEL.test(label)) label = `${table.leadIn}: ${label}`;
   const indent = first === line ? row.indent : first.text.length - first.text.trimStart().length;
   if (/^total\b/i.test(label)) table.parent = null;
   else if (indent > 0 && table.parent) label = `${table.parent}: ${label}`;
@@ -272,24 +257,6 @@ function goesOnAsProse(held: string, next: string): boolean {
   const cells = /\S\s{3,}\S/;
   const sentence = /[.!?]["”)]?$/.test(next) || next.length >= 80;
   return /^[A-Z]/.test(held) && /[a-z]$/.test(held) && /^[a-z]/.test(next) && sentence && next.split(/\s+/).length >= 4 && !cells.test(held) && !cells.test(next);
-}
-
-/** A row label that is only a period of a schedule: a (fiscal) year or range, the rest of the year, "Thereafter". */
-const PERIOD_LABEL = /^(?:(?:fiscal(?: year)?\s+)?(?:19|20)\d\d(?:\s*(?:[-–]|through|to)\s*(?:19|20)?\d\d)?|(?:the )?remain(?:ing|der) .{0,40}(?:19|20)\d\d|(?:19|20)\d\d and thereafter|thereafter)$/i;
-
-/**
- * What a sentence introducing a table says the table lists: "The contractual future principal payments for all
- * borrowings as of October 31, 2022 were as follows (in millions):" -> "The contractual future principal payments for
- * all borrowings as of October 31, 2022". Null when it is no such sentence or too long to head a row.
- */
-function leadInSubject(sentence: string): string | null {
-  const subject = sentence
-    .replace(/:$/, '')
-    .replace(/\s*\((?:in|dollars in|amounts in) [^)]*\)/gi, '')
-    .replace(/,?\s+(?:(?:is|are|was|were|will be)\s+)?(?:as follows|summarized|presented|shown|detailed)\b.*$/i, '')
-    .replace(/^the following (?:table )?(?:summarizes|presents|shows|sets forth|reflects|provides)\s+/i, '')
-    .trim();
-  return subject.length >= 10 && subject.length <= 120 && subject !== sentence.replace(/:$/, '') ? subject.replace(/^./, (c) => c.toUpperCase()) : null;
 }
 
 /** A table row parsed from a line; a header line ("(Millions)   2018   2017   2016") also parses as numbers: none. */

@@ -137,10 +137,6 @@ export class TableState {
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
-  /** What the sentence introducing the table says it lists ("The contractual future principal payments ..."). */
-  leadIn: string | null = null;
-  /** Rows read since the last caption or header. */
-  private rows = 0;
 
   constructor(readonly formType: string) {}
 
@@ -149,8 +145,6 @@ export class TableState {
     this.spans = this.monthDays = this.periods = null;
     this.yearEnd = null;
     this.parent = null;
-    this.leadIn = null;
-    this.rows = 0;
   }
 
   /** Whether read() would take the line as table furniture (without changing the state). */
@@ -167,14 +161,6 @@ export class TableState {
    * and must not be read as prose.
    */
   read(line: string): boolean {
-    const furniture = this.readFurniture(line);
-    // Furniture after rows (a caption or header of its own) starts another table, which the lead-in does not name.
-    if (furniture && this.rows > 0) this.leadIn = null;
-    if (furniture) this.rows = 0;
-    return furniture;
-  }
-
-  private readFurniture(line: string): boolean {
     const scale = parseScale(line);
     const trimmed = line.trim();
     const spans = parseSpans(line);
@@ -253,7 +239,6 @@ export class TableState {
 
   /** A data row read with the current header: cells get their periods when the counts line up. */
   toFact(row: { label: string; values: string[]; indent: number }): TableFact {
-    this.rows++;
     // Values line up with the header, or carry one extra trailing column ("% change") left without a period. Fewer
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;

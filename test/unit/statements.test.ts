@@ -114,35 +114,6 @@ describe('table facts', () => {
     );
   });
 
-  it('names a schedule row that only states its period by the sentence introducing the table, with its scale', () => {
-    const page = [
-      'Item 8. Financial Statements and Supplementary Data',
-      'The notes are senior unsecured obligations of the company.',
-      'The contractual future principal payments for all borrowings as of October 31, 2024 were as follows (in millions):',
-      'Fiscal 2025   1,182',
-      'Thereafter   8,500',
-      'Total principal outstanding   10,683',
-    ].join('\n');
-    const rows = segmentFiling('10-K', [page]).flatMap((s) => extractStatements(s, '10-K')).filter((r) => r.kind === 'table_row');
-    expect(rows.map((r) => r.text)).toEqual([
-      'The contractual future principal payments for all borrowings as of October 31, 2024: Fiscal 2025: 1,182 (USD millions)',
-      'The contractual future principal payments for all borrowings as of October 31, 2024: Thereafter: 8,500 (USD millions)',
-      'Total principal outstanding: 10,683 (USD millions)',
-    ]);
-    // A second table under its own header after the first one's rows: the lead-in named only the first.
-    const two = [
-      'Item 8. Financial Statements and Supplementary Data',
-      'The company leases offices and stores.',
-      'The components of lease expense were as follows:',
-      '(In millions)   2024   2023',
-      'Operating lease cost   120   110',
-      '(In millions)   Operating   Finance',
-      'Thereafter   700   20',
-    ].join('\n');
-    const labels = segmentFiling('10-K', [two]).flatMap((s) => extractStatements(s, '10-K')).filter((r) => r.kind === 'table_row').map((r) => r.fact!.label);
-    expect(labels).toEqual(['Operating lease cost', 'Thereafter']);
-  });
-
   it('keeps provenance: page and character offsets point at the row in the page text', () => {
     const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
     expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
