@@ -613,7 +613,7 @@ export const BUILD_STATE = 'build-state.json';
  * 8: a pointer is linked to the note and subsection that carry what it points at (a subsection it names, the item's
  *    title), not only to the first note it names; an annual report filed as Exhibit 13 gives Items 7 and 8 its MD&A
  *    and statements, and an Item 8 that only lists the statements' pages is a pointer; a row label wrapped over
- *    several lines is joined.
+ *    several lines is joined; a company's judgement of a loss contingency's likelihood is ASSESSMENT.
  */
 export const EXTRACTION_VERSION = 8;
 
