@@ -123,12 +123,12 @@ function titleWords(title: string): string[] {
 
 /**
  * The line of a note where what a pointer refers to starts; -1 when no line of the note is marked for it. In order:
- * a subheading the pointer names (namedSubsections); a subheading that repeats the pointing item's official title
- * (Item 3 -> "Legal Proceedings" inside "Commitments and Contingencies"); the note's heading when the note is titled
- * so ("17. Legal Proceedings"); a subheading sharing a word of a short item title ("Litigation and Regulatory
- * Proceedings", "Legal Matters"), unless it is the note's "Other ..." remainder.
+ * a subheading the pointer names (`names`, from namedSubsections); a subheading that repeats the pointing item's
+ * official title (Item 3 -> "Legal Proceedings" inside "Commitments and Contingencies"); the note's heading when the
+ * note is titled so ("17. Legal Proceedings"); a subheading sharing a word of a short item title ("Litigation and
+ * Regulatory Proceedings", "Legal Matters"), unless it is the note's "Other ..." remainder.
  */
-function titledLine(note: NoteSpan, pointer: string, pointerTag: string): number {
+function titledLine(note: NoteSpan, names: readonly string[], pointerTag: string): number {
   const title = itemTitle(pointerTag);
   const lines = note.section.lines;
   const heads: [number, string][] = [];
@@ -137,8 +137,8 @@ function titledLine(note: NoteSpan, pointer: string, pointerTag: string): number
     if (head) heads.push([i, head]);
   }
   const noteName = bare(note.title);
-  const names = namedSubsections(pointer).filter((n) => n !== noteName && !noteName.startsWith(n));
-  const named = heads.find(([, h]) => names.some((n) => h === n || h.startsWith(n + ' ')));
+  const own = names.filter((n) => n !== noteName && !noteName.startsWith(n));
+  const named = heads.find(([, h]) => own.some((n) => h === n || h.startsWith(n + ' ')));
   if (named) return named[0];
   if (!title) return -1;
   const same = heads.find(([, h]) => h === title);
@@ -149,20 +149,22 @@ function titledLine(note: NoteSpan, pointer: string, pointerTag: string): number
   return heads.find(([, h]) => !h.startsWith('other ') && words.some((w) => h.split(' ').includes(w)))?.[0] ?? -1;
 }
 
-/** Where the referred disclosure starts inside a note: the line titledLine finds, else the note's heading. */
-export function referredStart(note: NoteSpan, pointer: string, pointerTag: string): { page: number; offset: number } {
-  const at = titledLine(note, pointer, pointerTag);
-  const line = note.section.lines[at >= 0 ? at : note.from]!;
-  return { page: line.page, offset: line.offset };
-}
-
 /**
- * The note a pointer refers to: of the notes it names that the filing prints, the first with a line marked for it
- * (titledLine), else the first. Item 3 often names two ("Note 14 (contingencies related to our income taxes) and
- * Note 17 (legal contingencies)"), and the legal note is the one Item 3 answers with.
+ * What a pointer refers to: of the notes it names that the filing prints, the first with a line marked for it
+ * (titledLine), from that line; else the first note named, from its heading. Item 3 often names two ("Note 14
+ * (contingencies related to our income taxes) and Note 17 (legal contingencies)"), and the legal note is the one
+ * Item 3 answers with.
  */
-export function referredNote(named: readonly NoteSpan[], pointer: string, pointerTag: string): NoteSpan | undefined {
-  return named.find((n) => titledLine(n, pointer, pointerTag) >= 0) ?? named[0];
+export function referredTo(named: readonly NoteSpan[], pointer: string, pointerTag: string): { note: NoteSpan; page: number; offset: number } | null {
+  const names = namedSubsections(pointer);
+  for (const note of named) {
+    const at = titledLine(note, names, pointerTag);
+    if (at >= 0) return { note, page: note.section.lines[at]!.page, offset: note.section.lines[at]!.offset };
+  }
+  const first = named[0];
+  if (!first) return null;
+  const heading = first.section.lines[first.from]!;
+  return { note: first, page: heading.page, offset: heading.offset };
 }
 
 /** A statement as referencesOf needs it: where it stands, its kind and text, and its section. */
@@ -189,9 +191,9 @@ export function referenceLinks(sections: readonly Section[], statements: readonl
   statements.forEach((s, i) => {
     if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > POINTER_ITEM_CHARS) return;
     const printed = [...s.text.matchAll(NOTE_REFERENCE)].flatMap((m) => notes.get(Number(m[1])) ?? []);
-    const named = referredNote(printed, s.text, s.section.itemTag);
-    if (!named) return;
-    const start = referredStart(named, s.text, s.section.itemTag);
+    const start = referredTo(printed, s.text, s.section.itemTag);
+    if (!start) return;
+    const named = start.note;
     const end = named.section.lines[named.to] ?? null;
     for (let j = 0; j < statements.length && out[i]!.length < REFERRED_SENTENCES; j++) {
       const t = statements[j]!;

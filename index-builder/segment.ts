@@ -224,24 +224,24 @@ function statementsInMdna(sections: Section[]): Section[] {
   // Two Item 8 sections: itemsAfterPartIV already found the statements.
   if (item8.length !== 1 || textChars(item8[0]!) > POINTER_ITEM_CHARS || item7 < 0) return sections;
   const mdna = sections[item7]!;
-  const opening = pageOpeners(mdna.lines);
-  const opensPage = mdna.lines.map((l, j) => (opening[j] ? financialStatementTitle(l.text) : null));
+  const opensPage = pageTitles(mdna.lines);
   const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
   if (start < 0) return sections;
-  if (primaryTitles(mdna.lines.slice(start), opening.slice(start)) < PRIMARY_STATEMENTS.length || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
+  if (primaryCount(opensPage.slice(start)) < PRIMARY_STATEMENTS.length || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
   return [...sections.slice(0, item7), ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]), ...sections.slice(item7 + 1)];
 }
 
 /**
- * Which lines open their page: a statement's title is among the page's first lines (a running header such as "Table
- * of Contents" may stand above it), not a line of prose or of a table that names a statement.
+ * The statement each line titles when it opens its page, else null: a statement's title is among the page's first
+ * lines (a running header such as "Table of Contents" may stand above it), not a line of prose or of a table that
+ * names a statement.
  */
-function pageOpeners(lines: Section['lines']): boolean[] {
+function pageTitles(lines: Section['lines']): (FinancialStatement | null)[] {
   let [page, rank] = [-1, 0];
   return lines.map((l) => {
     rank = l.page === page ? rank + 1 : 0;
     page = l.page;
-    return rank < TITLE_LINES;
+    return rank < TITLE_LINES ? financialStatementTitle(l.text) : null;
   });
 }
 
@@ -261,10 +261,9 @@ function listingItem8(sections: readonly Section[]): Section | undefined {
 
 const PRIMARY_STATEMENTS: readonly FinancialStatement[] = ['income_statement', 'balance_sheet', 'cash_flow_statement'];
 
-/** How many of the primary statements (income statement, balance sheet, cash flow statement) open a page of these lines. */
-function primaryTitles(lines: Section['lines'], opening: readonly boolean[]): number {
-  const titled = new Set(lines.filter((_, k) => opening[k]).map((l) => financialStatementTitle(l.text)));
-  return PRIMARY_STATEMENTS.filter((t) => titled.has(t)).length;
+/** How many of the primary statements (income statement, balance sheet, cash flow statement) these page titles hold. */
+function primaryCount(titles: readonly (FinancialStatement | null)[]): number {
+  return PRIMARY_STATEMENTS.filter((t) => titles.includes(t)).length;
 }
 
 /**
@@ -273,9 +272,10 @@ function primaryTitles(lines: Section['lines'], opening: readonly boolean[]): nu
  * first statement's page title when the income statement, balance sheet and cash flow statement all follow.
  */
 function statementsRun(s: Section): { start: number; end: number } | null {
-  const opening = pageOpeners(s.lines);
+  const titles = pageTitles(s.lines);
   for (const [start, line] of s.lines.entries()) {
-    const titled = opening[start]! && isStatementPageTitle(line.text);
+    // A statement's page title opens its page (financialStatementTitle reads it there too).
+    const titled = titles[start] !== null && isStatementPageTitle(line.text);
     // A contents line ("Report of Independent Registered Public Accounting Firm   36") lists the pages, it is not one.
     if ((!titled && !STATEMENTS_START.test(line.text)) || /\s\d{1,3}$/.test(line.text.trim())) continue;
     let end = s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
@@ -284,7 +284,7 @@ function statementsRun(s: Section): { start: number; end: number } | null {
     // statements and their notes run to tens of thousands.
     const run = s.lines.slice(start, end);
     if (textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
-    if (titled ? primaryTitles(run, opening.slice(start, end)) === PRIMARY_STATEMENTS.length : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
+    if (titled ? primaryCount(titles.slice(start, end)) === PRIMARY_STATEMENTS.length : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
   }
   return null;
 }
