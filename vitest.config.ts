@@ -19,7 +19,9 @@ const RATE_LIMIT_NAMESPACE = '1001';
  * Bundling also drops itty-router's source maps, whose sources point outside its package (Vite warned about them
  * once per file).
  */
-const workerDeps = { optimizer: { ssr: { enabled: true, include: ['fast-check', '@cfworker/json-schema', 'itty-router'] } } };
+const workerDeps = {
+  optimizer: { ssr: { enabled: true, include: ['fast-check', '@cfworker/json-schema', 'itty-router'] } },
+};
 
 export default defineConfig({
   test: {
@@ -47,7 +49,9 @@ export default defineConfig({
               bindings: { API_KEY_HASHES: TEST_KEY_HASH },
               // The suite sends thousands of requests with one key: lift the per-key limit here; its own project
               // below runs with a limit small enough to reach.
-              ratelimits: { RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: 1_000_000_000, period: 60 } } },
+              ratelimits: {
+                RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: 1_000_000_000, period: 60 } },
+              },
             },
           }),
         ],
@@ -67,7 +71,9 @@ export default defineConfig({
             wrangler: { configPath: './wrangler.toml' },
             miniflare: {
               bindings: { API_KEY_HASHES: `${TEST_KEY_HASH},${SECOND_KEY_HASH}` },
-              ratelimits: { RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: TEST_RATE_LIMIT, period: 60 } } },
+              ratelimits: {
+                RATE_LIMITER: { namespace_id: RATE_LIMIT_NAMESPACE, simple: { limit: TEST_RATE_LIMIT, period: 60 } },
+              },
             },
           }),
         ],

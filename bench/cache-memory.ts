@@ -59,7 +59,12 @@ for (let pass = 1; pass <= 2; pass++) {
   const before = cache.stats();
   const readsBefore = reads;
   for (const question of questions) {
-    const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
+    const req = ResearchRequest.parse({
+      query: question,
+      mode,
+      effort: 'medium',
+      retrieval: { max_evidence_tokens: 4000 },
+    });
     await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
   }
   const after = cache.stats();
@@ -74,7 +79,14 @@ const heap = () => {
   const m = process.memoryUsage();
   return m.heapUsed + m.arrayBuffers;
 };
-const kindOf = (key: string) => (key.startsWith('shards/') ? 'shard heads' : key.startsWith('terms/') ? 'term blocks' : key.startsWith('issuers/') ? 'issuer tables' : 'other');
+const kindOf = (key: string) =>
+  key.startsWith('shards/')
+    ? 'shard heads'
+    : key.startsWith('terms/')
+      ? 'term blocks'
+      : key.startsWith('issuers/')
+        ? 'issuer tables'
+        : 'other';
 const charges = new Map(cache.charges());
 console.log('\n| entries | count | charged MB | freed from the heap MB | freed / charged |');
 console.log('|---|---|---|---|---|');

@@ -34,7 +34,9 @@ function shardPart(dir: string, file: string, offset: number): string {
   let starts = sectionStarts.get(file);
   if (!starts) {
     const head = decodeArtifactHead(new Uint8Array(readFileSync(join(dir, file))), 'shard');
-    starts = Object.entries(head.places).map(([name, p]) => [name, p.start] as [string, number]).sort((a, b) => a[1] - b[1]);
+    starts = Object.entries(head.places)
+      .map(([name, p]) => [name, p.start] as [string, number])
+      .sort((a, b) => a[1] - b[1]);
     sectionStarts.set(file, starts);
   }
   if (offset < starts.find(([name]) => name === 'postings')![1]) return 'head';
@@ -43,9 +45,12 @@ function shardPart(dir: string, file: string, offset: number): string {
 
 /** A read's kind: its object's, and for a range of a shard the part it reads (head with its codes, postings, records). */
 const kindOf = (dir: string, file: string, offset: number, bytes: number, shardReads: string) =>
-  objectKind(file) === 'shards' && shardReads === 'ranges' && !file.includes('graph') ? `shards: ${shardPart(dir, file, offset + bytes - 1)}` : objectKind(file);
+  objectKind(file) === 'shards' && shardReads === 'ranges' && !file.includes('graph')
+    ? `shards: ${shardPart(dir, file, offset + bytes - 1)}`
+    : objectKind(file);
 
-const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
+const quantile = (xs: number[], q: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))]!;
 const kb = (b: number) => (b / 1000).toFixed(1);
 
 for (const dir of dirs) {
@@ -76,7 +81,12 @@ for (const dir of dirs) {
           if (bytes > largest.bytes) largest = { file: `${file} (${kind})`, bytes };
         },
       });
-      const req = ResearchRequest.parse({ query: question, mode, effort: 'medium', retrieval: { max_evidence_tokens: 4000 } });
+      const req = ResearchRequest.parse({
+        query: question,
+        mode,
+        effort: 'medium',
+        retrieval: { max_evidence_tokens: 4000 },
+      });
       const started = performance.now();
       await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
       elapsed.push(performance.now() - started);
@@ -89,15 +99,21 @@ for (const dir of dirs) {
       totals.push(total);
       objects.push(count);
     }
-    console.log(`${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`);
+    console.log(
+      `${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`,
+    );
     if (latencyMs) {
       const p50 = quantile(elapsed, 0.5);
       const p95 = quantile(elapsed, 0.95);
-      console.log(`    with ${latencyMs} ms per read: p50 ${p50.toFixed(0)} ms (${(p50 / latencyMs).toFixed(1)} round trips), p95 ${p95.toFixed(0)} ms (${(p95 / latencyMs).toFixed(1)})`);
+      console.log(
+        `    with ${latencyMs} ms per read: p50 ${p50.toFixed(0)} ms (${(p50 / latencyMs).toFixed(1)} round trips), p95 ${p95.toFixed(0)} ms (${(p95 / latencyMs).toFixed(1)})`,
+      );
     }
     for (const [k, xs] of [...byKind].sort()) {
       const rs = readsByKind.get(k)!;
-      console.log(`    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`);
+      console.log(
+        `    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`,
+      );
     }
   }
 }

@@ -33,7 +33,12 @@ const flag = (name: string) => {
 const questions = devQuestions(ROOT, SHARED);
 
 /** Main-thread CPU milliseconds of one query on `reader`. */
-async function cpuMs(reader: ReturnType<typeof openFileIndex>, query: string, mode: string, effort: string): Promise<number> {
+async function cpuMs(
+  reader: ReturnType<typeof openFileIndex>,
+  query: string,
+  mode: string,
+  effort: string,
+): Promise<number> {
   const req = ResearchRequest.parse({ query, mode, effort });
   const valid = { ...req, normalizedQuery: normalizeQuery(req.query) };
   const before = process.threadCpuUsage();
@@ -42,7 +47,8 @@ async function cpuMs(reader: ReturnType<typeof openFileIndex>, query: string, mo
   return (used.user + used.system) / 1000;
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 const line = (label: string, ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   const f = (x: number) => x.toFixed(1).padStart(6);
@@ -78,7 +84,11 @@ if (first !== undefined) {
   const firsts: number[] = [];
   for (let i = 0; i < fresh; i++) {
     const qi = Math.floor((i * questions.length) / fresh);
-    const out = execFileSync(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'bench/cpu.ts'), dir, '--first', `${qi}:${MODES[i % MODES.length]}`], { encoding: 'utf8' });
+    const out = execFileSync(
+      join(ROOT, 'node_modules/.bin/tsx'),
+      [join(ROOT, 'bench/cpu.ts'), dir, '--first', `${qi}:${MODES[i % MODES.length]}`],
+      { encoding: 'utf8' },
+    );
     firsts.push((JSON.parse(out.trim().split('\n').at(-1)!) as { ms: number }).ms);
   }
   if (firsts.length) console.log(line('first query of a new process', firsts));

@@ -32,7 +32,12 @@ for (const mode of ['basic', 'research', 'agentic_research']) {
   const calls: number[] = [];
   for (const cap of [null, 4000]) {
     for (const [n, query] of questions.entries()) {
-      const req = ResearchRequest.parse({ query, mode, effort: 'medium', ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}) });
+      const req = ResearchRequest.parse({
+        query,
+        mode,
+        effort: 'medium',
+        ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}),
+      });
       const { body, trace } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
       const text = JSON.stringify(body);
       h.update(text);
@@ -40,14 +45,17 @@ for (const mode of ['basic', 'research', 'agentic_research']) {
       lines.push(`${mode} ${cap ?? 'none'} ${n} ${createHash('sha256').update(text).digest('hex').slice(0, 16)}`);
       // Before the trace counted them: one per executed pass, one more for a pass's preference retrieval.
       const t = trace as { retrieveCalls?: number; passes?: { skipped?: true; preference: unknown }[] };
-      const counted = t.retrieveCalls ?? t.passes?.reduce((n, p) => n + (p.skipped ? 0 : 1 + (p.preference ? 1 : 0)), 0);
+      const counted =
+        t.retrieveCalls ?? t.passes?.reduce((n, p) => n + (p.skipped ? 0 : 1 + (p.preference ? 1 : 0)), 0);
       if (cap === null && counted !== undefined) calls.push(counted);
     }
   }
   calls.sort((a, b) => a - b);
   const mean = calls.reduce((a, b) => a + b, 0) / (calls.length || 1);
-  const retrieves = calls.length ? ` (retrieve calls per question: p50 ${quantile(calls, 0.5)}, mean ${mean.toFixed(2)}, max ${calls.at(-1)})` : '';
+  const retrieves = calls.length
+    ? ` (retrieve calls per question: p50 ${quantile(calls, 0.5)}, mean ${mean.toFixed(2)}, max ${calls.at(-1)})`
+    : '';
   console.log(`${mode}: ${h.digest('hex').slice(0, 16)}${retrieves}`);
 }
 console.log(`${questions.length} questions x 3 modes x 2 caps: ${all.digest('hex').slice(0, 16)}`);
-if (process.env.DIGEST_OUT) writeFileSync(process.env.DIGEST_OUT, lines.join('\n') + '\n');
+if (process.env.DIGEST_OUT) writeFileSync(process.env.DIGEST_OUT, `${lines.join('\n')}\n`);

@@ -25,9 +25,12 @@ const docOf = new Map(catalog.sources.map((s) => [s.id, s.doc_id]));
 // The indexed 10-K of each ticker and fiscal year.
 const tenK = new Map<string, string>();
 for (const s of catalog.sources) {
-  if (s.meta.sec_form_type === '10-K' && s.meta.sec_ticker && s.meta.sec_fiscal_year) tenK.set(`${s.meta.sec_ticker}:${s.meta.sec_fiscal_year}`, s.doc_id);
+  if (s.meta.sec_form_type === '10-K' && s.meta.sec_ticker && s.meta.sec_fiscal_year)
+    tenK.set(`${s.meta.sec_ticker}:${s.meta.sec_fiscal_year}`, s.doc_id);
 }
-const judged = readJsonl<{ id: string; query: string; relevant_corpus_ids: string[] }>(join(SHARED, 'bench/finder-queries.jsonl'))
+const judged = readJsonl<{ id: string; query: string; relevant_corpus_ids: string[] }>(
+  join(SHARED, 'bench/finder-queries.jsonl'),
+)
   .map((q) => {
     const m = /^([A-Z.]+)(\d{4})\d{4}$/.exec(q.relevant_corpus_ids[0] ?? '');
     return { ...q, doc: m ? tenK.get(`${m[1]}:FY-${m[2]}`) : undefined };
@@ -45,8 +48,11 @@ for (const mode of modes) {
     cites += entries.some(citesDoc) ? 1 : 0;
     first += entries.filter((e) => e.chain === 0).some(citesDoc) ? 1 : 0;
     share += entries.length ? own / entries.length : 0;
-    if (process.env.FF_VERBOSE) console.log(`  ${entries.some(citesDoc) ? 'C' : '.'} ${q.id} own ${own}/${entries.length} ${q.doc} | ${q.query}`);
+    if (process.env.FF_VERBOSE)
+      console.log(`  ${entries.some(citesDoc) ? 'C' : '.'} ${q.id} own ${own}/${entries.length} ${q.doc} | ${q.query}`);
   }
   const n = judged.length;
-  console.log(`finder ${mode}/medium cap=4000 (n=${n} judged queries whose 10-K is indexed): cites it ${cites}/${n}, in the first chain ${first}/${n}, mean share of entries from it ${(share / Math.max(n, 1)).toFixed(2)}`);
+  console.log(
+    `finder ${mode}/medium cap=4000 (n=${n} judged queries whose 10-K is indexed): cites it ${cites}/${n}, in the first chain ${first}/${n}, mean share of entries from it ${(share / Math.max(n, 1)).toFixed(2)}`,
+  );
 }

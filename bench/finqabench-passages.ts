@@ -24,9 +24,13 @@ if (!dir) throw new Error('usage: tsx bench/finqabench-passages.ts <index versio
 const modes = process.argv.slice(3).length ? process.argv.slice(3) : ['research', 'basic'];
 const base = join(SHARED, 'bench/finqabench');
 
-const corpus = readJsonl<{ _id: string; text: string }>(join(base, 'corpus.jsonl')).map((p) => toPassage(p._id, p.text));
+const corpus = readJsonl<{ _id: string; text: string }>(join(base, 'corpus.jsonl')).map((p) =>
+  toPassage(p._id, p.text),
+);
 const known = new Set(corpus.map((p) => p.id));
-const questions = new Map(readJsonl<{ _id: string; text: string }>(join(base, 'queries.jsonl')).map((q) => [q._id, q.text]));
+const questions = new Map(
+  readJsonl<{ _id: string; text: string }>(join(base, 'queries.jsonl')).map((q) => [q._id, q.text]),
+);
 const judged = readFileSync(join(base, 'qrels.tsv'), 'utf8')
   .trim()
   .split('\n')
@@ -43,15 +47,25 @@ for (const mode of modes) {
   for (const [k, q] of judged.entries()) {
     // Basic mode accepts no filters (spec): it is asked the question alone.
     const filters = mode === 'basic' ? undefined : { sec_ticker: { eq: 'AAPL' }, sec_fiscal_year: { eq: 'FY-2022' } };
-    const { entries: returned } = await askInProcess(reader, { query: q.question, mode, cap: 4000, ...(filters ? { filters } : {}) });
+    const { entries: returned } = await askInProcess(reader, {
+      query: q.question,
+      mode,
+      cap: 4000,
+      ...(filters ? { filters } : {}),
+    });
     const mapped = returned.map((e) => ({ chain: e.chain, passages: mappedPassages(e.text, corpus) }));
     const entries = mapped.filter((e) => e.passages.includes(q.passage));
     const other = judged[(k + 1) % judged.length]!.passage;
     control += other !== q.passage && mapped.some((e) => e.passages.includes(other)) ? 1 : 0;
     anywhere += entries.length ? 1 : 0;
     first += entries.some((e) => e.chain === 0) ? 1 : 0;
-    if (process.env.FQ_VERBOSE) console.log(`  ${entries.length ? 'P' : '.'}${entries.some((e) => e.chain === 0) ? 'F' : '.'} ${q.id} | ${q.question.slice(0, 100)}`);
+    if (process.env.FQ_VERBOSE)
+      console.log(
+        `  ${entries.length ? 'P' : '.'}${entries.some((e) => e.chain === 0) ? 'F' : '.'} ${q.id} | ${q.question.slice(0, 100)}`,
+      );
   }
   const n = judged.length;
-  console.log(`finqabench ${mode}/medium cap=4000 (n=${n} judged questions): judged passage cited ${anywhere}/${n}, in the first chain ${first}/${n}; control (another question's passage) ${control}/${n}`);
+  console.log(
+    `finqabench ${mode}/medium cap=4000 (n=${n} judged questions): judged passage cited ${anywhere}/${n}, in the first chain ${first}/${n}; control (another question's passage) ${control}/${n}`,
+  );
 }

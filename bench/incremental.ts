@@ -22,19 +22,30 @@ const CACHE = join(ROOT, 'bench/.cache/incremental');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
 
 function newestFiling(): string {
-  const docs = readFileSync(join(SOURCE, 'documents.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as { doc_id: string; filing_date: string | null });
-  const dated = docs.filter((d) => d.filing_date).sort((a, b) => (a.filing_date! < b.filing_date! ? 1 : a.filing_date! > b.filing_date! ? -1 : a.doc_id < b.doc_id ? -1 : 1));
+  const docs = readFileSync(join(SOURCE, 'documents.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { doc_id: string; filing_date: string | null });
+  const dated = docs
+    .filter((d) => d.filing_date)
+    .sort((a, b) =>
+      a.filing_date! < b.filing_date! ? 1 : a.filing_date! > b.filing_date! ? -1 : a.doc_id < b.doc_id ? -1 : 1,
+    );
   return dated[0]!.doc_id;
 }
 
 /** `build:index` in a fresh process, as npm runs it; its summary line gives the version, time and peak RSS. */
 function build(filingsDir: string, artifacts: string, incremental: boolean) {
-  const run = spawnSync(TSX, ['--expose-gc', 'index-builder/cli.ts', 'build', ...(incremental ? ['--incremental'] : [])], {
-    cwd: ROOT,
-    env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
+  const run = spawnSync(
+    TSX,
+    ['--expose-gc', 'index-builder/cli.ts', 'build', ...(incremental ? ['--incremental'] : [])],
+    {
+      cwd: ROOT,
+      env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   if (run.status !== 0) throw new Error(`build failed:\n${run.stderr}`);
   const out = run.stdout;
   return {
@@ -113,5 +124,5 @@ console.log(`
 
 rewritten by the incremental build: ${rewritten.length} objects, ${mb(result.incremental.rewrittenBytes)} MB (${[...byKind].map(([k, v]) => `${k} ${v.objects} / ${mb(v.bytes)} MB`).join(', ')})`);
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/incremental.json'), JSON.stringify(result, null, 2) + '\n');
+writeFileSync(join(ROOT, 'bench/results/incremental.json'), `${JSON.stringify(result, null, 2)}\n`);
 console.log('wrote bench/results/incremental.json');

@@ -47,7 +47,7 @@ async function main(): Promise<number> {
   console.error(`after: ${second ?? first} ...`);
   const after = await halvesOf(second ?? first!);
   if (save) {
-    writeFileSync(save, JSON.stringify(after) + '\n');
+    writeFileSync(save, `${JSON.stringify(after)}\n`);
     console.error(`saved the run to ${save}`);
   }
   if (before) console.log(renderVerdict(judgeChange(before, after)));

@@ -43,7 +43,8 @@ interface Row {
   source_doc_ids: string[];
   cited_doc_ids: string[];
 }
-const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl')).filter((r) => !only || r.id.includes(only) || r.question_type.includes(only))
+const rows = readJsonl<Row>(join(SHARED, 'bench/docugami-10q-dev.jsonl'))
+  .filter((r) => !only || r.id.includes(only) || r.question_type.includes(only))
   .filter((r) => !half || halfOfDoc(r.source_doc_ids[0]!) === half);
 const answerOf = (r: Row) => docugamiAnswer(r.answer);
 
@@ -74,7 +75,8 @@ for (const c of configs) {
     t[1]++;
     if (verbose) {
       const docs = new Map<string, number>();
-      for (const e of entries) for (const d of new Set(e.occurrences.map((o) => docOf.get(o.sourceId)!))) docs.set(d, (docs.get(d) ?? 0) + 1);
+      for (const e of entries)
+        for (const d of new Set(e.occurrences.map((o) => docOf.get(o.sourceId)!))) docs.set(d, (docs.get(d) ?? 0) + 1);
       const cited = new Set(r.cited_doc_ids);
       const got = [...docs].map(([d, n]) => `${cited.has(d) ? '*' : ''}${d}:${n}`).join(' ');
       lines.push(

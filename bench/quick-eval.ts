@@ -34,12 +34,31 @@ interface Q {
   groups: string[];
 }
 const answerForm = (answer: string) => `answer: ${/\d/.test(answer) ? 'numeric' : 'descriptive'}`;
-const fb: Q[] = readJsonl<{ id: string; question: string; question_type: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
-  join(SHARED, 'bench/financebench-dev.jsonl'),
-).map((r) => ({ ...r, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })), groups: [`type: ${r.question_type}`, answerForm(r.answer)] }));
-const ho: Q[] = readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(
-  join(ROOT, 'bench/dev-2/questions.jsonl'),
-).map((r) => ({ ...r, justification: r.inputs ?? null, gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })), groups: [`kind: ${r.kind}`] }));
+const fb: Q[] = readJsonl<{
+  id: string;
+  question: string;
+  question_type: string;
+  answer: string;
+  justification: string | null;
+  evidence: { doc_id: string; page: number }[];
+}>(join(SHARED, 'bench/financebench-dev.jsonl')).map((r) => ({
+  ...r,
+  gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })),
+  groups: [`type: ${r.question_type}`, answerForm(r.answer)],
+}));
+const ho: Q[] = readJsonl<{
+  id: string;
+  kind: string;
+  question: string;
+  answer: string;
+  inputs?: string;
+  gold: { doc_id: string; page: number; alt_pages?: number[] }[];
+}>(join(ROOT, 'bench/dev-2/questions.jsonl')).map((r) => ({
+  ...r,
+  justification: r.inputs ?? null,
+  gold: r.gold.map((g) => ({ docId: g.doc_id, pages: [g.page, ...(g.alt_pages ?? [])] })),
+  groups: [`kind: ${r.kind}`],
+}));
 
 const half = halfFromEnv();
 const { halfOfDoc } = loadSplit(ROOT, SHARED);
@@ -56,7 +75,12 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
   let shards = 0;
   const lines: string[] = [];
   for (const q of qs) {
-    const req = ResearchRequest.parse({ query: q.question, mode, effort, ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}) });
+    const req = ResearchRequest.parse({
+      query: q.question,
+      mode,
+      effort,
+      ...(cap ? { retrieval: { max_evidence_tokens: cap } } : {}),
+    });
     const t0 = performance.now();
     const { body, trace } = await runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
     ms += performance.now() - t0;
@@ -64,7 +88,10 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
     const entries = parseEvidence(body.evidence);
     const pages = new Set(entries.flatMap((e) => e.occurrences.map((o) => `${docOf.get(o.sourceId)}#${o.page}`)));
     const h = q.gold.some((g) => g.pages.some((p) => pages.has(`${g.docId}#${p}`)));
-    const s = answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, entries.map((e) => e.text).join('\n')).supported;
+    const s = answerSupport(
+      { answer: q.answer, justification: q.justification, question: q.question },
+      entries.map((e) => e.text).join('\n'),
+    ).supported;
     hit += h ? 1 : 0;
     for (const g of [...q.groups, `shape: ${trace.analysis.shape}`]) {
       const e = byGroup.get(g) ?? { n: 0, hit: 0 };
@@ -76,9 +103,12 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
     lines.push(`  ${h ? 'H' : '.'}${s ? 'S' : '.'} ${q.id} ${q.question.slice(0, 90)}`);
   }
   const pct = (n: number) => ((100 * n) / qs.length).toFixed(1).padStart(5);
-  console.log(`${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`);
+  console.log(
+    `${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`,
+  );
   if (verbose) console.log(lines.join('\n'));
-  if (process.env.QE_BY_TYPE) for (const [g, e] of [...byGroup].sort()) console.log(`    ${g.padEnd(34)} hit ${e.hit}/${e.n}`);
+  if (process.env.QE_BY_TYPE)
+    for (const [g, e] of [...byGroup].sort()) console.log(`    ${g.padEnd(34)} hit ${e.hit}/${e.n}`);
 }
 
 for (const c of configs) {

@@ -22,7 +22,22 @@ import { askHalves, readDevQuestions, renderHalves, summarizeHalves } from './li
 import { ensureIndex } from './lib/index-cache';
 import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
-import { answerSupport, containment, docugamiAnswer, counts, extractNumbers, hasNumber, keyTerms, mappedPassages, mean, ndcgAt, numberIndex, overlapTokens, percentile, toPassage } from './lib/score';
+import {
+  answerSupport,
+  containment,
+  docugamiAnswer,
+  counts,
+  extractNumbers,
+  hasNumber,
+  keyTerms,
+  mappedPassages,
+  mean,
+  ndcgAt,
+  numberIndex,
+  overlapTokens,
+  percentile,
+  toPassage,
+} from './lib/score';
 import { benchApiKey, startWorker, type RunningWorker, type WorkerLog } from './lib/worker';
 import { openFileIndex } from '../test/support/file-index';
 
@@ -60,7 +75,6 @@ interface PageQuestion {
   kind?: string;
 }
 
-
 // ---------------------------------------------------------------- requests
 
 interface Sent {
@@ -75,14 +89,28 @@ interface Sent {
 }
 const sent: Sent[] = [];
 /** Requests that got no HTTP response at all (connection refused/reset), each with wrangler's last output. */
-const transportErrors: { query: string; mode: Mode; effort: Effort; cap: number | null; error: string; worker_output_tail: string }[] = [];
+const transportErrors: {
+  query: string;
+  mode: Mode;
+  effort: Effort;
+  cap: number | null;
+  error: string;
+  worker_output_tail: string;
+}[] = [];
 
 let staleConnectionRetries = 0;
 
 /** The running Worker; replaced (and counted) when wrangler dies under the bench. */
 let current: { w: RunningWorker; persistDir: string; restarts: number } | null = null;
 
-async function ask(_w: RunningWorker, query: string, mode: Mode, effort: Effort, cap: number | null, filters?: Record<string, unknown>): Promise<Sent> {
+async function ask(
+  _w: RunningWorker,
+  query: string,
+  mode: Mode,
+  effort: Effort,
+  cap: number | null,
+  filters?: Record<string, unknown>,
+): Promise<Sent> {
   const body: Record<string, unknown> = { query, mode, effort, retrieval: { max_evidence_tokens: cap } };
   if (filters) body.metadata_filters = filters;
   const w = current!.w;
@@ -107,13 +135,31 @@ async function ask(_w: RunningWorker, query: string, mode: Mode, effort: Effort,
     }
   } catch (err) {
     const tail = w.output().slice(-3000);
-    transportErrors.push({ query: query.slice(0, 120), mode, effort, cap, error: String((err as Error).cause ?? err), worker_output_tail: tail });
-    log(`  no response for "${query.slice(0, 60)}" (${mode}/${effort}/${cap}): ${String((err as Error).cause ?? err)}; wrangler exited: ${w.hasExited()}\n${tail.slice(-1500)}`);
+    transportErrors.push({
+      query: query.slice(0, 120),
+      mode,
+      effort,
+      cap,
+      error: String((err as Error).cause ?? err),
+      worker_output_tail: tail,
+    });
+    log(
+      `  no response for "${query.slice(0, 60)}" (${mode}/${effort}/${cap}): ${String((err as Error).cause ?? err)}; wrangler exited: ${w.hasExited()}\n${tail.slice(-1500)}`,
+    );
     if (transportErrors.length > 5) throw new Error('more than 5 requests got no response; stopping');
     await w.stop();
     current!.w = await startWorker(ROOT, current!.persistDir, PORT, INSPECTOR_PORT);
     current!.restarts++;
-    const rec: Sent = { mode, effort, cap, status: 0, clientMs: performance.now() - t0, log: undefined, entries: [], body: {} };
+    const rec: Sent = {
+      mode,
+      effort,
+      cap,
+      status: 0,
+      clientMs: performance.now() - t0,
+      log: undefined,
+      entries: [],
+      body: {},
+    };
     sent.push(rec);
     return rec;
   }
@@ -137,10 +183,11 @@ async function ask(_w: RunningWorker, query: string, mode: Mode, effort: Effort,
 /** (doc_id, page) of every returned statement occurrence. */
 function returnedPages(entries: readonly EvidenceEntry[], cat: LoadedCatalog): Set<string> {
   const out = new Set<string>();
-  for (const e of entries) for (const o of e.occurrences) {
-    const src = cat.byId.get(o.sourceId);
-    if (src) out.add(`${src.doc_id}#${o.page}`);
-  }
+  for (const e of entries)
+    for (const o of e.occurrences) {
+      const src = cat.byId.get(o.sourceId);
+      if (src) out.add(`${src.doc_id}#${o.page}`);
+    }
   return out;
 }
 const evidenceText = (entries: readonly EvidenceEntry[]) => entries.map((e) => e.text).join('\n');
@@ -149,7 +196,14 @@ const evidenceText = (entries: readonly EvidenceEntry[]) => entries.map((e) => e
 
 /** A question set written for the project (bench/dev-2, bench/blind): page gold, a kind per question. */
 function readProjectSet(file: string) {
-  return readJsonl<{ id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] }>(file).map((r) => ({
+  return readJsonl<{
+    id: string;
+    kind: string;
+    question: string;
+    answer: string;
+    inputs?: string;
+    gold: { doc_id: string; page: number; alt_pages?: number[] }[];
+  }>(file).map((r) => ({
     id: r.id,
     kind: r.kind,
     question: r.question,
@@ -160,7 +214,10 @@ function readProjectSet(file: string) {
 }
 
 /** Gold-page hit and answer support per kind, research/medium at the token cap. */
-function scoresByKind(set: { id: string; kind: string }[], perQuestion: Record<string, Record<string, { hit: boolean; support: boolean }>>) {
+function scoresByKind(
+  set: { id: string; kind: string }[],
+  perQuestion: Record<string, Record<string, { hit: boolean; support: boolean }>>,
+) {
   const out: Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }> = {};
   const key = `research/medium/${CAP}`;
   for (const kind of [...new Set(set.map((q) => q.kind))].sort()) {
@@ -195,11 +252,14 @@ function scorePageQuestion(q: PageQuestion, pages: Set<string>, text: string) {
     hit: gold.some(covered),
     allCovered: gold.every(covered),
     multi: gold.length >= 2,
-    support: answerSupport({ answer: q.answer, justification: q.justification ?? null, question: q.question }, text).supported,
+    support: answerSupport({ answer: q.answer, justification: q.justification ?? null, question: q.question }, text)
+      .supported,
   };
 }
 
-function aggregate(rows: { hit: boolean; allCovered: boolean; multi: boolean; support: boolean; tokens?: number }[]): PageScores {
+function aggregate(
+  rows: { hit: boolean; allCovered: boolean; multi: boolean; support: boolean; tokens?: number }[],
+): PageScores {
   const multi = rows.filter((r) => r.multi);
   const rate = (xs: boolean[]) => round(mean(xs.map((x) => (x ? 1 : 0))));
   return {
@@ -212,7 +272,13 @@ function aggregate(rows: { hit: boolean; allCovered: boolean; multi: boolean; su
   };
 }
 
-async function runPageSet(w: RunningWorker, cat: LoadedCatalog, base: PageBm25Baseline, questions: PageQuestion[], label: string) {
+async function runPageSet(
+  w: RunningWorker,
+  cat: LoadedCatalog,
+  base: PageBm25Baseline,
+  questions: PageQuestion[],
+  label: string,
+) {
   const configs: (PageScores & { mode: Mode; effort: Effort; cap: number | null })[] = [];
   const perQuestion: Record<string, Record<string, { hit: boolean; support: boolean }>> = {};
   for (const { mode, effort } of ALL_CONFIGS) {
@@ -232,7 +298,10 @@ async function runPageSet(w: RunningWorker, cat: LoadedCatalog, base: PageBm25Ba
   const baseRows = questions.map((q) => {
     const hits = base.query(q.question, CAP, base.conditionsFor(q.question));
     const pages = new Set(hits.map((h) => `${h.docId}#${h.page}`));
-    return { ...scorePageQuestion(q, pages, hits.map((h) => h.text).join('\n')), tokens: Math.ceil(hits.reduce((a, h) => a + h.text.length, 0) / 4) };
+    return {
+      ...scorePageQuestion(q, pages, hits.map((h) => h.text).join('\n')),
+      tokens: Math.ceil(hits.reduce((a, h) => a + h.text.length, 0) / 4),
+    };
   });
   const baseline = aggregate(baseRows);
   const ours = configs.find((c) => c.mode === 'research' && c.effort === 'medium' && c.cap === CAP)!;
@@ -242,8 +311,16 @@ async function runPageSet(w: RunningWorker, cat: LoadedCatalog, base: PageBm25Ba
     baseline: { ...baseline, cap: CAP, filters: 'research-mode inference (src/filters/infer.ts)' },
     comparison: {
       ours: 'research/medium at 4,000 tokens',
-      gold_page_hit: { ours: ours.gold_page_hit, baseline: baseline.gold_page_hit, ratio: ratio(ours.gold_page_hit, baseline.gold_page_hit) },
-      answer_support: { ours: ours.answer_support, baseline: baseline.answer_support, ratio: ratio(ours.answer_support, baseline.answer_support) },
+      gold_page_hit: {
+        ours: ours.gold_page_hit,
+        baseline: baseline.gold_page_hit,
+        ratio: ratio(ours.gold_page_hit, baseline.gold_page_hit),
+      },
+      answer_support: {
+        ours: ours.answer_support,
+        baseline: baseline.answer_support,
+        ratio: ratio(ours.answer_support, baseline.answer_support),
+      },
     },
     per_question: perQuestion,
   };
@@ -280,18 +357,27 @@ async function runDocugami(w: RunningWorker, base: PageBm25Baseline, rows: Docug
         cap,
         answer_support: round(mean(supported)),
         mean_fraction: round(mean(fractions)),
-        by_question_type: Object.fromEntries(Object.entries(byType).map(([k, v]) => [k, { n: v.length, answer_support: round(mean(v)) }])),
+        by_question_type: Object.fromEntries(
+          Object.entries(byType).map(([k, v]) => [k, { n: v.length, answer_support: round(mean(v)) }]),
+        ),
       });
     }
     log(`  docugami: ${mode} done`);
   }
   const baseSupport = rows.map((r) => {
     const hits = base.query(r.question, CAP, base.conditionsFor(r.question));
-    return answerSupport({ answer: answerOf(r), question: r.question }, hits.map((h) => h.text).join('\n')).supported ? 1 : 0;
+    return answerSupport({ answer: answerOf(r), question: r.question }, hits.map((h) => h.text).join('\n')).supported
+      ? 1
+      : 0;
   });
   const ours = configs.find((c) => c.mode === 'research' && c.cap === CAP)!;
   const b = round(mean(baseSupport));
-  return { n: rows.length, configs, baseline: { answer_support: b, cap: CAP }, comparison: { ours: ours.answer_support, baseline: b, ratio: ratio(ours.answer_support, b) } };
+  return {
+    n: rows.length,
+    configs,
+    baseline: { answer_support: b, cap: CAP },
+    comparison: { ours: ours.answer_support, baseline: b, ratio: ratio(ours.answer_support, b) },
+  };
 }
 
 // ---------------------------------------------------------------- FinQABench (nDCG@10)
@@ -301,8 +387,12 @@ const PAGE_PASSAGE_CONTAINMENT = 0.5;
 
 async function runFinqabench(w: RunningWorker, base: PageBm25Baseline) {
   const dir = join(SHARED, 'bench/finqabench');
-  const corpus = readJsonl<{ _id: string; text: string }>(join(dir, 'corpus.jsonl')).map((p) => toPassage(p._id, p.text));
-  const queries = new Map(readJsonl<{ _id: string; text: string }>(join(dir, 'queries.jsonl')).map((q) => [q._id, q.text]));
+  const corpus = readJsonl<{ _id: string; text: string }>(join(dir, 'corpus.jsonl')).map((p) =>
+    toPassage(p._id, p.text),
+  );
+  const queries = new Map(
+    readJsonl<{ _id: string; text: string }>(join(dir, 'queries.jsonl')).map((q) => [q._id, q.text]),
+  );
   const qrels = new Map<string, Map<string, number>>();
   for (const line of readFileSync(join(dir, 'qrels.tsv'), 'utf8').split('\n').slice(1)) {
     const [q, d, s] = line.trim().split('\t');
@@ -365,7 +455,12 @@ function factPresent(fact: string, evidenceNums: ReturnType<typeof numberIndex>,
   return terms.length > 0 && terms.filter((t) => evidenceLower.includes(t)).length / terms.length >= 0.5;
 }
 
-async function runFinqa(w: RunningWorker, cat: LoadedCatalog, records: ReturnType<typeof readFinqa>, where: Map<string, { docId: string; page: number }>) {
+async function runFinqa(
+  w: RunningWorker,
+  cat: LoadedCatalog,
+  records: ReturnType<typeof readFinqa>,
+  where: Map<string, { docId: string; page: number }>,
+) {
   const configs = [];
   for (const cap of [CAP, null]) {
     const allPresent: number[] = [];
@@ -383,9 +478,20 @@ async function runFinqa(w: RunningWorker, cat: LoadedCatalog, records: ReturnTyp
       const g = where.get(r.id)!;
       pageHit.push(returnedPages(res.entries, cat).has(`${g.docId}#${g.page}`) ? 1 : 0);
     }
-    configs.push({ mode: 'research', effort: 'medium', cap, all_gold_facts_present: round(mean(allPresent)), mean_gold_facts_present: round(mean(fractions)), gold_page_hit: round(mean(pageHit)) });
+    configs.push({
+      mode: 'research',
+      effort: 'medium',
+      cap,
+      all_gold_facts_present: round(mean(allPresent)),
+      mean_gold_facts_present: round(mean(fractions)),
+      gold_page_hit: round(mean(pageHit)),
+    });
   }
-  return { n: records.length, corpus: 'the records\' own pages, indexed as a separate corpus (bench/lib/finqa-corpus.ts)', configs };
+  return {
+    n: records.length,
+    corpus: "the records' own pages, indexed as a separate corpus (bench/lib/finqa-corpus.ts)",
+    configs,
+  };
 }
 
 // ---------------------------------------------------------------- latency
@@ -402,8 +508,20 @@ function latencyTable() {
       n: rows.length,
       worker_ms_p50: percentile(worker, 50),
       worker_ms_p95: percentile(worker, 95),
-      client_ms_p50: round(percentile(rows.map((s) => s.clientMs), 50), 1),
-      client_ms_p95: round(percentile(rows.map((s) => s.clientMs), 95), 1),
+      client_ms_p50: round(
+        percentile(
+          rows.map((s) => s.clientMs),
+          50,
+        ),
+        1,
+      ),
+      client_ms_p95: round(
+        percentile(
+          rows.map((s) => s.clientMs),
+          95,
+        ),
+        1,
+      ),
       share_loading_shards: round(rows.length ? 1 - hot.length / rows.length : null),
       hot_worker_ms_p50: percentile(hot, 50),
     };
@@ -431,7 +549,14 @@ async function askedTwice(questions: readonly string[]) {
   for (const mode of MODES) {
     const logs = logsOf.get(mode)!;
     const ms = logs.map((l) => l.ms);
-    rows.push({ mode, effort: 'medium', n: logs.length, worker_ms_p50: percentile(ms, 50), worker_ms_p95: percentile(ms, 95), read_nothing: logs.filter((l) => !l.storage_bytes).length });
+    rows.push({
+      mode,
+      effort: 'medium',
+      n: logs.length,
+      worker_ms_p50: percentile(ms, 50),
+      worker_ms_p95: percentile(ms, 95),
+      read_nothing: logs.filter((l) => !l.storage_bytes).length,
+    });
   }
   sent.splice(before);
   return rows;
@@ -444,7 +569,15 @@ async function coldQuery(persistDir: string, question: string, mode: Mode) {
     const before = sent.length;
     const r = await ask(w, question, mode, 'medium', CAP);
     sent.splice(before, 1); // cold samples stay out of the warm figures
-    return { mode, effort: 'medium', status: r.status, client_ms: round(r.clientMs, 1), worker_ms: r.log?.ms ?? null, shards_loaded: r.log?.shards_loaded ?? null, cache_bytes: r.log?.cache_bytes ?? null };
+    return {
+      mode,
+      effort: 'medium',
+      status: r.status,
+      client_ms: round(r.clientMs, 1),
+      worker_ms: r.log?.ms ?? null,
+      shards_loaded: r.log?.shards_loaded ?? null,
+      cache_bytes: r.log?.cache_bytes ?? null,
+    };
   } finally {
     await w.stop();
   }
@@ -457,7 +590,10 @@ function groupScores(
   configs: string[],
 ): Record<string, Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }>> {
   const names = [...new Set(groups.flatMap((g) => g.groups))].sort();
-  const out: Record<string, Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }>> = {};
+  const out: Record<
+    string,
+    Record<string, { n: number; gold_page_hit: number | null; answer_support: number | null }>
+  > = {};
   for (const name of names) {
     const ids = groups.filter((g) => g.groups.includes(name)).map((g) => g.id);
     out[name] = {};
@@ -485,7 +621,10 @@ async function main() {
 
   log('tuning and check halves, in-process ...');
   const devQuestions = readDevQuestions(ROOT, SHARED);
-  const halves = summarizeHalves(devQuestions, await askHalves(openFileIndex(index.versionDir), cat, devQuestions, log));
+  const halves = summarizeHalves(
+    devQuestions,
+    await askHalves(openFileIndex(index.versionDir), cat, devQuestions, log),
+  );
   const halvesMarkdown = renderHalves(halves);
   if (HALVES_ONLY) {
     console.log(halvesMarkdown);
@@ -498,12 +637,26 @@ async function main() {
   const base = new PageBm25Baseline(pages, cat.catalog);
   const baselineIndexSeconds = (performance.now() - tBuilt) / 1000;
 
-  const fbRows = readJsonl<{ id: string; question: string; question_type: string; answer: string; justification: string | null; evidence: { doc_id: string; page: number }[] }>(
-    join(SHARED, 'bench/financebench-dev.jsonl'),
-  );
-  const fb = fbRows.map((r) => ({ id: r.id, question: r.question, answer: r.answer, justification: r.justification, gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })) }));
+  const fbRows = readJsonl<{
+    id: string;
+    question: string;
+    question_type: string;
+    answer: string;
+    justification: string | null;
+    evidence: { doc_id: string; page: number }[];
+  }>(join(SHARED, 'bench/financebench-dev.jsonl'));
+  const fb = fbRows.map((r) => ({
+    id: r.id,
+    question: r.question,
+    answer: r.answer,
+    justification: r.justification,
+    gold: r.evidence.map((e) => ({ docId: e.doc_id, pages: [e.page] })),
+  }));
   // Per question type: FinanceBench's own type, and the answer's form (a descriptive answer carries no figure).
-  const fbGroups = fbRows.map((r) => ({ id: r.id, groups: [`type: ${r.question_type}`, `answer: ${/\d/.test(r.answer) ? 'numeric' : 'descriptive'}`] }));
+  const fbGroups = fbRows.map((r) => ({
+    id: r.id,
+    groups: [`type: ${r.question_type}`, `answer: ${/\d/.test(r.answer) ? 'numeric' : 'descriptive'}`],
+  }));
   const holdout = readProjectSet(join(ROOT, 'bench/dev-2/questions.jsonl'));
   // The blind set (bench/blind/README.md): reported, never tuned on.
   const blindFile = join(ROOT, 'bench/blind/questions.jsonl');
@@ -539,7 +692,11 @@ async function main() {
     const restarts = current.restarts;
     // FinanceBench dev, dev-2 and the first 40 docugami questions: the three kinds of dev question, not the blind set.
     log('warm, asked twice ...');
-    const warmTwice = await askedTwice([...fb.map((q) => q.question), ...holdout.map((q) => q.question), ...docugami.slice(0, 40).map((q) => q.question)]);
+    const warmTwice = await askedTwice([
+      ...fb.map((q) => q.question),
+      ...holdout.map((q) => q.question),
+      ...docugami.slice(0, 40).map((q) => q.question),
+    ]);
     await current.w.stop();
 
     log('FinQA: its own pages as a second small index ...');
@@ -550,7 +707,7 @@ async function main() {
     const finqaIndex = await ensureIndex(ROOT, finqaDir, join(CACHE, 'finqa-artifacts'), finqaState, log);
     const fw = await startWorker(ROOT, finqaState, PORT, INSPECTOR_PORT);
     current = { w: fw, persistDir: finqaState, restarts: 0 };
-    let finqa;
+    let finqa: Awaited<ReturnType<typeof runFinqa>>;
     try {
       finqa = await runFinqa(fw, loadCatalog(finqaIndex.versionDir), finqaRecords, where);
     } finally {
@@ -572,23 +729,49 @@ async function main() {
         artifact_bytes: cat.manifest.totals.bytes,
         shards: cat.catalog.shards.length,
       },
-      baseline: { library: 'minisearch 7.2.0 (BM25+)', unit: 'corpus page', pages: pages.length, index_seconds: round(baselineIndexSeconds, 1) },
+      baseline: {
+        library: 'minisearch 7.2.0 (BM25+)',
+        unit: 'corpus page',
+        pages: pages.length,
+        index_seconds: round(baselineIndexSeconds, 1),
+      },
       financebench: { ...financebench, per_question: undefined, by_type_capped: fbByType },
       holdout: { ...hold, per_question: undefined, by_kind_research_medium_capped: holdByKind },
-      ...(blindRun ? { blind: { ...blindRun, per_question: undefined, by_kind_research_medium_capped: scoresByKind(blind, blindRun.per_question) } } : {}),
+      ...(blindRun
+        ? {
+            blind: {
+              ...blindRun,
+              per_question: undefined,
+              by_kind_research_medium_capped: scoresByKind(blind, blindRun.per_question),
+            },
+          }
+        : {}),
       docugami: dg,
       finqabench: fqb,
       finqa,
-      latency: { cold_first_query: cold, warm: latency, warm_asked_twice: warmTwice, requests, non_200: non200, worker_restarts: restarts, stale_connection_retries: staleConnectionRetries, transport_errors: transportErrors },
+      latency: {
+        cold_first_query: cold,
+        warm: latency,
+        warm_asked_twice: warmTwice,
+        requests,
+        non_200: non200,
+        worker_restarts: restarts,
+        stale_connection_retries: staleConnectionRetries,
+        transport_errors: transportErrors,
+      },
       cache: { bytes_after_run: lastLog?.cache_bytes ?? null, max_bytes_seen: maxCache, budget_bytes: 67108864 },
-      per_question: { financebench: financebench.per_question, holdout: hold.per_question, ...(blindRun ? { blind: blindRun.per_question } : {}) },
+      per_question: {
+        financebench: financebench.per_question,
+        holdout: hold.per_question,
+        ...(blindRun ? { blind: blindRun.per_question } : {}),
+      },
     };
   } catch (err) {
     await current?.w.stop();
     throw err;
   }
   mkdirSync(dirname(OUT), { recursive: true });
-  writeFileSync(OUT, JSON.stringify(results, null, 2) + '\n');
+  writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
   const markdown = `${halvesMarkdown}\n${renderMarkdown(results as never, CAP)}`;
   const header = [
     '<!-- Written by `npm run bench` (bench/run.ts); every run overwrites it. Do not edit: history is in git. -->',

@@ -82,7 +82,14 @@ function questions(): string[] {
  * Sends each question in `mode` (`times` in a row) and returns the Worker's log line of each question's last
  * request. Requests rotate over the bench's keys from `firstKey`, so no key reaches its rate limit.
  */
-async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: string, times = 1, firstKey = 0): Promise<WorkerLogLine[]> {
+async function ask(
+  base: string,
+  lines: WorkerLogLine[],
+  qs: string[],
+  mode: string,
+  times = 1,
+  firstKey = 0,
+): Promise<WorkerLogLine[]> {
   const out: WorkerLogLine[] = [];
   for (const [i, query] of qs.flatMap((q) => Array<string>(times).fill(q)).entries()) {
     const res = await fetch(`${base}/query`, {
@@ -93,7 +100,8 @@ async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: str
     await res.arrayBuffer();
     const id = res.headers.get('x-request-id');
     // The log line arrives on wrangler's stdout shortly after the response.
-    for (let k = 0; k < 100 && !lines.some((l) => l.request_id === id); k++) await new Promise((r) => setTimeout(r, 10));
+    for (let k = 0; k < 100 && !lines.some((l) => l.request_id === id); k++)
+      await new Promise((r) => setTimeout(r, 10));
     const line = lines.find((l) => l.request_id === id);
     if (!line) throw new Error(`no log line for request ${id}`);
     if ((i + 1) % times === 0) out.push(line);
@@ -106,7 +114,13 @@ async function ask(base: string, lines: WorkerLogLine[], qs: string[], mode: str
  * next), so no mode runs on code the others have already made hot. Asked mode by mode, basic read 4 ms at p50 when
  * asked first and 3 when asked after research (1x, 233 questions, each asked twice).
  */
-async function askInterleaved(base: string, lines: WorkerLogLine[], qs: string[], modes: readonly string[], times: number): Promise<Map<string, WorkerLogLine[]>> {
+async function askInterleaved(
+  base: string,
+  lines: WorkerLogLine[],
+  qs: string[],
+  modes: readonly string[],
+  times: number,
+): Promise<Map<string, WorkerLogLine[]>> {
   const out = new Map(modes.map((m) => [m, [] as WorkerLogLine[]]));
   for (const [i, q] of qs.entries()) {
     for (let k = 0; k < modes.length; k++) {
@@ -122,13 +136,17 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
   const rows: ServeRow[] = [];
   for (const factor of factors) {
     const artifacts = join(CACHE, `artifacts-${factor}x`);
-    if (!existsSync(join(artifacts, 'sp500', 'LATEST'))) throw new Error(`no ${factor}x index in ${artifacts}: run npm run bench:scale first`);
+    if (!existsSync(join(artifacts, 'sp500', 'LATEST')))
+      throw new Error(`no ${factor}x index in ${artifacts}: run npm run bench:scale first`);
     const persistDir = join(CACHE, `state-${factor}x`);
     mkdirSync(persistDir, { recursive: true });
     await runPublish(artifacts, { remote: false, persistDir });
     const results = new Map<string, { warm: WorkerLogLine[]; cycled: WorkerLogLine[]; cold: WorkerLogLine[] }>();
     for (const phase of ['warm', 'cold'] as const) {
-      const vars: Record<string, string> = { API_KEY_HASHES: KEYS.map(sha256).join(','), ...(phase === 'cold' ? { ARTIFACT_CACHE_SCOPE: 'request', EDGE_CACHE: 'off' } : {}) };
+      const vars: Record<string, string> = {
+        API_KEY_HASHES: KEYS.map(sha256).join(','),
+        ...(phase === 'cold' ? { ARTIFACT_CACHE_SCOPE: 'request', EDGE_CACHE: 'off' } : {}),
+      };
       const server = await startWranglerDev({ port, inspectorPort: port + 1, persistDir, vars, readyKey: KEYS[0]! });
       try {
         const modes = ['basic', 'research'];
@@ -178,7 +196,10 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
         coldP95: percentile(ms(cold), 95),
         coldStorageMedian: percentile(storage, 50),
         coldStorageMax: Math.max(...storage),
-        coldObjectsMedian: percentile(cold.map((l) => l.objects_read ?? 0), 50),
+        coldObjectsMedian: percentile(
+          cold.map((l) => l.objects_read ?? 0),
+          50,
+        ),
         freshP50: percentile(ms(fresh.get(mode)!), 50),
         freshMax: Math.max(...ms(fresh.get(mode)!)),
         freshLoadP50: percentile(stage(fresh.get(mode)!, 'load'), 50),
@@ -189,7 +210,9 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
       });
     }
   }
-  console.log('\n| corpus | mode | warm p50 / p95 ms | cycled p50 / p95 ms (reading storage) | cold p50 / p95 ms | fresh isolate p50 / max ms | cold storage median / max KB | cold objects (median) | errors |');
+  console.log(
+    '\n| corpus | mode | warm p50 / p95 ms | cycled p50 / p95 ms (reading storage) | cold p50 / p95 ms | fresh isolate p50 / max ms | cold storage median / max KB | cold objects (median) | errors |',
+  );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
@@ -199,8 +222,14 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
   // Where cold time goes: storage loads (overlapping ones counted once) against the query's own work.
   console.log('\n| corpus | mode | cold: load / query p50 ms | fresh isolate: load / query p50 ms |');
   console.log('|---|---|---|---|');
-  for (const r of rows) console.log(`| ${r.factor}x | ${r.mode} | ${fmt(r.coldLoadP50)} / ${fmt(r.coldComputeP50)} | ${fmt(r.freshLoadP50)} / ${fmt(r.freshComputeP50)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.factor}x | ${r.mode} | ${fmt(r.coldLoadP50)} / ${fmt(r.coldComputeP50)} | ${fmt(r.freshLoadP50)} / ${fmt(r.freshComputeP50)} |`,
+    );
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  writeFileSync(join(ROOT, 'bench/results/scale-serve.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
+  writeFileSync(
+    join(ROOT, 'bench/results/scale-serve.json'),
+    `${JSON.stringify({ when: new Date().toISOString(), rows }, null, 2)}\n`,
+  );
   return rows;
 }

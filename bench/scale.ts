@@ -24,7 +24,8 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx');
 function factors(): number[] {
   const i = process.argv.indexOf('--factors');
   const list = (i >= 0 ? process.argv[i + 1] : '1,4')!.split(',').map(Number);
-  if (!list.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--factors takes positive integers, e.g. 1,4,8');
+  if (!list.every((n) => Number.isInteger(n) && n >= 1))
+    throw new Error('--factors takes positive integers, e.g. 1,4,8');
   return list;
 }
 
@@ -33,7 +34,11 @@ function corpusFor(factor: number): string {
   const dir = join(CACHE, `corpus-${factor}x`);
   if (!existsSync(join(dir, 'pages.jsonl.gz'))) {
     console.log(`replicating the corpus ${factor}x -> ${dir}`);
-    const run = spawnSync(TSX, ['scripts/replicate-corpus.ts', '--from', SOURCE, '--factor', String(factor), '--out', dir], { cwd: ROOT, stdio: 'inherit' });
+    const run = spawnSync(
+      TSX,
+      ['scripts/replicate-corpus.ts', '--from', SOURCE, '--factor', String(factor), '--out', dir],
+      { cwd: ROOT, stdio: 'inherit' },
+    );
     if (run.status !== 0) throw new Error('replication failed');
   }
   return dir;
@@ -72,9 +77,14 @@ function build(factor: number): Row {
   const out = run.stdout;
   const num = (re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? NaN);
   const version = /built sp500 index (\w+)/.exec(out)![1]!;
-  const manifest = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'manifest.json'), 'utf8')) as { directory: { bytes: number } };
-  const { files } = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'files.json'), 'utf8')) as { files: { file: string; bytes: number }[] };
-  const largest = (prefix: string) => Math.max(0, ...files.filter((f) => f.file.startsWith(prefix)).map((f) => f.bytes));
+  const manifest = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'manifest.json'), 'utf8')) as {
+    directory: { bytes: number };
+  };
+  const { files } = JSON.parse(readFileSync(join(artifacts, 'sp500', version, 'files.json'), 'utf8')) as {
+    files: { file: string; bytes: number }[];
+  };
+  const largest = (prefix: string) =>
+    Math.max(0, ...files.filter((f) => f.file.startsWith(prefix)).map((f) => f.bytes));
   const filings = num(/filings (\d+)/);
   const seconds = num(/ in ([\d.]+) s ->/);
   return {
@@ -107,7 +117,9 @@ const rows = factors().map(build);
 const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
 const kb = (b: number) => (b / 1e3).toFixed(1);
-console.log('\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | directory KB | largest issuer table KB | term blocks | largest term block KB | load |');
+console.log(
+  '\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | directory KB | largest issuer table KB | term blocks | largest term block KB | load |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
@@ -116,6 +128,9 @@ for (const r of rows) {
   );
 }
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-writeFileSync(join(ROOT, 'bench/results/scale.json'), JSON.stringify({ when: new Date().toISOString(), rows }, null, 2) + '\n');
+writeFileSync(
+  join(ROOT, 'bench/results/scale.json'),
+  `${JSON.stringify({ when: new Date().toISOString(), rows }, null, 2)}\n`,
+);
 console.log('\nwrote bench/results/scale.json');
 if (process.argv.includes('--serve')) await serveScale(factors());

@@ -22,7 +22,8 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 const args = process.argv.slice(2);
 const dir = args.find((a) => !a.startsWith('--') && !['research', 'basic', 'agentic_research'].includes(a));
-if (!dir) throw new Error('usage: npm run bench:warm -- <index version dir> [research|basic|agentic_research ...] [--profile]');
+if (!dir)
+  throw new Error('usage: npm run bench:warm -- <index version dir> [research|basic|agentic_research ...] [--profile]');
 const modes = args.filter((a) => ['research', 'basic', 'agentic_research'].includes(a));
 const profile = args.includes('--profile');
 
@@ -69,12 +70,15 @@ for (const mode of modes.length ? modes : ['research', 'basic', 'agentic_researc
     ms.push(performance.now() - t0);
   }
   ms.sort((a, b) => a - b);
-  console.log(`${mode.padEnd(17)} warm p50 ${quantile(ms, 0.5).toFixed(1)} ms  p95 ${quantile(ms, 0.95).toFixed(1)} ms  max ${ms.at(-1)!.toFixed(1)} ms`);
+  console.log(
+    `${mode.padEnd(17)} warm p50 ${quantile(ms, 0.5).toFixed(1)} ms  p95 ${quantile(ms, 0.95).toFixed(1)} ms  max ${ms.at(-1)!.toFixed(1)} ms`,
+  );
   if (profile) {
     const { profile: p } = await session.post('Profiler.stop');
     const total = ms.reduce((a, b) => a + b, 0);
     console.log(`  self time over the timed runs (${total.toFixed(0)} ms in all):`);
-    for (const [fn, t] of selfTimes(p as never).slice(0, 15)) console.log(`    ${((100 * t) / total).toFixed(1).padStart(5)}%  ${t.toFixed(0).padStart(6)} ms  ${fn}`);
+    for (const [fn, t] of selfTimes(p as never).slice(0, 15))
+      console.log(`    ${((100 * t) / total).toFixed(1).padStart(5)}%  ${t.toFixed(0).padStart(6)} ms  ${fn}`);
     mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
     writeFileSync(join(ROOT, `bench/results/warm-${mode}.cpuprofile`), JSON.stringify(p));
   }

@@ -1,8 +1,11 @@
-const CORPORATE_SUFFIXES = /\b(?:incorporated|inc|corporation|corp|company|co|plc|ltd|limited|holdings?|group|the)\b\.?/gi;
+const CORPORATE_SUFFIXES =
+  /\b(?:incorporated|inc|corporation|corp|company|co|plc|ltd|limited|holdings?|group|the)\b\.?/gi;
 
 // First words shared by many company names or common in prose; never used alone as an alias.
 const COMMON_FIRST_WORDS = new Set(
-  'american general first united international national global north south east west western eastern southern northern central pacific atlantic federal public state royal advanced applied digital energy capital financial health medical power southwest consolidated'.split(' '),
+  'american general first united international national global north south east west western eastern southern northern central pacific atlantic federal public state royal advanced applied digital energy capital financial health medical power southwest consolidated'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -28,5 +31,7 @@ export function companyAliases(company: string, ticker: string): string[] {
 export function withoutSharedAliases<T extends { aliases: string[] }>(companies: readonly T[]): T[] {
   const count = new Map<string, number>();
   for (const c of companies) for (const a of new Set(c.aliases)) count.set(a, (count.get(a) ?? 0) + 1);
-  return companies.map((c) => (c.aliases.some((a) => count.get(a)! > 1) ? { ...c, aliases: c.aliases.filter((a) => count.get(a) === 1) } : c));
+  return companies.map((c) =>
+    c.aliases.some((a) => count.get(a)! > 1) ? { ...c, aliases: c.aliases.filter((a) => count.get(a) === 1) } : c,
+  );
 }

@@ -7,7 +7,19 @@ import { shardHead, statementKind, statementStatus } from '../src/format/shard-l
 import { itemSource } from '../src/format/views';
 import { FORMAT_VERSION } from '../src/format/container';
 import { seal, sha256 } from './seal';
-import { EDGE_KINDS, type ArtifactRef, type CatalogHeader, type CatalogSource, type EpistemicStatus, type FileList, type IssuerTable, type Manifest, type Shard, type ShardInfo, type StatementKind } from '../src/format/types';
+import {
+  EDGE_KINDS,
+  type ArtifactRef,
+  type CatalogHeader,
+  type CatalogSource,
+  type EpistemicStatus,
+  type FileList,
+  type IssuerTable,
+  type Manifest,
+  type Shard,
+  type ShardInfo,
+  type StatementKind,
+} from '../src/format/types';
 import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
 import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
@@ -179,7 +191,10 @@ export function planShards(docs: readonly FilingDocument[]): { keys: string[]; b
  * sources are then one contiguous range, which its directory entry records, so its table and shards can number
  * them from 0 and stay the same when other issuers' filings change.
  */
-export function numberSources(filings: readonly { ticker: string; sources: number }[]): { first: Uint32Array; base: Map<string, number> } {
+export function numberSources(filings: readonly { ticker: string; sources: number }[]): {
+  first: Uint32Array;
+  base: Map<string, number>;
+} {
   const order = new Map<string, number[]>();
   filings.forEach((f, i) => {
     const list = order.get(f.ticker);
@@ -225,7 +240,13 @@ export function analyzeFiling(filing: Filing): FilingRecord {
     const raw = section === cover ? coverStatements(section, d.form_type) : extractStatements(section, d.form_type);
     if (!raw.length) continue;
     const localSource = sources.length;
-    sources.push({ id, itemTag: section.itemTag, title: section.title, pageStart: section.lines[0]!.page, pageEnd: section.lines[section.lines.length - 1]!.page });
+    sources.push({
+      id,
+      itemTag: section.itemTag,
+      title: section.title,
+      pageStart: section.lines[0]!.page,
+      pageEnd: section.lines[section.lines.length - 1]!.page,
+    });
     for (const s of raw) {
       statements.push({
         text: s.text,
@@ -279,9 +300,15 @@ export function catalogSources(record: FilingRecord, shard: number): CatalogSour
 }
 
 /** Feeds an issuer's statements to an entity collector, in corpus order, as the sentences and rows that name names. */
-export function observeEntities(collector: EntityCollector, record: FilingRecord, filing: number, statements: Iterable<StatementDraft>): void {
+export function observeEntities(
+  collector: EntityCollector,
+  record: FilingRecord,
+  filing: number,
+  statements: Iterable<StatementDraft>,
+): void {
   const d = record.doc;
-  const label = d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
+  const label =
+    d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
   // One ref per section, shared by its statements: the collector takes a later statement of the same section (the
   // same ref) as the latest wording of a candidate.
   const refs = record.sources.map((src) => ({ id: src.id, filing, period: d.period_of_report, label }));
@@ -370,9 +397,13 @@ export class ShardImpacts {
 
   /** The lexicon's term list and per-term shard lists (shard ascending), impacts quantized to one byte. */
   lexicon(df: ReadonlyMap<string, number>, totalStatements: number, avgLen: number): CorpusLexicon {
-    const order = this.terms.map((_, i) => i).sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
+    const order = this.terms
+      .map((_, i) => i)
+      .sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
     const rank = new Uint32Array(this.terms.length);
-    order.forEach((id, r) => (rank[id] = r));
+    order.forEach((id, r) => {
+      rank[id] = r;
+    });
     const shardOffsets = new Uint32Array(order.length + 1);
     let total = 0;
     order.forEach((id, r) => {
@@ -411,12 +442,21 @@ export class ShardImpacts {
 export function encodeShardStatements(
   shardId: string,
   statements: readonly Statement[],
-  consensus: { agree: (i: number) => ReturnType<typeof buildConsensus>['agree'] extends Map<number, infer V> ? V : never; disagree: (i: number) => ReturnType<typeof buildConsensus>['disagree'] extends Map<number, infer V> ? V : never },
+  consensus: {
+    agree: (i: number) => ReturnType<typeof buildConsensus>['agree'] extends Map<number, infer V> ? V : never;
+    disagree: (i: number) => ReturnType<typeof buildConsensus>['disagree'] extends Map<number, infer V> ? V : never;
+  },
   stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
   model: ReturnType<EmbeddingLearner['finish']>,
   /** The issuer's first global source number: the shard stores sources relative to it (see numberSources). */
   sourceBase: number,
-): { bytes: Uint8Array; vectors: Int8Array; terms: string[]; impacts: Float64Array; edges: ReturnType<typeof buildShardEdges> } {
+): {
+  bytes: Uint8Array;
+  vectors: Int8Array;
+  terms: string[];
+  impacts: Float64Array;
+  edges: ReturnType<typeof buildShardEdges>;
+} {
   const N = stats.statements;
   const termPostings = new Map<string, { docs: number[]; tfs: number[]; impact: number }>();
   const docLen = new Uint16Array(statements.length);
@@ -456,7 +496,8 @@ export function encodeShardStatements(
   });
   const edges = buildShardEdges(statements);
   // Consensus is within an issuer, so every occurrence's source is one of the issuer's.
-  const relative = <T extends { source: number }>(list: readonly T[]): T[] => list.map((o) => ({ ...o, source: o.source - sourceBase }));
+  const relative = <T extends { source: number }>(list: readonly T[]): T[] =>
+    list.map((o) => ({ ...o, source: o.source - sourceBase }));
   const bytes = encodeShard({
     id: shardId,
     texts: statements.map((s) => s.text),
@@ -495,7 +536,10 @@ export function buildCatalog(input: {
   entities: ReadonlyMap<string, CompanyEntities>;
 }): CatalogHeader {
   const { sources } = input;
-  const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<FilterField, Record<string, number>>;
+  const fieldValues = Object.fromEntries(FILTER_FIELDS.map((f) => [f, {} as Record<string, number>])) as Record<
+    FilterField,
+    Record<string, number>
+  >;
   sources.forEach((src, i) => {
     for (const field of FILTER_FIELDS) {
       if (field === 'report_filing_date') continue; // dates are bounded, not enumerated
@@ -504,7 +548,10 @@ export function buildCatalog(input: {
     }
   });
   const years = sources.map((s) => Number(s.meta.sec_fiscal_year!.slice(3)));
-  const dates = sources.map((s) => s.date).filter((d): d is string => !!d).map((d) => Number(d.replace(/-/g, '')));
+  const dates = sources
+    .map((s) => s.date)
+    .filter((d): d is string => !!d)
+    .map((d) => Number(d.replace(/-/g, '')));
   const companies = new Map<string, CatalogHeader['companies'][number]>();
   for (const d of input.docs) {
     if (!companies.has(d.ticker)) {
@@ -573,20 +620,33 @@ class VersionWriter {
     seal(bytes);
     writeFileSync(join(this.staging, file), bytes);
     const hash = sha256(bytes);
-    const ref: ArtifactRef = { file, bytes: bytes.byteLength, sha256: hash, ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}) };
+    const ref: ArtifactRef = {
+      file,
+      bytes: bytes.byteLength,
+      sha256: hash,
+      ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}),
+    };
     this.refs.set(file, ref);
     return ref;
   }
 
   /** Hashes every ref in the given order into the version, writes the file list and manifest, moves the directory. */
-  finish(order: string[], statements: number, embeddingModel: string): { version: string; dir: string; manifest: Manifest } {
-    const { version, manifest, fileList } = versionOf(order.map((f) => this.refs.get(f)!), statements, embeddingModel);
+  finish(
+    order: string[],
+    statements: number,
+    embeddingModel: string,
+  ): { version: string; dir: string; manifest: Manifest } {
+    const { version, manifest, fileList } = versionOf(
+      order.map((f) => this.refs.get(f)!),
+      statements,
+      embeddingModel,
+    );
     writeFileSync(join(this.staging, FILE_LIST), fileList);
-    writeFileSync(join(this.staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const dir = join(this.outDir, DOMAIN, version);
     rmSync(dir, { recursive: true, force: true }); // an identical rebuild replaces its own bytes
     renameSync(this.staging, dir);
-    writeFileSync(join(this.outDir, DOMAIN, 'LATEST'), version + '\n');
+    writeFileSync(join(this.outDir, DOMAIN, 'LATEST'), `${version}\n`);
     return { version, dir, manifest };
   }
 }
@@ -633,20 +693,28 @@ export interface BuildState {
   filings: Record<string, { ticker: string; hash: string; doc?: FilingDocument; pages?: number }>;
 }
 
-export function writeBuildState(dir: string, entries: readonly Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>[]): void {
+export function writeBuildState(
+  dir: string,
+  entries: readonly Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>[],
+): void {
   const state: BuildState = { analyzer_version: ANALYZER_VERSION, extraction_version: EXTRACTION_VERSION, filings: {} };
   const sorted = [...entries].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
-  for (const e of sorted) state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash, doc: e.doc, pages: e.pageCount };
-  writeFileSync(join(dir, BUILD_STATE), JSON.stringify(state) + '\n');
+  for (const e of sorted)
+    state.filings[e.doc.doc_id] = { ticker: e.doc.ticker, hash: e.hash, doc: e.doc, pages: e.pageCount };
+  writeFileSync(join(dir, BUILD_STATE), `${JSON.stringify(state)}\n`);
 }
 
 /**
  * A version from its artifacts (in publishing order, the directory last): the version id hashes every artifact's
  * name and hash; the manifest points at the directory and at files.json, the list publishing and gc read.
  */
-export function versionOf(refs: readonly ArtifactRef[], statements: number, embeddingModel: string): { version: string; manifest: Manifest; fileList: string } {
+export function versionOf(
+  refs: readonly ArtifactRef[],
+  statements: number,
+  embeddingModel: string,
+): { version: string; manifest: Manifest; fileList: string } {
   const version = sha256(refs.map((r) => `${r.file}:${r.sha256}`).join('\n')).slice(0, 16);
-  const fileList = JSON.stringify({ files: [...refs] } satisfies FileList) + '\n';
+  const fileList = `${JSON.stringify({ files: [...refs] } satisfies FileList)}\n`;
   const manifest: Manifest = {
     format: MANIFEST_FORMAT,
     format_version: FORMAT_VERSION,
@@ -710,11 +778,16 @@ export interface ReusedIssuers {
 export function addShardStats(stats: TermStats, shard: Shard): void {
   stats.statements += shard.count;
   for (let i = 0; i < shard.docLen.length; i++) stats.totalLen += shard.docLen[i]!;
-  shard.terms.toArray().forEach((t, i) => stats.df.set(t, (stats.df.get(t) ?? 0) + shard.postOffsets[i + 1]! - shard.postOffsets[i]!));
+  shard.terms.toArray().forEach((t, i) => {
+    stats.df.set(t, (stats.df.get(t) ?? 0) + shard.postOffsets[i + 1]! - shard.postOffsets[i]!);
+  });
 }
 
 /** A shard's per-term impact bounds under corpus statistics, from its postings (as encodeShardStatements computes them). */
-export function shardImpacts(shard: Shard, stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number }): Float64Array {
+export function shardImpacts(
+  shard: Shard,
+  stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
+): Float64Array {
   const impacts = new Float64Array(shard.terms.length);
   shard.terms.toArray().forEach((t, i) => {
     const idf = bm25Idf(stats.statements, stats.df.get(t)!);
@@ -741,7 +814,9 @@ function reusedSources(table: IssuerTable, docId: string, shard: number): Catalo
 export async function segmentCorpus(
   filings: AsyncIterable<Filing> | Iterable<Filing>,
   spillDir: string,
-  options: Pick<BuildOptions, 'embedding' | 'onStage' | 'expectedFilings'> & { include?: (doc: FilingDocument) => boolean } = {},
+  options: Pick<BuildOptions, 'embedding' | 'onStage' | 'expectedFilings'> & {
+    include?: (doc: FilingDocument) => boolean;
+  } = {},
 ): Promise<SegmentedCorpus> {
   const stage = options.onStage ?? (() => {});
   mkdirSync(spillDir, { recursive: true });
@@ -773,7 +848,10 @@ export async function segmentCorpus(
  * doc_id whatever order they arrive in, and no clock or randomness beyond fixed seeds enters the output: identical
  * input gives byte-identical artifacts (test/support/build-in-memory.ts is the in-memory twin it is tested against).
  */
-export async function buildIndex(filings: AsyncIterable<Filing> | Iterable<Filing>, options: BuildOptions): Promise<BuildResult> {
+export async function buildIndex(
+  filings: AsyncIterable<Filing> | Iterable<Filing>,
+  options: BuildOptions,
+): Promise<BuildResult> {
   mkdirSync(join(options.outDir, DOMAIN), { recursive: true });
   const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
   rmSync(spill, { recursive: true, force: true });
@@ -804,7 +882,12 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       if (list) list.push(fi);
       else byIssuer.set(e.doc.ticker, [fi]);
     });
-    const issuers = new IssuerPass({ entries, shardKeys, shardByKey, ...pass2, stats: corpus.stats }, writer, graphMinStatements, impactsDir);
+    const issuers = new IssuerPass(
+      { entries, shardKeys, shardByKey, ...pass2, stats: corpus.stats },
+      writer,
+      graphMinStatements,
+      impactsDir,
+    );
     let issuersDone = 0;
     for (const [ticker, filingIndexes] of byIssuer) {
       if (issuersDone) releaseMemory(); // the previous issuer's statements, consensus and shards
@@ -814,7 +897,17 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
       else await issuers.rebuildIssuer(ticker, filingIndexes);
     }
     const reusedIssuers = corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0;
-    return writeCorpusTables(issuers, writer, { embeddingModel: pass2.embeddingModel, sampleFilings: pass2.sampleFilings, embeddingMs: pass2.embeddingMs, reusedIssuers }, stage);
+    return writeCorpusTables(
+      issuers,
+      writer,
+      {
+        embeddingModel: pass2.embeddingModel,
+        sampleFilings: pass2.sampleFilings,
+        embeddingMs: pass2.embeddingMs,
+        reusedIssuers,
+      },
+      stage,
+    );
   } finally {
     if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
     rmSync(impactsDir, { recursive: true, force: true });
@@ -825,7 +918,8 @@ export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptio
 function inCorpusOrder(spilled: readonly FilingEntry[]): FilingEntry[] {
   const entries = [...spilled].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
   for (let i = 1; i < entries.length; i++) {
-    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id) throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
+    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id)
+      throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
   }
   return entries;
 }
@@ -858,7 +952,12 @@ function embedAndNumberSources(
   const stage = options.onStage ?? (() => {});
   const { learner } = corpus;
   const reused = options.embeddingModel;
-  const sample = reused ? null : embeddingSample(entries.map((e) => e.doc.doc_id), learner.options.sampleFilings);
+  const sample = reused
+    ? null
+    : embeddingSample(
+        entries.map((e) => e.doc.doc_id),
+        learner.options.sampleFilings,
+      );
   if (!reused) learner.fixVocabulary();
   const filingSources: CatalogSource[][] = new Array(entries.length);
   entries.forEach((e, fi) => {
@@ -870,11 +969,20 @@ function embedAndNumberSources(
     }
     const record = readRecord(e);
     filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
-    if (sample?.has(e.doc.doc_id)) for (const s of record.statements) if (learnsMeaning(s.itemTag)) learner.cooccur(s.tokens);
+    if (sample?.has(e.doc.doc_id))
+      for (const s of record.statements) if (learnsMeaning(s.itemTag)) learner.cooccur(s.tokens);
   });
-  const { first: firstSource, base: sourceBase } = numberSources(entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })));
-  const sources: CatalogSource[] = new Array(firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0);
-  filingSources.forEach((list, fi) => list.forEach((src, k) => (sources[firstSource[fi]! + k] = src)));
+  const { first: firstSource, base: sourceBase } = numberSources(
+    entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })),
+  );
+  const sources: CatalogSource[] = new Array(
+    firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0,
+  );
+  filingSources.forEach((list, fi) => {
+    list.forEach((src, k) => {
+      sources[firstSource[fi]! + k] = src;
+    });
+  });
   const learnStarted = performance.now();
   const model = reused?.model ?? learner.finish();
   const embeddingMs = reused ? 0 : performance.now() - learnStarted;
@@ -936,7 +1044,8 @@ class IssuerPass {
     for (const info of table.shards) {
       const shardIndex = this.corpus.shardByKey.get(info.id)!;
       const bytes = new Uint8Array(readFileSync(join(previousDir, info.file)));
-      if (this.writer.write(info.file, bytes).content_id !== info.content_id) throw new Error(`${info.file} in ${previousDir} does not match its issuer table`);
+      if (this.writer.write(info.file, bytes).content_id !== info.content_id)
+        throw new Error(`${info.file} in ${previousDir} does not match its issuer table`);
       this.reusedBytes += bytes.byteLength;
       const shard = decodeShard(bytes);
       this.impacts.addShard(shardIndex, shard.terms.toArray(), shardImpacts(shard, this.bm25Stats));
@@ -951,14 +1060,17 @@ class IssuerPass {
       this.largestShardBytes = Math.max(this.largestShardBytes, bytes.byteLength);
       if (info.graph_file) {
         const graph = new Uint8Array(readFileSync(join(previousDir, info.graph_file)));
-        if (this.writer.write(info.graph_file, graph).content_id !== info.graph_content_id) throw new Error(`${info.graph_file} in ${previousDir} does not match its issuer table`);
+        if (this.writer.write(info.graph_file, graph).content_id !== info.graph_content_id)
+          throw new Error(`${info.graph_file} in ${previousDir} does not match its issuer table`);
         this.reusedBytes += graph.byteLength;
       }
       this.graphFiles[shardIndex] = info.graph_file;
       this.shardInfos[shardIndex] = info;
     }
     const base = this.corpus.sourceBase.get(ticker)!;
-    table.items.forEach((item, k) => (this.statementsPerSource[base + k] = item.statements));
+    table.items.forEach((item, k) => {
+      this.statementsPerSource[base + k] = item.statements;
+    });
     this.entities.set(ticker, { segments: table.segments ?? [], entities: table.entities ?? [] });
   }
 
@@ -983,8 +1095,9 @@ class IssuerPass {
     this.merged.rows += consensus.mergedTableRows;
     this.merged.disagreeing += consensus.disagreeingRows;
     const company = entries[filingIndexes[0]!]!.doc;
-    for (const [t, found] of collector.finish([{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }], () =>
-      statements.map((s) => s.text),
+    for (const [t, found] of collector.finish(
+      [{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }],
+      () => statements.map((s) => s.text),
     )) {
       this.entities.set(t, found);
     }
@@ -995,10 +1108,20 @@ class IssuerPass {
       const shard = shardByKey.get(shardKeyOf(entries[fi]!.doc))!;
       if (!members.has(shard)) members.set(shard, []);
     }
-    statements.forEach((s, i) => members.get(sources[s.source]!.shard)!.push(i));
+    statements.forEach((s, i) => {
+      members.get(sources[s.source]!.shard)!.push(i);
+    });
     for (const [shardIndex, ids] of [...members].sort((a, b) => a[0] - b[0])) {
-      const shardConsensus = { agree: (k: number) => consensus.agree.get(ids[k]!) ?? [], disagree: (k: number) => consensus.disagree.get(ids[k]!) ?? [] };
-      await this.writeShard(shardIndex, ids.map((i) => statements[i]!), shardConsensus, ticker);
+      const shardConsensus = {
+        agree: (k: number) => consensus.agree.get(ids[k]!) ?? [],
+        disagree: (k: number) => consensus.disagree.get(ids[k]!) ?? [],
+      };
+      await this.writeShard(
+        shardIndex,
+        ids.map((i) => statements[i]!),
+        shardConsensus,
+        ticker,
+      );
     }
   }
 
@@ -1011,7 +1134,14 @@ class IssuerPass {
   ): Promise<void> {
     const { model, sources } = this.corpus;
     const shardId = this.corpus.shardKeys[shardIndex]!;
-    const encoded = encodeShardStatements(shardId, shardStatements, consensus, this.bm25Stats, model, this.corpus.sourceBase.get(ticker)!);
+    const encoded = encodeShardStatements(
+      shardId,
+      shardStatements,
+      consensus,
+      this.bm25Stats,
+      model,
+      this.corpus.sourceBase.get(ticker)!,
+    );
     for (const list of encoded.edges) for (const e of list) this.edgeCounts[e.kind]!++;
     this.impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
     const file = `shards/${shardId}.bin`;
@@ -1019,7 +1149,8 @@ class IssuerPass {
     const head = shardHead(encoded.bytes); // after the write: the head includes the seal
     this.largestShardBytes = Math.max(this.largestShardBytes, encoded.bytes.byteLength);
     const shardSources = sources.filter((s) => s.shard === shardIndex);
-    const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
+    const distinct = (f: (s: CatalogSource) => string | null) =>
+      [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
     let graphFile: string | null = null;
     let graphContentId: string | undefined;
     let shardGraphBytes = 0;
@@ -1087,7 +1218,11 @@ function writeCorpusTables(
 
   const shardFileList = issuers.shardInfos.map((s) => s.file);
   const graphFileList = issuers.graphFiles.filter((f): f is string => f !== null);
-  const { version, dir, manifest } = writer.finish([...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)], stats.statements, counts.embeddingModel);
+  const { version, dir, manifest } = writer.finish(
+    [...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)],
+    stats.statements,
+    counts.embeddingModel,
+  );
   writeBuildState(dir, entries);
   return {
     version,

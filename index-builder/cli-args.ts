@@ -28,7 +28,12 @@ type Options = NonNullable<ParseArgsConfig['options']>;
  * `allowPositionals` is set.
  */
 export function parseFlags<O extends Options>(argv: readonly string[], options: O, allowPositionals = false) {
-  const config = { args: [...argv], options: { ...options, help: { type: 'boolean', short: 'h' } } as O, strict: true as const, allowPositionals: true as const };
+  const config = {
+    args: [...argv],
+    options: { ...options, help: { type: 'boolean', short: 'h' } } as O,
+    strict: true as const,
+    allowPositionals: true as const,
+  };
   let parsed: ReturnType<typeof parseArgs<typeof config>>;
   try {
     parsed = parseArgs(config);
@@ -36,7 +41,8 @@ export function parseFlags<O extends Options>(argv: readonly string[], options: 
     throw new UsageError(err instanceof Error ? err.message : String(err));
   }
   if ((parsed.values as { help?: boolean }).help) throw new HelpRequested();
-  if (!allowPositionals && parsed.positionals.length) throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
+  if (!allowPositionals && parsed.positionals.length)
+    throw new UsageError(`unexpected argument ${parsed.positionals[0]}`);
   return parsed;
 }
 
@@ -48,7 +54,12 @@ export interface CliIo {
 export const consoleIo: CliIo = { out: (t) => console.log(t), err: (t) => console.error(t) };
 
 /** Runs a command and turns what it threw into an exit code (0, 1 or 2), printing the usage where it helps. */
-export async function runWithUsage(usage: string, run: () => Promise<number | void>, io: CliIo = consoleIo): Promise<number> {
+export async function runWithUsage(
+  usage: string,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command either returns its exit code or nothing (0)
+  run: () => Promise<number | void>,
+  io: CliIo = consoleIo,
+): Promise<number> {
   try {
     return (await run()) ?? 0;
   } catch (err) {

@@ -36,7 +36,8 @@ export function parseGraphMinStatements(value: string | undefined): number | und
   if (value === undefined || value.trim() === '') return undefined;
   if (value.trim().toLowerCase() === 'none') return Infinity;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`GRAPH_MIN_STATEMENTS must be a positive integer or "none", got "${value}"`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`GRAPH_MIN_STATEMENTS must be a positive integer or "none", got "${value}"`);
   return checkGraphMinStatements(n);
 }
 
@@ -100,10 +101,12 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     }
   }
   if (v.out !== undefined) out.out = v.out || fail('--out needs a directory');
-  if (v['embedding-model'] !== undefined) out.embeddingModel = v['embedding-model'] || fail('--embedding-model needs a model id or a path to a model file');
+  if (v['embedding-model'] !== undefined)
+    out.embeddingModel = v['embedding-model'] || fail('--embedding-model needs a model id or a path to a model file');
   if (v['embedding-seed'] !== undefined) {
     const raw = v['embedding-seed'];
-    if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff) fail('--embedding-seed needs an integer from 0 to 4294967295');
+    if (!/^\d{1,10}$/.test(raw) || Number(raw) > 0xffffffff)
+      fail('--embedding-seed needs an integer from 0 to 4294967295');
     out.embeddingSeed = Number(raw);
   }
   const method = v['embedding-method'];
@@ -119,13 +122,21 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   if (out.partition && out.merge) fail('give either --partition or --merge, not both');
   if (out.out && !out.partition) fail('--out is for --partition');
   if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
-    fail('--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model');
+    fail(
+      '--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model',
+    );
   }
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
-  if (out.embeddingModel && out.partition) fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
-  for (const [flag, given] of [['--embedding-seed', out.embeddingSeed !== undefined], ['--embedding-method', out.embeddingMethod !== undefined]] as const) {
+  if (out.embeddingModel && out.partition)
+    fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
+  for (const [flag, given] of [
+    ['--embedding-seed', out.embeddingSeed !== undefined],
+    ['--embedding-method', out.embeddingMethod !== undefined],
+  ] as const) {
     if (given && (out.embeddingModel || out.incremental || out.partition)) {
-      fail(`${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`);
+      fail(
+        `${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`,
+      );
     }
   }
   return out;
@@ -134,13 +145,24 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
 export async function runBuild(
   filingsDir: string,
   artifactsDir: string,
-  options: RunBuildOptions & { merge?: string[]; embeddingModel?: string; embeddingSeed?: number; embeddingMethod?: EmbeddingMethod; incremental?: boolean; partialCorpus?: boolean } = {},
+  options: RunBuildOptions & {
+    merge?: string[];
+    embeddingModel?: string;
+    embeddingSeed?: number;
+    embeddingMethod?: EmbeddingMethod;
+    incremental?: boolean;
+    partialCorpus?: boolean;
+  } = {},
 ) {
   const t0 = performance.now();
   const previous = options.incremental ? latestVersionDir(artifactsDir) : null;
-  if (options.incremental && !previous) throw new Error(`--incremental needs a built version in ${artifactsDir}: run npm run index:build first`);
-  const previousModel = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model : undefined;
-  if (previous && !previousModel) throw new Error(`${previous} records no embedding model: build it again without --incremental`);
+  if (options.incremental && !previous)
+    throw new Error(`--incremental needs a built version in ${artifactsDir}: run npm run index:build first`);
+  const previousModel = previous
+    ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')).embedding_model
+    : undefined;
+  if (previous && !previousModel)
+    throw new Error(`${previous} records no embedding model: build it again without --incremental`);
   const modelRef = previousModel ?? options.embeddingModel;
   const reused = modelRef ? await loadModel(modelRef, join(artifactsDir, DOMAIN)) : undefined;
   const bars = new Map<string, ReturnType<typeof stageProgress>>();
@@ -167,7 +189,11 @@ export async function runBuild(
   };
   // The corpus streams in one filing at a time (the build never holds it whole); progress counts filings.
   const result = previous
-    ? await incrementalBuild(() => streamCorpus(filingsDir), previous, { ...buildOptions, embeddingModel: reused!, ...(options.partialCorpus ? { partialCorpus: true } : {}) })
+    ? await incrementalBuild(() => streamCorpus(filingsDir), previous, {
+        ...buildOptions,
+        embeddingModel: reused!,
+        ...(options.partialCorpus ? { partialCorpus: true } : {}),
+      })
     : options.merge
       ? await mergePartitions(options.merge, buildOptions)
       : await buildIndex(streamCorpus(filingsDir), buildOptions);
@@ -186,14 +212,24 @@ export async function runBuild(
           : options.graphMinStatements === Infinity
             ? ' (disabled)'
             : ` (no shard reaches ${options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS} statements)`),
-      `  statements ${s.statements} (${Object.entries(s.byKind).map(([k, v]) => `${k} ${v}`).join(', ')})`,
-      `  by status: ${Object.entries(s.byStatus).map(([k, v]) => `${k} ${v}`).join(', ')}`,
+      `  statements ${s.statements} (${Object.entries(s.byKind)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')})`,
+      `  by status: ${Object.entries(s.byStatus)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
       `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
-      `  entities: ${Object.entries(s.entities).map(([k, v]) => `${k} ${v}`).join(', ')}`,
-      `  evidence-graph edges: ${Object.entries(s.edges).map(([k, v]) => `${k} ${v}`).join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
+      `  entities: ${Object.entries(s.entities)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+      `  evidence-graph edges: ${Object.entries(s.edges)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
       `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings in ${(s.embeddingMs / 1000).toFixed(1)} s`})`,
       ...(rebuilt
-        ? [`  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`]
+        ? [
+            `  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`,
+          ]
         : []),
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
@@ -221,7 +257,11 @@ export interface PublishOptions {
 export async function runPublish(artifactsDir: string, opts: PublishOptions) {
   const dir = opts.version ? join(artifactsDir, DOMAIN, opts.version) : latestVersionDir(artifactsDir);
   if (!dir || !existsSync(join(dir, 'manifest.json'))) {
-    throw new Error(opts.version ? `no built version ${opts.version} in ${join(artifactsDir, DOMAIN)}` : `no built index in ${artifactsDir}: run npm run index:build first`);
+    throw new Error(
+      opts.version
+        ? `no built version ${opts.version} in ${join(artifactsDir, DOMAIN)}`
+        : `no built index in ${artifactsDir}: run npm run index:build first`,
+    );
   }
   const storage = await openStorage({ remote: opts.remote, persistTo: opts.persistDir });
   try {
@@ -238,7 +278,8 @@ export async function runPublish(artifactsDir: string, opts: PublishOptions) {
   }
 }
 
-export const runPublishLocal = (artifactsDir: string, persistDir: string) => runPublish(artifactsDir, { remote: false, persistDir });
+export const runPublishLocal = (artifactsDir: string, persistDir: string) =>
+  runPublish(artifactsDir, { remote: false, persistDir });
 
 /** Removes published versions older than the `keep` newest (never the current or the previous one). */
 export async function runGc(keep: number, opts: { remote: boolean; persistDir: string; dryRun: boolean }) {
@@ -248,7 +289,9 @@ export async function runGc(keep: number, opts: { remote: boolean; persistDir: s
     console.log(
       `${opts.dryRun ? 'would remove' : 'removed'} ${plan.remove.length} of ${plan.versions.length} versions from ${storage.where} ` +
         `(${plan.keys.length} objects, ${plan.bytes} bytes); kept ${plan.keep.join(', ') || 'none'} (current ${plan.current ?? 'none'})` +
-        (plan.unlisted.length ? `; kept every stored object: no readable files.json for ${plan.unlisted.join(', ')}` : '') +
+        (plan.unlisted.length
+          ? `; kept every stored object: no readable files.json for ${plan.unlisted.join(', ')}`
+          : '') +
         (plan.remove.length ? `; removed ${plan.remove.join(', ')}` : ''),
     );
     return plan;
@@ -289,7 +332,11 @@ export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|fini
 ${STORAGE_FLAGS}
   -h, --help             this text`;
 
-const STORAGE_OPTIONS = { local: { type: 'boolean' }, remote: { type: 'boolean' }, 'persist-to': { type: 'string' } } as const;
+const STORAGE_OPTIONS = {
+  local: { type: 'boolean' },
+  remote: { type: 'boolean' },
+  'persist-to': { type: 'string' },
+} as const;
 
 function storageTarget(v: { local?: boolean; remote?: boolean; 'persist-to'?: string }, persistDir: string) {
   if (v.local && v.remote) throw new UsageError('give either --local or --remote, not both');
@@ -305,7 +352,11 @@ export function parsePublishArgs(args: readonly string[], persistDir = DEFAULT_P
 
 /** Flags of `gc`: --keep <n> (required), --local or --remote, --persist-to <dir>, --dry-run. */
 export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
-  const { values: v } = parseFlags(args, { ...STORAGE_OPTIONS, keep: { type: 'string' }, 'dry-run': { type: 'boolean' } });
+  const { values: v } = parseFlags(args, {
+    ...STORAGE_OPTIONS,
+    keep: { type: 'string' },
+    'dry-run': { type: 'boolean' },
+  });
   if (v.keep === undefined) throw new UsageError('gc needs --keep <n>: how many of the newest versions to keep');
   const keep = Number(v.keep);
   if (!Number.isInteger(keep) || keep < 1) throw new UsageError('--keep needs a positive integer');
@@ -314,9 +365,14 @@ export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIS
 
 /** Flags of `refresh`: the step, --data <dir>, --local or --remote, --persist-to <dir>. */
 export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
-  const { values: v, positionals } = parseFlags(args, { ...STORAGE_OPTIONS, data: { type: 'string' }, 'relearn-model': { type: 'boolean' } }, true);
+  const { values: v, positionals } = parseFlags(
+    args,
+    { ...STORAGE_OPTIONS, data: { type: 'string' }, 'relearn-model': { type: 'boolean' } },
+    true,
+  );
   const [step, ...rest] = positionals;
-  if (step !== 'begin' && step !== 'prepare' && step !== 'finish') throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
+  if (step !== 'begin' && step !== 'prepare' && step !== 'finish')
+    throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
   if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
   if (v['relearn-model'] && step !== 'prepare') throw new UsageError('--relearn-model is an option of refresh prepare');
   return { step, data: resolve(v.data ?? 'data'), relearnModel: !!v['relearn-model'], ...storageTarget(v, persistDir) };
@@ -328,7 +384,11 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
   try {
     if (args.step === 'begin') {
       const state = await beginRefresh(storage.target, layout);
-      io.out(state ? `refresh state in ${storage.where}: version ${state.version}, fetch from ${state.since ?? 'the start'}` : `no refresh state in ${storage.where}: a first, full run`);
+      io.out(
+        state
+          ? `refresh state in ${storage.where}: version ${state.version}, fetch from ${state.since ?? 'the start'}`
+          : `no refresh state in ${storage.where}: a first, full run`,
+      );
     } else if (args.step === 'prepare') {
       const plan = await prepareRefresh(storage.target, layout, { relearnModel: args.relearnModel });
       writeStepOutputs(plan);
@@ -341,7 +401,9 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
       );
     } else {
       const { state, archived } = await finishRefresh(storage.target, layout);
-      io.out(`refresh state written to ${storage.where}: version ${state.version}, next fetch from ${state.since ?? 'the start'} (${archived} objects archived)`);
+      io.out(
+        `refresh state written to ${storage.where}: version ${state.version}, next fetch from ${state.since ?? 'the start'} (${archived} objects archived)`,
+      );
     }
   } finally {
     await storage.dispose();
@@ -353,7 +415,7 @@ export const CLI_USAGE = `usage: cli.ts build | publish | gc | fetch | refresh  
 
 async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const buildArgs = parseBuildArgs(args);
-  let graphMinStatements;
+  let graphMinStatements: number | undefined;
   try {
     graphMinStatements = parseGraphMinStatements(env.GRAPH_MIN_STATEMENTS);
   } catch (err) {
@@ -365,7 +427,9 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
     const t0 = performance.now();
     const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
     const { index, count } = buildArgs.partition;
-    console.log(`segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`);
+    console.log(
+      `segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`,
+    );
     return;
   }
   await runBuild(filingsDir, artifactsDir, {
@@ -380,7 +444,11 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
 }
 
 /** Runs one subcommand; resolves to the process's exit code. */
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, io: CliIo = consoleIo): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  io: CliIo = consoleIo,
+): Promise<number> {
   const [command, ...args] = argv;
   const artifactsDir = resolve(env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
   const persistDir = env.PERSIST_DIR ?? DEFAULT_PERSIST_DIR;
@@ -388,12 +456,20 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     case 'build':
       return runWithUsage(BUILD_USAGE, () => runBuildCommand(args, env), io);
     case 'publish':
-      return runWithUsage(PUBLISH_USAGE, async () => void (await runPublish(artifactsDir, parsePublishArgs(args, persistDir))), io);
+      return runWithUsage(
+        PUBLISH_USAGE,
+        async () => void (await runPublish(artifactsDir, parsePublishArgs(args, persistDir))),
+        io,
+      );
     case 'gc':
-      return runWithUsage(GC_USAGE, async () => {
-        const { keep, ...opts } = parseGcArgs(args, persistDir);
-        await runGc(keep, opts);
-      }, io);
+      return runWithUsage(
+        GC_USAGE,
+        async () => {
+          const { keep, ...opts } = parseGcArgs(args, persistDir);
+          await runGc(keep, opts);
+        },
+        io,
+      );
     case 'refresh':
       return runWithUsage(REFRESH_USAGE, () => runRefresh(parseRefreshArgs(args, persistDir), io), io);
     case 'fetch':

@@ -29,7 +29,8 @@ export interface ConsensusResult {
 export const MAX_OCCURRENCES = 12;
 /** Sentences shorter than this are too generic to merge across filings ("Not applicable."). */
 const MIN_SENTENCE_CHARS = 40;
-const GENERIC_LABELS = /^(?:total|other|net|basic|diluted|other net|total other|other income|other expense|other assets|other liabilities|adjustments|balance|balance at end of year|balance at beginning of year|subtotal|net of tax|change)$/;
+const GENERIC_LABELS =
+  /^(?:total|other|net|basic|diluted|other net|total other|other income|other expense|other assets|other liabilities|adjustments|balance|balance at end of year|balance at beginning of year|subtotal|net of tax|change)$/;
 
 /** 53-bit string hash (cyrb53): map keys stay numbers, so 800k claims do not keep 800k key strings alive. */
 export function hash53(str: string, seed = 0): number {
@@ -101,12 +102,20 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
     const filings = new Set(g.map((i) => statements[i]!.filing));
     if (filings.size < 2) continue;
     mergedSentenceGroups++;
-    for (const i of g) for (const j of g) if (statements[j]!.filing !== statements[i]!.filing) push(agree, i, occurrence(statements[j]!, ''));
+    for (const i of g)
+      for (const j of g)
+        if (statements[j]!.filing !== statements[i]!.filing) push(agree, i, occurrence(statements[j]!, ''));
   }
   groups.clear();
 
   // Table cells: key -> (statement, cell) entries; ambiguous (key, filing) pairs dropped.
-  interface CellRef { stmt: number; cell: number; v: number; grain: number; unit: string | null }
+  interface CellRef {
+    stmt: number;
+    cell: number;
+    v: number;
+    grain: number;
+    unit: string | null;
+  }
   const cells = new Map<number, CellRef[]>();
   statements.forEach((s, i) => {
     if (!s.fact) return;
@@ -115,7 +124,11 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
     s.fact.cells.forEach((c, ci) => {
       if (c.value === null || !c.periodKey) return;
       const key = hash53(`${s.ticker}|${label}|${c.periodKey}`);
-      const { v, grain } = absolute(c.value, c.raw, s.fact!.unit === '%' || s.fact!.unit === 'USD per share' ? null : s.fact!.scale);
+      const { v, grain } = absolute(
+        c.value,
+        c.raw,
+        s.fact!.unit === '%' || s.fact!.unit === 'USD per share' ? null : s.fact!.scale,
+      );
       const ref: CellRef = { stmt: i, cell: ci, v, grain, unit: s.fact!.unit };
       const list = cells.get(key);
       if (list) list.push(ref);
@@ -161,7 +174,8 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
         if (other.filing === me.filing || r.unit !== mine.unit) continue;
         const o = others.get(r.stmt) ?? { same: [], diff: [] };
         if (Math.abs(r.v - mine.v) <= 0.5 * Math.max(r.grain, mine.grain)) o.same.push(period);
-        else o.diff.push(`${period}: ${other.fact!.cells[r.cell]!.raw} there vs ${me.fact!.cells[mine.cell]!.raw} here`);
+        else
+          o.diff.push(`${period}: ${other.fact!.cells[r.cell]!.raw} there vs ${me.fact!.cells[mine.cell]!.raw} here`);
         others.set(r.stmt, o);
       }
     }

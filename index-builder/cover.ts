@@ -30,7 +30,11 @@ const COVER_END = /^\s*(?:table\s+of\s+contents|index)\s*$|^\s*(?:PART\s+I\b|ITE
 const MAX_PAGES = 2;
 
 /** The cover page section of a filing, or null (no page of the first three prints the form's header). */
-export function coverSection(formType: string, pages: readonly string[], firstItem: Section | undefined): Section | null {
+export function coverSection(
+  formType: string,
+  pages: readonly string[],
+  firstItem: Section | undefined,
+): Section | null {
   const itemTag = formType === '10-Q' ? COVER_TAGS['10-Q'] : COVER_TAGS['10-K'];
   const start = pages.slice(0, 3).findIndex((p) => COMMISSION.test(p) && FORM.test(p));
   if (start < 0) return null;
@@ -80,7 +84,11 @@ const isCheckBoxLine = (text: string) => CHECK_BOX_QUESTION.test(text) || CHECK_
  * non-affiliates, the shares outstanding, or the documents incorporated by reference.
  */
 function startsNewFact(text: string): boolean {
-  return /^\s*(?:the\s+)?(?:aggregate\s+market\s+value|as\s+of\b|on\s+\w+\s+\d|number\s+of\s+shares|shares\s+of\b|documents\s+incorporated|class\b|common\s+stock)/i.test(text) || /\boutstanding\b/i.test(text);
+  return (
+    /^\s*(?:the\s+)?(?:aggregate\s+market\s+value|as\s+of\b|on\s+\w+\s+\d|number\s+of\s+shares|shares\s+of\b|documents\s+incorporated|class\b|common\s+stock)/i.test(
+      text,
+    ) || /\boutstanding\b/i.test(text)
+  );
 }
 
 const SECTION_12B = /registered\s+pursuant\s+to\s+section\s+12\s*\(b\)/i;
@@ -105,7 +113,11 @@ export function coverStatements(section: Section, formType: string): RawStatemen
       continue;
     }
     // The table ends at the Section 12(g) line, or at the next sentence (the shares outstanding).
-    if (inTable && (TABLE_END.test(text) || isCheckBoxLine(text) || (/\.$/.test(text) && text.split(/\s+/).length >= 6))) inTable = false;
+    if (
+      inTable &&
+      (TABLE_END.test(text) || isCheckBoxLine(text) || (/\.$/.test(text) && text.split(/\s+/).length >= 6))
+    )
+      inTable = false;
     if (!inTable) {
       rest.push(line);
       continue;

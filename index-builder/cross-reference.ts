@@ -28,14 +28,19 @@ const PAGE_REFS = /\bPages?\s+(\d{1,3}(?:\s*[-–]\s*\d{1,3})?(?:\s*,\s*\d{1,3}(
 const STANDARD_TITLES = new Map(TEN_K_ITEM_TITLES.map(([item, title]) => [item, title]));
 
 function parseRanges(refs: string): [number, number][] {
-  return refs.split(',').map((part) => {
-    const [a, b] = part.split(/[-–]/).map((n) => Number(n.trim()));
-    return [a!, b ?? a!] as [number, number];
-  }).filter(([a, b]) => a > 0 && b >= a);
+  return refs
+    .split(',')
+    .map((part) => {
+      const [a, b] = part.split(/[-–]/).map((n) => Number(n.trim()));
+      return [a!, b ?? a!] as [number, number];
+    })
+    .filter(([a, b]) => a > 0 && b >= a);
 }
 
 /** The cross-reference index of a filing: its page and the items with their printed page ranges, or null. */
-export function parseCrossReferenceIndex(pages: readonly string[]): { page: number; items: CrossReferenceItem[] } | null {
+export function parseCrossReferenceIndex(
+  pages: readonly string[],
+): { page: number; items: CrossReferenceItem[] } | null {
   for (let p = pages.length - 1; p >= 0; p--) {
     const lines = pages[p]!.split('\n');
     const start = lines.findIndex((l) => INDEX_TITLE.test(l));
@@ -123,7 +128,13 @@ export function segmentByCrossReference(pages: readonly string[]): Section[] {
       offsetInPage += text.length + 1;
       if (!text.trim()) continue;
       if (item !== currentItem || !current) {
-        current = { itemTag: `10K-Item-${item.item}`, itemCode: `I${item.item}`, title: item.title, heading: { page, lineNo }, lines: [] };
+        current = {
+          itemTag: `10K-Item-${item.item}`,
+          itemCode: `I${item.item}`,
+          title: item.title,
+          heading: { page, lineNo },
+          lines: [],
+        };
         sections.push(current);
         currentItem = item;
       }

@@ -27,7 +27,8 @@ export function htmlToPages(html: string): string[] {
     if (text) pages.push(text);
     lines = [];
   };
-  const isPageBreak = (attrs: Record<string, string>) => /page-break-(before|after)\s*:\s*always/i.test(attrs.style ?? '');
+  const isPageBreak = (attrs: Record<string, string>) =>
+    /page-break-(before|after)\s*:\s*always/i.test(attrs.style ?? '');
 
   const parser = new Parser(
     {

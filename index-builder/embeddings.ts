@@ -162,9 +162,16 @@ export class EmbeddingLearner {
     return { counts: [...this.counts], docFreq: [...this.docFreq], docs: this.docs, tokens: this.tokens };
   }
 
-  addCounts(snapshot: { counts: [string, number][]; docFreq: [string, number][]; docs: number; tokens?: number }): void {
+  addCounts(snapshot: {
+    counts: [string, number][];
+    docFreq: [string, number][];
+    docs: number;
+    tokens?: number;
+  }): void {
     if (this.opt.method === 'svd' && typeof snapshot.tokens !== 'number') {
-      throw new Error('a partial build segmented by an older builder has no token count for the svd pooling weights: rebuild the partition');
+      throw new Error(
+        'a partial build segmented by an older builder has no token count for the svd pooling weights: rebuild the partition',
+      );
     }
     for (const [t, n] of snapshot.counts) this.counts.set(t, (this.counts.get(t) ?? 0) + n);
     for (const [t, n] of snapshot.docFreq) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + n);
@@ -201,7 +208,8 @@ export class EmbeddingLearner {
         cooc[w * C + c]! += 1 / Math.abs(i - j); // nearer words count more
       }
     }
-    if (this.opt.method === 'svd' && this.cooccurred++ % this.opt.commonStride === 0) this.sample.add(ids.filter((w) => w >= 0));
+    if (this.opt.method === 'svd' && this.cooccurred++ % this.opt.commonStride === 0)
+      this.sample.add(ids.filter((w) => w >= 0));
   }
 
   finish(): LearnedModel {
@@ -219,12 +227,28 @@ export class EmbeddingLearner {
       const n = this.docs || 1;
       const weights = Float32Array.from(this.vocab, (t) => Math.log(1 + n / (this.docFreq.get(t) ?? 1)));
       foldCommonComponent(raw, weights, dim, null, vectors);
-      return { dim, vocab: this.vocab, vocabIndex: this.vocabIndex, weights, vectors, byteSize: vectors.byteLength, common: null };
+      return {
+        dim,
+        vocab: this.vocab,
+        vocabIndex: this.vocabIndex,
+        weights,
+        vectors,
+        byteSize: vectors.byteLength,
+        common: null,
+      };
     }
     const weights = sifWeights(this.vocabCounts, this.tokens, opt.sifA);
     const common = commonComponent(raw, weights, dim, this.sample);
     foldCommonComponent(raw, weights, dim, common, vectors);
-    return { dim, vocab: this.vocab, vocabIndex: this.vocabIndex, weights, vectors, byteSize: vectors.byteLength, common };
+    return {
+      dim,
+      vocab: this.vocab,
+      vocabIndex: this.vocabIndex,
+      weights,
+      vectors,
+      byteSize: vectors.byteLength,
+      common,
+    };
   }
 
   /** Each word's PPMI row times a seeded Gaussian projection (vocabulary x dim, rows not normalized). */
@@ -259,8 +283,12 @@ export class EmbeddingLearner {
     ppmiInPlace(ppmi, V, C);
     const out = new Float32Array(V * dim);
     if (V > 0 && C > 0) {
-      const svd = randomizedSvd({ rows: V, cols: C, values: ppmi }, dim, { oversample: 16, powerIterations: opt.powerIterations, gaussian: () => gaussian(rand) });
-      const scale = Float64Array.from(svd.sigma, (s) => Math.pow(s, opt.singularPower));
+      const svd = randomizedSvd({ rows: V, cols: C, values: ppmi }, dim, {
+        oversample: 16,
+        powerIterations: opt.powerIterations,
+        gaussian: () => gaussian(rand),
+      });
+      const scale = Float64Array.from(svd.sigma, (s) => s ** opt.singularPower);
       for (let w = 0; w < V; w++) for (let d = 0; d < svd.k; d++) out[w * dim + d] = svd.u[w * svd.k + d]! * scale[d]!;
     }
     return out;
@@ -270,11 +298,11 @@ export class EmbeddingLearner {
 /** Normalizes every word vector in place; a word with no positive context gets a random direction of its own. */
 function withRandomDirections(out: Float32Array, dim: number, rand: () => number): void {
   for (let w = 0; w < out.length / dim; w++) {
-      const row = out.subarray(w * dim, (w + 1) * dim);
-      // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
-      // statements that contain it, like a lexical term.
-      if (row.every((x) => x === 0)) for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
-      normalizeInPlace(row);
+    const row = out.subarray(w * dim, (w + 1) * dim);
+    // A word with no positive context (rare, isolated) gets a random direction of its own: it then matches only
+    // statements that contain it, like a lexical term.
+    if (row.every((x) => x === 0)) for (let d = 0; d < dim; d++) row[d] = gaussian(rand);
+    normalizeInPlace(row);
   }
 }
 
@@ -292,10 +320,11 @@ function pmiMargins(cooc: Float32Array, V: number, C: number) {
     }
   }
   let colSmoothedTotal = 0;
-  const colSmoothed = Float64Array.from(colSum, (s) => Math.pow(s, 0.75));
+  const colSmoothed = Float64Array.from(colSum, (s) => s ** 0.75);
   for (let c = 0; c < C; c++) colSmoothedTotal += colSmoothed[c]!;
   /** PMI of a cell holding v > 0. */
-  return (w: number, c: number, v: number) => Math.log((v / total) / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
+  return (w: number, c: number, v: number) =>
+    Math.log(v / total / ((rowSum[w]! / total) * (colSmoothed[c]! / colSmoothedTotal)));
 }
 
 /** Positive PMI of each (word, context) cell, in place. */
@@ -306,7 +335,7 @@ export function ppmiInPlace(cooc: Float32Array, V: number, C: number): void {
       const v = cooc[w * C + c]!;
       if (v <= 0) continue;
       const p = pmi(w, c, v);
-      cooc[w * C + c] = p > 0 ? p : 0;
+      cooc[w * C + c] = Math.max(p, 0);
     }
   }
 }
@@ -320,7 +349,12 @@ export function sifWeights(counts: Float64Array, tokens: number, a: number): Flo
  * The first principal direction (uncentred, as SIF does) of the sampled statements' pooled unit vectors, sign fixed
  * so that its largest entry is positive; null when no statement was sampled.
  */
-export function commonComponent(vectors: Float32Array, weights: Float32Array, dim: number, sample: { forEach(fn: (ids: Int32Array) => void): void }): Float32Array | null {
+export function commonComponent(
+  vectors: Float32Array,
+  weights: Float32Array,
+  dim: number,
+  sample: { forEach(fn: (ids: Int32Array) => void): void },
+): Float32Array | null {
   const moment = new Float64Array(dim * dim);
   const v = new Float32Array(dim);
   let n = 0;
@@ -346,7 +380,13 @@ export function commonComponent(vectors: Float32Array, weights: Float32Array, di
  * with the pooling weight multiplied by |x'|. A weighted sum of the stored vectors is then exactly the weighted sum
  * of the original ones with u removed, so a query pooled by src/text/embed.ts loses u as the statements did.
  */
-export function foldCommonComponent(raw: Float32Array, weights: Float32Array, dim: number, u: Float32Array | null, out: Int8Array): void {
+export function foldCommonComponent(
+  raw: Float32Array,
+  weights: Float32Array,
+  dim: number,
+  u: Float32Array | null,
+  out: Int8Array,
+): void {
   const row = new Float32Array(dim);
   for (let w = 0; w < weights.length; w++) {
     row.set(raw.subarray(w * dim, (w + 1) * dim));

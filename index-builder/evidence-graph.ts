@@ -70,7 +70,8 @@ export function buildShardEdges(statements: readonly GraphInput[]): { target: nu
     }
     for (const m of s.metrics) {
       if (s.status === 'PREDICTION') add(outlookByMetric, `${s.filing}|${m}`, i);
-      else if ((s.status === 'FACT' || s.status === 'ASSESSMENT') && MDNA.test(s.itemTag)) add(mdnaByMetric, `${s.filing}|${m}`, i);
+      else if ((s.status === 'FACT' || s.status === 'ASSESSMENT') && MDNA.test(s.itemTag))
+        add(mdnaByMetric, `${s.filing}|${m}`, i);
     }
   });
   const link = (from: number, target: number, kind: EdgeKind) => {
@@ -109,7 +110,8 @@ export function buildShardEdges(statements: readonly GraphInput[]): { target: nu
   });
   // A filing's statements are contiguous and in order in its shard, so an offset lands in the same filing.
   statements.forEach((s, i) => {
-    for (const d of s.refers ?? []) if (statements[i + d]?.filing === s.filing) edges[i]!.push({ target: i + d, kind: 'refers' });
+    for (const d of s.refers ?? [])
+      if (statements[i + d]?.filing === s.filing) edges[i]!.push({ target: i + d, kind: 'refers' });
   });
   return edges;
 }

@@ -51,13 +51,18 @@ export function planGc(
   const keep = new Set(versions.slice(0, Math.max(0, keepNewest)));
   if (current && byVersion.has(current)) {
     keep.add(current);
-    const previous = versions.slice(versions.indexOf(current) + 1).find((v) => byVersion.get(v)!.some((o) => o.key.endsWith('/manifest.json')));
+    const previous = versions
+      .slice(versions.indexOf(current) + 1)
+      .find((v) => byVersion.get(v)!.some((o) => o.key.endsWith('/manifest.json')));
     if (previous) keep.add(previous);
   }
   const remove = versions.filter((v) => !keep.has(v));
   const keys = remove.flatMap((v) => {
     const list = byVersion.get(v)!;
-    return [...list.filter((o) => o.key.endsWith('/manifest.json')), ...list.filter((o) => !o.key.endsWith('/manifest.json'))].map((o) => o.key);
+    return [
+      ...list.filter((o) => o.key.endsWith('/manifest.json')),
+      ...list.filter((o) => !o.key.endsWith('/manifest.json')),
+    ].map((o) => o.key);
   });
 
   // Stored objects: referenced by some kept version, or garbage. A kept version without a readable list could need any.
@@ -65,7 +70,7 @@ export function planGc(
   const unlisted: string[] = [];
   for (const v of versions.filter((x) => keep.has(x))) {
     const text = lists.get(v);
-    let refs;
+    let refs: ReturnType<typeof decodeFileList>['files'] | null;
     try {
       refs = text === undefined ? null : decodeFileList(text).files;
     } catch {
@@ -87,8 +92,14 @@ export function planGc(
  * alongside one (the refresh workflow runs both in one job): a publish that starts after the listing would find an
  * object already there, skip it, and lose it to this run.
  */
-export async function collectGarbage(target: PublishTarget, domain: string, keepNewest: number, opts: { dryRun?: boolean } = {}): Promise<GcPlan> {
-  if (!Number.isInteger(keepNewest) || keepNewest < 1) throw new Error(`--keep must be a positive integer, got ${keepNewest}`);
+export async function collectGarbage(
+  target: PublishTarget,
+  domain: string,
+  keepNewest: number,
+  opts: { dryRun?: boolean } = {},
+): Promise<GcPlan> {
+  if (!Number.isInteger(keepNewest) || keepNewest < 1)
+    throw new Error(`--keep must be a positive integer, got ${keepNewest}`);
   const current = await target.getPointer(pointerKey(domain));
   const objects = await target.listObjects(`${domain}/`);
   const lists = new Map<string, string>();

@@ -42,7 +42,9 @@ export interface GraphBuilder {
 // Node can compile wasm from bytes. Reached through globalThis because the project's tsconfig also loads
 // @cloudflare/workers-types, where WebAssembly.Module cannot be constructed.
 const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
-  new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(bytes);
+  new (
+    globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+  ).WebAssembly.Module(bytes);
 
 /** Checks that the generated hnswlib build is there; throws the fix ("run npm install") otherwise. */
 export function requireHnswlibBuild(dir: string = HNSWLIB_DIR): { wasm: string; glue: string } {
@@ -69,7 +71,8 @@ export async function openGraphBuilder(dir: string = HNSWLIB_DIR): Promise<Graph
   return {
     build(shardId, vectors, dim) {
       const count = vectors.length / dim;
-      if (!Number.isInteger(count)) throw new Error(`shard ${shardId}: ${vectors.length} vector values is not a multiple of dim ${dim}`);
+      if (!Number.isInteger(count))
+        throw new Error(`shard ${shardId}: ${vectors.length} vector values is not a multiple of dim ${dim}`);
       // Dequantize exactly as the Worker's dotInt8 does (q / 127), so graph distances are 1 - the exact scan's score.
       const flat = new Float32Array(vectors.length);
       for (let i = 0; i < vectors.length; i++) flat[i] = vectors[i]! / 127;

@@ -37,7 +37,8 @@ export async function incrementalBuild(
   options: BuildOptions & { embeddingModel: NonNullable<BuildOptions['embeddingModel']>; partialCorpus?: boolean },
 ): Promise<BuildResult & { rebuiltIssuers: string[] }> {
   const statePath = join(previousDir, BUILD_STATE);
-  if (!existsSync(statePath)) throw new Error(`${previousDir} has no ${BUILD_STATE}: build the index once without --incremental`);
+  if (!existsSync(statePath))
+    throw new Error(`${previousDir} has no ${BUILD_STATE}: build the index once without --incremental`);
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as BuildState;
   if (!sameExtraction(state)) {
     throw new Error(
@@ -46,7 +47,9 @@ export async function incrementalBuild(
   }
   const manifest = decodeManifest(readFileSync(join(previousDir, 'manifest.json'), 'utf8'));
   if (manifest.embedding_model !== options.embeddingModel.id) {
-    throw new Error(`an incremental build reuses the previous version's embedding model (${manifest.embedding_model ?? 'none recorded'}), not ${options.embeddingModel.id}`);
+    throw new Error(
+      `an incremental build reuses the previous version's embedding model (${manifest.embedding_model ?? 'none recorded'}), not ${options.embeddingModel.id}`,
+    );
   }
 
   // First read: which issuers have a new, changed or removed filing.
@@ -60,11 +63,13 @@ export async function incrementalBuild(
   // A partial corpus (a refresh: only the issuers with new filings, their older filings pulled from the archive)
   // says nothing of the issuers it leaves out: they are carried over from the previous version's build state.
   const present = new Set([...seen.values()].map((f) => f.doc.ticker));
-  for (const [docId, { ticker }] of Object.entries(state.filings)) if (!seen.has(docId) && (!options.partialCorpus || present.has(ticker))) touched.add(ticker);
+  for (const [docId, { ticker }] of Object.entries(state.filings))
+    if (!seen.has(docId) && (!options.partialCorpus || present.has(ticker))) touched.add(ticker);
   if (options.partialCorpus) {
     for (const [docId, f] of Object.entries(state.filings)) {
       if (present.has(f.ticker)) continue;
-      if (!f.doc || f.pages === undefined) throw new Error(`${statePath} records no metadata for ${docId}: build the index once without --incremental`);
+      if (!f.doc || f.pages === undefined)
+        throw new Error(`${statePath} records no metadata for ${docId}: build the index once without --incremental`);
       seen.set(docId, { doc: f.doc, hash: f.hash, pageCount: f.pages });
     }
   }
@@ -81,11 +86,17 @@ export async function incrementalBuild(
   const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
   rmSync(spill, { recursive: true, force: true });
   try {
-    const corpus = await segmentCorpus(filings(), spill, { ...options, expectedFilings: rebuiltFilings, include: (doc) => touched.has(doc.ticker) });
+    const corpus = await segmentCorpus(filings(), spill, {
+      ...options,
+      expectedFilings: rebuiltFilings,
+      include: (doc) => touched.has(doc.ticker),
+    });
     for (const table of tables.values()) {
-      for (const info of table.shards) addShardStats(corpus.stats, decodeShard(new Uint8Array(readFileSync(join(previousDir, info.file)))));
+      for (const info of table.shards)
+        addShardStats(corpus.stats, decodeShard(new Uint8Array(readFileSync(join(previousDir, info.file)))));
     }
-    for (const { doc, hash, pageCount } of seen.values()) if (tables.has(doc.ticker)) corpus.entries.push({ doc, hash, pageCount, file: '' });
+    for (const { doc, hash, pageCount } of seen.values())
+      if (tables.has(doc.ticker)) corpus.entries.push({ doc, hash, pageCount, file: '' });
     const result = await assembleIndex({ ...corpus, reuse: { dir: previousDir, tables } }, options);
     return { ...result, rebuiltIssuers: [...touched].sort() };
   } finally {

@@ -1,6 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { ArtifactFormatError, decodeArtifact, encodeArtifact, requireSection, verifySeal } from '../src/format/container';
+import {
+  ArtifactFormatError,
+  decodeArtifact,
+  encodeArtifact,
+  requireSection,
+  verifySeal,
+} from '../src/format/container';
 import type { EmbeddingModel } from '../src/format/types';
 import type { LearnedModel } from './embeddings';
 import { seal, sha256 } from './seal';
@@ -23,7 +29,11 @@ interface ModelHeader {
 export type StoredModel = Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'> & { common?: Float32Array | null };
 
 export function encodeModel(model: StoredModel): Uint8Array {
-  const sections = { weights: model.weights, vectors: model.vectors, ...(model.common ? { common: model.common } : {}) };
+  const sections = {
+    weights: model.weights,
+    vectors: model.vectors,
+    ...(model.common ? { common: model.common } : {}),
+  };
   const bytes = encodeArtifact('model', { dim: model.dim, vocab: model.vocab } satisfies ModelHeader, sections);
   return seal(bytes);
 }
@@ -32,11 +42,20 @@ export function encodeModel(model: StoredModel): Uint8Array {
 export function decodeModel(bytes: Uint8Array): LearnedModel {
   const decoded = decodeArtifact<ModelHeader>(bytes, 'model');
   const h = decoded.header;
-  if (!h || !Number.isInteger(h.dim) || h.dim < 1 || !Array.isArray(h.vocab)) throw new ArtifactFormatError('model header incomplete');
+  if (!h || !Number.isInteger(h.dim) || h.dim < 1 || !Array.isArray(h.vocab))
+    throw new ArtifactFormatError('model header incomplete');
   const weights = requireSection(decoded, 'weights', Float32Array, h.vocab.length);
   const vectors = requireSection(decoded, 'vectors', Int8Array, h.vocab.length * h.dim);
   const common = 'common' in decoded.sections ? requireSection(decoded, 'common', Float32Array, h.dim) : null;
-  return { dim: h.dim, vocab: h.vocab, vocabIndex: new Map(h.vocab.map((w, i) => [w, i])), weights, vectors, byteSize: vectors.byteLength, common };
+  return {
+    dim: h.dim,
+    vocab: h.vocab,
+    vocabIndex: new Map(h.vocab.map((w, i) => [w, i])),
+    weights,
+    vectors,
+    byteSize: vectors.byteLength,
+    common,
+  };
 }
 
 export const modelId = (bytes: Uint8Array) => sha256(bytes).slice(0, 16);
@@ -60,12 +79,20 @@ export function saveModel(domainDir: string, model: StoredModel): string {
  */
 export async function loadModel(ref: string, domainDir: string): Promise<{ id: string; model: LearnedModel }> {
   const byId = /^[0-9a-f]{16}$/.test(ref) ? join(domainDir, MODELS_DIR, `${ref}.bin`) : null;
-  const file = byId && existsSync(byId) ? byId : isAbsolute(ref) || ref.includes('/') || ref.endsWith('.bin') ? resolve(ref) : null;
+  const file =
+    byId && existsSync(byId)
+      ? byId
+      : isAbsolute(ref) || ref.includes('/') || ref.endsWith('.bin')
+        ? resolve(ref)
+        : null;
   if (!file || !existsSync(file)) {
-    throw new Error(`--embedding-model ${ref}: no such model (looked for ${byId ?? resolve(ref)}; a build writes its model to ${join(domainDir, MODELS_DIR)}/<id>.bin)`);
+    throw new Error(
+      `--embedding-model ${ref}: no such model (looked for ${byId ?? resolve(ref)}; a build writes its model to ${join(domainDir, MODELS_DIR)}/<id>.bin)`,
+    );
   }
   const bytes = new Uint8Array(readFileSync(file));
-  if (!(await verifySeal(bytes))) throw new Error(`--embedding-model ${ref}: ${file} is damaged (its seal does not match its content)`);
+  if (!(await verifySeal(bytes)))
+    throw new Error(`--embedding-model ${ref}: ${file} is damaged (its seal does not match its content)`);
   try {
     return { id: modelId(bytes), model: decodeModel(bytes) };
   } catch (err) {

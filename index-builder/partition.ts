@@ -10,7 +10,16 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import { ANALYZER_VERSION } from '../src/text/tokenize';
-import { assembleIndex, EXTRACTION_VERSION, sameExtraction, segmentCorpus, TermStats, type BuildOptions, type BuildResult, type FilingEntry } from './build';
+import {
+  assembleIndex,
+  EXTRACTION_VERSION,
+  sameExtraction,
+  segmentCorpus,
+  TermStats,
+  type BuildOptions,
+  type BuildResult,
+  type FilingEntry,
+} from './build';
 import { EmbeddingLearner } from './embeddings';
 import type { Filing } from './read-corpus';
 
@@ -28,7 +37,8 @@ export function parsePartition(text: string): PartitionSpec {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count) throw new Error(`--partition takes i/n with 1 <= i <= n, got "${text}"`);
+  if (!m || count < 1 || index < 1 || index > count)
+    throw new Error(`--partition takes i/n with 1 <= i <= n, got "${text}"`);
   return { index, count };
 }
 
@@ -58,7 +68,10 @@ export async function buildPartition(
   const dir = resolve(outDir);
   rmSync(join(dir, 'records'), { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const corpus = await segmentCorpus(filings, join(dir, 'records'), { ...options, include: (doc) => partitionOf(doc.ticker, spec.count) === spec.index });
+  const corpus = await segmentCorpus(filings, join(dir, 'records'), {
+    ...options,
+    include: (doc) => partitionOf(doc.ticker, spec.count) === spec.index,
+  });
   const manifest: PartialManifest = {
     format: PARTIAL_FORMAT,
     analyzer_version: ANALYZER_VERSION,
@@ -78,18 +91,28 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
   if (!dirs.length) throw new Error('--merge needs the partial output directories');
   const partials = dirs.map((d) => {
     const file = join(resolve(d), PARTIAL_FILE);
-    if (!existsSync(file)) throw new Error(`${d} is not a partial build output (no ${PARTIAL_FILE}): run index:build -- --partition i/n --out ${d}`);
+    if (!existsSync(file))
+      throw new Error(
+        `${d} is not a partial build output (no ${PARTIAL_FILE}): run index:build -- --partition i/n --out ${d}`,
+      );
     const p = deserialize(readFileSync(file)) as PartialManifest;
     if (p.format !== PARTIAL_FORMAT) throw new Error(`${file}: not a partial build manifest`);
     if (!sameExtraction(p)) {
-      throw new Error(`${d} was segmented by analyzer version ${p.analyzer_version}, extraction version ${p.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: rebuild the partition`);
+      throw new Error(
+        `${d} was segmented by analyzer version ${p.analyzer_version}, extraction version ${p.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: rebuild the partition`,
+      );
     }
     return { dir: resolve(d), p };
   });
   const count = partials[0]!.p.partition.count;
   const seen = partials.map(({ p }) => p.partition.index).sort((a, b) => a - b);
-  if (partials.some(({ p }) => p.partition.count !== count) || seen.join(',') !== Array.from({ length: count }, (_, i) => i + 1).join(',')) {
-    throw new Error(`--merge needs every partition of one split exactly once (1..${count} of ${count}); got ${partials.map(({ p }) => `${p.partition.index}/${p.partition.count}`).join(', ')}`);
+  if (
+    partials.some(({ p }) => p.partition.count !== count) ||
+    seen.join(',') !== Array.from({ length: count }, (_, i) => i + 1).join(',')
+  ) {
+    throw new Error(
+      `--merge needs every partition of one split exactly once (1..${count} of ${count}); got ${partials.map(({ p }) => `${p.partition.index}/${p.partition.count}`).join(', ')}`,
+    );
   }
   const stats = new TermStats();
   const learner = new EmbeddingLearner(options.embedding);

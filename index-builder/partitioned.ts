@@ -1,6 +1,15 @@
 import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../src/format/codec';
 import { NO_VECTOR } from '../src/format/types';
-import type { CatalogHeader, Directory, EmbeddingModel, IssuerFiling, IssuerItem, IssuerTable, Lexicon, TermBlock } from '../src/format/types';
+import type {
+  CatalogHeader,
+  Directory,
+  EmbeddingModel,
+  IssuerFiling,
+  IssuerItem,
+  IssuerTable,
+  Lexicon,
+  TermBlock,
+} from '../src/format/types';
 import { issuerFile, termBlockFile, termBlockOf } from '../src/format/views';
 import { contentIdOf } from '../src/format/keys';
 import { seal, sha256 } from './seal';
@@ -30,8 +39,11 @@ export const MAX_SHARDS_PER_TERM = 256;
 function cappedShards(lexicon: CorpusLexicon, t: number): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
   const a = lexicon.shardOffsets[t]!;
   const b = lexicon.shardOffsets[t + 1]!;
-  if (b - a <= MAX_SHARDS_PER_TERM) return { ids: lexicon.shardIds.subarray(a, b), impacts: lexicon.shardImpact.subarray(a, b), rest: 0 };
-  const order = Array.from({ length: b - a }, (_, k) => a + k).sort((x, y) => lexicon.shardImpact[y]! - lexicon.shardImpact[x]! || lexicon.shardIds[x]! - lexicon.shardIds[y]!);
+  if (b - a <= MAX_SHARDS_PER_TERM)
+    return { ids: lexicon.shardIds.subarray(a, b), impacts: lexicon.shardImpact.subarray(a, b), rest: 0 };
+  const order = Array.from({ length: b - a }, (_, k) => a + k).sort(
+    (x, y) => lexicon.shardImpact[y]! - lexicon.shardImpact[x]! || lexicon.shardIds[x]! - lexicon.shardIds[y]!,
+  );
   const kept = order.slice(0, MAX_SHARDS_PER_TERM).sort((x, y) => lexicon.shardIds[x]! - lexicon.shardIds[y]!);
   return {
     ids: Uint16Array.from(kept, (p) => lexicon.shardIds[p]!),
@@ -46,15 +58,22 @@ function termBytes(lexicon: CorpusLexicon, t: number, hasVector: boolean, dim: n
   return lexicon.terms[t]!.length + 3 + 13 + postings * 3 + (hasVector ? dim + 4 : 0);
 }
 
-export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>): { blocks: number; files: [string, Uint8Array][] } {
+export function termBlocks(
+  lexicon: CorpusLexicon,
+  model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
+): { blocks: number; files: [string, Uint8Array][] } {
   const dim = model.dim;
   const vocabRow = new Map(model.vocab.map((w, i) => [w, i]));
   let total = 0;
-  lexicon.terms.forEach((term, t) => (total += termBytes(lexicon, t, vocabRow.has(term), dim)));
+  lexicon.terms.forEach((term, t) => {
+    total += termBytes(lexicon, t, vocabRow.has(term), dim);
+  });
   const blocks = Math.max(1, Math.ceil(total / TERM_BLOCK_TARGET_BYTES));
   const members: number[][] = Array.from({ length: blocks }, () => []);
   // lexicon.terms is sorted, so each block's terms come out sorted too.
-  lexicon.terms.forEach((term, t) => members[termBlockOf(term, blocks)]!.push(t));
+  lexicon.terms.forEach((term, t) => {
+    members[termBlockOf(term, blocks)]!.push(t);
+  });
   const files: [string, Uint8Array][] = members.map((ids, block) => {
     const n = ids.length;
     const df = new Uint32Array(n);
@@ -84,8 +103,22 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
     });
     const weights = Float32Array.from(rows, (r) => model.weights[r]!);
     const vectors = new Int8Array(rows.length * dim);
-    rows.forEach((r, k) => vectors.set(model.vectors.subarray(r * dim, (r + 1) * dim), k * dim));
-    const data: Omit<TermBlock, 'byteSize'> = { block, terms: ids.map((t) => lexicon.terms[t]!), df, shardOffsets, shardIds, shardImpact, restImpact, vectorRow, weights, vectors, dim };
+    rows.forEach((r, k) => {
+      vectors.set(model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
+    });
+    const data: Omit<TermBlock, 'byteSize'> = {
+      block,
+      terms: ids.map((t) => lexicon.terms[t]!),
+      df,
+      shardOffsets,
+      shardIds,
+      shardImpact,
+      restImpact,
+      vectorRow,
+      weights,
+      vectors,
+      dim,
+    };
     return [termBlockFile(block), encodeTermBlock(data)];
   });
   return { blocks, files };
@@ -95,7 +128,14 @@ export function termBlocks(lexicon: CorpusLexicon, model: Omit<EmbeddingModel, '
  * One issuer's table from the corpus catalog: its filings once, its items, its shards, segments and entities, all
  * numbered within the issuer.
  */
-function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: readonly number[], firstShard: number, shardCount: number, statementsPerSource: Uint32Array): IssuerTable {
+function issuerTable(
+  catalog: CatalogHeader,
+  ticker: string,
+  sourceIndexes: readonly number[],
+  firstShard: number,
+  shardCount: number,
+  statementsPerSource: Uint32Array,
+): IssuerTable {
   const filings: IssuerFiling[] = [];
   const filingOf = new Map<string, number>();
   const items: IssuerItem[] = [];
@@ -106,7 +146,15 @@ function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: read
       filing = filings.length;
       filingOf.set(s.doc_id, filing);
       const { sec_item_tag: _tag, ...meta } = s.meta;
-      filings.push({ doc_id: s.doc_id, type: s.type, date: s.date, company: s.company, period_of_report: s.period_of_report, fiscal_period: s.fiscal_period, meta });
+      filings.push({
+        doc_id: s.doc_id,
+        type: s.type,
+        date: s.date,
+        company: s.company,
+        period_of_report: s.period_of_report,
+        fiscal_period: s.fiscal_period,
+        meta,
+      });
     }
     items.push({
       filing,
@@ -135,7 +183,11 @@ function issuerTable(catalog: CatalogHeader, ticker: string, sourceIndexes: read
  * (the builder plans them so; src/format/views.ts places an issuer's by the first number and finds a shard's issuer
  * by its range).
  */
-export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'], statementsPerSource: Uint32Array): { directory: Directory; files: [string, Uint8Array][] } {
+export function issuerArtifacts(
+  catalog: CatalogHeader,
+  terms: Directory['terms'],
+  statementsPerSource: Uint32Array,
+): { directory: Directory; files: [string, Uint8Array][] } {
   const shardsOf = new Map<string, number[]>();
   catalog.shards.forEach((info, i) => {
     const ticker = info.tickers[0] ?? '';
@@ -157,7 +209,8 @@ export function issuerArtifacts(catalog: CatalogHeader, terms: Directory['terms'
     if (shards.some((s, k) => s !== first + k)) throw new Error(`shards of ${c.ticker} are not numbered contiguously`);
     const sources = sourcesOf.get(c.ticker) ?? [];
     const firstSource = sources[0] ?? 0;
-    if (sources.some((s, k) => s !== firstSource + k)) throw new Error(`sources of ${c.ticker} are not numbered contiguously`);
+    if (sources.some((s, k) => s !== firstSource + k))
+      throw new Error(`sources of ${c.ticker} are not numbered contiguously`);
     const table = issuerTable(catalog, c.ticker, sources, first, shards.length, statementsPerSource);
     // Sealed here, not only when written: its content id (the hash of the sealed bytes) goes into the directory.
     const bytes = seal(encodeIssuerTable(table));
@@ -198,14 +251,19 @@ export function partitionedArtifacts(
   lexicon: CorpusLexicon,
   model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
 ): [string, Uint8Array][] {
-  if (catalog.shards.length > 0xffff) throw new Error(`${catalog.shards.length} shards: term blocks number shards with 16 bits`);
+  if (catalog.shards.length > 0xffff)
+    throw new Error(`${catalog.shards.length} shards: term blocks number shards with 16 bits`);
   const { blocks, files: blockFiles } = termBlocks(lexicon, model);
-  const { directory, files } = issuerArtifacts(catalog, {
-    blocks,
-    total_statements: lexicon.totalStatements,
-    avg_len: lexicon.avgLen,
-    impact_scale: lexicon.impactScale,
-  }, statementsPerSource);
+  const { directory, files } = issuerArtifacts(
+    catalog,
+    {
+      blocks,
+      total_statements: lexicon.totalStatements,
+      avg_len: lexicon.avgLen,
+      impact_scale: lexicon.impactScale,
+    },
+    statementsPerSource,
+  );
   return [...blockFiles, ...files, [DIRECTORY_FILE, encodeDirectory(directory)]];
 }
 

@@ -35,7 +35,12 @@ export function progressLine(label: string, done: number, total: number, elapsed
  * The off-terminal form: a line when `intervalMs` has passed since the stage began or since its last line, and a
  * closing line on stop (unless nothing changed since the last one). The clock starts at the first update.
  */
-export function throttledLog(label: string, write: (line: string) => void, clock: () => number = () => performance.now(), intervalMs = LOG_INTERVAL_MS): StageProgress {
+export function throttledLog(
+  label: string,
+  write: (line: string) => void,
+  clock: () => number = () => performance.now(),
+  intervalMs = LOG_INTERVAL_MS,
+): StageProgress {
   let start: number | null = null;
   let lastLine = 0;
   let done = 0;
@@ -64,7 +69,12 @@ export function throttledLog(label: string, write: (line: string) => void, clock
 
 function terminalBar(label: string, stream: NodeJS.WriteStream): StageProgress {
   const bar = new cliProgress.SingleBar(
-    { format: `${label.padEnd(9)} [{bar}] {value}/{total} {eta_formatted}`, stream, noTTYOutput: false, hideCursor: true },
+    {
+      format: `${label.padEnd(9)} [{bar}] {value}/{total} {eta_formatted}`,
+      stream,
+      noTTYOutput: false,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   let started = false;

@@ -56,7 +56,8 @@ export async function publishVersion(
       report.skippedBytes += ref.bytes;
     } else {
       const data = new Uint8Array(readFileSync(join(versionDir, ref.file)));
-      if (data.byteLength !== ref.bytes) throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, manifest says ${ref.bytes}`);
+      if (data.byteLength !== ref.bytes)
+        throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, manifest says ${ref.bytes}`);
       await target.putObject(key, data);
       report.uploaded++;
       report.bytes += data.byteLength;

@@ -48,8 +48,10 @@ function requireDocument(row: unknown, where: string): FilingDocument {
   for (const key of ['doc_id', 'ticker', 'company', 'form_type', 'period_of_report', 'fiscal_year_end'] as const) {
     if (typeof d?.[key] !== 'string' || !d[key]) throw new Error(`${where}: document without ${key}`);
   }
-  if (!Number.isInteger(d.fiscal_year)) throw new Error(`${where}: document ${d.doc_id} without an integer fiscal_year`);
-  if (d.form_type !== '10-K' && d.form_type !== '10-Q') throw new Error(`${where}: ${d.doc_id} has unsupported form ${d.form_type}`);
+  if (!Number.isInteger(d.fiscal_year))
+    throw new Error(`${where}: document ${d.doc_id} without an integer fiscal_year`);
+  if (d.form_type !== '10-K' && d.form_type !== '10-Q')
+    throw new Error(`${where}: ${d.doc_id} has unsupported form ${d.form_type}`);
   return d;
 }
 
@@ -62,7 +64,8 @@ export function countCorpusFilings(dir: string): number {
   const docsPath = join(dir, 'documents.jsonl');
   let n = 0;
   if (existsSync(docsPath)) for (const line of readFileSync(docsPath, 'utf8').split('\n')) if (line.trim()) n++;
-  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')]) if (existsSync(d)) n += readdirSync(d).filter((f) => /\.html?$/i.test(f)).length;
+  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')])
+    if (existsSync(d)) n += readdirSync(d).filter((f) => /\.html?$/i.test(f)).length;
   return n;
 }
 
@@ -75,21 +78,24 @@ export async function readCorpus(dir: string, onPage?: () => void): Promise<Fili
   // EDGAR folders: inside FILINGS_DIR (where `fetch --out` writes) or beside it (fixtures/sample-corpus/edgar).
   const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
   const hasPageText = existsSync(docsPath);
-  if (!hasPageText && !edgarDirs.length) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
+  if (!hasPageText && !edgarDirs.length)
+    throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
   const byId = new Map<string, Filing>();
-  if (hasPageText) for await (const row of readJsonLines(docsPath)) {
-    const doc = requireDocument(row, docsPath);
-    byId.set(doc.doc_id, { doc, pages: [] });
-  }
+  if (hasPageText)
+    for await (const row of readJsonLines(docsPath)) {
+      const doc = requireDocument(row, docsPath);
+      byId.set(doc.doc_id, { doc, pages: [] });
+    }
   const pagesPath = [join(dir, 'pages.jsonl.gz'), join(dir, 'pages.jsonl')].find(existsSync);
   if (hasPageText && !pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
-  if (pagesPath && hasPageText) for await (const row of readJsonLines(pagesPath)) {
-    const p = row as { doc_id: string; page: number; text: string };
-    const filing = byId.get(p.doc_id);
-    if (!filing) continue; // pages of documents without metadata are skipped, not guessed
-    filing.pages[p.page] = typeof p.text === 'string' ? p.text : '';
-    onPage?.();
-  }
+  if (pagesPath && hasPageText)
+    for await (const row of readJsonLines(pagesPath)) {
+      const p = row as { doc_id: string; page: number; text: string };
+      const filing = byId.get(p.doc_id);
+      if (!filing) continue; // pages of documents without metadata are skipped, not guessed
+      filing.pages[p.page] = typeof p.text === 'string' ? p.text : '';
+      onPage?.();
+    }
   const filings = [...byId.values()].filter((f) => f.pages.length > 0);
   for (const f of filings) for (let i = 0; i < f.pages.length; i++) f.pages[i] ??= '';
   // EDGAR HTML primary documents live beside the filings folder (e.g. fixtures/sample-corpus/edgar). EDGAR's
@@ -117,12 +123,14 @@ export async function* streamCorpus(dir: string, onPage?: () => void): AsyncGene
   const docsPath = join(dir, 'documents.jsonl');
   const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
   const hasPageText = existsSync(docsPath);
-  if (!hasPageText && !edgarDirs.length) throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
+  if (!hasPageText && !edgarDirs.length)
+    throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
   const docs = new Map<string, FilingDocument>();
-  if (hasPageText) for await (const row of readJsonLines(docsPath)) {
-    const doc = requireDocument(row, docsPath);
-    docs.set(doc.doc_id, doc);
-  }
+  if (hasPageText)
+    for await (const row of readJsonLines(docsPath)) {
+      const doc = requireDocument(row, docsPath);
+      docs.set(doc.doc_id, doc);
+    }
   const pagesPath = [join(dir, 'pages.jsonl.gz'), join(dir, 'pages.jsonl')].find(existsSync);
   if (hasPageText && !pagesPath) throw new Error(`no pages.jsonl(.gz) in ${dir}`);
   const finished = new Set<string>();
@@ -135,19 +143,23 @@ export async function* streamCorpus(dir: string, onPage?: () => void): AsyncGene
     withPages.add(f.doc.doc_id);
     return f;
   };
-  if (pagesPath && hasPageText) for await (const row of readJsonLines(pagesPath)) {
-    const p = row as { doc_id: string; page: number; text: string };
-    if (current?.doc.doc_id !== p.doc_id) {
-      const doc = docs.get(p.doc_id);
-      if (!doc) continue; // pages of documents without metadata are skipped, not guessed
-      if (finished.has(p.doc_id)) throw new Error(`${pagesPath}: the pages of ${p.doc_id} are not contiguous; the file must be in document order`);
-      const done = current && complete(current);
-      if (done) yield done;
-      current = { doc, pages: [] };
+  if (pagesPath && hasPageText)
+    for await (const row of readJsonLines(pagesPath)) {
+      const p = row as { doc_id: string; page: number; text: string };
+      if (current?.doc.doc_id !== p.doc_id) {
+        const doc = docs.get(p.doc_id);
+        if (!doc) continue; // pages of documents without metadata are skipped, not guessed
+        if (finished.has(p.doc_id))
+          throw new Error(
+            `${pagesPath}: the pages of ${p.doc_id} are not contiguous; the file must be in document order`,
+          );
+        const done = current && complete(current);
+        if (done) yield done;
+        current = { doc, pages: [] };
+      }
+      current.pages[p.page] = typeof p.text === 'string' ? p.text : '';
+      onPage?.();
     }
-    current.pages[p.page] = typeof p.text === 'string' ? p.text : '';
-    onPage?.();
-  }
   const last = current && complete(current);
   if (last) yield last;
   // As readCorpus: EDGAR's conformed name and missing GICS give way to the page-text corpus's row for the ticker.
@@ -189,7 +201,9 @@ export function readEdgarFolder(dir: string): Filing[] {
 /** The same, one filing at a time (a streaming build never holds every document). */
 export function* edgarFilings(dir: string): Generator<Filing> {
   if (!existsSync(dir)) return;
-  for (const name of readdirSync(dir).filter((n) => /\.html?$/i.test(n)).sort()) {
+  for (const name of readdirSync(dir)
+    .filter((n) => /\.html?$/i.test(n))
+    .sort()) {
     const sidecarPath = join(dir, name.replace(/\.html?$/i, '.json'));
     if (!existsSync(sidecarPath)) throw new Error(`${name}: EDGAR document without metadata sidecar ${sidecarPath}`);
     const meta = JSON.parse(readFileSync(sidecarPath, 'utf8')) as EdgarSidecar;
@@ -204,11 +218,16 @@ export function* edgarFilings(dir: string): Generator<Filing> {
         cik: meta.cik,
         company: meta.display_company ?? meta.company,
         form_type: form,
-        fiscal_year: form === '10-Q' && Number.isInteger(meta.fiscal_year) ? meta.fiscal_year! : fiscalYearLabel(meta.period_of_report),
+        fiscal_year:
+          form === '10-Q' && Number.isInteger(meta.fiscal_year)
+            ? meta.fiscal_year!
+            : fiscalYearLabel(meta.period_of_report),
         fiscal_period: form === '10-K' ? 'FY' : /^Q[1-4]$/.test(meta.fiscal_period ?? '') ? meta.fiscal_period! : 'Q?',
         period_of_report: meta.period_of_report,
         fiscal_year_end:
-          form === '10-Q' && /^\d{4}$/.test(meta.fiscal_year_end) ? `${meta.fiscal_year_end.slice(0, 2)}-${meta.fiscal_year_end.slice(2)}` : meta.period_of_report.slice(5),
+          form === '10-Q' && /^\d{4}$/.test(meta.fiscal_year_end)
+            ? `${meta.fiscal_year_end.slice(0, 2)}-${meta.fiscal_year_end.slice(2)}`
+            : meta.period_of_report.slice(5),
         filing_date: meta.filing_date,
         gics_sector: meta.gics_sector ?? null,
         gics_sub_industry: meta.gics_sub_industry ?? null,

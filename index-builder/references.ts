@@ -104,7 +104,8 @@ const bare = (text: string) => text.trim().replace(/[.:]$/, '').replace(/\s+/g, 
  */
 export function namedSubsections(pointer: string): string[] {
   const names = [...pointer.matchAll(/[“"‘]{1,2}([^”"’]{3,80})[”"’]{1,2}/g)].map((m) => m[1]!);
-  for (const m of pointer.matchAll(/\bNotes?\s+\d{1,2}[A-Z]?\s*[—–-]\s*([^,.;“”"]{3,120})/g)) names.push(...m[1]!.split(/\s+[—–-]\s+|\s*[—–]\s*/));
+  for (const m of pointer.matchAll(/\bNotes?\s+\d{1,2}[A-Z]?\s*[—–-]\s*([^,.;“”"]{3,120})/g))
+    names.push(...m[1]!.split(/\s+[—–-]\s+|\s*[—–]\s*/));
   return names.map((n) => bare(n.replace(/[,;]$/, ''))).filter((n) => n.length >= 3);
 }
 
@@ -138,7 +139,7 @@ function titledLine(note: NoteSpan, names: readonly string[], pointerTag: string
   }
   const noteName = bare(note.title);
   const own = names.filter((n) => n !== noteName && !noteName.startsWith(n));
-  const named = heads.find(([, h]) => own.some((n) => h === n || h.startsWith(n + ' ')));
+  const named = heads.find(([, h]) => own.some((n) => h === n || h.startsWith(`${n} `)));
   if (named) return named[0];
   if (!title) return -1;
   const same = heads.find(([, h]) => h === title);
@@ -155,7 +156,11 @@ function titledLine(note: NoteSpan, names: readonly string[], pointerTag: string
  * (contingencies related to our income taxes) and Note 17 (legal contingencies)"), and the legal note is the one
  * Item 3 answers with.
  */
-export function referredTo(named: readonly NoteSpan[], pointer: string, pointerTag: string): { note: NoteSpan; page: number; offset: number } | null {
+export function referredTo(
+  named: readonly NoteSpan[],
+  pointer: string,
+  pointerTag: string,
+): { note: NoteSpan; page: number; offset: number } | null {
   const names = namedSubsections(pointer);
   for (const note of named) {
     const at = titledLine(note, names, pointerTag);
@@ -187,9 +192,11 @@ export function referenceLinks(sections: readonly Section[], statements: readonl
   const notes = filingNotes(sections);
   if (!notes.size) return out;
   const chars = new Map(sections.map((s) => [s, textChars(s)]));
-  const after = (p: { page: number; offset: number }, s: PlacedStatement) => s.page > p.page || (s.page === p.page && s.offset >= p.offset);
+  const after = (p: { page: number; offset: number }, s: PlacedStatement) =>
+    s.page > p.page || (s.page === p.page && s.offset >= p.offset);
   statements.forEach((s, i) => {
-    if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > POINTER_ITEM_CHARS) return;
+    if (s.kind !== 'sentence' || STATEMENTS_ITEMS.has(s.section.itemTag) || chars.get(s.section)! > POINTER_ITEM_CHARS)
+      return;
     const printed = [...s.text.matchAll(NOTE_REFERENCE)].flatMap((m) => notes.get(Number(m[1])) ?? []);
     const start = referredTo(printed, s.text, s.section.itemTag);
     if (!start) return;

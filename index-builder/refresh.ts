@@ -16,7 +16,16 @@
  *   build, publish
  *   finish   after the publish: the new filings and the model archived, then state.json written (last)
  */
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../src/format/codec';
 import { manifestKey, objectKey, pointerKey, storedKey } from '../src/format/keys';
@@ -79,7 +88,7 @@ export function refreshLayout(data: string) {
 export type RefreshLayout = ReturnType<typeof refreshLayout>;
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value) + '\n');
+const json = (value: unknown) => new TextEncoder().encode(`${JSON.stringify(value)}\n`);
 
 export async function readRefreshState(target: PublishTarget, domain = DOMAIN): Promise<RefreshState | null> {
   const bytes = await target.getObject(refreshKeys.state(domain));
@@ -92,7 +101,7 @@ export async function beginRefresh(target: PublishTarget, layout: RefreshLayout)
   rmSync(layout.fetchState, { force: true });
   if (state?.since) {
     mkdirSync(dirname(layout.fetchState), { recursive: true });
-    writeFileSync(layout.fetchState, JSON.stringify({ since: state.since }) + '\n');
+    writeFileSync(layout.fetchState, `${JSON.stringify({ since: state.since })}\n`);
   }
   return state;
 }
@@ -104,13 +113,18 @@ function fetchedFiles(edgarDir: string): Map<string, string> {
   for (const name of readdirSync(edgarDir).filter((n) => n.endsWith('.json'))) {
     const ticker = (JSON.parse(readFileSync(join(edgarDir, name), 'utf8')) as { ticker: string }).ticker;
     out.set(name, ticker);
-    for (const html of [name.replace(/\.json$/, '.htm'), name.replace(/\.json$/, '.html')]) if (existsSync(join(edgarDir, html))) out.set(html, ticker);
+    for (const html of [name.replace(/\.json$/, '.htm'), name.replace(/\.json$/, '.html')])
+      if (existsSync(join(edgarDir, html))) out.set(html, ticker);
   }
   return out;
 }
 
 /** Step 3: which issuers changed; for those, their archived filings and the previous version, pulled. */
-export async function prepareRefresh(target: PublishTarget, layout: RefreshLayout, options: PrepareOptions = {}): Promise<RefreshPlan> {
+export async function prepareRefresh(
+  target: PublishTarget,
+  layout: RefreshLayout,
+  options: PrepareOptions = {},
+): Promise<RefreshPlan> {
   const state = await readRefreshState(target);
   const files = fetchedFiles(layout.edgar);
   let plan: RefreshPlan;
@@ -121,7 +135,12 @@ export async function prepareRefresh(target: PublishTarget, layout: RefreshLayou
     for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
     const keepModel = !options.relearnModel && state.build.analyzer_version === ANALYZER_VERSION;
     if (keepModel) await pullModel(target, state, layout.artifacts);
-    plan = { full: true, changed: [...tickers].sort(), previous: null, model: keepModel ? state.embedding_model : null };
+    plan = {
+      full: true,
+      changed: [...tickers].sort(),
+      previous: null,
+      model: keepModel ? state.embedding_model : null,
+    };
   } else {
     const changed = new Set<string>();
     for (const filing of edgarFilings(layout.edgar)) {
@@ -137,7 +156,7 @@ export async function prepareRefresh(target: PublishTarget, layout: RefreshLayou
     }
   }
   mkdirSync(dirname(layout.plan), { recursive: true });
-  writeFileSync(layout.plan, JSON.stringify(plan) + '\n');
+  writeFileSync(layout.plan, `${JSON.stringify(plan)}\n`);
   return plan;
 }
 
@@ -159,7 +178,10 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
   const dir = join(domainDir, state.version);
   const get = async (key: string) => {
     const bytes = await target.getObject(key);
-    if (!bytes) throw new Error(`${key} is not in the bucket: the version the refresh state names is gone; run a full refresh (delete ${refreshKeys.state(DOMAIN)})`);
+    if (!bytes)
+      throw new Error(
+        `${key} is not in the bucket: the version the refresh state names is gone; run a full refresh (delete ${refreshKeys.state(DOMAIN)})`,
+      );
     return bytes;
   };
   const write = (path: string, bytes: Uint8Array | string) => {
@@ -172,11 +194,12 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
   write(join(dir, manifest.files.file), listBytes);
   for (const ref of decodeFileList(text(listBytes)).files) {
     const bytes = await get(storedKey(DOMAIN, state.version, ref));
-    if (bytes.byteLength !== ref.bytes) throw new Error(`${ref.file}: ${bytes.byteLength} bytes in the bucket, the version lists ${ref.bytes}`);
+    if (bytes.byteLength !== ref.bytes)
+      throw new Error(`${ref.file}: ${bytes.byteLength} bytes in the bucket, the version lists ${ref.bytes}`);
     write(join(dir, ref.file), bytes);
   }
   write(join(dir, 'manifest.json'), manifestText);
-  write(join(dir, BUILD_STATE), JSON.stringify(state.build) + '\n');
+  write(join(dir, BUILD_STATE), `${JSON.stringify(state.build)}\n`);
   await pullModel(target, state, artifacts);
   write(join(domainDir, 'LATEST'), state.version);
 }
@@ -185,14 +208,16 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
 async function pullModel(target: PublishTarget, state: RefreshState, artifacts: string): Promise<void> {
   const key = refreshKeys.model(DOMAIN, state.embedding_model);
   const bytes = await target.getObject(key);
-  if (!bytes) throw new Error(`${key} is not in the bucket: run \`refresh prepare --relearn-model\` to learn a new model`);
+  if (!bytes)
+    throw new Error(`${key} is not in the bucket: run \`refresh prepare --relearn-model\` to learn a new model`);
   const path = join(artifacts, DOMAIN, MODELS_DIR, `${state.embedding_model}.bin`);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
 }
 
 function readPlan(layout: RefreshLayout): RefreshPlan {
-  if (!existsSync(layout.plan)) throw new Error(`${layout.plan} not found: run \`refresh prepare\` before \`refresh finish\``);
+  if (!existsSync(layout.plan))
+    throw new Error(`${layout.plan} not found: run \`refresh prepare\` before \`refresh finish\``);
   return JSON.parse(readFileSync(layout.plan, 'utf8')) as RefreshPlan;
 }
 
@@ -212,7 +237,10 @@ async function uploadMissing(target: PublishTarget, items: Iterable<{ key: strin
  * writes state.json (last, so a run that fails before it leaves the previous state to start from). After a run with
  * nothing new, only the fetch date moves on.
  */
-export async function finishRefresh(target: PublishTarget, layout: RefreshLayout): Promise<{ state: RefreshState; archived: number }> {
+export async function finishRefresh(
+  target: PublishTarget,
+  layout: RefreshLayout,
+): Promise<{ state: RefreshState; archived: number }> {
   const plan = readPlan(layout);
   const since = existsSync(layout.fetchState) ? readFetchState(layout.fetchState).since : null;
   if (!plan.full && !plan.changed.length) {
@@ -227,12 +255,18 @@ export async function finishRefresh(target: PublishTarget, layout: RefreshLayout
   const dir = join(domainDir, version);
   const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   const live = await target.getPointer(pointerKey(DOMAIN));
-  if (live !== version) throw new Error(`the live version is ${live ?? 'none'}, not the built ${version}: publish it before \`refresh finish\``);
+  if (live !== version)
+    throw new Error(
+      `the live version is ${live ?? 'none'}, not the built ${version}: publish it before \`refresh finish\``,
+    );
   const model = manifest.embedding_model;
   if (!model) throw new Error(`${dir}/manifest.json records no embedding model`);
   const files = fetchedFiles(layout.edgar);
   const archived = await uploadMissing(target, [
-    ...[...files].map(([name, ticker]) => ({ key: refreshKeys.filings(DOMAIN, ticker) + name, path: join(layout.edgar, name) })),
+    ...[...files].map(([name, ticker]) => ({
+      key: refreshKeys.filings(DOMAIN, ticker) + name,
+      path: join(layout.edgar, name),
+    })),
     { key: refreshKeys.model(DOMAIN, model), path: join(domainDir, MODELS_DIR, `${model}.bin`) },
   ]);
   const build = JSON.parse(readFileSync(join(dir, BUILD_STATE), 'utf8')) as BuildState;
@@ -243,5 +277,9 @@ export async function finishRefresh(target: PublishTarget, layout: RefreshLayout
 
 /** GitHub Actions step outputs (`changed`, `full`, `model`), when the step runs there. */
 export function writeStepOutputs(plan: RefreshPlan, outputFile = process.env.GITHUB_OUTPUT): void {
-  if (outputFile) appendFileSync(outputFile, `changed=${plan.full || plan.changed.length > 0}\nfull=${plan.full}\nmodel=${plan.model ?? ''}\n`);
+  if (outputFile)
+    appendFileSync(
+      outputFile,
+      `changed=${plan.full || plan.changed.length > 0}\nfull=${plan.full}\nmodel=${plan.model ?? ''}\n`,
+    );
 }

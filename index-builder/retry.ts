@@ -57,7 +57,12 @@ export function parseRetryAfter(value: string | null, nowMs = Date.now()): numbe
  * The wait before retry `attempt` (0 for the first): half of base * 2^attempt fixed, the other half random ("equal
  * jitter": spread out, yet never much shorter than the plain backoff), and never shorter than Retry-After.
  */
-export function retryWaitMs(attempt: number, baseMs: number, retryAfterMs: number | null, random: () => number): number {
+export function retryWaitMs(
+  attempt: number,
+  baseMs: number,
+  retryAfterMs: number | null,
+  random: () => number,
+): number {
   const backoff = baseMs * 2 ** attempt;
   const jittered = Math.round(backoff / 2 + (random() * backoff) / 2);
   return Math.max(retryAfterMs ?? 0, jittered);
@@ -75,10 +80,24 @@ export async function retry<T>(what: string, call: (attempt: number) => Promise<
     } catch (err) {
       if (!(err instanceof RetryableError) && policy.retryable && !policy.retryable(err)) throw err;
       const reason = reasonOf(err);
-      const waitMs = retryWaitMs(attempt, policy.baseMs, err instanceof RetryableError ? err.retryAfterMs : null, random);
-      if (attempt >= policy.retries) throw new RetriesExhaustedError(`${what}: ${reason}, giving up after ${attempt + 1} attempts`, attempt + 1, err);
+      const waitMs = retryWaitMs(
+        attempt,
+        policy.baseMs,
+        err instanceof RetryableError ? err.retryAfterMs : null,
+        random,
+      );
+      if (attempt >= policy.retries)
+        throw new RetriesExhaustedError(
+          `${what}: ${reason}, giving up after ${attempt + 1} attempts`,
+          attempt + 1,
+          err,
+        );
       if (policy.maxWaitMs !== undefined && waitMs > policy.maxWaitMs) {
-        throw new RetriesExhaustedError(`${what}: ${reason}, giving up: asked to wait ${Math.round(waitMs / 1000)} s`, attempt + 1, err);
+        throw new RetriesExhaustedError(
+          `${what}: ${reason}, giving up: asked to wait ${Math.round(waitMs / 1000)} s`,
+          attempt + 1,
+          err,
+        );
       }
       policy.onRetry?.({ attempt: attempt + 1, waitMs, reason });
       await sleep(waitMs);

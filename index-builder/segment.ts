@@ -21,8 +21,7 @@ export interface SectionLine {
 }
 
 const TEN_K_ORDER = new Map<string, number>(TEN_K_ITEMS.map((item, i) => [item, i]));
-const HEADING =
-  /^\s*(?:PART\s+(I{1,3}|IV)\s*[.,:—–-]?\s*)?ITEM\s*(\d{1,2})\s*([A-C])?(?![\w])(?:\s*[.:—–-])*\s*(.*)$/i;
+const HEADING = /^\s*(?:PART\s+(I{1,3}|IV)\s*[.,:—–-]?\s*)?ITEM\s*(\d{1,2})\s*([A-C])?(?![\w])(?:\s*[.:—–-])*\s*(.*)$/i;
 const PART_LINE = /^\s*PART\s+(I{1,3}|IV)\b\s*[.,:—–-]?\s*(.*)$/i;
 
 interface HeadingMatch {
@@ -36,7 +35,11 @@ function matchHeading(line: string): HeadingMatch | null {
   const m = HEADING.exec(line.replace(/^\s*I\s+tem\b/i, 'Item'));
   if (!m) return null;
   // Underlining dashes ("Business - --------") are layout, not title.
-  const title = (m[4] ?? '').replace(/[-_=]{3,}/g, ' ').replace(/\s+-\s+(?=\S)/g, ' ').replace(/\s+/g, ' ').trim();
+  const title = (m[4] ?? '')
+    .replace(/[-_=]{3,}/g, ' ')
+    .replace(/\s+-\s+(?=\S)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   // A heading is followed by its title (capitalised) or nothing; "Item 7 of this report ..." is a reference.
   if (title && !/^[A-Z"“(]/.test(title)) return null;
   if (title.length > 400) return null; // a paragraph that happens to start with "Item 7", not a heading
@@ -79,9 +82,17 @@ function isTocPage(lines: string[]): boolean {
     const after = nonEmpty[i + 2] ?? '';
     const endsInPage = /(?:\s|\.)(?:[A-Z]-)?\d{1,3}$/.test(line.trim());
     const isShortTitle = next.trim().length < 70 && !/[.:]$/.test(next.trim()) && !matchHeading(next);
-    if (endsInPage || (matchHeading(next) && !PART_LINE.test(next)) || (isShortTitle && matchHeading(after)) || /^\d{1,3}$/.test(next.trim())) tocLike++;
+    if (
+      endsInPage ||
+      (matchHeading(next) && !PART_LINE.test(next)) ||
+      (isShortTitle && matchHeading(after)) ||
+      /^\d{1,3}$/.test(next.trim())
+    )
+      tocLike++;
   });
-  const titled = nonEmpty.slice(0, 6).some((l) => /\b(TABLE OF CONTENTS|INDEX)\b/i.test(l) || /^\s*CONTENTS\s*$/i.test(l));
+  const titled = nonEmpty
+    .slice(0, 6)
+    .some((l) => /\b(TABLE OF CONTENTS|INDEX)\b/i.test(l) || /^\s*CONTENTS\s*$/i.test(l));
   return tocLike >= 3 && tocLike >= headings * (titled ? 0.5 : 0.7);
 }
 
@@ -137,12 +148,14 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
  */
 export const POINTER_ITEM_CHARS = 1500;
 /** The first page of financial statements printed after Part IV: their index, or the auditor's report. */
-const STATEMENTS_START = /^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b/i;
+const STATEMENTS_START =
+  /^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b/i;
 /**
  * Where the statements and their notes end: the signatures, or the exhibits (agreements and certifications filed with
  * the report, which number their own sections "1. Definitions").
  */
-export const STATEMENTS_END = /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
+export const STATEMENTS_END =
+  /^\s*(?:SIGNATURES?|EXHIBIT\s+INDEX|INDEX\s+TO\s+EXHIBITS|EXHIBIT\s+\d+(?:\.\d+)?)\s*[.:]?\s*$/i;
 /** Fewer characters than this after the report are a list of the statements, not the statements. */
 const MIN_STATEMENTS_CHARS = 10000;
 /** A section's characters, without the lines' indentation: how long an item is (a pointer item is short). */
@@ -154,13 +167,16 @@ export const textChars = (s: Pick<Section, 'lines'>) => s.lines.reduce((n, l) =>
  * Not financialStatementTitle (src/text/financial-statements.ts): that one reads cells, so a contents line
  * ("Consolidated Statements of Income   75") is a title to it, and here it must not start the statements.
  */
-const STATEMENT_TITLE_WORDS = /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
-const isStatementPageTitle = (text: string) => /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);
+const STATEMENT_TITLE_WORDS =
+  /^\s*(?:condensed\s+)?consolidated\s+(?:statements?\s+of|balance\s+sheets?)\b(?!.*\s(?:\d{1,3}|\*)\s*$)/i;
+const isStatementPageTitle = (text: string) =>
+  /^\s*[A-Z]/.test(text) && !text.includes(',') && STATEMENT_TITLE_WORDS.test(text);
 /**
  * The title Item 7 has in the form, printed alone as the heading of an MD&A that follows Part IV; an annual report
  * filed as Exhibit 13 may number it in its own sequence ("Item 2. Management's Discussion and Analysis ...").
  */
-const MDNA_TITLE = /^\s*(?:item\s+\d{1,2}[a-z]?\s*[.:—–-]?\s*)?["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
+const MDNA_TITLE =
+  /^\s*(?:item\s+\d{1,2}[a-z]?\s*[.:—–-]?\s*)?["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
 /** The heading a pointer Item 7 names ("under the heading Financial Review in our 2018 Financial Report"). */
 const NAMED_HEADING = /under\s+the\s+(?:heading|caption)s?\s+["“]?(.+?)["”]?(?:,|\s+(?:in|of|which|included)\b)/i;
 
@@ -184,8 +200,13 @@ function itemsAfterPartIV(sections: Section[]): Section[] {
   const pointer = (tag: string) => sections.find((s) => s.itemTag === tag && textChars(s) <= POINTER_ITEM_CHARS);
   const [item7, item8] = [pointer('10K-Item-7'), pointer('10K-Item-8') ?? listingItem8(sections)];
   if (!item7 && !item8) return sections;
-  const named = item7 ? NAMED_HEADING.exec(item7.lines.map((l) => l.text.trim()).join(' '))?.[1]?.trim().toLowerCase() : undefined;
-  const isMdnaHeading = (text: string) => MDNA_TITLE.test(text) || (named !== undefined && text.trim().replace(/[.:]$/, '').toLowerCase() === named);
+  const named = item7
+    ? NAMED_HEADING.exec(item7.lines.map((l) => l.text.trim()).join(' '))?.[1]
+        ?.trim()
+        .toLowerCase()
+    : undefined;
+  const isMdnaHeading = (text: string) =>
+    MDNA_TITLE.test(text) || (named !== undefined && text.trim().replace(/[.:]$/, '').toLowerCase() === named);
   // One run of each: the first found (a later one, such as the parent company's condensed statements, stays put).
   let [found7, found8] = [!item7, !item8];
   const out: Section[] = [];
@@ -201,7 +222,8 @@ function itemsAfterPartIV(sections: Section[]): Section[] {
       if (start >= 0) {
         let end = statements?.start ?? s.lines.findIndex((l, j) => j > start && STATEMENTS_END.test(l.text));
         if (end < 0) end = s.lines.length;
-        if (textChars({ ...s, lines: s.lines.slice(start, end) }) >= MIN_STATEMENTS_CHARS) runs.unshift({ start, end, as: item7! });
+        if (textChars({ ...s, lines: s.lines.slice(start, end) }) >= MIN_STATEMENTS_CHARS)
+          runs.unshift({ start, end, as: item7! });
       }
     }
     found8 ||= runs.some((r) => r.as === item8);
@@ -227,8 +249,16 @@ function statementsInMdna(sections: Section[]): Section[] {
   const opensPage = pageTitles(mdna.lines);
   const start = opensPage.findIndex((t, j) => t !== null && isStatementPageTitle(mdna.lines[j]!.text));
   if (start < 0) return sections;
-  if (primaryCount(opensPage.slice(start)) < PRIMARY_STATEMENTS.length || textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS) return sections;
-  return [...sections.slice(0, item7), ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]), ...sections.slice(item7 + 1)];
+  if (
+    primaryCount(opensPage.slice(start)) < PRIMARY_STATEMENTS.length ||
+    textChars({ lines: mdna.lines.slice(start) }) < MIN_STATEMENTS_CHARS
+  )
+    return sections;
+  return [
+    ...sections.slice(0, item7),
+    ...cutRuns(mdna, [{ start, end: mdna.lines.length, as: item8[0]! }]),
+    ...sections.slice(item7 + 1),
+  ];
 }
 
 /**
@@ -256,7 +286,9 @@ const LISTING_ITEM_CHARS = 5000;
 function listingItem8(sections: readonly Section[]): Section | undefined {
   const item8 = sections.filter((s) => s.itemTag === '10K-Item-8');
   const only = item8.length === 1 ? item8[0]! : undefined;
-  return only && textChars(only) <= LISTING_ITEM_CHARS && !only.lines.some((l) => isStatementPageTitle(l.text)) ? only : undefined;
+  return only && textChars(only) <= LISTING_ITEM_CHARS && !only.lines.some((l) => isStatementPageTitle(l.text))
+    ? only
+    : undefined;
 }
 
 const PRIMARY_STATEMENTS: readonly FinancialStatement[] = ['income_statement', 'balance_sheet', 'cash_flow_statement'];
@@ -284,7 +316,12 @@ function statementsRun(s: Section): { start: number; end: number } | null {
     // statements and their notes run to tens of thousands.
     const run = s.lines.slice(start, end);
     if (textChars({ ...s, lines: run }) < MIN_STATEMENTS_CHARS) continue;
-    if (titled ? primaryCount(titles.slice(start, end)) === PRIMARY_STATEMENTS.length : run.some((l) => isStatementPageTitle(l.text))) return { start, end };
+    if (
+      titled
+        ? primaryCount(titles.slice(start, end)) === PRIMARY_STATEMENTS.length
+        : run.some((l) => isStatementPageTitle(l.text))
+    )
+      return { start, end };
   }
   return null;
 }
@@ -299,7 +336,11 @@ function cutRuns(s: Section, runs: readonly Run[]): Section[] {
     parts.push({ ...run.as, heading: at(run.start), lines: s.lines.slice(run.start, run.end) });
     from = run.end;
   }
-  parts.push({ ...s, heading: from === 0 ? s.heading : from < s.lines.length ? at(from) : s.heading, lines: s.lines.slice(from) });
+  parts.push({
+    ...s,
+    heading: from === 0 ? s.heading : from < s.lines.length ? at(from) : s.heading,
+    lines: s.lines.slice(from),
+  });
   return parts.filter((p) => p.lines.length > 0);
 }
 
@@ -316,7 +357,13 @@ function missingBusiness(pages: readonly string[], tocPages: readonly number[], 
   if (!['1A', '1B', '1C', '2'].includes(first.itemCode.slice(1))) return null;
   const lastToc = tocPages.filter((p) => p < first.heading.page).at(-1);
   if (lastToc === undefined) return null;
-  const section: Section = { itemTag: '10K-Item-1', itemCode: 'I1', title: TEN_K_TITLE_TEXT, heading: { page: lastToc + 1, lineNo: 0 }, lines: [] };
+  const section: Section = {
+    itemTag: '10K-Item-1',
+    itemCode: 'I1',
+    title: TEN_K_TITLE_TEXT,
+    heading: { page: lastToc + 1, lineNo: 0 },
+    lines: [],
+  };
   for (let page = lastToc + 1; page <= first.heading.page; page++) {
     let offset = 0;
     for (const [lineNo, text] of pages[page]!.split('\n').entries()) {
@@ -336,13 +383,22 @@ function missingBusiness(pages: readonly string[], tocPages: readonly number[], 
 function runsOn(previous: string | undefined): boolean {
   const text = previous?.trim() ?? '';
   // Only a line that cannot end a sentence: a comma, or a word that needs its object ("in", "see", "and").
-  return text.length >= 50 && /(?:[,;]|\b(?:in|of|to|see|and|or|the|under|from|by|with|at|on|for|within|per|including))$/i.test(text);
+  return (
+    text.length >= 50 &&
+    /(?:[,;]|\b(?:in|of|to|see|and|or|the|under|from|by|with|at|on|for|within|per|including))$/i.test(text)
+  );
 }
 
 function tenKSection(h: HeadingMatch, lastOrder: number, page: number, lineNo: number): Section | null {
   const order = TEN_K_ORDER.get(h.item);
   if (order === undefined || order <= lastOrder) return null;
-  return { itemTag: `10K-Item-${h.item}`, itemCode: `I${h.item}`, title: h.title, heading: { page, lineNo }, lines: [] };
+  return {
+    itemTag: `10K-Item-${h.item}`,
+    itemCode: `I${h.item}`,
+    title: h.title,
+    heading: { page, lineNo },
+    lines: [],
+  };
 }
 
 type Part = 'I' | 'II';
@@ -387,19 +443,31 @@ const STATEMENT_TITLE =
 const isStatementTitle = (text: string) => STATEMENT_TITLE.test(text) && !/\s\d{1,3}$/.test(text);
 /** Item titles printed alone as headings, without "Item <n>" (Intel's layout). */
 const TITLE_ONLY: readonly [RegExp, Part, string][] = [
-  [/^management.s discussion and analysis(?: of financial condition and results of operations)?(?:\s*\(MD&A\))?$/i, 'I', '2'],
+  [
+    /^management.s discussion and analysis(?: of financial condition and results of operations)?(?:\s*\(MD&A\))?$/i,
+    'I',
+    '2',
+  ],
   [/^quantitative and qualitative disclosures about market risk$/i, 'I', '3'],
   [/^controls and procedures$/i, 'I', '4'],
   [/^legal proceedings$/i, 'II', '1'],
   [/^risk factors$/i, 'II', '1A'],
-  [/^(?:unregistered sales of equity securities and use of proceeds|issuer purchases of equity securities)$/i, 'II', '2'],
+  [
+    /^(?:unregistered sales of equity securities and use of proceeds|issuer purchases of equity securities)$/i,
+    'II',
+    '2',
+  ],
   [/^defaults upon senior securities$/i, 'II', '3'],
   [/^mine safety disclosures$/i, 'II', '4'],
   [/^other information$/i, 'II', '5'],
   [/^exhibits$/i, 'II', '6'],
 ];
 
-interface Injected { part: Part; item: string; title: string }
+interface Injected {
+  part: Part;
+  item: string;
+  title: string;
+}
 const at = (page: number, lineNo: number) => `${page}:${lineNo}`;
 
 /**
@@ -456,7 +524,11 @@ function segmentTenQ(pages: readonly string[]): Section[] {
         if (text.length > 60 || /\d$|table of contents|^index$|^part\s/i.test(text)) break;
         start.lineNo = k;
       }
-      injected.set(at(start.page, start.lineNo), { part: 'I', item: '1', title: pageLines[start.page]![start.lineNo]!.trim() });
+      injected.set(at(start.page, start.lineNo), {
+        part: 'I',
+        item: '1',
+        title: pageLines[start.page]![start.lineNo]!.trim(),
+      });
       sections = tenQPass(pageLines, toc, injected);
     }
   }
@@ -474,7 +546,12 @@ function segmentTenQ(pages: readonly string[]): Section[] {
 }
 
 /** The first line (cover page and ToC pages skipped) before `before` that passes `test`. */
-function findLine(pageLines: string[][], toc: boolean[], before: { page: number; lineNo: number }, test: (text: string) => boolean) {
+function findLine(
+  pageLines: string[][],
+  toc: boolean[],
+  before: { page: number; lineNo: number },
+  test: (text: string) => boolean,
+) {
   for (let page = 1; page <= before.page; page++) {
     if (toc[page]) continue;
     const lines = pageLines[page]!;
@@ -490,7 +567,13 @@ function tenQPass(pageLines: string[][], toc: boolean[], injected: ReadonlyMap<s
   let part: Part = 'I';
   let ended = false;
   const open = (p: Part, item: string, title: string, page: number, lineNo: number) => {
-    current = { itemTag: `10Q-Part${p}-Item-${item}`, itemCode: `P${p === 'I' ? 1 : 2}I${item}`, title, heading: { page, lineNo }, lines: [] };
+    current = {
+      itemTag: `10Q-Part${p}-Item-${item}`,
+      itemCode: `P${p === 'I' ? 1 : 2}I${item}`,
+      title,
+      heading: { page, lineNo },
+      lines: [],
+    };
     sections.push(current);
   };
   pageLines.forEach((lines, page) => {
@@ -522,7 +605,11 @@ function tenQPass(pageLines: string[][], toc: boolean[], injected: ReadonlyMap<s
           // Never back from Part II to Part I without a PART I line: "Item 1. “Financial Statements” in Part I." in
           // Part II Item 1 is a cross-reference.
           const goesBack = p === 'I' && part === 'II' && h.part !== 'I';
-          if ((!switches || afterPartI) && !goesBack && (TEN_Q_ITEMS as Record<Part, readonly string[]>)[p].includes(h.item)) {
+          if (
+            (!switches || afterPartI) &&
+            !goesBack &&
+            (TEN_Q_ITEMS as Record<Part, readonly string[]>)[p].includes(h.item)
+          ) {
             part = p;
             const cur = current as Section | null;
             if (cur?.itemTag !== `10Q-Part${p}-Item-${h.item}`) {

@@ -28,7 +28,8 @@ export interface RawStatement {
 const MIN_CHARS = 25;
 const MAX_CHARS = 900;
 // Abbreviations after which a period does not end a sentence.
-const ABBREVIATIONS = /\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$/i;
+const ABBREVIATIONS =
+  /\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$/i;
 
 /** A line of a flattened table: a label and value columns (3+ spaces apart). */
 export function isTableRow(line: string): boolean {
@@ -167,7 +168,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       continue;
     }
     // A short line in title case with no final period is a heading: it ends the paragraph.
-    const isHeading = trimmed.length < 90 && !/[.:;,]$/.test(trimmed) && /^[A-Z]/.test(trimmed) && !/[.!?]\s/.test(trimmed);
+    const isHeading =
+      trimmed.length < 90 && !/[.:;,]$/.test(trimmed) && /^[A-Z]/.test(trimmed) && !/[.!?]\s/.test(trimmed);
     if (isHeading) {
       flush();
       continue;
@@ -180,7 +182,10 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
 }
 
 /** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */
-function paragraphStatements(p: Paragraph, itemTag: string): { statements: RawStatement[]; sawProse: boolean; sawSentence: boolean } {
+function paragraphStatements(
+  p: Paragraph,
+  itemTag: string,
+): { statements: RawStatement[]; sawProse: boolean; sawSentence: boolean } {
   const statements: RawStatement[] = [];
   let sawProse = false;
   let sawSentence = false;
@@ -190,7 +195,7 @@ function paragraphStatements(p: Paragraph, itemTag: string): { statements: RawSt
     sawProse = true;
     // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
     if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
-    const text = sentence.length > MAX_CHARS ? sentence.slice(0, MAX_CHARS) + '…' : sentence;
+    const text = sentence.length > MAX_CHARS ? `${sentence.slice(0, MAX_CHARS)}…` : sentence;
     const from = locate(p, start);
     const to = locate(p, start + sentence.length);
     statements.push({
@@ -256,7 +261,15 @@ function rowStatement(
 function goesOnAsProse(held: string, next: string): boolean {
   const cells = /\S\s{3,}\S/;
   const sentence = /[.!?]["”)]?$/.test(next) || next.length >= 80;
-  return /^[A-Z]/.test(held) && /[a-z]$/.test(held) && /^[a-z]/.test(next) && sentence && next.split(/\s+/).length >= 4 && !cells.test(held) && !cells.test(next);
+  return (
+    /^[A-Z]/.test(held) &&
+    /[a-z]$/.test(held) &&
+    /^[a-z]/.test(next) &&
+    sentence &&
+    next.split(/\s+/).length >= 4 &&
+    !cells.test(held) &&
+    !cells.test(next)
+  );
 }
 
 /** A table row parsed from a line; a header line ("(Millions)   2018   2017   2016") also parses as numbers: none. */
@@ -296,7 +309,11 @@ function wrappedLabel(lines: readonly SectionLine[], i: number): { label: Sectio
  */
 function continuesLabel(held: string, next: string): boolean {
   const t = next.trim();
-  return t.length > 0 && t.length < 100 && (/^[a-z(]/.test(t) || /(?:\b(?:and|of|or|for|in|the|to|from|net of|on|at|by|with)|[,-])$/i.test(held.trim()));
+  return (
+    t.length > 0 &&
+    t.length < 100 &&
+    (/^[a-z(]/.test(t) || /(?:\b(?:and|of|or|for|in|the|to|from|net of|on|at|by|with)|[,-])$/i.test(held.trim()))
+  );
 }
 
 /** A held label and its continuation as one label; a word the layout hyphenated at the line end is joined whole. */

@@ -21,7 +21,8 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
   // The company's judgement of a loss contingency's likelihood, in ASC 450's terms ("the Company believes that it is
   // probable that it will incur a loss", "we consider the risk remote"), is an assessment, though it names a loss
   // that may arise.
-  if (LIKELIHOOD_JUDGEMENT.test(text) && !JUDGEMENT_AS_CONDITION.test(text) && !NO_ASSURANCE.test(text)) return 'ASSESSMENT';
+  if (LIKELIHOOD_JUDGEMENT.test(text) && !JUDGEMENT_AS_CONDITION.test(text) && !NO_ASSURANCE.test(text))
+    return 'ASSESSMENT';
   if (isRisk(text, itemTag, exhibit)) return 'RISK';
   if (isPrediction(text, exhibit)) return 'PREDICTION';
   // "We use words such as believes, expects ... to identify forward-looking statements" describes wording.
@@ -31,8 +32,10 @@ export function classifyStatus(text: string, kind: StatementKind, itemTag: strin
 
 // A policy states what is done once such a judgement is made ("accruals ... to the extent that we conclude that a loss
 // is both probable and reasonably estimable", "when it is determined the likelihood of redemption is remote").
-const JUDGEMENT_AS_CONDITION = /\b(?:if|when|whenever|to the extent|unless|once|until|whether)\b[^.,;]{0,40}\b(?:believes?|considers?|concluded?|determined?)\b/i;
-const LIKELIHOOD_JUDGEMENT = /\b(?:believes?|considers?|concluded?|determined?)\b[^.,;]{0,40}\b(?:probable|remote|reasonably possible)\b/i;
+const JUDGEMENT_AS_CONDITION =
+  /\b(?:if|when|whenever|to the extent|unless|once|until|whether)\b[^.,;]{0,40}\b(?:believes?|considers?|concluded?|determined?)\b/i;
+const LIKELIHOOD_JUDGEMENT =
+  /\b(?:believes?|considers?|concluded?|determined?)\b[^.,;]{0,40}\b(?:probable|remote|reasonably possible)\b/i;
 const FLS_WORDS = /\b(?:words|expressions|terms) such as\b|\bsimilar (?:words|expressions)\b/i;
 
 /**
@@ -53,7 +56,8 @@ function isPrediction(text: string, exhibit: boolean): boolean {
   return (WILL.test(text) || BELIEF_WILL.test(text)) && !PAST_PLAN.test(text) && !STANDING_WILL.test(text);
 }
 
-const DEFINING_EXPECTATION = /\b(?:that|who|(?:period|periods|life|lives|term|time|date|amount|extent) (?:over which |during which |in which )?the [\w-]+(?: [\w-]+){0,5}) (?:(?:have|has) [^,.]{0,40} or )?(?:is|are) (?:currently )?(?:expected|anticipated) to\b/gi;
+const DEFINING_EXPECTATION =
+  /\b(?:that|who|(?:period|periods|life|lives|term|time|date|amount|extent) (?:over which |during which |in which )?the [\w-]+(?: [\w-]+){0,5}) (?:(?:have|has) [^,.]{0,40} or )?(?:is|are) (?:currently )?(?:expected|anticipated) to\b/gi;
 // A standing commitment is a practice, not a forecast: "we will post any amendments to the code on our website".
 const STANDING_WILL = /\bwill (?:post|disclose|provide)\b[^.]{0,80}\b(?:amendments?|waivers?|website|web site)\b/i;
 
@@ -62,14 +66,16 @@ const MODAL = /\b(?:could|might|may(?! \d)|would)\b/i;
 const MODAL_IN_RISK_FACTORS = /\b(?:could|might|may(?! \d)|would|can)\b/i;
 const ADVERSE =
   /\b(?:advers\w*|harm\w*|negative(?:ly)?|los[se]s?|declin\w*|fail\w*|disrupt\w*|impair\w*|reduc\w*|decreas\w*|unable|inability|litigation|penalt\w*|fines?|damag\w*|interrupt\w*|volatil\w*|uncertain\w*|breach\w*|default\w*|delay\w*|shortage\w*|materially|risks?|threat\w*|unfavorabl\w*|lower|weaken\w*|suffer\w*|incur|liabilit\w*|costly)\b/i;
-const NO_ASSURANCE = /\b(?:no|cannot (?:give|provide)) (?:assurance|guarantee)|\bcannot (?:assure|guarantee|predict)\b|\bthere can be no\b/i;
+const NO_ASSURANCE =
+  /\b(?:no|cannot (?:give|provide)) (?:assurance|guarantee)|\bcannot (?:assure|guarantee|predict)\b|\bthere can be no\b/i;
 const IF_WILL = /\b(?:if|should|in the event)\b[^.]{0,200}\bwill\b|\bwill\b[^.]{0,200}\b(?:if|should|in the event)\b/i;
 const IF_FAIL = /^\s*(?:if|should|in the event)\b[^,]{0,160},?\s.*\b(?:could|may|might|would)\b/i;
 
 const STRONG_ADVERSE = /\b(?:advers\w*|negatively|harm(?:ed|s|ful)?)\b/i;
 // Modal words that are not a hypothetical harm: an accounting consequence ("any resulting gain or loss would be
 // recognized in earnings", "excluded as their inclusion would be anti-dilutive"), a pointer to the risk factors ("see Item 1A, which could affect our results").
-const NOT_A_RISK = /\banti-?dilutive\b|\bgains? or loss(?:es)? (?:would|will|may|could) be (?:recognized|recorded|reclassified)\b|\b(?:see|consider|refer to|discussed (?:in|under)|described (?:in|under)|identify in)\b[^.]{0,60}\b(?:risk factors|Item 1A)\b/i;
+const NOT_A_RISK =
+  /\banti-?dilutive\b|\bgains? or loss(?:es)? (?:would|will|may|could) be (?:recognized|recorded|reclassified)\b|\b(?:see|consider|refer to|discussed (?:in|under)|described (?:in|under)|identify in)\b[^.]{0,60}\b(?:risk factors|Item 1A)\b/i;
 
 function isRisk(text: string, itemTag: string | null, exhibit: boolean): boolean {
   if (NO_ASSURANCE.test(text)) return true;
@@ -109,7 +115,8 @@ const EXPECTATION = new RegExp(
   'i',
 );
 // A bare "will" is forward-looking when the company or a figure is its subject, not in definitions.
-const WILL = /\b(?:we|our|the company|management|it|they|these|this|[\w-]+ (?:costs?|expenses?|commitments?|payments?|contributions?|sales|revenues?|margins?))\s+(?:\w+\s+){0,3}?will\b(?! not be material)/i;
+const WILL =
+  /\b(?:we|our|the company|management|it|they|these|this|[\w-]+ (?:costs?|expenses?|commitments?|payments?|contributions?|sales|revenues?|margins?))\s+(?:\w+\s+){0,3}?will\b(?! not be material)/i;
 // A belief about what will happen is a forecast: "we believe the liability will not have a material effect".
 const BELIEF_WILL = /\b(?:we|the company|management) believes?\b[^.;]{0,400}\bwill\b/i;
 // "will" in a condition or an accounting threshold states a policy, not an expectation: "if the carrying value
@@ -131,12 +138,13 @@ const CONDITIONAL_WILL = new RegExp(
 );
 // Contract and plan language: obligations and parties, not the company's expectations.
 // Case-sensitive: the capitalized defined terms of award agreements ("the Participant"), not "participants" in prose.
-const CONTRACT = /\b[Ss]hall\b|\b(?:hereunder|herein|hereof|hereby)\b|\b(?:Participant|Awardee|Grantee|Optionee)\b|\b[Cc]laims? (?:[Aa]dministrator|reviewer)\b|\b[Yy]ou(?:r)?\b/;
+const CONTRACT =
+  /\b[Ss]hall\b|\b(?:hereunder|herein|hereof|hereby)\b|\b(?:Participant|Awardee|Grantee|Optionee)\b|\b[Cc]laims? (?:[Aa]dministrator|reviewer)\b|\b[Yy]ou(?:r)?\b/;
 // Words about the future that do not forecast: forward-looking-statement boilerplate, litigation posture, accounting
 // definitions, "reasonable likelihood" of a change in critical accounting estimates, section titles.
 const NOT_A_FORECAST = new RegExp(
   [
-    String.raw`forward-looking (?:statements?|information)|safe harbou?r|words such as|expressions such as`,
+    'forward-looking (?:statements?|information)|safe harbou?r|words such as|expressions such as',
     String.raw`\b(?:intends?|plans?|expects?) to (?:continue to )?(?:vigorously |defend (?:itself |ourselves |themselves )?vigorously)|\b(?:intends?|plans?|expects?) to (?:continue to )?(?:defend|contest)\b`,
     String.raw`\bexpected to (?:be outstanding|remain outstanding|hold (?:their|the) (?:options|awards))|\bexpected (?:term|life|lives|volatility)\b[^.]{0,40}\b(?:is|are|represents?)\b`,
     String.raw`\bis a (?:statistical )?measure of\b|[”"] means\b|\bis defined as\b`,
@@ -151,15 +159,19 @@ const NOT_A_FORECAST = new RegExp(
 // Accounting-policy boilerplate that uses the verbs without forecasting: "the consideration we expect to receive",
 // "we recognize an asset if we expect the benefit to exceed one year", "tax rates in the years in which we expect the
 // differences to reverse".
-const POLICY = /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled\b|\b(?:if|when|whether|unless|in which|where) (?:we|the company|it|management) (?:do(?:es)? not |currently )?(?:expects?|anticipates?)\b/i;
+const POLICY =
+  /\bconsideration\b[^.]{0,60}\bexpects? to (?:be entitled to )?receive|\bexpects? to be entitled\b|\b(?:if|when|whether|unless|in which|where) (?:we|the company|it|management) (?:do(?:es)? not |currently )?(?:expects?|anticipates?)\b/i;
 // A policy that sorts items by an expectation: "liabilities expected to be paid within twelve months are classified as
 // current", "recoverability is measured by comparison to the cash flows the asset is expected to generate".
-const SORTED_BY_EXPECTATION = /\b(?:are|is) (?:classified|recorded|measured|determined|presented) (?:as|by|using|in|at)\b/i;
+const SORTED_BY_EXPECTATION =
+  /\b(?:are|is) (?:classified|recorded|measured|determined|presented) (?:as|by|using|in|at)\b/i;
 // ... unless a forecast is joined to the classification: "the notes are classified as current, and we expect to repay
 // them in the first quarter".
-const JOINED_EXPECTATION = /\b(?:and|but|as) (?:we|the company|management) (?:currently )?(?:expects?|intends?|anticipates?|plans? to)\b/i;
+const JOINED_EXPECTATION =
+  /\b(?:and|but|as) (?:we|the company|management) (?:currently )?(?:expects?|intends?|anticipates?|plans? to)\b/i;
 // "planned" or "expected" used of the past ("as planned", "than expected") is not a forecast.
-const PAST_PLAN = /\b(?:than (?:expected|anticipated|planned)|as (?:expected|anticipated|planned))\b(?![^.]*\b(?:will|expects?)\b)/i;
+const PAST_PLAN =
+  /\b(?:than (?:expected|anticipated|planned)|as (?:expected|anticipated|planned))\b(?![^.]*\b(?:will|expects?)\b)/i;
 // A belief that is not the company's present judgement: a policy ("if and when we believe"), the reason for a reported
 // figure ("a valuation allowance ... because the Company believes"), a belief in a restrictive relative clause ("items
 // that management believes do not reflect"), someone else's belief, auditor's boilerplate.

@@ -33,7 +33,12 @@ export interface KvLike {
  * Retries a storage call (five attempts, backoff from 0.5 s with jitter): remote R2/KV calls fail now and then (a
  * dropped connection, a 5xx) and a long publish should not stop for one of them.
  */
-export const withRetries = <T>(what: string, call: () => Promise<T>, sleep?: (ms: number) => Promise<void>, random?: () => number): Promise<T> =>
+export const withRetries = <T>(
+  what: string,
+  call: () => Promise<T>,
+  sleep?: (ms: number) => Promise<void>,
+  random?: () => number,
+): Promise<T> =>
   retry(what, call, { retries: 4, baseMs: 500, ...(sleep ? { sleep } : {}), ...(random ? { random } : {}) });
 
 /** A publish target over R2/KV bindings, every call retried. */
@@ -41,20 +46,33 @@ export function bindingsTarget(bucket: BucketLike, kv: KvLike, sleep?: (ms: numb
   return {
     hasObject: (key, bytes) => withRetries(`head ${key}`, async () => (await bucket.head(key))?.size === bytes, sleep),
     getObject: (key) =>
-      withRetries(`get ${key}`, async () => {
-        const object = await bucket.get(key);
-        return object ? new Uint8Array(await object.arrayBuffer()) : null;
-      }, sleep),
+      withRetries(
+        `get ${key}`,
+        async () => {
+          const object = await bucket.get(key);
+          return object ? new Uint8Array(await object.arrayBuffer()) : null;
+        },
+        sleep,
+      ),
     // A plain Uint8Array: Miniflare's bindings refuse a Node Buffer (DESIGN.md section 6).
     putObject: (key, bytes) =>
-      withRetries(`put ${key}`, () => bucket.put(key, new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))), sleep).then(() => {}),
+      withRetries(
+        `put ${key}`,
+        () =>
+          bucket.put(key, new Uint8Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))),
+        sleep,
+      ).then(() => {}),
     getPointer: (key) => withRetries(`get ${key}`, () => kv.get(key, 'text'), sleep),
     putPointer: (key, value) => withRetries(`put pointer ${key}`, () => kv.put(key, value), sleep),
     listObjects: async (prefix) => {
       const out: StoredObject[] = [];
       let cursor: string | undefined;
       do {
-        const page = await withRetries(`list ${prefix}`, () => bucket.list({ prefix, limit: 1000, ...(cursor ? { cursor } : {}) }), sleep);
+        const page = await withRetries(
+          `list ${prefix}`,
+          () => bucket.list({ prefix, limit: 1000, ...(cursor ? { cursor } : {}) }),
+          sleep,
+        );
         for (const o of page.objects) out.push({ key: o.key, bytes: o.size, uploaded: o.uploaded.getTime() });
         cursor = page.truncated ? page.cursor : undefined;
       } while (cursor);
@@ -73,9 +91,20 @@ export function bindingsTarget(bucket: BucketLike, kv: KvLike, sleep?: (ms: numb
  * Refuses a remote publish before any upload when wrangler has no Cloudflare login, with what to run. `wrangler
  * whoami --json` answers {"loggedIn":false} without a login; any other failure (no network) is reported as is.
  */
-export function checkWranglerLogin(wrangler = resolve('node_modules/.bin/wrangler'), env: NodeJS.ProcessEnv = process.env): void {
-  const run = spawnSync(wrangler, ['whoami', '--json'], { encoding: 'utf8', env: { ...env, WRANGLER_SEND_METRICS: 'false' }, timeout: 60_000 });
-  const lastJson = (run.stdout ?? '').trim().split('\n').reverse().find((l) => l.startsWith('{'));
+export function checkWranglerLogin(
+  wrangler = resolve('node_modules/.bin/wrangler'),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  const run = spawnSync(wrangler, ['whoami', '--json'], {
+    encoding: 'utf8',
+    env: { ...env, WRANGLER_SEND_METRICS: 'false' },
+    timeout: 60_000,
+  });
+  const lastJson = (run.stdout ?? '')
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.startsWith('{'));
   let loggedIn: boolean | undefined;
   try {
     loggedIn = lastJson ? (JSON.parse(lastJson) as { loggedIn?: boolean }).loggedIn : undefined;
@@ -89,8 +118,14 @@ export function checkWranglerLogin(wrangler = resolve('node_modules/.bin/wrangle
         'CLOUDFLARE_API_TOKEN (a token with R2 and Workers KV edit rights) and CLOUDFLARE_ACCOUNT_ID, then publish again.',
     );
   }
-  const detail = `${run.stderr ?? ''}\n${run.stdout ?? ''}`.split('\n').map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim()).find((l) => /error|unable|✘/i.test(l));
-  throw new Error(`could not check the Cloudflare login (\`wrangler whoami\` failed${detail ? `: ${detail}` : ''}); nothing was uploaded.`);
+  const detail = `${run.stderr ?? ''}\n${run.stdout ?? ''}`
+    .split('\n')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes from wrangler's output
+    .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
+    .find((l) => /error|unable|✘/i.test(l));
+  throw new Error(
+    `could not check the Cloudflare login (\`wrangler whoami\` failed${detail ? `: ${detail}` : ''}); nothing was uploaded.`,
+  );
 }
 
 /**
@@ -119,7 +154,11 @@ export interface Storage {
 }
 
 /** Opens the index bindings of wrangler.toml through wrangler: local state or, with `remote`, the real account. */
-export async function openStorage(opts: { remote: boolean; persistTo?: string; configPath?: string }): Promise<Storage> {
+export async function openStorage(opts: {
+  remote: boolean;
+  persistTo?: string;
+  configPath?: string;
+}): Promise<Storage> {
   const configPath = opts.configPath ?? DEFAULT_CONFIG;
   if (opts.remote) checkWranglerLogin();
   const { getPlatformProxy } = await import('wrangler');

@@ -28,18 +28,36 @@ export interface TableFact {
 }
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  sept: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
 };
-const MONTH_RE = '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+const MONTH_RE =
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
 const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
-const SPAN_CELL = /\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b/i;
+const SPAN_CELL =
+  /\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b/i;
 const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
 const DASH_TOKEN = /^[—–-]+$/;
 
 /** Splits a layout line into columns (3+ spaces). */
 export function splitColumns(line: string): string[] {
-  return line.trim().split(/ {3,}/).map((c) => c.trim()).filter(Boolean);
+  return line
+    .trim()
+    .split(/ {3,}/)
+    .map((c) => c.trim())
+    .filter(Boolean);
 }
 
 /**
@@ -86,7 +104,8 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
   const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c);
   const first = cols[0] ?? '';
   const yearless = DATE_CELL.exec(first);
-  if (yearless && !yearless[3] && cols.length >= 3 && cols.slice(1).every((c) => YEAR_CELL.test(c))) return { cells: cols.slice(1), caption: null, monthDay: first };
+  if (yearless && !yearless[3] && cols.length >= 3 && cols.slice(1).every((c) => YEAR_CELL.test(c)))
+    return { cells: cols.slice(1), caption: null, monthDay: first };
   const body = isPeriod(first) ? cols : cols.slice(1);
   if (!body.length || !body.every(isPeriod)) return null;
   // A lone year is a heading or a page artefact, not a column header; a caption with one year column is.
@@ -99,7 +118,10 @@ export function parseSpans(line: string): string[] | null {
   const cols = splitColumns(line);
   // Each column is a short span phrase ("Three Months Ended", "For the Years Ended December 31,"); a prose line that
   // mentions "three months ended" somewhere is not a header.
-  const isSpan = (c: string) => c.length <= 60 && SPAN_CELL.test(c) && /^(?:for\s+the\s+|the\s+)?(?:\w+(?:-\w+)?\s+(?:months|weeks)|years?|quarters?|fiscal\s+years?)\b/i.test(c);
+  const isSpan = (c: string) =>
+    c.length <= 60 &&
+    SPAN_CELL.test(c) &&
+    /^(?:for\s+the\s+|the\s+)?(?:\w+(?:-\w+)?\s+(?:months|weeks)|years?|quarters?|fiscal\s+years?)\b/i.test(c);
   if (!cols.length || !cols.every(isSpan)) return null;
   return cols;
 }
@@ -115,14 +137,30 @@ function spanKey(span: string): string {
   const m = SPAN_CELL.exec(span);
   if (!m) return '';
   if (m[3]) return /quarter/i.test(m[3]) ? '3M' : '12M';
-  const words: Record<string, number> = { three: 3, six: 6, nine: 9, twelve: 12, thirteen: 13, 'twenty-six': 26, 'thirty-nine': 39, 'fifty-two': 52, 'fifty-three': 53 };
+  const words: Record<string, number> = {
+    three: 3,
+    six: 6,
+    nine: 9,
+    twelve: 12,
+    thirteen: 13,
+    'twenty-six': 26,
+    'thirty-nine': 39,
+    'fifty-two': 52,
+    'fifty-three': 53,
+  };
   const n = words[m[1]!.toLowerCase()] ?? Number(m[1]);
   if (/weeks/i.test(m[2]!)) return n >= 52 ? '12M' : n >= 39 ? '9M' : n >= 26 ? '6M' : '3M';
   return `${n}M`;
 }
 
 function isoDate(monthWord: string, day: string, year: string): string | null {
-  const month = MONTHS[monthWord.toLowerCase().replace('.', '').slice(0, monthWord.toLowerCase().startsWith('sept') ? 4 : 3)];
+  const month =
+    MONTHS[
+      monthWord
+        .toLowerCase()
+        .replace('.', '')
+        .slice(0, monthWord.toLowerCase().startsWith('sept') ? 4 : 3)
+    ];
   if (!month) return null;
   return `${year}-${String(month).padStart(2, '0')}-${day.padStart(2, '0')}`;
 }
@@ -151,7 +189,9 @@ export class TableState {
   static isFurniture(line: string): boolean {
     const trimmed = line.trim();
     return (
-      !!parseSpans(line) || !!parseMonthDays(line) || !!parseHeader(line) ||
+      !!parseSpans(line) ||
+      !!parseMonthDays(line) ||
+      !!parseHeader(line) ||
       (!!parseScale(line) && trimmed.length < 140 && /^\(|^in\s|^dollars|^amounts|^\(?millions/i.test(trimmed))
     );
   }
@@ -180,7 +220,8 @@ export class TableState {
     const header = parseHeader(line);
     if (header) {
       if (header.caption && parseScale(header.caption)) this.scale = parseScale(header.caption);
-      else if (header.caption && /^\(?(millions|thousands|billions)\)?$/i.test(header.caption)) this.scale = header.caption.replace(/[()]/g, '').toLowerCase() as Scale;
+      else if (header.caption && /^\(?(millions|thousands|billions)\)?$/i.test(header.caption))
+        this.scale = header.caption.replace(/[()]/g, '').toLowerCase() as Scale;
       // A 10-K's year columns are fiscal years (labelled FY<year>, as where the month-day is a heading of its own);
       // a 10-Q's are dates, so the month-day is kept.
       if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
@@ -212,7 +253,12 @@ export class TableState {
       } else {
         year = YEAR_CELL.exec(cell)![1]!;
         // One month-day over all columns ("December 31,") or one per column ("July 1,   June 25,").
-        const md = this.monthDays?.length === cells.length ? this.monthDays[i] : this.monthDays?.length === 1 ? this.monthDays[0] : null;
+        const md =
+          this.monthDays?.length === cells.length
+            ? this.monthDays[i]
+            : this.monthDays?.length === 1
+              ? this.monthDays[0]
+              : null;
         if (md) day = md.replace(/,$/, '');
       }
       if (!day && span) {
@@ -220,7 +266,16 @@ export class TableState {
         if (m) day = `${m[1]} ${m[2]}`;
       }
       if (!day && this.yearEnd) day = this.yearEnd;
-      const spanText = span ? span.replace(/\s+/g, ' ').replace(/^(?:for|during)\s+(?:the\s+)?/i, '').replace(/\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i, '').toLowerCase() : null;
+      const spanText = span
+        ? span
+            .replace(/\s+/g, ' ')
+            .replace(/^(?:for|during)\s+(?:the\s+)?/i, '')
+            .replace(
+              /\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i,
+              '',
+            )
+            .toLowerCase()
+        : null;
       const dm = day ? /^(\S+)\s+(\d{1,2})$/.exec(day) : null;
       const iso = dm && year ? isoDate(dm[1]!, dm[2]!, year) : null;
       const durationKey = span ? spanKey(span) : '';
@@ -228,11 +283,15 @@ export class TableState {
         const period = spanText ? `${spanText.replace(/^years\b/, 'year')} ${day}, ${year}` : `${day}, ${year}`;
         // A fiscal year's flows and a 10-K's bare-year columns match across filings by fiscal-year label.
         if (durationKey === '12M') return { period, key: `FY${fiscalYearLabel(iso)}` };
-        return { period, key: durationKey ? `${iso}/${durationKey}` : this.formType === '10-K' && !date ? `FY${year}` : iso };
+        return {
+          period,
+          key: durationKey ? `${iso}/${durationKey}` : this.formType === '10-K' && !date ? `FY${year}` : iso,
+        };
       }
       // A date without a year ("December 31," over a column whose year was lost in extraction): no period.
       if (!year) return null;
-      if (this.formType === '10-K' && (!span || durationKey === '12M')) return { period: `FY${year}`, key: `FY${year}` };
+      if (this.formType === '10-K' && (!span || durationKey === '12M'))
+        return { period: `FY${year}`, key: `FY${year}` };
       return { period: spanText ? `${spanText} ${year}` : year, key: durationKey ? `${year}/${durationKey}` : year };
     });
   }
@@ -247,7 +306,9 @@ export class TableState {
       const col = aligned?.[i];
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
     });
-    const perShare = /per (?:common |diluted |basic )?share|\bEPS\b/i.test(row.label) && !/^(?:shares|weighted|number|average)/i.test(row.label);
+    const perShare =
+      /per (?:common |diluted |basic )?share|\bEPS\b/i.test(row.label) &&
+      !/^(?:shares|weighted|number|average)/i.test(row.label);
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
     const unit = percent ? '%' : perShare ? 'USD per share' : this.scale ? 'USD' : null;
     return { label: row.label, cells, scale: percent || perShare ? null : this.scale, unit };
@@ -261,6 +322,13 @@ export class TableState {
  */
 export function factText(fact: TableFact): string {
   const values = fact.cells.map((c) => (c.period ? `${c.raw} for ${c.period}` : c.raw)).join(' | ');
-  const unit = fact.unit === '%' ? '' : fact.unit === 'USD per share' ? ' (USD per share)' : fact.scale ? ` (${fact.unit ?? 'USD'} ${fact.scale})` : '';
+  const unit =
+    fact.unit === '%'
+      ? ''
+      : fact.unit === 'USD per share'
+        ? ' (USD per share)'
+        : fact.scale
+          ? ` (${fact.unit ?? 'USD'} ${fact.scale})`
+          : '';
   return `${fact.label}: ${values}${unit}`;
 }

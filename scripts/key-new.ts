@@ -31,9 +31,15 @@ export const keyHash = (key: string): string => createHash('sha256').update(key)
 
 /** The hashes API_KEY_HASHES should hold: the existing ones (validated, de-duplicated) and the new one last. */
 export function hashList(existing: string | undefined, added: string): string {
-  const old = (existing ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
+  const old = (existing ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
   const bad = old.filter((h) => !HEX.test(h));
-  if (bad.length) throw new Error(`--append-to holds ${bad.length} value(s) that are not SHA-256 hex hashes (keys are never listed there)`);
+  if (bad.length)
+    throw new Error(
+      `--append-to holds ${bad.length} value(s) that are not SHA-256 hex hashes (keys are never listed there)`,
+    );
   return [...new Set([...old, added])].join(',');
 }
 
@@ -58,20 +64,23 @@ export function keyReport(opts: { key: string; name?: string; env: string; appen
   ].join('\n');
 }
 
+const parseKeyArgs = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    options: {
+      name: { type: 'string' },
+      env: { type: 'string', default: 'production' },
+      'append-to': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+    allowPositionals: false,
+  }).values;
+
 function main(argv: string[]): number {
-  let values;
+  let values: ReturnType<typeof parseKeyArgs>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        name: { type: 'string' },
-        env: { type: 'string', default: 'production' },
-        'append-to': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
+    values = parseKeyArgs(argv);
   } catch (err) {
     console.error(`${err instanceof Error ? err.message : String(err)}\n\n${USAGE}`);
     return 2;

@@ -44,7 +44,9 @@ function fail(message) {
 /** Locates the hashed glue file (dist/hnswlib-<hash>.js) without hard-coding the hash. */
 function findGlue() {
   if (!existsSync(DIST_DIR)) fail(`${relative(ROOT, DIST_DIR)} not found (is hnswlib-wasm installed?)`);
-  const candidates = readdirSync(DIST_DIR).filter((f) => /^hnswlib-[0-9a-f]+\.js$/.test(f)).sort();
+  const candidates = readdirSync(DIST_DIR)
+    .filter((f) => /^hnswlib-[0-9a-f]+\.js$/.test(f))
+    .sort();
   if (candidates.length !== 1) {
     fail(`expected exactly one dist/hnswlib-*.js glue file, found ${candidates.length}: ${candidates.join(', ')}`);
   }
@@ -67,7 +69,7 @@ function patchOnce(src, name, find, replacement) {
     if (src.indexOf(find, first + 1) >= 0) fail(`patch "${name}": site found more than once`);
     return src.slice(0, first) + replacement + src.slice(first + find.length);
   }
-  const all = src.match(new RegExp(find.source, find.flags + 'g'));
+  const all = src.match(new RegExp(find.source, `${find.flags}g`));
   if (!all) fail(`patch "${name}": site not found`);
   if (all.length !== 1) fail(`patch "${name}": site found ${all.length} times`);
   return src.replace(find, () => replacement);
@@ -80,7 +82,8 @@ function replaceFunction(src, name, start, end, mustContain, replacement) {
   const endAt = src.indexOf(end, from);
   if (endAt < 0) fail(`patch "${name}": function end not found`);
   const body = src.slice(from, endAt + end.length);
-  if (!body.includes(mustContain)) fail(`patch "${name}": function body no longer contains ${JSON.stringify(mustContain)}`);
+  if (!body.includes(mustContain))
+    fail(`patch "${name}": function body no longer contains ${JSON.stringify(mustContain)}`);
   return src.slice(0, from) + replacement + src.slice(endAt + end.length);
 }
 
@@ -291,20 +294,34 @@ function main() {
   if (!m) fail('patch "inline-wasm": base64 wasm data URI not found');
   const wasm = Buffer.from(m[1], 'base64');
   if (wasm.length < 8 || wasm.readUInt32BE(0) !== 0x0061736d) fail('inline wasm does not start with the \\0asm magic');
-  let src = patchOnce(original, 'inline-wasm', wasmLine,
-    "  wasmBinaryFile = 'hnswlib.wasm'; // patched (prepare-hnswlib): inline wasm extracted to hnswlib.wasm");
+  let src = patchOnce(
+    original,
+    'inline-wasm',
+    wasmLine,
+    "  wasmBinaryFile = 'hnswlib.wasm'; // patched (prepare-hnswlib): inline wasm extracted to hnswlib.wasm",
+  );
 
   // 2. import.meta.url is only used to locate the wasm file, which we never fetch.
-  src = patchOnce(src, 'import-meta', '  var _scriptDir = import.meta.url;',
-    '  var _scriptDir = undefined; // patched (prepare-hnswlib): wasm comes from the caller, no URL needed');
+  src = patchOnce(
+    src,
+    'import-meta',
+    '  var _scriptDir = import.meta.url;',
+    '  var _scriptDir = undefined; // patched (prepare-hnswlib): wasm comes from the caller, no URL needed',
+  );
 
   // 3. The browser-only environment check.
-  src = patchOnce(src, 'environment-check',
+  src = patchOnce(
+    src,
+    'environment-check',
     /^ {2}if \(!\(typeof window == 'object' \|\| typeof importScripts == 'function'\)\) throw new Error\('not compiled for this environment.*$/m,
-    '  // patched (prepare-hnswlib): removed the browser-only environment check (Node and workerd are fine)');
+    '  // patched (prepare-hnswlib): removed the browser-only environment check (Node and workerd are fine)',
+  );
 
   // 4. Instantiate only from a compiled module / the caller's hook.
-  src = patchOnce(src, 'instantiate-wasm', `  if (Module['instantiateWasm']) {
+  src = patchOnce(
+    src,
+    'instantiate-wasm',
+    `  if (Module['instantiateWasm']) {
 
     try {
       return Module['instantiateWasm'](info, receiveInstance);
@@ -317,33 +334,51 @@ function main() {
 
   // If instantiation fails, reject the module ready promise.
   instantiateAsync(wasmBinary, wasmBinaryFile, info, receiveInstantiationResult).catch(readyPromiseReject);
-  return {}; // no exports yet; we'll fill them in later`, CREATE_WASM_TAIL);
+  return {}; // no exports yet; we'll fill them in later`,
+    CREATE_WASM_TAIL,
+  );
 
   // 5. The "still waiting on run dependencies" watchdog is a setInterval: timers are not allowed
   //    in a Worker's global scope and are pure diagnostics here.
-  src = patchOnce(src, 'dependency-watchdog',
+  src = patchOnce(
+    src,
+    'dependency-watchdog',
     "if (runDependencyWatcher === null && typeof setInterval != 'undefined') {",
-    'if (false) { // patched (prepare-hnswlib): no diagnostic setInterval');
+    'if (false) { // patched (prepare-hnswlib): no diagnostic setInterval',
+  );
 
   // 6 + 7. embind code generation -> closures.
-  src = replaceFunction(src, 'craft-invoker',
+  src = replaceFunction(
+    src,
+    'craft-invoker',
     '  function craftInvokerFunction(humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc, isAsync) {',
     '      return newFunc(Function, args1).apply(null, args2);\n    }',
-    'invokerFnBody', CRAFT_INVOKER);
-  src = replaceFunction(src, 'emval-method-caller',
+    'invokerFnBody',
+    CRAFT_INVOKER,
+  );
+  src = replaceFunction(
+    src,
+    'emval-method-caller',
     '  function __emval_get_method_caller(argCount, argTypes) {',
     '      emval_registeredMethods[signatureName] = returnId;\n      return returnId;\n    }',
-    'newFunc(Function, params)', EMVAL_METHOD_CALLER);
+    'newFunc(Function, params)',
+    EMVAL_METHOD_CALLER,
+  );
 
   // 8. Export FS (index bytes go in/out through MEMFS) and a way to free C++ exceptions caught in JS.
   //    Must run before unexportedSymbols installs its aborting getters (it skips own properties).
-  src = patchOnce(src, 'export-fs', '\nvar unexportedSymbols = [', `
+  src = patchOnce(
+    src,
+    'export-fs',
+    '\nvar unexportedSymbols = [',
+    `
 // patched (prepare-hnswlib): exports used by src/vector/hnsw.ts
 Module['FS'] = FS;
 Module['freeCppException'] = function(ex) {
   Module['___cxa_decrement_exception_refcount'](getCppExceptionThrownObjectFromWebAssemblyException(ex));
 };
-var unexportedSymbols = [`);
+var unexportedSymbols = [`,
+  );
 
   // 9. Our factory as the default export; drop the source map (it maps the unpatched file).
   src = patchOnce(src, 'default-export', 'export { hnswlib as default };', FACTORY_EXPORT);
@@ -359,7 +394,8 @@ var unexportedSymbols = [`);
     if (re.test(src)) fail(`patched glue still contains ${what}`);
   }
 
-  const header = `// Generated by scripts/prepare-hnswlib.mjs from hnswlib-wasm@${pkg.version} dist/${glueName}\n` +
+  const header =
+    `// Generated by scripts/prepare-hnswlib.mjs from hnswlib-wasm@${pkg.version} dist/${glueName}\n` +
     `// (sha256 ${sourceHash}). Do not edit; re-run the script instead.\n`;
   const outputs = [
     [OUT_WASM, wasm],
@@ -385,7 +421,7 @@ try {
   if (typeof glue.default !== 'function') fail('patched glue has no default export function');
   await WebAssembly.compile(wasm);
 } catch (e) {
-  fail(`generated output does not load: ${e && e.message ? e.message : e}`);
+  fail(`generated output does not load: ${e?.message ? e.message : e}`);
 }
 const versionNote = pkg.version === TESTED_VERSION ? '' : ` (WARNING: patches written for ${TESTED_VERSION})`;
 console.log(

@@ -26,7 +26,11 @@ export async function generateReadmeExample(): Promise<string> {
   try {
     const built = await buildIndex(await readCorpus(join(ROOT, 'fixtures/sample-corpus/filings')), { outDir: dir });
     const reader = openFileIndex(built.dir);
-    const { body } = await answerQuery(validateQueryBody(structuredClone(README_EXAMPLE_REQUEST)), async () => reader, 'masked');
+    const { body } = await answerQuery(
+      validateQueryBody(structuredClone(README_EXAMPLE_REQUEST)),
+      async () => reader,
+      'masked',
+    );
     return formatExample(body as Record<string, unknown>);
   } finally {
     rmSync(dir, { recursive: true, force: true });

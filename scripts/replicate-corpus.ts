@@ -46,24 +46,43 @@ export const REPLICATE_USAGE = `usage: npx tsx scripts/replicate-corpus.ts --fro
   -h, --help        this text`;
 
 export function parseReplicateArgs(argv: readonly string[]) {
-  const { values } = parseFlags(argv, { from: { type: 'string' }, out: { type: 'string' }, factor: { type: 'string' }, exclude: { type: 'string' } });
+  const { values } = parseFlags(argv, {
+    from: { type: 'string' },
+    out: { type: 'string' },
+    factor: { type: 'string' },
+    exclude: { type: 'string' },
+  });
   const factor = Number(values.factor ?? '4');
   if (!values.from || !values.out) throw new UsageError('--from and --out are required');
-  if (!Number.isInteger(factor) || factor < 1) throw new UsageError(`--factor needs a positive integer, got "${values.factor}"`);
-  return { from: resolve(values.from), out: resolve(values.out), factor, exclude: (values.exclude ?? '').split(',').filter(Boolean) };
+  if (!Number.isInteger(factor) || factor < 1)
+    throw new UsageError(`--factor needs a positive integer, got "${values.factor}"`);
+  return {
+    from: resolve(values.from),
+    out: resolve(values.out),
+    factor,
+    exclude: (values.exclude ?? '').split(',').filter(Boolean),
+  };
 }
 
 /** Writes the corpus in `from` `factor` times (renamed copies) to `out`, without the filings in `exclude`. */
-export async function replicateCorpus(from: string, out: string, factor: number, exclude: readonly string[] = []): Promise<{ filings: number; pages: number }> {
+export async function replicateCorpus(
+  from: string,
+  out: string,
+  factor: number,
+  exclude: readonly string[] = [],
+): Promise<{ filings: number; pages: number }> {
   mkdirSync(out, { recursive: true });
   const left = new Set(exclude);
-  const all = readFileSync(join(from, 'documents.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Doc);
+  const all = readFileSync(join(from, 'documents.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Doc);
   const unknown = exclude.filter((id) => !all.some((d) => d.doc_id === id));
   if (unknown.length) throw new Error(`--exclude: no filing ${unknown.join(', ')} in ${from}`);
   const docs = all.filter((d) => !left.has(d.doc_id));
   const docLines: string[] = [];
   for (let k = 1; k <= factor; k++) for (const d of docs) docLines.push(JSON.stringify(renameDoc(d, k)));
-  writeFileSync(join(out, 'documents.jsonl'), docLines.join('\n') + '\n');
+  writeFileSync(join(out, 'documents.jsonl'), `${docLines.join('\n')}\n`);
 
   const gzip = createGzip({ level: 1 });
   const file = createWriteStream(join(out, 'pages.jsonl.gz'));
@@ -76,7 +95,7 @@ export async function replicateCorpus(from: string, out: string, factor: number,
       const row = JSON.parse(line) as { doc_id: string };
       if (left.has(row.doc_id)) continue;
       const text = k === 1 ? line : JSON.stringify({ ...row, doc_id: `${row.doc_id}__R${k}` });
-      if (!gzip.write(text + '\n')) await new Promise((r) => gzip.once('drain', r));
+      if (!gzip.write(`${text}\n`)) await new Promise((r) => gzip.once('drain', r));
       pages++;
     }
   }

@@ -9,7 +9,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DOMAIN } from '../index-builder/build';
-import { DEFAULT_ARTIFACTS_DIR, DEFAULT_FILINGS_DIR, latestVersionDir, runBuild, runPublishLocal } from '../index-builder/cli';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  DEFAULT_FILINGS_DIR,
+  latestVersionDir,
+  runBuild,
+  runPublishLocal,
+} from '../index-builder/cli';
 import { DEFAULT_PERSIST_DIR } from '../index-builder/storage';
 
 const LOCAL_KEY = 'local-dev-key';
@@ -26,7 +32,7 @@ async function main() {
   if (process.env.REBUILD === '1' || builtFrom !== filingsDir || !latestVersionDir(artifactsDir)) {
     console.log(`building the index of ${filingsDir} ...`);
     await runBuild(filingsDir, artifactsDir);
-    writeFileSync(sourceFile, filingsDir + '\n');
+    writeFileSync(sourceFile, `${filingsDir}\n`);
   } else console.log(`reusing the index built from ${filingsDir} (REBUILD=1 to rebuild)`);
   await runPublishLocal(artifactsDir, persistDir);
 
@@ -38,10 +44,22 @@ async function main() {
 
   const base = `http://127.0.0.1:${port}/v2/${DOMAIN}`;
   console.log(`\nserving ${base}  (X-API-Key: ${LOCAL_KEY})`);
-  console.log(`try: curl -s ${base}/query -H 'X-API-Key: ${LOCAL_KEY}' -H 'Content-Type: application/json' -d '{"query":"purchases of property, plant and equipment"}'\n`);
+  console.log(
+    `try: curl -s ${base}/query -H 'X-API-Key: ${LOCAL_KEY}' -H 'Content-Type: application/json' -d '{"query":"purchases of property, plant and equipment"}'\n`,
+  );
   const wrangler = spawn(
     join('node_modules', '.bin', 'wrangler'),
-    ['dev', '--local', '--persist-to', persistDir, '--ip', '127.0.0.1', '--port', port, '--show-interactive-dev-session=false'],
+    [
+      'dev',
+      '--local',
+      '--persist-to',
+      persistDir,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      port,
+      '--show-interactive-dev-session=false',
+    ],
     { stdio: 'inherit', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } },
   );
   const stop = () => wrangler.kill('SIGINT');

@@ -32,9 +32,16 @@ function presentedKey(request: Request, allowBearer: boolean): string | null {
  * configured hash is compared (no short-circuit) and a missing or wrong key gets the same 401. Returns the key's
  * SHA-256 (hex), the only form of the key the rest of the Worker sees (rate-limit key, log key_id).
  */
-export async function requireApiKey(request: Request, configuredHashes: string | undefined, opts: { allowBearer?: boolean } = {}): Promise<string> {
+export async function requireApiKey(
+  request: Request,
+  configuredHashes: string | undefined,
+  opts: { allowBearer?: boolean } = {},
+): Promise<string> {
   const key = presentedKey(request, opts.allowBearer ?? false);
-  const hashes = (configuredHashes ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => HEX.test(h));
+  const hashes = (configuredHashes ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => HEX.test(h));
   if (!key || !hashes.length) throw new ApiError('UNAUTHORIZED');
   const presented = await sha256Hex(key);
   let ok = false;

@@ -25,7 +25,10 @@ export const ERRORS = {
   INVALID_FILTER: { status: 422, message: 'Invalid metadata filter.' },
   FILTER_LIMIT_EXCEEDED: { status: 422, message: 'Metadata filter limits exceeded.' },
   INVALID_PARAMETER: { status: 422, message: 'Invalid query parameter.' },
-  RATE_LIMITED: { status: 429, message: 'Too many requests for this API key; retry after the number of seconds in Retry-After.' },
+  RATE_LIMITED: {
+    status: 429,
+    message: 'Too many requests for this API key; retry after the number of seconds in Retry-After.',
+  },
   INDEX_UNAVAILABLE: { status: 503, message: 'The evidence index is unavailable; retry later.' },
   INTERNAL: { status: 500, message: 'Internal server error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
@@ -47,7 +50,12 @@ export class ApiError extends Error {
 
   constructor(
     code: ErrorCode,
-    opts: { message?: string; errors?: FieldError[]; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    opts: {
+      message?: string;
+      errors?: FieldError[];
+      extra?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(opts.message ?? ERRORS[code].message);
     this.name = 'ApiError';

@@ -7,7 +7,12 @@ import { artifactCache, errorResponse, router, type RequestContext } from './rou
 
 export default {
   async fetch(request, env, ctx): Promise<Response> {
-    const rc: RequestContext = { requestId: crypto.randomUUID(), started: Date.now(), load: { loaded: [], cacheHits: 0 }, log: {} };
+    const rc: RequestContext = {
+      requestId: crypto.randomUUID(),
+      started: Date.now(),
+      load: { loaded: [], cacheHits: 0 },
+      log: {},
+    };
     let response: Response;
     if (request.method === 'OPTIONS') {
       // CORS preflight: answered before routing and authentication (browsers never send the key on a preflight).

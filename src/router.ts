@@ -57,7 +57,11 @@ const openIndex = (env: Env, ctx: ExecutionContext, domain: string, rc: RequestC
 function json(body: unknown, status: number, requestId: string): Response {
   return new Response(JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, 'cache-control': 'no-store' },
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': requestId,
+      'cache-control': 'no-store',
+    },
   });
 }
 
@@ -86,7 +90,14 @@ router
     if (body.status === 'rejected') throw body.reason;
     const result = await answerQuery(body.value, stages.open, rc.requestId);
     stages.done();
-    Object.assign(rc.log, { mode: result.mode, effort: result.effort, shape: result.trace.analysis.shape, searched_shards: result.trace.searchedShards.length, passes: result.trace.passes.filter((x) => !x.skipped).length, evidence_count: result.body.summary?.evidence_count });
+    Object.assign(rc.log, {
+      mode: result.mode,
+      effort: result.effort,
+      shape: result.trace.analysis.shape,
+      searched_shards: result.trace.searchedShards.length,
+      passes: result.trace.passes.filter((x) => !x.skipped).length,
+      evidence_count: result.body.summary?.evidence_count,
+    });
     return json(result.body, 200, rc.requestId);
   })
   .all('/v2/:domain/query', notAllowed)
@@ -103,7 +114,11 @@ router
   .post('/v2/:domain/mcp', async (request, env, ctx, rc) => {
     const domain = domainOf(request);
     await authorize(request, env, rc, { allowBearer: true });
-    return handleMcp(request, { requestId: rc.requestId, openIndex: () => openIndex(env, ctx, domain, rc), log: rc.log });
+    return handleMcp(request, {
+      requestId: rc.requestId,
+      openIndex: () => openIndex(env, ctx, domain, rc),
+      log: rc.log,
+    });
   })
   // No server-initiated stream (GET) and no sessions to end (DELETE): the endpoint is stateless.
   .all('/v2/:domain/mcp', notAllowed)
@@ -124,6 +139,12 @@ export function errorResponse(err: unknown, rc: RequestContext): Response {
     return json(toErrorBody(err, rc.requestId), err.status, rc.requestId);
   }
   rc.log.error_code = 'INTERNAL';
-  console.error(JSON.stringify({ level: 'error', request_id: rc.requestId, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) }));
+  console.error(
+    JSON.stringify({
+      level: 'error',
+      request_id: rc.requestId,
+      error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+    }),
+  );
   return json(toErrorBody(new ApiError('INTERNAL'), rc.requestId), 500, rc.requestId);
 }

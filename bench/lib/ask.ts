@@ -20,7 +20,10 @@ export interface InProcessAsk {
  * runQuery (the pure core, no Worker) on a request body validated as the API validates it, with the response's
  * evidence read back into entries (bench/lib/evidence.ts).
  */
-export async function askInProcess(reader: IndexReader, ask: InProcessAsk): Promise<QueryOutcome & { entries: EvidenceEntry[] }> {
+export async function askInProcess(
+  reader: IndexReader,
+  ask: InProcessAsk,
+): Promise<QueryOutcome & { entries: EvidenceEntry[] }> {
   const req = ResearchRequest.parse({
     query: ask.query,
     mode: ask.mode,

@@ -27,7 +27,9 @@ export interface BaselineHit {
 
 /** A small English stop list: question words would otherwise dominate OR-queries of long questions. */
 const STOP = new Set(
-  'a an and are as at be by can did do does for from has have how if in into is it its of on or per than that the their this to was were what when which who why will with would you your'.split(' '),
+  'a an and are as at be by can did do does for from has have how if in into is it its of on or per than that the their this to was were what when which who why will with would you your'.split(
+    ' ',
+  ),
 );
 
 export class PageBm25Baseline {
@@ -57,12 +59,17 @@ export class PageBm25Baseline {
   private pagePasses(p: CorpusPage, conditions: readonly Condition[]): boolean {
     const sources = this.sourcesByDoc.get(p.docId) ?? [];
     const covering = sources.filter((s) => s.page_start <= p.page && p.page <= s.page_end);
-    const candidates = covering.length ? covering : sources.map((s) => ({ ...s, meta: { ...s.meta, sec_item_tag: null } }));
+    const candidates = covering.length
+      ? covering
+      : sources.map((s) => ({ ...s, meta: { ...s.meta, sec_item_tag: null } }));
     return candidates.some((s) => matchesConditions(s.meta, conditions));
   }
 
   conditionsFor(question: string, callerConditions: readonly Condition[] = []): Condition[] {
-    return [...callerConditions, ...inferFilters(analyzeQuery(question, this.catalog), this.catalog, callerConditions).conditions];
+    return [
+      ...callerConditions,
+      ...inferFilters(analyzeQuery(question, this.catalog), this.catalog, callerConditions).conditions,
+    ];
   }
 
   query(question: string, tokenCap: number, conditions: readonly Condition[]): BaselineHit[] {

@@ -25,7 +25,8 @@ export interface BuildRecord {
 
 async function main() {
   const [filingsDir, artifactsDir, fp] = process.argv.slice(2);
-  if (!filingsDir || !artifactsDir || !fp) throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
+  if (!filingsDir || !artifactsDir || !fp)
+    throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
   const previous = process.env.BENCH_RELEARN_MODEL ? null : latestVersionDir(artifactsDir);
   const manifest = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')) : null;
   // Another analyzer's model holds the old tokens: learn a new one then.
@@ -41,7 +42,7 @@ async function main() {
     built_at: new Date().toISOString(),
     summary: result.summary,
   };
-  writeFileSync(join(artifactsDir, DOMAIN, 'BUILD.json'), JSON.stringify(record, null, 2) + '\n');
+  writeFileSync(join(artifactsDir, DOMAIN, 'BUILD.json'), `${JSON.stringify(record, null, 2)}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -40,7 +40,9 @@ export async function builderSources(repoRoot: string): Promise<{ files: string[
       if (!imp.external || imp.path.startsWith('node:') || imp.path.startsWith('.')) continue;
       const name = imp.path.startsWith('@') ? imp.path.split('/').slice(0, 2).join('/') : imp.path.split('/')[0]!;
       const pkgJson = join(repoRoot, 'node_modules', name, 'package.json');
-      packages[name] = existsSync(pkgJson) ? (JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string }).version : 'builtin';
+      packages[name] = existsSync(pkgJson)
+        ? (JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string }).version
+        : 'builtin';
     }
   }
   return { files, packages: Object.fromEntries(Object.entries(packages).sort()) };
@@ -61,6 +63,10 @@ export async function fingerprint(repoRoot: string, filingsDir: string): Promise
   const { files, packages } = await builderSources(repoRoot);
   const h = createHash('sha256');
   h.update(JSON.stringify(corpus)).update(JSON.stringify(packages));
-  for (const f of files) h.update(f).update('\0').update(readFileSync(join(repoRoot, f))).update('\0');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(join(repoRoot, f)))
+      .update('\0');
   return { hash: h.digest('hex'), corpus, builder_files: files.length };
 }

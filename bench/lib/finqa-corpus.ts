@@ -23,7 +23,13 @@ export interface FinqaRecord {
   pre_text: string[];
   post_text: string[];
   table_ori: string[][];
-  qa: { question: string; answer: string; program: string; gold_inds: Record<string, string>; exe_ans: number | string };
+  qa: {
+    question: string;
+    answer: string;
+    program: string;
+    gold_inds: Record<string, string>;
+    exe_ans: number | string;
+  };
 }
 
 export function readFinqa(path: string): FinqaRecord[] {
@@ -53,7 +59,11 @@ export const finqaDocId = (r: Pick<FinqaRecord, 'ticker' | 'finqa_year'>) => `FI
 /**
  * Writes documents.jsonl and pages.jsonl into `dir`; returns each record's (doc_id, 0-based page).
  */
-export function writeFinqaCorpus(records: readonly FinqaRecord[], constituentsCsv: string, dir: string): Map<string, { docId: string; page: number }> {
+export function writeFinqaCorpus(
+  records: readonly FinqaRecord[],
+  constituentsCsv: string,
+  dir: string,
+): Map<string, { docId: string; page: number }> {
   const names = companyNames(constituentsCsv);
   const byDoc = new Map<string, Map<string, FinqaRecord>>();
   for (const r of records) {
@@ -86,14 +96,16 @@ export function writeFinqaCorpus(records: readonly FinqaRecord[], constituentsCs
       }),
     );
     const heading = 'Item 8. Financial Statements and Supplementary Data\n';
-    pages.forEach((p, i) => pageLines.push(JSON.stringify({ doc_id: docId, page: i, text: (i === 0 ? heading : '') + pageText(p) })));
+    pages.forEach((p, i) => {
+      pageLines.push(JSON.stringify({ doc_id: docId, page: i, text: (i === 0 ? heading : '') + pageText(p) }));
+    });
     for (const r of records) {
       if (finqaDocId(r) !== docId) continue;
       where.set(r.id, { docId, page: pages.findIndex((p) => p.page === r.page) });
     }
   }
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'documents.jsonl'), docs.join('\n') + '\n');
-  writeFileSync(join(dir, 'pages.jsonl'), pageLines.join('\n') + '\n');
+  writeFileSync(join(dir, 'documents.jsonl'), `${docs.join('\n')}\n`);
+  writeFileSync(join(dir, 'pages.jsonl'), `${pageLines.join('\n')}\n`);
   return where;
 }

@@ -45,25 +45,37 @@ export interface DevQuestion {
  * fill) is one call, plus one when the pass took a preference retrieval; a trace that counts its calls itself
  * (`retrieveCalls`) is read as is.
  */
-export function retrieveCalls(trace: { passes: readonly { skipped?: true; preference: unknown }[]; retrieveCalls?: number }): number {
+export function retrieveCalls(trace: {
+  passes: readonly { skipped?: true; preference: unknown }[];
+  retrieveCalls?: number;
+}): number {
   if (typeof trace.retrieveCalls === 'number') return trace.retrieveCalls;
   return trace.passes.filter((p) => !p.skipped).reduce((n, p) => n + 1 + (p.preference ? 1 : 0), 0);
 }
 
 function loadSplit(root: string): Map<string, Half> {
   const split = JSON.parse(readFileSync(join(root, 'bench/split.json'), 'utf8')) as Record<Half, string[]>;
-  return new Map<string, Half>([...split.tuning.map((t) => [t, 'tuning'] as const), ...split.check.map((t) => [t, 'check'] as const)]);
+  return new Map<string, Half>([
+    ...split.tuning.map((t) => [t, 'tuning'] as const),
+    ...split.check.map((t) => [t, 'check'] as const),
+  ]);
 }
 
 function onlyTicker(id: string, docIds: readonly string[], tickerOf: Map<string, string>): string {
   const tickers = new Set(docIds.map((d) => tickerOf.get(d)));
-  if (tickers.size !== 1 || tickers.has(undefined)) throw new Error(`question ${id}: expected one company, found ${[...tickers].join(', ')}`);
+  if (tickers.size !== 1 || tickers.has(undefined))
+    throw new Error(`question ${id}: expected one company, found ${[...tickers].join(', ')}`);
   return [...tickers][0]!;
 }
 
 /** FinanceBench dev, dev-2 and docugami 10-Q dev, each question with its company and half. */
 export function readDevQuestions(root: string, shared: string): DevQuestion[] {
-  const tickerOf = new Map(readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [d.doc_id, d.ticker]));
+  const tickerOf = new Map(
+    readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [
+      d.doc_id,
+      d.ticker,
+    ]),
+  );
   const halves = loadSplit(root);
   const halfOf = (id: string, company: string): Half => {
     const half = halves.get(company);
@@ -71,22 +83,71 @@ export function readDevQuestions(root: string, shared: string): DevQuestion[] {
     return half;
   };
   const out: DevQuestion[] = [];
-  type FbRow = { id: string; question: string; question_type: string; answer: string; justification: string | null; doc_id: string; evidence: { doc_id: string; page: number }[] };
+  type FbRow = {
+    id: string;
+    question: string;
+    question_type: string;
+    answer: string;
+    justification: string | null;
+    doc_id: string;
+    evidence: { doc_id: string; page: number }[];
+  };
   for (const r of readJsonl<FbRow>(join(shared, 'bench/financebench-dev.jsonl'))) {
     const company = onlyTicker(r.id, [r.doc_id], tickerOf);
     const form = /\d/.test(r.answer) ? 'numeric' : 'descriptive';
-    out.push({ set: 'financebench', id: r.id, question: r.question, answer: r.answer, justification: r.justification, goldPages: r.evidence.map((e) => `${e.doc_id}#${e.page}`), company, half: halfOf(r.id, company), types: [r.question_type, `answer ${form}`] });
+    out.push({
+      set: 'financebench',
+      id: r.id,
+      question: r.question,
+      answer: r.answer,
+      justification: r.justification,
+      goldPages: r.evidence.map((e) => `${e.doc_id}#${e.page}`),
+      company,
+      half: halfOf(r.id, company),
+      types: [r.question_type, `answer ${form}`],
+    });
   }
-  type Dev2Row = { id: string; kind: string; question: string; answer: string; inputs?: string; gold: { doc_id: string; page: number; alt_pages?: number[] }[] };
+  type Dev2Row = {
+    id: string;
+    kind: string;
+    question: string;
+    answer: string;
+    inputs?: string;
+    gold: { doc_id: string; page: number; alt_pages?: number[] }[];
+  };
   for (const r of readJsonl<Dev2Row>(join(root, 'bench/dev-2/questions.jsonl'))) {
-    const company = onlyTicker(r.id, r.gold.map((g) => g.doc_id), tickerOf);
+    const company = onlyTicker(
+      r.id,
+      r.gold.map((g) => g.doc_id),
+      tickerOf,
+    );
     const goldPages = r.gold.flatMap((g) => [g.page, ...(g.alt_pages ?? [])].map((p) => `${g.doc_id}#${p}`));
-    out.push({ set: 'dev-2', id: r.id, question: r.question, answer: r.answer, justification: r.inputs ?? null, goldPages, company, half: halfOf(r.id, company), types: [r.kind] });
+    out.push({
+      set: 'dev-2',
+      id: r.id,
+      question: r.question,
+      answer: r.answer,
+      justification: r.inputs ?? null,
+      goldPages,
+      company,
+      half: halfOf(r.id, company),
+      types: [r.kind],
+    });
   }
   type DocugamiRow = { id: string; question: string; answer: string; question_type: string; source_doc_ids: string[] };
   for (const r of readJsonl<DocugamiRow>(join(shared, 'bench/docugami-10q-dev.jsonl'))) {
     const company = onlyTicker(r.id, r.source_doc_ids, tickerOf);
-    out.push({ set: 'docugami', id: r.id, question: r.question, answer: docugamiAnswer(r.answer), justification: null, goldPages: [], company, half: halfOf(r.id, company), types: [r.question_type] });
+    out.push({
+      set: 'docugami',
+      id: r.id,
+      question: r.question,
+      answer: docugamiAnswer(r.answer),
+      justification: null,
+      goldPages: [],
+      company,
+      half: halfOf(r.id, company),
+      types: [r.question_type],
+    });
   }
   return out;
 }
@@ -104,20 +165,28 @@ export interface HalfOutcome {
 export const HALF_CAP = 4000;
 
 /** Every dev question in every mode, in-process; returns one outcome per (question, mode). */
-export async function askHalves(reader: IndexReader, cat: LoadedCatalog, questions: readonly DevQuestion[], log: (s: string) => void): Promise<HalfOutcome[]> {
+export async function askHalves(
+  reader: IndexReader,
+  cat: LoadedCatalog,
+  questions: readonly DevQuestion[],
+  log: (s: string) => void,
+): Promise<HalfOutcome[]> {
   const out: HalfOutcome[] = [];
   for (const mode of HALF_MODES) {
     for (const q of questions) {
       const t0 = performance.now();
       const r = await askInProcess(reader, { query: q.question, mode, cap: HALF_CAP });
       const ms = performance.now() - t0;
-      const pages = new Set(r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)));
+      const pages = new Set(
+        r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
+      );
       const text = r.entries.map((e) => e.text).join('\n');
       out.push({
         id: q.id,
         mode,
         hit: q.goldPages.length ? q.goldPages.some((p) => pages.has(p)) : null,
-        support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported,
+        support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text)
+          .supported,
         retrieveCalls: retrieveCalls(r.trace),
         ms,
       });
@@ -159,15 +228,36 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
     });
     return Object.fromEntries(entries) as Record<HalfMode, Tally>;
   };
-  const summary: HalvesSummary = { cap: HALF_CAP, headline: [], byType: [], support: [], retrieveCalls: [], inProcessMs: [] };
+  const summary: HalvesSummary = {
+    cap: HALF_CAP,
+    headline: [],
+    byType: [],
+    support: [],
+    retrieveCalls: [],
+    inProcessMs: [],
+  };
   for (const set of SETS) {
     const inSet = questions.filter((q) => q.set === set);
     const types = [...new Set(inSet.flatMap((q) => q.types))].sort();
     for (const half of HALVES) {
       const inHalf = inSet.filter((q) => q.half === half);
-      summary.headline.push({ set, score: set === 'docugami' ? 'answer support' : 'gold-page hit', half, byMode: tally(inHalf, headlineOf) });
+      summary.headline.push({
+        set,
+        score: set === 'docugami' ? 'answer support' : 'gold-page hit',
+        half,
+        byMode: tally(inHalf, headlineOf),
+      });
       if (set !== 'docugami') summary.support.push({ set, half, byMode: tally(inHalf, (o) => o.support) });
-      for (const type of types) summary.byType.push({ set, type, half, byMode: tally(inHalf.filter((q) => q.types.includes(type)), headlineOf) });
+      for (const type of types)
+        summary.byType.push({
+          set,
+          type,
+          half,
+          byMode: tally(
+            inHalf.filter((q) => q.types.includes(type)),
+            headlineOf,
+          ),
+        });
     }
   }
   for (const mode of HALF_MODES) {
@@ -197,7 +287,11 @@ export function renderHalves(s: HalvesSummary): string {
   const head = `| ${modes.flatMap((m) => [`${m} check`, `${m} tuning`]).join(' | ')} |`;
   const rule = `|${'---|'.repeat(HALF_MODES.length * 2)}`;
   const pair = (find: (half: Half) => Record<HalfMode, Tally> | undefined) =>
-    HALF_MODES.flatMap((m) => HALVES.slice().reverse().map((h) => cell(find(h)?.[m] ?? { k: 0, n: 0 }))).join(' | ');
+    HALF_MODES.flatMap((m) =>
+      HALVES.slice()
+        .reverse()
+        .map((h) => cell(find(h)?.[m] ?? { k: 0, n: 0 })),
+    ).join(' | ');
   const out = [
     '## Tuning and check halves',
     '',
@@ -215,7 +309,13 @@ export function renderHalves(s: HalvesSummary): string {
     const rows = s.support.filter((h) => h.set === set);
     out.push(`| ${set} | answer support | ${pair((h) => rows.find((r) => r.half === h)?.byMode)} |`);
   }
-  out.push('', '### By question type', '', `| set | type (score as above) | ${head.slice(2)}`, `|---|---|${rule.slice(1)}`);
+  out.push(
+    '',
+    '### By question type',
+    '',
+    `| set | type (score as above) | ${head.slice(2)}`,
+    `|---|---|${rule.slice(1)}`,
+  );
   for (const set of SETS) {
     const types = [...new Set(s.byType.filter((r) => r.set === set).map((r) => r.type))];
     for (const type of types) {
@@ -223,11 +323,23 @@ export function renderHalves(s: HalvesSummary): string {
       out.push(`| ${set} | ${type} | ${pair((h) => rows.find((r) => r.half === h)?.byMode)} |`);
     }
   }
-  out.push('', '### `retrieve` calls per question and in-process time', '', '| mode | retrieve p50 | retrieve max | mean | max at | in-process ms p50 / p95 |', '|---|---|---|---|---|---|');
+  out.push(
+    '',
+    '### `retrieve` calls per question and in-process time',
+    '',
+    '| mode | retrieve p50 | retrieve max | mean | max at | in-process ms p50 / p95 |',
+    '|---|---|---|---|---|---|',
+  );
   for (const r of s.retrieveCalls) {
     const ms = s.inProcessMs.find((m) => m.mode === r.mode)!;
-    out.push(`| ${MODE_LABEL[r.mode]} | ${r.p50 ?? 'n/a'} | ${r.max} | ${r.mean ?? 'n/a'} | ${r.maxQuestion ?? '-'} | ${ms.p50 ?? 'n/a'} / ${ms.p95 ?? 'n/a'} |`);
+    out.push(
+      `| ${MODE_LABEL[r.mode]} | ${r.p50 ?? 'n/a'} | ${r.max} | ${r.mean ?? 'n/a'} | ${r.maxQuestion ?? '-'} | ${ms.p50 ?? 'n/a'} / ${ms.p95 ?? 'n/a'} |`,
+    );
   }
-  out.push('', 'In-process ms: each question asked once, in set order (the first asks load artifacts from disk); `npm run bench:warm` measures warm latency.', '');
+  out.push(
+    '',
+    'In-process ms: each question asked once, in set order (the first asks load artifacts from disk); `npm run bench:warm` measures warm latency.',
+    '',
+  );
   return out.join('\n');
 }

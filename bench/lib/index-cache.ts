@@ -17,24 +17,35 @@ export interface IndexState {
   reused: boolean;
 }
 
-export async function ensureIndex(repoRoot: string, filingsDir: string, artifactsDir: string, persistDir: string, log: (s: string) => void): Promise<IndexState> {
+export async function ensureIndex(
+  repoRoot: string,
+  filingsDir: string,
+  artifactsDir: string,
+  persistDir: string,
+  log: (s: string) => void,
+): Promise<IndexState> {
   const fp = await fingerprint(repoRoot, filingsDir);
   const recordPath = join(artifactsDir, DOMAIN, 'BUILD.json');
   const previous = existsSync(recordPath) ? (JSON.parse(readFileSync(recordPath, 'utf8')) as BuildRecord) : null;
-  let reused = previous?.fingerprint === fp.hash && latestVersionDir(artifactsDir) !== null;
+  const reused = previous?.fingerprint === fp.hash && latestVersionDir(artifactsDir) !== null;
   if (!reused) {
     log(`building the index of ${filingsDir} (corpus or builder code changed) ...`);
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(join(repoRoot, 'node_modules', '.bin', 'tsx'), [join(repoRoot, 'bench/lib/build-index.ts'), filingsDir, artifactsDir, fp.hash], {
-        cwd: repoRoot,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
+      const child = spawn(
+        join(repoRoot, 'node_modules', '.bin', 'tsx'),
+        [join(repoRoot, 'bench/lib/build-index.ts'), filingsDir, artifactsDir, fp.hash],
+        {
+          cwd: repoRoot,
+          stdio: ['ignore', 'inherit', 'inherit'],
+        },
+      );
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`index build failed (exit ${code})`))));
     });
   } else log(`reusing the index of ${filingsDir} built ${previous!.built_at} (fingerprint unchanged)`);
   const build = JSON.parse(readFileSync(recordPath, 'utf8')) as BuildRecord;
   const versionDir = latestVersionDir(artifactsDir)!;
-  if (!versionDir.endsWith(build.version)) throw new Error(`BUILD.json (${build.version}) does not describe ${versionDir}`);
+  if (!versionDir.endsWith(build.version))
+    throw new Error(`BUILD.json (${build.version}) does not describe ${versionDir}`);
   await runPublishLocal(artifactsDir, persistDir);
   return { versionDir, build, reused };
 }

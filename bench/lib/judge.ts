@@ -40,28 +40,57 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
     const a = after.headline.find((h) => h.set === b.set && h.half === b.half);
     if (!a) throw new Error(`the after run has no ${b.set} ${b.half} half`);
     for (const mode of HALF_MODES) {
-      if (a.byMode[mode].n !== b.byMode[mode].n) throw new Error(`${b.set} ${b.half} ${mode}: ${b.byMode[mode].n} questions before, ${a.byMode[mode].n} after`);
-      deltas.push({ set: b.set, half: b.half, mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
+      if (a.byMode[mode].n !== b.byMode[mode].n)
+        throw new Error(`${b.set} ${b.half} ${mode}: ${b.byMode[mode].n} questions before, ${a.byMode[mode].n} after`);
+      deltas.push({
+        set: b.set,
+        half: b.half,
+        mode,
+        before: b.byMode[mode].k,
+        after: a.byMode[mode].k,
+        n: b.byMode[mode].n,
+      });
     }
   }
   const typeDeltas: Verdict['typeDeltas'] = [];
   for (const b of before.byType.filter((t) => t.half === 'check')) {
     const a = after.byType.find((t) => t.set === b.set && t.type === b.type && t.half === 'check');
     if (!a || HALF_MODES.every((m) => a.byMode[m].k === b.byMode[m].k)) continue;
-    for (const mode of HALF_MODES) typeDeltas.push({ set: b.set, type: b.type, half: 'check', mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
+    for (const mode of HALF_MODES)
+      typeDeltas.push({
+        set: b.set,
+        type: b.type,
+        half: 'check',
+        mode,
+        before: b.byMode[mode].k,
+        after: a.byMode[mode].k,
+        n: b.byMode[mode].n,
+      });
   }
   const checkGain = Object.fromEntries(
-    HALF_MODES.map((m) => [m, deltas.filter((d) => d.half === 'check' && d.mode === m).reduce((s, d) => s + d.after - d.before, 0)]),
+    HALF_MODES.map((m) => [
+      m,
+      deltas.filter((d) => d.half === 'check' && d.mode === m).reduce((s, d) => s + d.after - d.before, 0),
+    ]),
   ) as Record<HalfMode, number>;
   const losses = (half: Half) =>
-    deltas.filter((d) => d.half === half && d.before - d.after > MAX_SET_LOSS).map((d) => `${d.set} (${d.half}, ${d.mode}) loses ${d.before - d.after}`);
+    deltas
+      .filter((d) => d.half === half && d.before - d.after > MAX_SET_LOSS)
+      .map((d) => `${d.set} (${d.half}, ${d.mode}) loses ${d.before - d.after}`);
 
   const ranking: string[] = [];
-  for (const m of GAINING_MODES) if (checkGain[m] < KEEP_GAIN) ranking.push(`check half ${m} ${signed(checkGain[m])}, under +${KEEP_GAIN}`);
+  for (const m of GAINING_MODES)
+    if (checkGain[m] < KEEP_GAIN) ranking.push(`check half ${m} ${signed(checkGain[m])}, under +${KEEP_GAIN}`);
   for (const m of HALF_MODES) if (checkGain[m] < 0) ranking.push(`check half ${m} loses (${signed(checkGain[m])})`);
   ranking.push(...losses('check'));
   const indexFix = [...losses('check'), ...losses('tuning')];
-  return { deltas, typeDeltas, checkGain, ranking: { keep: ranking.length === 0, reasons: ranking }, indexFix: { keep: indexFix.length === 0, reasons: indexFix } };
+  return {
+    deltas,
+    typeDeltas,
+    checkGain,
+    ranking: { keep: ranking.length === 0, reasons: ranking },
+    indexFix: { keep: indexFix.length === 0, reasons: indexFix },
+  };
 }
 
 const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
@@ -69,7 +98,10 @@ const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
 /** The verdict as markdown: each set's score before -> after per half and mode, the check half's sums, both rules. */
 export function renderVerdict(v: Verdict): string {
   const label: Record<HalfMode, string> = { basic: 'basic', research: 'research', agentic_research: 'agentic' };
-  const out = [`| half | set | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`, `|---|---|${'---|'.repeat(HALF_MODES.length)}`];
+  const out = [
+    `| half | set | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`,
+    `|---|---|${'---|'.repeat(HALF_MODES.length)}`,
+  ];
   for (const half of ['check', 'tuning'] as const) {
     const sets = [...new Set(v.deltas.filter((d) => d.half === half).map((d) => d.set))];
     for (const set of sets) {
@@ -82,7 +114,13 @@ export function renderVerdict(v: Verdict): string {
   }
   const types = [...new Set(v.typeDeltas.map((d) => `${d.set}\u0000${d.type}`))];
   if (types.length) {
-    out.push('', 'Check half by question type, where it moved:', '', `| set | type | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`, `|---|---|${'---|'.repeat(HALF_MODES.length)}`);
+    out.push(
+      '',
+      'Check half by question type, where it moved:',
+      '',
+      `| set | type | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`,
+      `|---|---|${'---|'.repeat(HALF_MODES.length)}`,
+    );
     for (const key of types) {
       const [set, type] = key.split('\u0000');
       const cells = HALF_MODES.map((m) => {
@@ -92,8 +130,15 @@ export function renderVerdict(v: Verdict): string {
       out.push(`| ${set} | ${type} | ${cells.join(' | ')} |`);
     }
   }
-  out.push('', `Check half, summed over the sets: ${HALF_MODES.map((m) => `${label[m]} ${signed(v.checkGain[m])}`).join(', ')}.`);
-  const say = (name: string, r: { keep: boolean; reasons: string[] }) => `${name}: ${r.keep ? 'keep' : `do not keep (${r.reasons.join('; ')})`}.`;
-  out.push(say('As a ranking change', v.ranking), say('As a fix of what the index holds (model held fixed)', v.indexFix));
+  out.push(
+    '',
+    `Check half, summed over the sets: ${HALF_MODES.map((m) => `${label[m]} ${signed(v.checkGain[m])}`).join(', ')}.`,
+  );
+  const say = (name: string, r: { keep: boolean; reasons: string[] }) =>
+    `${name}: ${r.keep ? 'keep' : `do not keep (${r.reasons.join('; ')})`}.`;
+  out.push(
+    say('As a ranking change', v.ranking),
+    say('As a fix of what the index holds (model held fixed)', v.indexFix),
+  );
   return out.join('\n');
 }

@@ -18,7 +18,8 @@ export interface ParsedNumber {
 /** Form names ("10-Q", "Form 10-K", "10-Qs", "8-K"): the "10" in them names a filing, it is no figure. */
 const FORM_NAME = /(?<![\p{L}\d.])(?:8|10)-?[KQ]s?\b/giu;
 /** The day of a date ("September 30, 2023", "Oct. 29"): it names a period end, it is no figure. */
-const DATE_DAY = /\b((?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d{1,2}(?:st|nd|rd|th)?\b/gi;
+const DATE_DAY =
+  /\b((?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d{1,2}(?:st|nd|rd|th)?\b/gi;
 
 /**
  * Numbers in text: "1,577", "(1,577)", "$8.70", "65.4%", "-0.5". Signs are ignored (parentheses vs minus). With
@@ -28,7 +29,9 @@ const DATE_DAY = /\b((?:January|February|March|April|May|June|July|August|Septem
  */
 export function extractNumbers(text: string, dropNoise = true): ParsedNumber[] {
   const out: ParsedNumber[] = [];
-  for (const m of (dropNoise ? text.replace(FORM_NAME, ' ').replace(DATE_DAY, '$1') : text).matchAll(/(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])/gu)) {
+  for (const m of (dropNoise ? text.replace(FORM_NAME, ' ').replace(DATE_DAY, '$1') : text).matchAll(
+    /(?<![\p{L}\d.])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\d])/gu,
+  )) {
     const intPart = m[1]!.replace(/,/g, '');
     const frac = (m[2] ?? '').replace(/0+$/, '');
     const raw = intPart + (frac === '.' ? '' : frac);
@@ -74,7 +77,13 @@ const STOP = new Set(
 
 /** Content words of at least four letters, lower-cased, stop words removed. */
 export function keyTerms(text: string): string[] {
-  return [...new Set((text.toLowerCase().match(/[a-z][a-z&'-]{3,}/g) ?? []).map((w) => w.replace(/'s$/, '')).filter((w) => !STOP.has(w)))];
+  return [
+    ...new Set(
+      (text.toLowerCase().match(/[a-z][a-z&'-]{3,}/g) ?? [])
+        .map((w) => w.replace(/'s$/, ''))
+        .filter((w) => !STOP.has(w)),
+    ),
+  ];
 }
 
 export interface SupportInput {
@@ -99,7 +108,15 @@ function normalizeSpace(text: string): string {
 export function namedLineItems(justification: string): string[] {
   // Some non-breaking spaces arrive double-encoded ("Â" + U+00A0); note references are not label text.
   return [...justification.matchAll(/line item named:?\s*([^\n]+?)\.?\s*(?:\n|$)/gi)]
-    .map((m) => normalizeSpace(m[1]!.replace(/\u00c2?\u00a0/g, ' ').replace(/\s*\(note \d+\)/gi, '').trim().toLowerCase()))
+    .map((m) =>
+      normalizeSpace(
+        m[1]!
+          .replace(/\u00c2?\u00a0/g, ' ')
+          .replace(/\s*\(note \d+\)/gi, '')
+          .trim()
+          .toLowerCase(),
+      ),
+    )
     .filter(Boolean);
 }
 
@@ -135,11 +152,17 @@ export function answerSupport(input: SupportInput, evidenceText: string): Suppor
       const inFound = items.filter((l) => lower.includes(l)).length;
       return { supported: inFound === items.length, by: 'line_items', fraction: inFound / items.length };
     }
-    const inputs = extractNumbers(justificationFigures(input.justification ?? '')).filter((n) => !(n.decimals === 0 && (n.value <= 1 || n.value === 100)));
+    const inputs = extractNumbers(justificationFigures(input.justification ?? '')).filter(
+      (n) => !(n.decimals === 0 && (n.value <= 1 || n.value === 100)),
+    );
     if (inputs.length >= 2) {
       const inFound = inputs.filter((n) => hasNumber(idx, n)).length;
       if (inFound === inputs.length) return { supported: true, by: 'input_numbers', fraction: 1 };
-      return { supported: false, by: 'input_numbers', fraction: Math.max(found / answerNums.length, inFound / inputs.length) };
+      return {
+        supported: false,
+        by: 'input_numbers',
+        fraction: Math.max(found / answerNums.length, inFound / inputs.length),
+      };
     }
     return { supported: false, by: 'answer_numbers', fraction: found / answerNums.length };
   }
@@ -239,4 +262,5 @@ export function percentile(values: readonly number[], p: number): number | null 
   return s[i]!;
 }
 
-export const mean = (xs: readonly number[]): number | null => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+export const mean = (xs: readonly number[]): number | null =>
+  xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;

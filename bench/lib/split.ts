@@ -15,11 +15,19 @@ interface SplitFile {
 }
 
 /** Reads bench/split.json and the corpus's documents.jsonl: the half of a corpus doc_id's company. */
-export function loadSplit(root: string, shared: string): { halfOfDoc: (docId: string) => Half; halfOfTicker: (ticker: string) => Half } {
+export function loadSplit(
+  root: string,
+  shared: string,
+): { halfOfDoc: (docId: string) => Half; halfOfTicker: (ticker: string) => Half } {
   const split = JSON.parse(readFileSync(join(root, 'bench/split.json'), 'utf8')) as SplitFile;
   const check = new Set(split.check);
   const tuning = new Set(split.tuning);
-  const tickerOf = new Map(readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [d.doc_id, d.ticker]));
+  const tickerOf = new Map(
+    readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [
+      d.doc_id,
+      d.ticker,
+    ]),
+  );
   const halfOfTicker = (ticker: string): Half => {
     if (check.has(ticker)) return 'check';
     if (tuning.has(ticker)) return 'tuning';

@@ -41,16 +41,38 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-export async function startWorker(repoRoot: string, persistDir: string, port: number, inspectorPort: number): Promise<RunningWorker> {
+export async function startWorker(
+  repoRoot: string,
+  persistDir: string,
+  port: number,
+  inspectorPort: number,
+): Promise<RunningWorker> {
   const hash = BENCH_API_KEYS.map((k) => createHash('sha256').update(k).digest('hex')).join(',');
   const child: ChildProcess = spawn(
     join(repoRoot, 'node_modules', '.bin', 'wrangler'),
     [
-      'dev', '--local', '--persist-to', persistDir, '--ip', '127.0.0.1', '--port', String(port),
-      '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false',
-      '--var', `API_KEY_HASHES:${hash}`, '--log-level', 'log',
+      'dev',
+      '--local',
+      '--persist-to',
+      persistDir,
+      '--ip',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--inspector-port',
+      String(inspectorPort),
+      '--show-interactive-dev-session=false',
+      '--var',
+      `API_KEY_HASHES:${hash}`,
+      '--log-level',
+      'log',
     ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0' } },
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', FORCE_COLOR: '0' },
+    },
   );
   const logs = new Map<string, WorkerLog>();
   let output = '';
@@ -84,8 +106,14 @@ export async function startWorker(repoRoot: string, persistDir: string, port: nu
       r(code);
     }),
   );
-  const timeout = new Promise<never>((_, rej) => setTimeout(() => rej(new Error(`wrangler dev not ready after 120 s:\n${output}`)), 120_000).unref());
-  await Promise.race([ready, timeout, exited.then((code) => Promise.reject(new Error(`wrangler dev exited (${code}):\n${output}`)))]);
+  const timeout = new Promise<never>((_, rej) =>
+    setTimeout(() => rej(new Error(`wrangler dev not ready after 120 s:\n${output}`)), 120_000).unref(),
+  );
+  await Promise.race([
+    ready,
+    timeout,
+    exited.then((code) => Promise.reject(new Error(`wrangler dev exited (${code}):\n${output}`))),
+  ]);
   return {
     base: `http://127.0.0.1:${port}`,
     logs,

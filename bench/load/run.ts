@@ -21,7 +21,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { DOMAIN } from '../../index-builder/build';
-import { DEFAULT_ARTIFACTS_DIR, DEFAULT_FILINGS_DIR, latestVersionDir, runBuild, runPublishLocal } from '../../index-builder/cli';
+import {
+  DEFAULT_ARTIFACTS_DIR,
+  DEFAULT_FILINGS_DIR,
+  latestVersionDir,
+  runBuild,
+  runPublishLocal,
+} from '../../index-builder/cli';
 import { DEFAULT_PERSIST_DIR } from '../../index-builder/storage';
 import { CORPUS_MIX, SAMPLE_MIX, type MixEntry } from './mix';
 import { startWranglerDev, type DevServer, type WorkerLogLine } from './server';
@@ -48,7 +54,10 @@ function parseArgs(argv: string[]): Options {
     cacheBytes: null,
     limiterSeconds: 10,
     out: 'bench/load/results/last-run.json',
-    mix: resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR) === resolve(DEFAULT_FILINGS_DIR) ? SAMPLE_MIX : CORPUS_MIX,
+    mix:
+      resolve(process.env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR) === resolve(DEFAULT_FILINGS_DIR)
+        ? SAMPLE_MIX
+        : CORPUS_MIX,
     port: Number(process.env.PORT ?? 8787),
     inspectorPort: Number(process.env.INSPECTOR_PORT ?? 9229),
   };
@@ -69,8 +78,7 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--mix') {
       if (value !== 'sample' && value !== 'corpus') throw new Error('--mix: sample or corpus');
       opts.mix = value === 'sample' ? SAMPLE_MIX : CORPUS_MIX;
-    }
-    else throw new Error(`unknown flag ${flag}`);
+    } else throw new Error(`unknown flag ${flag}`);
   }
   return opts;
 }
@@ -86,7 +94,7 @@ async function prepareIndex(persistDir: string): Promise<void> {
   if (builtFrom !== filingsDir || !latestVersionDir(artifactsDir)) {
     console.log(`building the index of ${filingsDir} ...`);
     await runBuild(filingsDir, artifactsDir);
-    writeFileSync(sourceFile, filingsDir + '\n');
+    writeFileSync(sourceFile, `${filingsDir}\n`);
   } else console.log(`reusing the index built from ${filingsDir}`);
   await runPublishLocal(artifactsDir, persistDir);
 }
@@ -115,10 +123,14 @@ function requestsFor(mix: MixEntry[], keys: string[], counts: PhaseCounts): auto
           if (status >= 200 && status < 300) mode.ok++;
           else mode.other++;
           // Raw header names keep the server's case.
-          if (status === 429 && !Object.keys(headers ?? {}).some((h) => h.toLowerCase() === 'retry-after')) counts.retryAfterMissing++;
+          if (status === 429 && !Object.keys(headers ?? {}).some((h) => h.toLowerCase() === 'retry-after'))
+            counts.retryAfterMissing++;
           try {
             const json = JSON.parse(body);
-            const valid = status === 200 ? typeof json.request_id === 'string' && typeof json.summary?.evidence_count === 'number' : typeof json.detail?.code === 'string';
+            const valid =
+              status === 200
+                ? typeof json.request_id === 'string' && typeof json.summary?.evidence_count === 'number'
+                : typeof json.detail?.code === 'string';
             if (!valid) counts.invalidBodies++;
           } catch {
             counts.invalidBodies++;
@@ -130,12 +142,20 @@ function requestsFor(mix: MixEntry[], keys: string[], counts: PhaseCounts): auto
   return out;
 }
 
-function runCannon(base: string, connections: number, duration: number, requests: autocannon.Request[]): Promise<autocannon.Result> {
+function runCannon(
+  base: string,
+  connections: number,
+  duration: number,
+  requests: autocannon.Request[],
+): Promise<autocannon.Result> {
   return new Promise((resolvePromise, reject) => {
-    const instance = autocannon({ url: new URL(base).origin, connections, duration, timeout: 30, requests }, (err, result) => {
-      if (err) reject(err);
-      else resolvePromise(result);
-    });
+    const instance = autocannon(
+      { url: new URL(base).origin, connections, duration, timeout: 30, requests },
+      (err, result) => {
+        if (err) reject(err);
+        else resolvePromise(result);
+      },
+    );
     instance.on('error', reject);
   });
 }
@@ -162,7 +182,9 @@ function cacheOf(lines: WorkerLogLine[], before: number): CacheFigures {
 function serverLatency(lines: WorkerLogLine[]): Record<string, { n: number; p50: number; p99: number }> {
   const modes = new Map<string, number[]>();
   for (const l of lines) if (l.mode) (modes.get(l.mode) ?? modes.set(l.mode, []).get(l.mode)!).push(l.ms);
-  return Object.fromEntries([...modes].map(([m, ms]) => [m, { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }]));
+  return Object.fromEntries(
+    [...modes].map(([m, ms]) => [m, { n: ms.length, p50: percentile(ms, 50), p99: percentile(ms, 99) }]),
+  );
 }
 
 /** Median and p99 of each stage timing (src/http/logging.ts) over the phase's query log lines. */
@@ -170,9 +192,12 @@ function stageTimings(lines: WorkerLogLine[]): Record<string, { p50: number; p99
   const stages = new Map<string, number[]>();
   for (const l of lines) {
     if (!l.mode) continue;
-    for (const [stage, ms] of Object.entries(l.timings_ms ?? {})) (stages.get(stage) ?? stages.set(stage, []).get(stage)!).push(ms);
+    for (const [stage, ms] of Object.entries(l.timings_ms ?? {}))
+      (stages.get(stage) ?? stages.set(stage, []).get(stage)!).push(ms);
   }
-  return Object.fromEntries([...stages].map(([stage, ms]) => [stage, { p50: percentile(ms, 50), p99: percentile(ms, 99) }]));
+  return Object.fromEntries(
+    [...stages].map(([stage, ms]) => [stage, { p50: percentile(ms, 50), p99: percentile(ms, 99) }]),
+  );
 }
 
 /** Waits until the Worker's log lines for `expected` requests have arrived (they trail the responses slightly). */
@@ -189,7 +214,13 @@ async function main() {
   const vars: Record<string, string> = { API_KEY_HASHES: [...keys, LIMITER_KEY].map(sha256).join(',') };
   if (opts.cacheBytes !== null) vars.ARTIFACT_CACHE_BYTES = String(opts.cacheBytes);
   console.log(`starting wrangler dev on 127.0.0.1:${opts.port} ...`);
-  const server = await startWranglerDev({ port: opts.port, inspectorPort: opts.inspectorPort, persistDir, vars, readyKey: keys[0]! });
+  const server = await startWranglerDev({
+    port: opts.port,
+    inspectorPort: opts.inspectorPort,
+    persistDir,
+    vars,
+    readyKey: keys[0]!,
+  });
   const started = new Date().toISOString();
   try {
     // Warm-up: every request of the mix once, sequentially; each must be a 200 (the mix is valid by construction).
@@ -200,7 +231,8 @@ async function main() {
         body: JSON.stringify(entry.body),
       });
       const text = await res.text();
-      if (res.status !== 200) throw new Error(`warm-up request "${entry.name}" answered ${res.status}: ${text.slice(0, 400)}`);
+      if (res.status !== 200)
+        throw new Error(`warm-up request "${entry.name}" answered ${res.status}: ${text.slice(0, 400)}`);
     }
     await settle(server, server.lines.length);
     const warmCache = server.lines.at(-1)?.cache_bytes ?? 0;
@@ -223,7 +255,12 @@ async function main() {
         duration_s: opts.duration,
         requests: result.requests.total,
         throughput_rps: result.requests.average,
-        latency_ms: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max },
+        latency_ms: {
+          p50: result.latency.p50,
+          p90: result.latency.p90,
+          p99: result.latency.p99,
+          max: result.latency.max,
+        },
         status_counts: counts.byStatus,
         non_2xx: result.non2xx,
         errors: result.errors,
@@ -238,7 +275,9 @@ async function main() {
         machine_load: { before: Math.round(loadBefore * 100) / 100, after: Math.round(loadavg()[0]! * 100) / 100 },
       };
       phases.push(phase);
-      console.log(`${fmt(phase.throughput_rps)} req/s, p50 ${phase.latency_ms.p50} ms, p99 ${phase.latency_ms.p99} ms, non-2xx ${phase.non_2xx}`);
+      console.log(
+        `${fmt(phase.throughput_rps)} req/s, p50 ${phase.latency_ms.p50} ms, p99 ${phase.latency_ms.p99} ms, non-2xx ${phase.non_2xx}`,
+      );
     }
 
     let limiter = null;
@@ -272,22 +311,32 @@ async function main() {
       limiter,
     };
     mkdirSync(dirname(opts.out), { recursive: true });
-    writeFileSync(opts.out, JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(opts.out, `${JSON.stringify(report, null, 2)}\n`);
     printTable(report);
     console.log(`\nJSON: ${opts.out}`);
-    const failed = phases.some((p) => p.non_2xx > 0 || p.errors > 0 || p.timeouts > 0 || p.invalid_bodies > 0 || p.cache.max > p.cache.budget);
+    const failed = phases.some(
+      (p) => p.non_2xx > 0 || p.errors > 0 || p.timeouts > 0 || p.invalid_bodies > 0 || p.cache.max > p.cache.budget,
+    );
     if (failed) process.exitCode = 1;
   } finally {
     await server.stop();
   }
 }
 
-function printTable(report: { cache_budget_bytes: number | null; cache_after_warmup_bytes: number; phases: any[]; limiter: any }) {
+function printTable(report: {
+  cache_budget_bytes: number | null;
+  cache_after_warmup_bytes: number;
+  phases: any[];
+  limiter: any;
+}) {
   const mb = (b: number) => (b / 1024 / 1024).toFixed(2);
-  console.log(`\n| concurrency | requests | req/s | p50 ms | p99 ms | non-2xx | errors | server p50/p99 ms (basic · research · agentic) | cache MiB before → after (max) | budget MiB |`);
+  console.log(
+    `\n| concurrency | requests | req/s | p50 ms | p99 ms | non-2xx | errors | server p50/p99 ms (basic · research · agentic) | cache MiB before → after (max) | budget MiB |`,
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---|---|---:|');
   for (const p of report.phases) {
-    const s = (m: string) => (p.server_ms_by_mode[m] ? `${p.server_ms_by_mode[m].p50}/${p.server_ms_by_mode[m].p99}` : '—');
+    const s = (m: string) =>
+      p.server_ms_by_mode[m] ? `${p.server_ms_by_mode[m].p50}/${p.server_ms_by_mode[m].p99}` : '—';
     console.log(
       `| ${p.concurrency} | ${p.requests} | ${fmt(p.throughput_rps)} | ${p.latency_ms.p50} | ${p.latency_ms.p99} | ${p.non_2xx} | ${p.errors + p.timeouts} | ${s('basic')} · ${s('research')} · ${s('agentic_research')} | ${mb(p.cache.before)} → ${mb(p.cache.after)} (${mb(p.cache.max)}) | ${mb(p.cache.budget)} |`,
     );
@@ -300,11 +349,15 @@ function printTable(report: { cache_budget_bytes: number | null; cache_after_war
     );
     const st = last.server_stage_ms;
     const fmtStage = (k: string) => (st[k] ? `${k} ${st[k].p50}/${st[k].p99}` : null);
-    console.log(`Stage timings at c=${last.concurrency}, p50/p99 ms: ${['auth', 'rate_limit', 'parse', 'load', 'retrieve_render'].map(fmtStage).filter(Boolean).join(', ')}`);
+    console.log(
+      `Stage timings at c=${last.concurrency}, p50/p99 ms: ${['auth', 'rate_limit', 'parse', 'load', 'retrieve_render'].map(fmtStage).filter(Boolean).join(', ')}`,
+    );
   }
   if (report.limiter) {
     const l = report.limiter;
-    console.log(`\nRate limiter (one key, c=${l.concurrency}, ${l.duration_s} s): ${l.requests} requests, statuses ${JSON.stringify(l.status_counts)}, 429 without Retry-After: ${l.retry_after_missing}`);
+    console.log(
+      `\nRate limiter (one key, c=${l.concurrency}, ${l.duration_s} s): ${l.requests} requests, statuses ${JSON.stringify(l.status_counts)}, 429 without Retry-After: ${l.retry_after_missing}`,
+    );
   }
 }
 

@@ -43,7 +43,8 @@ interface Observed {
 
 const ROLE_RANK: Record<string, number> = { customer: 0, supplier: 1, acquisition: 2, 'agreement party': 3 };
 
-const SUFFIXES = /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group|Stores))+$/;
+const SUFFIXES =
+  /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group|Stores))+$/;
 
 /**
  * A company name without punctuation, corporate suffixes (and "Stores"), hyphens, apostrophes and spaces: the key
@@ -70,7 +71,10 @@ export interface CompanyEntities {
  */
 export class EntityCollector {
   private readonly observed = new Map<string, Map<string, Observed>>(); // ticker -> kind|role|name -> observation
-  private readonly segmentLists = new Map<number, { ticker: string; ref: EntitySourceRef; counts: Map<string, number> }>();
+  private readonly segmentLists = new Map<
+    number,
+    { ticker: string; ref: EntitySourceRef; counts: Map<string, number> }
+  >();
   private readonly rowLabels = new Map<string, Map<string, Set<number>>>(); // ticker -> segmentRowKey -> filings
   private readonly explicitRows = new Map<string, Set<string>>(); // ticker -> keys of rows labelled "X segment"
 
@@ -103,7 +107,15 @@ export class EntityCollector {
       this.observed.set(ticker, byKey);
       const key = `${c.kind}|${c.role}|${c.name}`;
       const o = byKey.get(key);
-      if (!o) byKey.set(key, { candidate: c, hits: 1, filings: new Set([ref.filing]), first: ref, latest: ref, latestDetail: c.detail });
+      if (!o)
+        byKey.set(key, {
+          candidate: c,
+          hits: 1,
+          filings: new Set([ref.filing]),
+          first: ref,
+          latest: ref,
+          latestDetail: c.detail,
+        });
       else {
         o.hits++;
         o.filings.add(ref.filing);
@@ -159,12 +171,21 @@ export class EntityCollector {
               ((o.hits >= NAMED_SEGMENT_MIN_SENTENCES && o.filings.size >= 2) ||
                 (o.hits >= TABLE_SEGMENT_MIN_SENTENCES &&
                   (this.explicitRows.get(co.ticker)?.has(o.candidate.name) ||
-                    (o.filings.size >= TABLE_SEGMENT_MIN_FILINGS && rowFilings(o.candidate.name) >= TABLE_SEGMENT_MIN_FILINGS)))),
+                    (o.filings.size >= TABLE_SEGMENT_MIN_FILINGS &&
+                      rowFilings(o.candidate.name) >= TABLE_SEGMENT_MIN_FILINGS)))),
           );
-      const segments = list ? list.names : segmentObs.sort((a, b) => b.hits - a.hits || (a.candidate.name < b.candidate.name ? -1 : 1)).map((o) => o.candidate.name).slice(0, MAX_PER_KIND.segment);
+      const segments = list
+        ? list.names
+        : segmentObs
+            .sort((a, b) => b.hits - a.hits || (a.candidate.name < b.candidate.name ? -1 : 1))
+            .map((o) => o.candidate.name)
+            .slice(0, MAX_PER_KIND.segment);
       const names = [...new Set([...segments, ...obs.map((o) => o.candidate.name)])];
       const segmentSet = new Set(segments);
-      const matcher = entityMatcher(names, names.map((n) => segmentSet.has(n) && segmentNeedsContext('segment', n)));
+      const matcher = entityMatcher(
+        names,
+        names.map((n) => segmentSet.has(n) && segmentNeedsContext('segment', n)),
+      );
       const mentions = new Uint32Array(names.length);
       // Counterparty variants count together: a statement naming "Walmart" or "Wal-Mart Stores" mentions the group.
       const keyOf = names.map((n) => baseName(n));
@@ -189,7 +210,14 @@ export class EntityCollector {
         const how = list
           ? `one of ${segments.length} business segments listed in ${latest.label}`
           : `named as a segment in ${o!.hits} sentences${o!.hits < NAMED_SEGMENT_MIN_SENTENCES || o!.filings.size < 2 ? ` and labelling segment table rows in ${rows} filing${rows === 1 ? '' : 's'}` : ''}`;
-        entities.push({ name, kind: 'segment', description: `Segment of ${label}: ${how}${first.label !== latest.label ? `; first ${first.label}` : ''}.`, first: first.id, latest: latest.id, mentions: mentionsOf(name) });
+        entities.push({
+          name,
+          kind: 'segment',
+          description: `Segment of ${label}: ${how}${first.label !== latest.label ? `; first ${first.label}` : ''}.`,
+          first: first.id,
+          latest: latest.id,
+          mentions: mentionsOf(name),
+        });
       }
       // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity"; "Walmart Inc.", "Wal-Mart Stores, Inc.")
       // are one entity, shown under the shortest variant the filings use, the others kept as aliases so the
@@ -230,11 +258,26 @@ export class EntityCollector {
       }
       // Names the filings call another owner's trademarks ("Xbox ... are trademarks of Microsoft Corporation") are
       // not the issuer's products.
-      const thirdParty = new Set(obs.filter((o) => o.candidate.role === 'trademark' && !isIssuer(o.candidate.detail.replace(/^trademark of /, ''))).map((o) => o.candidate.name));
-      const products = obs.filter(
-        (o) => o.candidate.kind === 'product' && o.candidate.role === 'product' && !taken.has(o.candidate.name) && !thirdParty.has(o.candidate.name) && !isIssuer(o.candidate.name) && mentionsOf(o.candidate.name) >= PRODUCT_MIN_MENTIONS,
+      const thirdParty = new Set(
+        obs
+          .filter(
+            (o) => o.candidate.role === 'trademark' && !isIssuer(o.candidate.detail.replace(/^trademark of /, '')),
+          )
+          .map((o) => o.candidate.name),
       );
-      products.sort((a, b) => mentionsOf(b.candidate.name) - mentionsOf(a.candidate.name) || (a.candidate.name < b.candidate.name ? -1 : 1));
+      const products = obs.filter(
+        (o) =>
+          o.candidate.kind === 'product' &&
+          o.candidate.role === 'product' &&
+          !taken.has(o.candidate.name) &&
+          !thirdParty.has(o.candidate.name) &&
+          !isIssuer(o.candidate.name) &&
+          mentionsOf(o.candidate.name) >= PRODUCT_MIN_MENTIONS,
+      );
+      products.sort(
+        (a, b) =>
+          mentionsOf(b.candidate.name) - mentionsOf(a.candidate.name) || (a.candidate.name < b.candidate.name ? -1 : 1),
+      );
       for (const o of products.slice(0, MAX_PER_KIND.product)) {
         entities.push({
           name: o.candidate.name,

@@ -26,14 +26,26 @@ export function segmentNames(sentence: string): string[] {
   // A list inside one named segment ("Our Market-Based Businesses is comprised of four operating segments: ...",
   // "the Verizon Business segment ...") describes sub-units, not the company's segments.
   if (/\bnon-reportable\b|\bsub-?segments\b/i.test(sentence)) return [];
-  if (/\b[A-Z][\w-]*\s+(?:[Ss]egment|Businesses|Group)\s+(?:is|are|includes?|consists?|comprises?|is comprised)\b/.test(sentence.slice(0, m.index + 1))) return [];
+  if (
+    /\b[A-Z][\w-]*\s+(?:[Ss]egment|Businesses|Group)\s+(?:is|are|includes?|consists?|comprises?|is comprised)\b/.test(
+      sentence.slice(0, m.index + 1),
+    )
+  )
+    return [];
   const countWord = m[1] ?? m[2];
   const expected = countWord ? COUNTS[countWord.toLowerCase()] : undefined;
-  const list = m[3]!.replace(/\([^)]*\)/g, ' ').replace(/\s+/g, ' ').trim();
-  let names = list.split(/,\s*(?:and\s+)?/).map((n) => n.trim()).filter(Boolean);
+  const list = m[3]!
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  let names = list
+    .split(/,\s*(?:and\s+)?/)
+    .map((n) => n.trim())
+    .filter(Boolean);
   const last = names[names.length - 1] ?? '';
   const splitLast = last.split(/\s+and\s+/);
-  if (expected !== undefined && names.length + splitLast.length - 1 === expected) names = [...names.slice(0, -1), ...splitLast];
+  if (expected !== undefined && names.length + splitLast.length - 1 === expected)
+    names = [...names.slice(0, -1), ...splitLast];
   else if (expected === undefined && names.length < 3) return [];
   else if (expected === undefined && !/,\s*and\s/.test(list) && splitLast.length === 2) {
     // No count and no ", and": the list's own "and" must be inside the last item ("Americas, Europe, Japan and
@@ -43,19 +55,28 @@ export function segmentNames(sentence: string): string[] {
   } else if (expected === undefined && !/,\s*and\s/.test(list) && splitLast.length > 2) return [];
   names = names.map((n) => n.replace(/^(?:the|our)\s+/i, '').replace(/\s+(?:segments?|businesses)$/i, ''));
   if (expected !== undefined && names.length !== expected) return [];
-  const ok = names.every((n) => /^[A-Z&]/.test(n) && n.split(' ').length <= 6 && !/\d{2,}/.test(n) && !/\b(?:which|that|each|were|was|is|are|Inc)\b/.test(n));
+  const ok = names.every(
+    (n) =>
+      /^[A-Z&]/.test(n) &&
+      n.split(' ').length <= 6 &&
+      !/\d{2,}/.test(n) &&
+      !/\b(?:which|that|each|were|was|is|are|Inc)\b/.test(n),
+  );
   return ok && names.length >= 2 && names.length <= 8 ? names : [];
 }
 
-const NAMED = /\b(?:the|our|its)\s+((?:[A-Z][\w'’\-.]*|&)(?:\s+(?:&|and|of)?\s*[A-Z][\w'’\-.]*){0,3})\s+(?:reportable\s+|operating\s+|business\s+)?segment(?:[’']s)?\b(?!s)/g;
-const NOT_SEGMENT = /^(?:Company|Company[’']s|Corporate|Other|Total|Each|Reportable|Operating|Business|Segment|New|Same|Prior|Current|Largest|Smallest)$/;
+const NAMED =
+  /\b(?:the|our|its)\s+((?:[A-Z][\w'’\-.]*|&)(?:\s+(?:&|and|of)?\s*[A-Z][\w'’\-.]*){0,3})\s+(?:reportable\s+|operating\s+|business\s+)?segment(?:[’']s)?\b(?!s)/g;
+const NOT_SEGMENT =
+  /^(?:Company|Company[’']s|Corporate|Other|Total|Each|Reportable|Operating|Business|Segment|New|Same|Prior|Current|Largest|Smallest)$/;
 
 export function namedSegmentCandidates(sentence: string): EntityCandidate[] {
   const out: EntityCandidate[] = [];
   for (const m of sentence.matchAll(NAMED)) {
     const name = cleanName(m[1]!);
     if (!name || NOT_SEGMENT.test(name) || name.split(' ').some((w) => NOT_SEGMENT.test(w))) continue;
-    if (!out.some((c) => c.name === name)) out.push({ kind: 'segment', name, role: 'segment', detail: 'named as a segment' });
+    if (!out.some((c) => c.name === name))
+      out.push({ kind: 'segment', name, role: 'segment', detail: 'named as a segment' });
   }
   return out;
 }
@@ -67,7 +88,12 @@ export function namedSegmentCandidates(sentence: string): EntityCandidate[] {
  * Americas") are dropped.
  */
 export function segmentRowKey(label: string): { key: string; explicit: boolean } {
-  const row = label.split(': ').pop()!.replace(/\s*\(\w{1,2}\)\s*$/, '').replace(/^Total\s+/, '').trim();
+  const row = label
+    .split(': ')
+    .pop()!
+    .replace(/\s*\(\w{1,2}\)\s*$/, '')
+    .replace(/^Total\s+/, '')
+    .trim();
   const key = row.replace(/\s+(?:reportable\s+|operating\s+)?segment$/i, '').trim();
   return { key, explicit: key !== row };
 }

@@ -31,7 +31,13 @@ export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.json
  */
 export const ENTITY_RECALL = join(ROOT, 'index-builder/eval/entities-recall.jsonl');
 
-export interface RecallRef { ticker: string; filing: string; kind: 'segment' | 'customer'; name: string; also?: string[] }
+export interface RecallRef {
+  ticker: string;
+  filing: string;
+  kind: 'segment' | 'customer';
+  name: string;
+  also?: string[];
+}
 
 /** How many reference names the builder extracted (a segment as a segment, a customer as a customer counterparty). */
 export function formatRecall(refs: readonly RecallRef[], found: Map<string, CompanyEntities>): string {
@@ -48,25 +54,38 @@ export function formatRecall(refs: readonly RecallRef[], found: Map<string, Comp
       );
       if (!hit) missed.push(`${r.ticker}/${r.name}`);
     }
-    lines.push(`${kind.padEnd(9)} recall ${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`);
+    lines.push(
+      `${kind.padEnd(9)} recall ${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`,
+    );
   }
   return lines.join('\n');
 }
 
-export interface EntityLabel { set?: string; ticker: string; kind: EntityKind; name: string; label: 'correct' | 'wrong'; note?: string }
+export interface EntityLabel {
+  set?: string;
+  ticker: string;
+  kind: EntityKind;
+  name: string;
+  label: 'correct' | 'wrong';
+  note?: string;
+}
 
 /** Runs the builder's entity stage alone (items -> statements -> collector) over a page-text corpus. */
-export async function corpusEntities(filingsDir: string): Promise<{ found: Map<string, CompanyEntities>; companies: number; texts: Map<string, string[]> }> {
+export async function corpusEntities(
+  filingsDir: string,
+): Promise<{ found: Map<string, CompanyEntities>; companies: number; texts: Map<string, string[]> }> {
   const filings = await readCorpus(filingsDir);
   const collector = new EntityCollector();
   const texts = new Map<string, string[]>();
   const companies = new Map<string, { ticker: string; company: string; aliases: string[] }>();
   filings.forEach((f, fi) => {
     const d = f.doc;
-    if (!companies.has(d.ticker)) companies.set(d.ticker, { ticker: d.ticker, company: d.company, aliases: companyAliases(d.company, d.ticker) });
+    if (!companies.has(d.ticker))
+      companies.set(d.ticker, { ticker: d.ticker, company: d.company, aliases: companyAliases(d.company, d.ticker) });
     const list = texts.get(d.ticker) ?? [];
     texts.set(d.ticker, list);
-    const label = d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
+    const label =
+      d.form_type === '10-Q' ? `FY${d.fiscal_year} ${d.fiscal_period} 10-Q` : `FY${d.fiscal_year} ${d.form_type}`;
     for (const section of segmentFiling(d.form_type, f.pages)) {
       const ref = { id: `${d.doc_id}:${section.itemTag}`, filing: fi, period: d.period_of_report, label };
       for (const s of extractStatements(section, d.form_type)) {
@@ -76,19 +95,33 @@ export async function corpusEntities(filingsDir: string): Promise<{ found: Map<s
       }
     }
   });
-  const found = collector.finish([...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)), (t) => texts.get(t) ?? []);
+  const found = collector.finish(
+    [...companies.values()].sort((a, b) => (a.ticker < b.ticker ? -1 : 1)),
+    (t) => texts.get(t) ?? [],
+  );
   return { found, companies: companies.size, texts };
 }
 
 function candidatesOf(text: string): string[] {
-  return [...segmentNames(text), ...[...namedSegmentCandidates(text), ...productCandidates(text), ...counterpartyCandidates(text)].map((c) => c.name)];
+  return [
+    ...segmentNames(text),
+    ...[...namedSegmentCandidates(text), ...productCandidates(text), ...counterpartyCandidates(text)].map(
+      (c) => c.name,
+    ),
+  ];
 }
 
-export function sampleEntities(found: Map<string, CompanyEntities>, perKind: number, seed: number): { ticker: string; entity: CatalogEntity }[] {
+export function sampleEntities(
+  found: Map<string, CompanyEntities>,
+  perKind: number,
+  seed: number,
+): { ticker: string; entity: CatalogEntity }[] {
   const rand = mulberry32(seed);
   const out: { ticker: string; entity: CatalogEntity }[] = [];
   for (const kind of ENTITY_KINDS) {
-    const all = [...found].flatMap(([ticker, r]) => r.entities.filter((e) => e.kind === kind).map((entity) => ({ ticker, entity })));
+    const all = [...found].flatMap(([ticker, r]) =>
+      r.entities.filter((e) => e.kind === kind).map((entity) => ({ ticker, entity })),
+    );
     for (let i = all.length - 1; i > 0; i--) {
       const j = Math.floor(rand() * (i + 1));
       [all[i], all[j]] = [all[j]!, all[i]!];
@@ -106,15 +139,29 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
     lines.push(`${kind.padEnd(13)} companies ${String(withKind).padStart(3)}/${companies}  entities ${total}`);
   }
   const roles = new Map<string, number>();
-  for (const r of found.values()) for (const e of r.entities) if (e.kind === 'counterparty') {
-    const role = /^(.*?) of /.exec(e.description)?.[1] ?? '?';
-    roles.set(role, (roles.get(role) ?? 0) + 1);
-  }
-  lines.push(`counterparty roles: ${[...roles].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(', ')}`);
-  const listed = [...found.values()].filter((r) => r.entities.some((e) => e.kind === 'segment' && e.description.includes(' listed in '))).length;
-  lines.push(`segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ${[...found.values()].filter((r) => r.segments.length).length - listed}`);
+  for (const r of found.values())
+    for (const e of r.entities)
+      if (e.kind === 'counterparty') {
+        const role = /^(.*?) of /.exec(e.description)?.[1] ?? '?';
+        roles.set(role, (roles.get(role) ?? 0) + 1);
+      }
+  lines.push(
+    `counterparty roles: ${[...roles]
+      .sort((a, b) => b[1] - a[1])
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ')}`,
+  );
+  const listed = [...found.values()].filter((r) =>
+    r.entities.some((e) => e.kind === 'segment' && e.description.includes(' listed in ')),
+  ).length;
+  lines.push(
+    `segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ${[...found.values()].filter((r) => r.segments.length).length - listed}`,
+  );
   // What the catalog gains: the entities array and the segment lists, as the JSON header stores them.
-  const bytes = [...found.values()].reduce((n, r) => n + JSON.stringify({ segments: r.segments, entities: r.entities }).length, 0);
+  const bytes = [...found.values()].reduce(
+    (n, r) => n + JSON.stringify({ segments: r.segments, entities: r.entities }).length,
+    0,
+  );
   lines.push(`catalog bytes for entities (JSON): ${bytes}`);
   return lines.join('\n');
 }
@@ -135,8 +182,13 @@ export function formatPrecision(labels: readonly EntityLabel[], found: Map<strin
     lines.push(`  ${'all'.padEnd(13)} precision ${((100 * ok) / inSet.length).toFixed(1)}% (${ok}/${inSet.length})`);
     // Labels stay in the computation even when a later rule change dropped the entity (labelled wrong ones are
     // typically the ones fixed): precision is that of the rules the sample was drawn from; stale ones are listed.
-    const stale = inSet.filter((l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name));
-    if (stale.length) lines.push(`  labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`);
+    const stale = inSet.filter(
+      (l) => !found.get(l.ticker)?.entities.some((e) => e.kind === l.kind && e.name === l.name),
+    );
+    if (stale.length)
+      lines.push(
+        `  labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`,
+      );
   }
   return lines.join('\n');
 }
@@ -164,18 +216,27 @@ async function main(): Promise<void> {
       const m = entityMatcher([entity.name]);
       const mentions = (texts.get(ticker) ?? []).filter((x) => m.mentioned(x).length);
       const stating = mentions.filter((x) => candidatesOf(x).some((c) => baseName(c) === baseName(entity.name)));
-      for (const t of [...stating.slice(0, 2), ...mentions.filter((x) => !stating.includes(x)).slice(0, 1)]) console.log(`   > ${t.slice(0, 320)}`);
+      for (const t of [...stating.slice(0, 2), ...mentions.filter((x) => !stating.includes(x)).slice(0, 1)])
+        console.log(`   > ${t.slice(0, 320)}`);
     }
     return;
   }
   const labels = existsSync(ENTITY_LABELS)
-    ? readFileSync(ENTITY_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as EntityLabel)
+    ? readFileSync(ENTITY_LABELS, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l) as EntityLabel)
     : [];
   console.log(`\nprecision on ${labels.length} hand-labelled entities (${ENTITY_LABELS}):`);
   console.log(formatPrecision(labels, found));
   if (existsSync(ENTITY_RECALL)) {
-    const refs = readFileSync(ENTITY_RECALL, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RecallRef);
-    console.log(`\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' latest 10-K (${ENTITY_RECALL}):`);
+    const refs = readFileSync(ENTITY_RECALL, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as RecallRef);
+    console.log(
+      `\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' latest 10-K (${ENTITY_RECALL}):`,
+    );
     console.log(formatRecall(refs, found));
   }
 }

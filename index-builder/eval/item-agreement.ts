@@ -32,12 +32,20 @@ export function measureItemAgreement(items: readonly ReferenceItem[], options: {
     // A table of contents made of the items' own heading lines with page numbers, as filings print it: a
     // segmenter that takes it for headings consumes the item order and loses the body. Not scored (truth '').
     lines.push({ text: 'TABLE OF CONTENTS', truth: '' });
-    sorted.forEach((item, k) => lines.push({ text: `${item.text.split('\n')[0]!.slice(0, 120)}   ${k + 3}`, truth: '' }));
+    sorted.forEach((item, k) => {
+      lines.push({ text: `${item.text.split('\n')[0]!.slice(0, 120)}   ${k + 3}`, truth: '' });
+    });
     while (lines.length % LINES_PER_PAGE) lines.push({ text: '', truth: '' });
   }
   for (const item of sorted) for (const text of item.text.split('\n')) lines.push({ text, truth: item.itemTag });
   const pages: string[] = [];
-  for (let i = 0; i < lines.length; i += LINES_PER_PAGE) pages.push(lines.slice(i, i + LINES_PER_PAGE).map((l) => l.text).join('\n'));
+  for (let i = 0; i < lines.length; i += LINES_PER_PAGE)
+    pages.push(
+      lines
+        .slice(i, i + LINES_PER_PAGE)
+        .map((l) => l.text)
+        .join('\n'),
+    );
 
   // Map each (page, line-in-page) back to the segment that took it.
   const assigned = new Map<number, string>(); // global line index -> our tag
@@ -56,7 +64,8 @@ export function measureItemAgreement(items: readonly ReferenceItem[], options: {
     }),
   );
   const agrees = (ours: string | undefined, truth: string) =>
-    ours === truth || (ours !== undefined && pointsAway.has(ours) && (truth === '10K-Item-15' || truth === '10K-Item-16'));
+    ours === truth ||
+    (ours !== undefined && pointsAway.has(ours) && (truth === '10K-Item-15' || truth === '10K-Item-16'));
   const result: ItemAgreement = { chars: 0, correct: 0, perItem: new Map() };
   lines.forEach((line, i) => {
     const n = line.text.replace(/\s+/g, '').length;

@@ -11,8 +11,10 @@ import { readJsonLines } from '../read-corpus';
 import { sharedDir } from '../shared-dir';
 import { measureItemAgreement, mergeAgreement, type ItemAgreement, type ReferenceItem } from './item-agreement';
 
-
-export async function evalItems(dir: string, options: { toc?: boolean } = {}): Promise<{ overall: ItemAgreement; filings: number; worst: { doc: string; pct: number }[] }> {
+export async function evalItems(
+  dir: string,
+  options: { toc?: boolean } = {},
+): Promise<{ overall: ItemAgreement; filings: number; worst: { doc: string; pct: number }[] }> {
   const byDoc = new Map<string, ReferenceItem[]>();
   for await (const row of readJsonLines(join(dir, 'items.jsonl.gz'))) {
     const r = row as { doc_id: string; item_tag: string; text: string };
@@ -41,25 +43,43 @@ async function main() {
   const withToc = await evalItems(dir, { toc: true });
   const pct = (c: number, n: number) => ((100 * c) / Math.max(1, n)).toFixed(1);
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({
-      filings,
-      chars: overall.chars,
-      agreement_pct: Number(pct(overall.correct, overall.chars)),
-      agreement_with_toc_pct: Number(pct(withToc.overall.correct, withToc.overall.chars)),
-      per_item: Object.fromEntries([...overall.perItem].map(([t, v]) => [t, Number(pct(v.correct, v.chars))])),
-    }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          filings,
+          chars: overall.chars,
+          agreement_pct: Number(pct(overall.correct, overall.chars)),
+          agreement_with_toc_pct: Number(pct(withToc.overall.correct, withToc.overall.chars)),
+          per_item: Object.fromEntries([...overall.perItem].map(([t, v]) => [t, Number(pct(v.correct, v.chars))])),
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
   console.log(`item segmentation vs ${dir}: ${filings} filings, ${overall.chars} characters`);
   console.log(`overall: ${pct(overall.correct, overall.chars)}% of characters in the right item`);
-  console.log(`with a table of contents of the items' headings in front: ${pct(withToc.overall.correct, withToc.overall.chars)}%`);
+  console.log(
+    `with a table of contents of the items' headings in front: ${pct(withToc.overall.correct, withToc.overall.chars)}%`,
+  );
   const order = [...overall.perItem.keys()].sort((a, b) => {
-    const n = (t: string) => { const m = /Item-(\d+)([A-C]?)/.exec(t)!; return Number(m[1]) * 10 + (m[2] ? m[2].charCodeAt(0) - 64 : 0); };
+    const n = (t: string) => {
+      const m = /Item-(\d+)([A-C]?)/.exec(t)!;
+      return Number(m[1]) * 10 + (m[2] ? m[2].charCodeAt(0) - 64 : 0);
+    };
     return n(a) - n(b);
   });
   console.log('| item | characters | in the right item |\n|---|---|---|');
-  for (const t of order) { const v = overall.perItem.get(t)!; console.log(`| ${t} | ${v.chars} | ${pct(v.correct, v.chars)}% |`); }
-  console.log('worst filings: ' + worst.map((w) => `${w.doc} ${w.pct.toFixed(1)}%`).join(', '));
+  for (const t of order) {
+    const v = overall.perItem.get(t)!;
+    console.log(`| ${t} | ${v.chars} | ${pct(v.correct, v.chars)}% |`);
+  }
+  console.log(`worst filings: ${worst.map((w) => `${w.doc} ${w.pct.toFixed(1)}%`).join(', ')}`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

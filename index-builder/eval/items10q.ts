@@ -40,15 +40,28 @@ export async function evalItems10Q(filingsDir: string): Promise<TenQEval> {
     pages.set(r.doc_id, list);
   }
   const total: TenQScore = {
-    chars: 0, correct: 0, afterEnd: 0, afterEndUnassigned: 0, labelled: 0, predicted: 0, matched: 0, missed: [], spurious: [], perItem: new Map(),
+    chars: 0,
+    correct: 0,
+    afterEnd: 0,
+    afterEndUnassigned: 0,
+    labelled: 0,
+    predicted: 0,
+    matched: 0,
+    missed: [],
+    spurious: [],
+    perItem: new Map(),
   };
   const filings: TenQEval['filings'] = [];
   for (const [doc, docLabels] of labels) {
     const p = pages.get(doc);
     if (!p) throw new Error(`${doc}: labelled but not in ${filingsDir}`);
-    const score = scoreTenQ(Array.from(p, (t) => t ?? ''), docLabels);
+    const score = scoreTenQ(
+      Array.from(p, (t) => t ?? ''),
+      docLabels,
+    );
     filings.push({ doc, score });
-    for (const k of ['chars', 'correct', 'afterEnd', 'afterEndUnassigned', 'labelled', 'predicted', 'matched'] as const) total[k] += score[k];
+    for (const k of ['chars', 'correct', 'afterEnd', 'afterEndUnassigned', 'labelled', 'predicted', 'matched'] as const)
+      total[k] += score[k];
     for (const [tag, v] of score.perItem) {
       const per = total.perItem.get(tag) ?? { chars: 0, correct: 0 };
       per.chars += v.chars;
@@ -78,22 +91,49 @@ async function main() {
     after_end_unassigned_pct: pct(total.afterEndUnassigned, total.afterEnd),
   };
   if (process.argv.includes('--json')) {
-    console.log(JSON.stringify({ ...figures, per_filing: Object.fromEntries(filings.map((f) => [f.doc, pct(f.score.correct, f.score.chars)])) }, null, 2));
+    console.log(
+      JSON.stringify(
+        {
+          ...figures,
+          per_filing: Object.fromEntries(filings.map((f) => [f.doc, pct(f.score.correct, f.score.chars)])),
+        },
+        null,
+        2,
+      ),
+    );
     return;
   }
-  console.log(`10-Q item segmentation vs hand labels (${filings.length} filings, ${total.chars} characters from the first labelled item to the signatures)`);
-  console.log(`overall: ${figures.agreement_pct}% of characters in the labelled item; headings: precision ${figures.heading_precision_pct}% (${total.matched}/${total.predicted}), recall ${figures.heading_recall_pct}% (${total.matched}/${total.labelled})`);
-  console.log(`after the signatures (certifications, appended exhibits; kept in Part II Item 6 by decision, not scored): ${total.afterEnd} characters, ${figures.after_end_unassigned_pct}% left out of every item`);
-  console.log('| filing | characters | in the labelled item | headings found | spurious starts |\n|---|---|---|---|---|');
+  console.log(
+    `10-Q item segmentation vs hand labels (${filings.length} filings, ${total.chars} characters from the first labelled item to the signatures)`,
+  );
+  console.log(
+    `overall: ${figures.agreement_pct}% of characters in the labelled item; headings: precision ${figures.heading_precision_pct}% (${total.matched}/${total.predicted}), recall ${figures.heading_recall_pct}% (${total.matched}/${total.labelled})`,
+  );
+  console.log(
+    `after the signatures (certifications, appended exhibits; kept in Part II Item 6 by decision, not scored): ${total.afterEnd} characters, ${figures.after_end_unassigned_pct}% left out of every item`,
+  );
+  console.log(
+    '| filing | characters | in the labelled item | headings found | spurious starts |\n|---|---|---|---|---|',
+  );
   for (const { doc, score } of filings) {
-    console.log(`| ${doc} | ${score.chars} | ${pct(score.correct, score.chars)}% | ${score.matched}/${score.labelled} | ${score.spurious.length} |`);
+    console.log(
+      `| ${doc} | ${score.chars} | ${pct(score.correct, score.chars)}% | ${score.matched}/${score.labelled} | ${score.spurious.length} |`,
+    );
     if (process.argv.includes('-v')) {
       if (score.missed.length) console.log(`    missed: ${score.missed.join(', ')}`);
-      if (score.spurious.length) console.log(`    spurious: ${score.spurious.slice(0, 12).join(', ')}${score.spurious.length > 12 ? ', ...' : ''}`);
+      if (score.spurious.length)
+        console.log(
+          `    spurious: ${score.spurious.slice(0, 12).join(', ')}${score.spurious.length > 12 ? ', ...' : ''}`,
+        );
     }
   }
   console.log('| item | characters | in the labelled item |\n|---|---|---|');
-  for (const [tag, v] of [...total.perItem].sort()) console.log(`| ${tag} | ${v.chars} | ${pct(v.correct, v.chars)}% |`);
+  for (const [tag, v] of [...total.perItem].sort())
+    console.log(`| ${tag} | ${v.chars} | ${pct(v.correct, v.chars)}% |`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

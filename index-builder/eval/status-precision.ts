@@ -14,7 +14,10 @@ export interface StatusReport {
   total: number;
   accuracy: number;
   /** Per status: statements the rules gave that status, how many of them the label confirms, and precision. */
-  perStatus: Record<EpistemicStatus, { predicted: number; correct: number; labelled: number; precision: number | null; recall: number | null }>;
+  perStatus: Record<
+    EpistemicStatus,
+    { predicted: number; correct: number; labelled: number; precision: number | null; recall: number | null }
+  >;
   errors: { ref: string | undefined; label: EpistemicStatus; predicted: EpistemicStatus; text: string }[];
 }
 
@@ -66,7 +69,9 @@ export function formatStatusReport(name: string, r: StatusReport): string {
   ];
   for (const st of EPISTEMIC_STATUSES) {
     const p = r.perStatus[st];
-    lines.push(`| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${ci(p.correct, p.predicted)} | ${p.labelled} | ${pct(p.recall)} | ${ci(p.correct, p.labelled)} |`);
+    lines.push(
+      `| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${ci(p.correct, p.predicted)} | ${p.labelled} | ${pct(p.recall)} | ${ci(p.correct, p.labelled)} |`,
+    );
   }
   return lines.join('\n');
 }

@@ -14,7 +14,6 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { EpistemicStatus } from '../../src/format/types';
 import { sharedDir } from '../shared-dir';
-import { classifyStatus } from '../status';
 import { corpusSentences } from './corpus-statements';
 import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './status-precision';
 import { mulberry32 } from '../embeddings';
@@ -67,20 +66,36 @@ export const FUTURE_WORDS =
 export const FUTURE_PROBE_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe.jsonl');
 
 export function readInventedLabels(): LabelledStatement[] {
-  return readFileSync(INVENTED_LABELS, 'utf8').split('\n').filter((l) => l.trim()).map((l) => {
-    const r = JSON.parse(l) as { text: string; item: string; label: EpistemicStatus };
-    return { text: r.text, item: r.item, label: r.label };
-  });
+  return readFileSync(INVENTED_LABELS, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => {
+      const r = JSON.parse(l) as { text: string; item: string; label: EpistemicStatus };
+      return { text: r.text, item: r.item, label: r.label };
+    });
 }
 
-interface RealLabel { doc_id: string; page: number; offset: number; label: EpistemicStatus }
+interface RealLabel {
+  doc_id: string;
+  page: number;
+  offset: number;
+  label: EpistemicStatus;
+}
 
 /**
  * Resolves real-corpus label files (references doc_id/page/offset) to statements, reading the corpus once; a
  * reference that no longer matches a statement is reported as missing.
  */
-export async function readRealLabelSets(filingsDir: string, paths: readonly string[]): Promise<{ sample: LabelledStatement[]; missing: string[] }[]> {
-  const sets = paths.map((p) => readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as RealLabel));
+export async function readRealLabelSets(
+  filingsDir: string,
+  paths: readonly string[],
+): Promise<{ sample: LabelledStatement[]; missing: string[] }[]> {
+  const sets = paths.map((p) =>
+    readFileSync(p, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as RealLabel),
+  );
   const pages = new Map<string, Set<number>>();
   for (const r of sets.flat()) {
     const set = pages.get(r.doc_id);
@@ -100,7 +115,9 @@ export async function readRealLabelSets(filingsDir: string, paths: readonly stri
   // sentence's start, e.g. when a footer line is no longer glued to it).
   const find = (r: RealLabel) =>
     at.get(`${r.doc_id}/${r.page}/${r.offset}`) ??
-    onPage.get(`${r.doc_id}/${r.page}`)?.find((s) => s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset));
+    onPage
+      .get(`${r.doc_id}/${r.page}`)
+      ?.find((s) => s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset));
   return sets.map((refs) => {
     const sample: LabelledStatement[] = [];
     const missing: string[] = [];
@@ -114,7 +131,10 @@ export async function readRealLabelSets(filingsDir: string, paths: readonly stri
   });
 }
 
-export async function readRealLabels(filingsDir: string, path = REAL_LABELS): Promise<{ sample: LabelledStatement[]; missing: string[] }> {
+export async function readRealLabels(
+  filingsDir: string,
+  path = REAL_LABELS,
+): Promise<{ sample: LabelledStatement[]; missing: string[] }> {
   return (await readRealLabelSets(filingsDir, [path]))[0]!;
 }
 
@@ -129,10 +149,19 @@ async function main() {
     const random = mulberry32(Number(args[args.indexOf('--seed') + 1] || 1));
     const every = await corpusSentences(filingsDir, null);
     const all = args.includes('--future-words') ? every.filter((s) => FUTURE_WORDS.test(s.text)) : every;
-    if (args.includes('--future-words')) console.error(`${all.length} of ${every.length} sentences have a word about the future`);
+    if (args.includes('--future-words'))
+      console.error(`${all.length} of ${every.length} sentences have a word about the future`);
     for (let i = 0; i < n; i++) {
       const s = all[Math.floor(random() * all.length)]!;
-      console.log(JSON.stringify({ doc_id: s.docId, page: s.page, offset: s.offset, item: s.itemTag, text: s.text.slice(0, 400) }));
+      console.log(
+        JSON.stringify({
+          doc_id: s.docId,
+          page: s.page,
+          offset: s.offset,
+          item: s.itemTag,
+          text: s.text.slice(0, 400),
+        }),
+      );
     }
     return;
   }
@@ -158,12 +187,24 @@ async function main() {
       else byStatus.set(s.status, [s]);
     }
     const picked = [];
-    for (const list of byStatus.values()) for (let i = 0; i < n; i++) picked.push(list[Math.floor(random() * list.length)]!);
+    for (const list of byStatus.values())
+      for (let i = 0; i < n; i++) picked.push(list[Math.floor(random() * list.length)]!);
     picked.sort(() => random() - 0.5);
-    for (const s of picked) console.log(JSON.stringify({ doc_id: s.docId, page: s.page, offset: s.offset, item: s.itemTag, text: s.text.slice(0, 400) }));
+    for (const s of picked)
+      console.log(
+        JSON.stringify({
+          doc_id: s.docId,
+          page: s.page,
+          offset: s.offset,
+          item: s.itemTag,
+          text: s.text.slice(0, 400),
+        }),
+      );
     return;
   }
-  console.log(formatStatusReport('invented sample (fixtures/sample-corpus/labels)', evaluateStatuses(readInventedLabels())));
+  console.log(
+    formatStatusReport('invented sample (fixtures/sample-corpus/labels)', evaluateStatuses(readInventedLabels())),
+  );
   if (!filingsDir) {
     console.log('real-corpus sample skipped: ../shared is absent');
     return;
@@ -180,14 +221,23 @@ async function main() {
     ['real corpus, uniform random sample 2 (blind, accuracy and recall)', RANDOM2_LABELS],
     ['real corpus, future-word probe 2 (blind, recall)', FUTURE_PROBE2_LABELS],
   ] as const;
-  const sets = await readRealLabelSets(filingsDir, named.map(([, p]) => p));
+  const sets = await readRealLabelSets(
+    filingsDir,
+    named.map(([, p]) => p),
+  );
   for (const [k, [name, path]] of named.entries()) {
     const { sample, missing } = sets[k]!;
     const report = evaluateStatuses(sample);
-    console.log('\n' + formatStatusReport(`${name} (${path.replace(ROOT + '/', '')})`, report));
+    console.log(`\n${formatStatusReport(`${name} (${path.replace(`${ROOT}/`, '')})`, report)}`);
     if (missing.length) console.log(`unresolved references: ${missing.length} (${missing.slice(0, 5).join(', ')})`);
-    if (args.includes('--errors')) for (const e of report.errors) console.log(`${e.ref} label ${e.label} predicted ${e.predicted}: ${e.text.slice(0, 160)}`);
+    if (args.includes('--errors'))
+      for (const e of report.errors)
+        console.log(`${e.ref} label ${e.label} predicted ${e.predicted}: ${e.text.slice(0, 160)}`);
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+if (import.meta.url === `file://${process.argv[1]}`)
+  main().catch((e: unknown) => {
+    console.error(e);
+    process.exitCode = 1;
+  });

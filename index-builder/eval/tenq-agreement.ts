@@ -43,13 +43,25 @@ export function scoreTenQ(pages: readonly string[], labels: readonly TenQLabel[]
     for (const l of s.lines) assigned.set(key(l.page, l.lineNo), s.itemTag);
   }
   const score: TenQScore = {
-    chars: 0, correct: 0, afterEnd: 0, afterEndUnassigned: 0,
-    labelled: 0, predicted: starts.size, matched: 0, missed: [], spurious: [], perItem: new Map(),
+    chars: 0,
+    correct: 0,
+    afterEnd: 0,
+    afterEndUnassigned: 0,
+    labelled: 0,
+    predicted: starts.size,
+    matched: 0,
+    missed: [],
+    spurious: [],
+    perItem: new Map(),
   };
   let k = -1;
   pages.forEach((text, page) => {
     text.split('\n').forEach((line, lineNo) => {
-      while (k + 1 < sorted.length && (sorted[k + 1]!.page < page || (sorted[k + 1]!.page === page && sorted[k + 1]!.line <= lineNo))) k++;
+      while (
+        k + 1 < sorted.length &&
+        (sorted[k + 1]!.page < page || (sorted[k + 1]!.page === page && sorted[k + 1]!.line <= lineNo))
+      )
+        k++;
       if (k < 0) return;
       const n = line.replace(/\s+/g, '').length;
       if (!n) return;
@@ -63,7 +75,10 @@ export function scoreTenQ(pages: readonly string[], labels: readonly TenQLabel[]
       score.chars += n;
       const per = score.perItem.get(truth) ?? { chars: 0, correct: 0 };
       per.chars += n;
-      if (ours === truth) { per.correct += n; score.correct += n; }
+      if (ours === truth) {
+        per.correct += n;
+        score.correct += n;
+      }
       score.perItem.set(truth, per);
     });
   });

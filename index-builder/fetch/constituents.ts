@@ -16,12 +16,16 @@ export function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else field += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') row.push(field), (field = '');
-    else if (c === '\n' || c === '\r') {
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
       if (c === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       if (row.some((f) => f !== '')) rows.push(row);
@@ -34,7 +38,11 @@ export function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const norm = (h: string) => h.trim().toLowerCase().replace(/[\s_-]+/g, ' ');
+const norm = (h: string) =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, ' ');
 
 /**
  * EDGAR knows a company's SIC code, not its GICS classification, so GICS comes from a constituents table when one
@@ -50,13 +58,18 @@ export function parseConstituents(text: string, where = 'constituents CSV'): Map
   const sector = col('gics sector');
   const sub = col('gics sub industry');
   const security = col('security', 'company');
-  if (symbol < 0 || sector < 0 || sub < 0) throw new Error(`${where}: needs Symbol, GICS Sector and GICS Sub-Industry columns, found ${header.join(', ')}`);
+  if (symbol < 0 || sector < 0 || sub < 0)
+    throw new Error(`${where}: needs Symbol, GICS Sector and GICS Sub-Industry columns, found ${header.join(', ')}`);
   const out = new Map<string, Classification>();
   const value = (row: string[], i: number) => (i >= 0 && row[i]?.trim() ? row[i]!.trim() : null);
   for (const row of rows) {
     const ticker = value(row, symbol)?.toUpperCase().replace(/\./g, '-');
     if (!ticker || out.has(ticker)) continue;
-    out.set(ticker, { security: value(row, security), gics_sector: value(row, sector), gics_sub_industry: value(row, sub) });
+    out.set(ticker, {
+      security: value(row, security),
+      gics_sector: value(row, sector),
+      gics_sub_industry: value(row, sub),
+    });
   }
   return out;
 }

@@ -19,8 +19,10 @@ const trim = (base: string) => base.replace(/\/+$/, '');
 export const toPaddedCik = (cik: string) => cik.replace(/^0+/, '').padStart(10, '0');
 
 export const toTickersUrl = (b: EdgarBases) => `${trim(b.www)}/files/company_tickers.json`;
-export const toSubmissionsUrl = (b: EdgarBases, cik: string) => `${trim(b.data)}/submissions/CIK${toPaddedCik(cik)}.json`;
-export const toSubmissionsPageUrl = (b: EdgarBases, name: string) => `${trim(b.data)}/submissions/${encodeURIComponent(name)}`;
+export const toSubmissionsUrl = (b: EdgarBases, cik: string) =>
+  `${trim(b.data)}/submissions/CIK${toPaddedCik(cik)}.json`;
+export const toSubmissionsPageUrl = (b: EdgarBases, name: string) =>
+  `${trim(b.data)}/submissions/${encodeURIComponent(name)}`;
 export const toDocumentUrl = (b: EdgarBases, cik: string, accession: string, primaryDocument: string) =>
   `${trim(b.www)}/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${primaryDocument.split('/').map(encodeURIComponent).join('/')}`;
 
@@ -42,7 +44,12 @@ export function parseCompanyTickers(json: unknown): Map<string, TickerEntry> {
     if ((typeof r?.cik_str !== 'number' && typeof r?.cik_str !== 'string') || typeof r.ticker !== 'string') continue;
     const ticker = toEdgarTicker(r.ticker);
     // The table lists a company's main ticker first; later rows for the same symbol do not replace it.
-    if (!out.has(ticker)) out.set(ticker, { cik: String(r.cik_str).replace(/^0+/, ''), ticker, title: typeof r.title === 'string' ? r.title : '' });
+    if (!out.has(ticker))
+      out.set(ticker, {
+        cik: String(r.cik_str).replace(/^0+/, ''),
+        ticker,
+        title: typeof r.title === 'string' ? r.title : '',
+      });
   }
   if (out.size === 0) throw new Error('company_tickers.json: no {cik_str, ticker} rows');
   return out;

@@ -16,7 +16,14 @@ import {
 import { EdgarForbiddenError, EdgarHttp, EdgarHttpError } from './http';
 import { parseUserAgent } from './parse-fetch-args';
 import { IntervalLimiter } from './rate-limiter';
-import { selectFilings, selectSubmissionPages, type Candidate, type Exclusion, type FilingSelection, type SupportedForm } from './select-filings';
+import {
+  selectFilings,
+  selectSubmissionPages,
+  type Candidate,
+  type Exclusion,
+  type FilingSelection,
+  type SupportedForm,
+} from './select-filings';
 import { isDownloaded, removeStaleTemporaries, toSha256, writeFileAtomic } from './write-files';
 
 export interface FetchRequest extends FilingSelection {
@@ -83,7 +90,9 @@ export interface EdgarSidecar {
 
 export class UnknownTickerError extends Error {
   constructor(readonly tickers: string[]) {
-    super(`unknown ticker${tickers.length > 1 ? 's' : ''} ${tickers.join(', ')}: not in EDGAR's company_tickers.json (check the spelling; delisted companies leave that table)`);
+    super(
+      `unknown ticker${tickers.length > 1 ? 's' : ''} ${tickers.join(', ')}: not in EDGAR's company_tickers.json (check the spelling; delisted companies leave that table)`,
+    );
     this.name = 'UnknownTickerError';
   }
 }
@@ -109,7 +118,9 @@ export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}
     ...(request.backoffBaseMs !== undefined ? { backoffBaseMs: request.backoffBaseMs } : {}),
     ...(hooks.onRetry ? { onRetry: hooks.onRetry } : {}),
   });
-  const gics: Map<string, Classification> = request.constituentsPath ? readConstituents(request.constituentsPath) : new Map();
+  const gics: Map<string, Classification> = request.constituentsPath
+    ? readConstituents(request.constituentsPath)
+    : new Map();
 
   // Resolve every ticker before downloading anything, so a typo fails fast instead of after an hour.
   const table = parseCompanyTickers(await http.getJson(toTickersUrl(request.bases)));
@@ -165,7 +176,7 @@ export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}
           const html = await http.get(url);
           const sidecar = toSidecar(ticker, submissions, c, url, html, gics.get(ticker));
           // Sidecar first, HTML last: the builder reads HTML files, so it never sees one without its metadata.
-          writeFileAtomic(sidecarPath, JSON.stringify(sidecar, null, 2) + '\n');
+          writeFileAtomic(sidecarPath, `${JSON.stringify(sidecar, null, 2)}\n`);
           writeFileAtomic(htmlPath, html);
           summary.downloaded++;
           summary.bytes += html.length;
@@ -183,7 +194,14 @@ export async function fetchFilings(request: FetchRequest, hooks: FetchHooks = {}
   return summary;
 }
 
-function toSidecar(ticker: string, s: Submissions, c: Candidate, url: string, html: Buffer, gics: Classification | undefined): EdgarSidecar {
+function toSidecar(
+  ticker: string,
+  s: Submissions,
+  c: Candidate,
+  url: string,
+  html: Buffer,
+  gics: Classification | undefined,
+): EdgarSidecar {
   return {
     cik: s.cik,
     company: s.name,
@@ -214,7 +232,10 @@ export function formatFetchSummary(s: FetchSummary): string {
     `  filings found ${s.found}, downloaded ${s.downloaded}, already there ${s.skipped}, failed ${s.failed.length}`,
     `  bytes ${s.bytes}, requests ${s.requests} (${s.retries} retries)`,
   ];
-  if (s.excluded.length) lines.push(`  left out ${s.excluded.length}: ${s.excluded.map((e) => `${e.ticker} ${e.form} ${e.accession} (${e.reason})`).join('; ')}`);
+  if (s.excluded.length)
+    lines.push(
+      `  left out ${s.excluded.length}: ${s.excluded.map((e) => `${e.ticker} ${e.form} ${e.accession} (${e.reason})`).join('; ')}`,
+    );
   for (const f of s.failed) lines.push(`  FAILED ${f.file}: ${f.error}`);
   return lines.join('\n');
 }

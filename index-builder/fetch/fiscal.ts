@@ -40,7 +40,8 @@ function lastOnOrBefore(iso: string, monthDay: string): string {
   const [y] = iso.split('-').map(Number) as [number];
   for (const year of [y, y - 1]) {
     let candidate = `${year}-${monthDay.slice(0, 2)}-${monthDay.slice(2)}`;
-    if (Number.isNaN(Date.parse(candidate)) || toIso(toDays(candidate)) !== candidate) candidate = `${year}-${monthDay.slice(0, 2)}-28`;
+    if (Number.isNaN(Date.parse(candidate)) || toIso(toDays(candidate)) !== candidate)
+      candidate = `${year}-${monthDay.slice(0, 2)}-28`;
     if (candidate <= iso) return candidate;
   }
   throw new Error(`no ${monthDay} before ${iso}`);
@@ -56,7 +57,12 @@ export function deriveFiscalLabels(
   annualPeriods: readonly string[],
   fiscalYearEnd: string | null | undefined,
 ): FiscalLabels | null {
-  if (form === '10-K') return { fiscal_year: toFiscalYearLabel(periodOfReport), fiscal_period: 'FY', fiscal_year_end: mmdd(periodOfReport) };
+  if (form === '10-K')
+    return {
+      fiscal_year: toFiscalYearLabel(periodOfReport),
+      fiscal_period: 'FY',
+      fiscal_year_end: mmdd(periodOfReport),
+    };
   const p = toDays(periodOfReport);
   const near = (d: string) => Math.abs(toDays(d) - p) <= MAX_YEAR_GAP_DAYS;
   const before = annualPeriods.filter((d) => d < periodOfReport && near(d)).sort();

@@ -108,13 +108,21 @@ export class EdgarHttp {
       await response.body?.cancel();
       if (response.status === 403) throw new EdgarForbiddenError(url, this.options.userAgent);
       if (!isRetryableStatus(response.status)) {
-        throw new EdgarHttpError(`EDGAR answered ${response.status} ${response.statusText} for ${url}`, url, response.status);
+        throw new EdgarHttpError(
+          `EDGAR answered ${response.status} ${response.statusText} for ${url}`,
+          url,
+          response.status,
+        );
       }
       throw new RetryableError(`HTTP ${response.status}`, parseRetryAfter(response.headers.get('retry-after')));
     } catch (err) {
       if (err instanceof EdgarHttpError || err instanceof RetryableError) throw err;
       const e = err as Error & { cause?: { code?: string } };
-      throw new RetryableError(e.name === 'TimeoutError' ? `no answer within ${this.timeoutMs} ms` : `network error (${e.cause?.code ?? e.message})`);
+      throw new RetryableError(
+        e.name === 'TimeoutError'
+          ? `no answer within ${this.timeoutMs} ms`
+          : `network error (${e.cause?.code ?? e.message})`,
+      );
     } finally {
       release(); // the answer is read (or the attempt is over): the limiter's window counts from here
     }

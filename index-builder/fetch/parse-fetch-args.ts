@@ -52,8 +52,14 @@ const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 /** SEC's fair-access policy asks for a declared User-Agent with a contact email ("Sample Company Name AdminContact@<sample company domain>.com"). */
 export function parseUserAgent(value: string | undefined): string {
   const ua = value?.trim() ?? '';
-  if (!ua) throw new Error(`a User-Agent is required: pass --user-agent "Your Name you@example.com" or set ${USER_AGENT_ENV} (SEC refuses undeclared clients)`);
-  if (!EMAIL.test(ua)) throw new Error(`the User-Agent must contain a contact email address, as SEC's fair-access policy asks, got "${ua}"`);
+  if (!ua)
+    throw new Error(
+      `a User-Agent is required: pass --user-agent "Your Name you@example.com" or set ${USER_AGENT_ENV} (SEC refuses undeclared clients)`,
+    );
+  if (!EMAIL.test(ua))
+    throw new Error(
+      `the User-Agent must contain a contact email address, as SEC's fair-access policy asks, got "${ua}"`,
+    );
   if (/[\r\n]/.test(ua)) throw new Error('the User-Agent must be one line');
   return ua;
 }
@@ -76,9 +82,15 @@ export function parseYears(value: string | undefined): { fromYear: number; toYea
 
 export function parseForms(value: string | undefined): SupportedForm[] {
   if (!value) return [...SUPPORTED_FORMS];
-  const forms = value.split(',').map((f) => f.trim().toUpperCase().replace(/^10([KQ])$/, '10-$1'));
+  const forms = value.split(',').map((f) =>
+    f
+      .trim()
+      .toUpperCase()
+      .replace(/^10([KQ])$/, '10-$1'),
+  );
   const bad = forms.filter((f) => !SUPPORTED_FORMS.includes(f as SupportedForm));
-  if (bad.length) throw new Error(`--forms: unsupported ${bad.join(', ')} (the builder reads ${SUPPORTED_FORMS.join(' and ')})`);
+  if (bad.length)
+    throw new Error(`--forms: unsupported ${bad.join(', ')} (the builder reads ${SUPPORTED_FORMS.join(' and ')})`);
   return [...new Set(forms as SupportedForm[])];
 }
 
@@ -89,7 +101,10 @@ function parsePositive(name: string, value: string | undefined, fallback: number
   return n;
 }
 
-export function parseFetchArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): FetchOptions {
+export function parseFetchArgs(
+  argv: readonly string[],
+  env: Record<string, string | undefined> = process.env,
+): FetchOptions {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -110,22 +125,37 @@ export function parseFetchArgs(argv: readonly string[], env: Record<string, stri
     },
   });
   const userAgent = parseUserAgent(values['user-agent'] ?? env[USER_AGENT_ENV]);
-  let tickers = [...new Set((values.tickers ?? '').split(',').map((t) => t.trim().toUpperCase()).filter(Boolean))];
+  let tickers = [
+    ...new Set(
+      (values.tickers ?? '')
+        .split(',')
+        .map((t) => t.trim().toUpperCase())
+        .filter(Boolean),
+    ),
+  ];
   if (!tickers.length && values.constituents) tickers = [...readConstituents(values.constituents).keys()];
-  if (!tickers.length) throw new Error('--tickers is required (or --constituents <csv> to fetch every constituent), e.g. --tickers MMM,AAPL');
+  if (!tickers.length)
+    throw new Error(
+      '--tickers is required (or --constituents <csv> to fetch every constituent), e.g. --tickers MMM,AAPL',
+    );
   const statePath = values.state ?? null;
   let filedSince = values.since ?? null;
   if (!filedSince && statePath && existsSync(statePath)) filedSince = readFetchState(statePath).since;
-  if (filedSince !== null && !isIsoDate(filedSince)) throw new Error(`--since must be a date YYYY-MM-DD, got "${filedSince}"`);
+  if (filedSince !== null && !isIsoDate(filedSince))
+    throw new Error(`--since must be a date YYYY-MM-DD, got "${filedSince}"`);
   if (!values.out) throw new Error('--out is required: the filings folder to write <out>/edgar/ into');
   const rate = parsePositive('--rate', values.rate, DEFAULT_REQUESTS_PER_SECOND);
-  if (rate > MAX_REQUESTS_PER_SECOND) throw new Error(`--rate ${rate} is above SEC's limit of ${MAX_REQUESTS_PER_SECOND} requests per second`);
+  if (rate > MAX_REQUESTS_PER_SECOND)
+    throw new Error(`--rate ${rate} is above SEC's limit of ${MAX_REQUESTS_PER_SECOND} requests per second`);
   const retries = values.retries === undefined ? DEFAULT_MAX_RETRIES : Number(values.retries);
-  if (!Number.isInteger(retries) || retries < 0 || retries > 10) throw new Error(`--retries must be an integer from 0 to 10, got "${values.retries}"`);
+  if (!Number.isInteger(retries) || retries < 0 || retries > 10)
+    throw new Error(`--retries must be an integer from 0 to 10, got "${values.retries}"`);
   return {
     tickers,
     // With --since (or a state file) and no --years, every fiscal year: what is new is decided by the filing date.
-    ...(values.years === undefined && (filedSince || statePath) ? { fromYear: 1993, toYear: 2100 } : parseYears(values.years)),
+    ...(values.years === undefined && (filedSince || statePath)
+      ? { fromYear: 1993, toYear: 2100 }
+      : parseYears(values.years)),
     forms: parseForms(values.forms),
     outDir: values.out,
     userAgent,
@@ -147,12 +177,16 @@ export function readFetchState(path: string): { since: string } {
   } catch (err) {
     throw new Error(`${path}: not a readable fetch state (${err instanceof Error ? err.message : String(err)})`);
   }
-  if (typeof state.since !== 'string' || !isIsoDate(state.since)) throw new Error(`${path}: "since" must be a date YYYY-MM-DD`);
+  if (typeof state.since !== 'string' || !isIsoDate(state.since))
+    throw new Error(`${path}: "since" must be a date YYYY-MM-DD`);
   return { since: state.since };
 }
 
 /** After a run without failures: the next run fetches what is filed from `today` on (re-fetching is skipped by hash). */
 export function writeFetchState(path: string, today: string, summary: { downloaded: number; skipped: number }): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, JSON.stringify({ since: today, last_run: today, downloaded: summary.downloaded, skipped: summary.skipped }, null, 2) + '\n');
+  writeFileSync(
+    path,
+    `${JSON.stringify({ since: today, last_run: today, downloaded: summary.downloaded, skipped: summary.skipped }, null, 2)}\n`,
+  );
 }

@@ -34,7 +34,9 @@ export class IntervalLimiter {
     private readonly now: () => number = () => performance.now(),
   ) {
     if (!(perSecond > 0) || perSecond > MAX_REQUESTS_PER_SECOND) {
-      throw new Error(`request rate must be above 0 and at most ${MAX_REQUESTS_PER_SECOND} per second (SEC fair access), got ${perSecond}`);
+      throw new Error(
+        `request rate must be above 0 and at most ${MAX_REQUESTS_PER_SECOND} per second (SEC fair access), got ${perSecond}`,
+      );
     }
     this.intervalMs = 1000 / perSecond;
     this.perWindow = Math.max(1, Math.floor(perSecond));

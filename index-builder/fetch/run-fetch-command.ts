@@ -37,7 +37,8 @@ export async function runFetchCommand(
   try {
     summary = await fetchFilings(options, {
       onProgress: (done, total) => progress.update(done, total),
-      onRetry: ({ url, attempt, waitMs, reason }) => io.err(`retry ${attempt} of ${url} in ${(waitMs / 1000).toFixed(1)} s: ${reason}`),
+      onRetry: ({ url, attempt, waitMs, reason }) =>
+        io.err(`retry ${attempt} of ${url} in ${(waitMs / 1000).toFixed(1)} s: ${reason}`),
     });
   } finally {
     progress.stop();

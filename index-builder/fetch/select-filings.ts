@@ -32,7 +32,10 @@ export interface Exclusion {
  * Older filings live in `files` pages, each with its filing-date range. A filing of fiscal year Y is filed no
  * earlier than the year before Y (a 10-Q of a year ending early in Y), so pages that end before then are skipped.
  */
-export function selectSubmissionPages(files: readonly SubmissionsPage[], selection: FilingSelection): SubmissionsPage[] {
+export function selectSubmissionPages(
+  files: readonly SubmissionsPage[],
+  selection: FilingSelection,
+): SubmissionsPage[] {
   const byYear = `${selection.fromYear - 1}-01-01`;
   const earliest = selection.filedSince && selection.filedSince > byYear ? selection.filedSince : byYear;
   return files.filter((f) => !f.filingTo || f.filingTo >= earliest);
@@ -48,7 +51,9 @@ export function selectFilings(
   fiscalYearEnd: string | null,
   selection: FilingSelection,
 ): { selected: Candidate[]; excluded: Exclusion[] } {
-  const annualPeriods = [...new Set(rows.filter((r) => r.form === '10-K' && isIsoDate(r.reportDate)).map((r) => r.reportDate))];
+  const annualPeriods = [
+    ...new Set(rows.filter((r) => r.form === '10-K' && isIsoDate(r.reportDate)).map((r) => r.reportDate)),
+  ];
   const byKey = new Map<string, Candidate>();
   const excluded: Exclusion[] = [];
   for (const row of rows) {
@@ -91,14 +96,27 @@ export function selectFilings(
     const key = `${form}|${row.reportDate}`;
     const seen = byKey.get(key);
     if (!seen || (candidate.filingDate ?? '') > (seen.filingDate ?? '')) {
-      if (seen) excluded.push({ accession: seen.accession, form, reason: `replaced by the later filing ${candidate.accession} for the same period` });
+      if (seen)
+        excluded.push({
+          accession: seen.accession,
+          form,
+          reason: `replaced by the later filing ${candidate.accession} for the same period`,
+        });
       byKey.set(key, candidate);
     } else {
       skip(`the later filing ${seen.accession} covers the same period`);
     }
   }
   const selected = [...byKey.values()].sort((a, b) =>
-    a.periodOfReport !== b.periodOfReport ? (a.periodOfReport < b.periodOfReport ? -1 : 1) : a.form < b.form ? -1 : a.form > b.form ? 1 : 0,
+    a.periodOfReport !== b.periodOfReport
+      ? a.periodOfReport < b.periodOfReport
+        ? -1
+        : 1
+      : a.form < b.form
+        ? -1
+        : a.form > b.form
+          ? 1
+          : 0,
   );
   return { selected, excluded };
 }

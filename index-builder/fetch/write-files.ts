@@ -46,7 +46,8 @@ export function isDownloaded(htmlPath: string, sidecarPath: string, accession: s
   } catch {
     return false;
   }
-  if (stamp.accession !== accession || typeof stamp.bytes !== 'number' || typeof stamp.sha256 !== 'string') return false;
+  if (stamp.accession !== accession || typeof stamp.bytes !== 'number' || typeof stamp.sha256 !== 'string')
+    return false;
   if (statSync(htmlPath).size !== stamp.bytes) return false;
   return toSha256(readFileSync(htmlPath)) === stamp.sha256;
 }

@@ -88,7 +88,12 @@ export class ArtifactCache {
     if (added() > this.budget) return value;
     this.evictUntil(() => this.total() + added() <= this.budget);
     if (this.total() + added() > this.budget) return value;
-    this.entries.set(key, { value, bytes, arena, onEvict: (options.onEvict as ((v: unknown) => void) | undefined) ?? null });
+    this.entries.set(key, {
+      value,
+      bytes,
+      arena,
+      onEvict: (options.onEvict as ((v: unknown) => void) | undefined) ?? null,
+    });
     if (arena === null) this.plainBytes += bytes;
     else this.arenaLive.set(arena, (this.arenaLive.get(arena) ?? 0) + bytes);
     return value;
@@ -174,7 +179,8 @@ export class ArtifactCache {
     for (const [key, entry] of [...this.entries]) {
       if (done()) return;
       if (key === keep) continue;
-      if (entry.arena !== null && this.arenaCost(entry.arena, -entry.bytes) === this.arenaCost(entry.arena, 0)) continue;
+      if (entry.arena !== null && this.arenaCost(entry.arena, -entry.bytes) === this.arenaCost(entry.arena, 0))
+        continue;
       this.evict(key, entry);
     }
   }

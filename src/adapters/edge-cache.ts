@@ -40,7 +40,10 @@ export function workersEdgeCache(storage: CacheStorage, ctx: Pick<ExecutionConte
     },
     put(key, bytes) {
       const response = new Response(bytes, {
-        headers: { 'content-type': 'application/octet-stream', 'cache-control': `public, max-age=${MAX_AGE_SECONDS}, immutable` },
+        headers: {
+          'content-type': 'application/octet-stream',
+          'cache-control': `public, max-age=${MAX_AGE_SECONDS}, immutable`,
+        },
       });
       ctx.waitUntil(
         cache()

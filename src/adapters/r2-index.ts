@@ -1,5 +1,10 @@
 import type { HnswIndexHandle, IndexReader } from '../core/index-reader';
-import { partitionedReader, RangeChecksumError, ShardNotInIndexError, type ReadRange } from '../core/partitioned-reader';
+import {
+  partitionedReader,
+  RangeChecksumError,
+  ShardNotInIndexError,
+  type ReadRange,
+} from '../core/partitioned-reader';
 import { crc32 } from '../format/crc32';
 import { ApiError } from '../errors';
 import { ArtifactFormatError, verifySeal } from '../format/container';
@@ -63,7 +68,8 @@ async function timedLoad<T>(stats: LoadStats, step: () => Promise<T>): Promise<T
     return await step();
   } finally {
     stats.inFlight--;
-    if (stats.inFlight === 0) stats.loadMs = (stats.loadMs ?? 0) + (performance.now() - (stats.busySince ?? performance.now()));
+    if (stats.inFlight === 0)
+      stats.loadMs = (stats.loadMs ?? 0) + (performance.now() - (stats.busySince ?? performance.now()));
   }
 }
 
@@ -95,21 +101,35 @@ export async function openR2Index(
   kv: KVNamespace,
   domain: string,
   cache: ArtifactCache,
-  { stats = { loaded: [], cacheHits: 0 }, pointerTtl = DEFAULT_POINTER_TTL_MS, edge, shardReads = 'ranges' }: OpenOptions = {},
+  {
+    stats = { loaded: [], cacheHits: 0 },
+    pointerTtl = DEFAULT_POINTER_TTL_MS,
+    edge,
+    shardReads = 'ranges',
+  }: OpenOptions = {},
 ): Promise<IndexReader> {
   const version = await livePointer(kv, domain, cache, stats, pointerTtl);
   const reads = new VersionReads(bucket, domain, version, cache, stats, edge);
   const manifest = await reads.manifest();
-  const directory = await reads.load<Directory>(manifest.directory, decodeDirectory, () => manifest.directory.bytes * 2);
-  const parts = partitionedReader(manifest, directory, reads.load, shardReads === 'ranges' ? reads.readRange : undefined, (ref, bytes) =>
-    cache.resize(`${version}/${cacheKeyOf(ref)}`, bytes),
+  const directory = await reads.load<Directory>(
+    manifest.directory,
+    decodeDirectory,
+    () => manifest.directory.bytes * 2,
+  );
+  const parts = partitionedReader(
+    manifest,
+    directory,
+    reads.load,
+    shardReads === 'ranges' ? reads.readRange : undefined,
+    (ref, bytes) => cache.resize(`${version}/${cacheKeyOf(ref)}`, bytes),
   );
   /** Any failure in the partitioned reads: a shard number outside the index is the version's fault, a 503. */
   const guarded = <T>(p: Promise<T>): Promise<T> =>
     reads.forgetPointerOnFailure(
       p.catch((err: unknown) => {
         if (err instanceof ShardNotInIndexError) throw unavailable('shard_not_in_index', { version, shard: err.shard });
-        if (err instanceof RangeChecksumError) throw unavailable('artifact_checksum_mismatch', { version, file: err.file });
+        if (err instanceof RangeChecksumError)
+          throw unavailable('artifact_checksum_mismatch', { version, file: err.file });
         if (err instanceof ArtifactFormatError) throw unavailable('artifact_invalid', { version, error: err.message });
         throw err;
       }),
@@ -122,12 +142,19 @@ export async function openR2Index(
     terms: (terms) => guarded(parts.terms(terms)),
     shard: (index) => guarded(parts.shard(index)),
     shardParts: (index, need) => guarded(parts.shardParts(index, need)),
-    graph: (index: number) => guarded(parts.shardInfo(index).then((info) => loadGraph(reads, info, directory.embedding_dim))),
+    graph: (index: number) =>
+      guarded(parts.shardInfo(index).then((info) => loadGraph(reads, info, directory.embedding_dim))),
   };
 }
 
 /** The version the KV pointer names, from the isolate's memo while it is fresh. Only a successful read is memoized. */
-async function livePointer(kv: KVNamespace, domain: string, cache: ArtifactCache, stats: LoadStats, pointerTtl: number): Promise<string> {
+async function livePointer(
+  kv: KVNamespace,
+  domain: string,
+  cache: ArtifactCache,
+  stats: LoadStats,
+  pointerTtl: number,
+): Promise<string> {
   // The pointer memo lives in the artifact cache (a few bytes, per isolate).
   const memo = cache.get<PointerMemo>(pointerCacheKey(domain));
   if (memo && pointerTtl > 0 && Date.now() - memo.readAt < pointerTtl) return memo.version;
@@ -252,7 +279,11 @@ class VersionReads {
   fetchVerified(ref: StoredRef): Promise<Uint8Array> {
     const { prefix } = ref;
     if (!prefix) return this.fetchChecked(ref, null, verifySeal);
-    return this.fetchChecked(ref, { offset: 0, length: prefix.bytes }, (b) => b.byteLength === prefix.bytes && crc32(b) === prefix.crc);
+    return this.fetchChecked(
+      ref,
+      { offset: 0, length: prefix.bytes },
+      (b) => b.byteLength === prefix.bytes && crc32(b) === prefix.crc,
+    );
   }
 
   readonly readRange: ReadRange = (ref, offset, length, intact) =>
@@ -269,7 +300,8 @@ class VersionReads {
     try {
       return decode();
     } catch (err) {
-      if (err instanceof ArtifactFormatError) throw unavailable('artifact_invalid', { version: this.version, file, error: err.message });
+      if (err instanceof ArtifactFormatError)
+        throw unavailable('artifact_invalid', { version: this.version, file, error: err.message });
       throw err;
     }
   }
@@ -316,7 +348,9 @@ async function loadGraph(reads: VersionReads, info: ShardInfo, dim: number): Pro
   const lib = await hnswRuntime();
   cache.setArena(HNSW_ARENA, hnswHeapBytes(lib)); // first graph of the isolate: the 16 MiB heap enters the budget
   const bytes = await timedLoad(stats, () => reads.fetchVerified({ file, content_id: info.graph_content_id }));
-  const { hnsw } = reads.decodeOr503(file, () => decodeGraph(bytes, { shard: info.id, dim, count: info.statement_count }, parseHnswHeader));
+  const { hnsw } = reads.decodeOr503(file, () =>
+    decodeGraph(bytes, { shard: info.id, dim, count: info.statement_count }, parseHnswHeader),
+  );
   // Free least recently used graphs first if the heap has no room, so it grows only when it must.
   cache.evictFromArena(HNSW_ARENA, needed);
   let native: HnswIndex;

@@ -1,4 +1,11 @@
-import { chainTerms, draftChains, pendingChains, withoutRepeatedStatements, type EntryTerms, type PendingChain } from '../evidence/chains';
+import {
+  chainTerms,
+  draftChains,
+  pendingChains,
+  withoutRepeatedStatements,
+  type EntryTerms,
+  type PendingChain,
+} from '../evidence/chains';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogHeader } from '../format/types';
@@ -6,7 +13,14 @@ import { mergeBranches, mergePreferred } from '../plan/merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
 import { bm25Idf } from '../search/bm25';
 import { RANKING } from '../search/ranking';
-import { retrieveScopes, shardsOfHits, type Hit, type RetrievalScope, type RetrievalResult, type RetrievalTrace } from '../search/retrieve';
+import {
+  retrieveScopes,
+  shardsOfHits,
+  type Hit,
+  type RetrievalScope,
+  type RetrievalResult,
+  type RetrievalTrace,
+} from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
 import { tokenize } from '../text/tokenize';
 import type { IndexReader } from './index-reader';
@@ -128,7 +142,12 @@ function termWeights({ lexicon, queryTerms }: RetrievalResult): Map<string, numb
 }
 
 /** Does a hit belong to the preferred side (its item, filing and financial statement, each when set)? */
-function isPreferred(catalog: CatalogHeader, preferred: PreferredSubPass, statements: ReadonlySet<number> | undefined, hit: Hit): boolean {
+function isPreferred(
+  catalog: CatalogHeader,
+  preferred: PreferredSubPass,
+  statements: ReadonlySet<number> | undefined,
+  hit: Hit,
+): boolean {
   const s = catalog.sources[hit.source]!;
   if (preferred.itemTags && !preferred.itemTags.includes(s.meta.sec_item_tag ?? '')) return false;
   if (preferred.filings && !preferred.filings.includes(s.doc_id)) return false;
@@ -139,28 +158,43 @@ function isPreferred(catalog: CatalogHeader, preferred: PreferredSubPass, statem
  * One pass: retrieval -> chains drafted over the hits' shards (their heads carry the evidence graph, claim and
  * row-label hashes, their posting lists the query terms); with a preference, its sub-pass's chains merged first.
  */
-async function runPass(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan, retrievals: Retrievals, pass: PlannedPass): Promise<PassResult> {
+async function runPass(
+  reader: IndexReader,
+  catalog: CatalogHeader,
+  plan: QueryPlan,
+  retrievals: Retrievals,
+  pass: PlannedPass,
+): Promise<PassResult> {
   const { preferred } = pass;
   const [retrieval, sub] = (await retrievals.get(pass)) as [RetrievalResult, RetrievalResult?];
   const weights = termWeights(retrieval);
-  const allowed = (shard: { source: ArrayLike<number> }, local: number) => matchesConditions(catalog.sources[shard.source[local]!]!.meta, pass.conditions);
+  const allowed = (shard: { source: ArrayLike<number> }, local: number) =>
+    matchesConditions(catalog.sources[shard.source[local]!]!.meta, pass.conditions);
   const chainsOf = async (hits: readonly Hit[]) => {
     const shards = await shardsOfHits(reader, hits);
     // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement is
     // in a loaded shard; a hit without one falls back to its text).
     const query = membershipQuery([...weights.keys()]);
-    const terms: EntryTerms = (shard, local, hit) => (shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize));
+    const terms: EntryTerms = (shard, local, hit) =>
+      shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize);
     return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
   };
   const general = chainsOf(retrieval.hits);
   const result = { hitCount: retrieval.hits.length, trace: retrieval.trace };
   if (!preferred || !sub) return { ...result, chains: await general, preferred: null };
   const statements = preferred.statements && new Set(preferred.statements);
-  const [generalChains, preferredAll] = await Promise.all([general, chainsOf(sub.hits.filter((h) => isPreferred(catalog, preferred, statements, h)))]);
+  const [generalChains, preferredAll] = await Promise.all([
+    general,
+    chainsOf(sub.hits.filter((h) => isPreferred(catalog, preferred, statements, h))),
+  ]);
   const kept = preferred.maxChains === null ? preferredAll : preferredAll.slice(0, preferred.maxChains);
   // The preferred chains carry their bonus into the merges of later passes (the later 10-Ks of soft periods).
   const earning = kept.map((c) => ({ ...c, earned: preferred.bonus }));
-  return { ...result, chains: mergePreferred(earning, generalChains, plan.effort.maxChains, 0), preferred: { chains: kept.length, trace: sub.trace } };
+  return {
+    ...result,
+    chains: mergePreferred(earning, generalChains, plan.effort.maxChains, 0),
+    preferred: { chains: kept.length, trace: sub.trace },
+  };
 }
 
 /**
@@ -173,17 +207,39 @@ async function runPass(reader: IndexReader, catalog: CatalogHeader, plan: QueryP
 export async function executePlan(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan): Promise<ExecutedPlan> {
   const retrievals = new Retrievals(reader, catalog, plan);
   const max = plan.effort.maxChains;
-  const started = plan.passes.map((pass) => (pass.merge === 'fill' ? null : runPass(reader, catalog, plan, retrievals, pass)));
+  const started = plan.passes.map((pass) =>
+    pass.merge === 'fill' ? null : runPass(reader, catalog, plan, retrievals, pass),
+  );
   for (const p of started) p?.catch(() => undefined); // each is awaited in order below
   const run = (k: number) => started[k] ?? runPass(reader, catalog, plan, retrievals, plan.passes[k]!);
   const traces: PassTrace[] = [];
   const record = (pass: PlannedPass, r: PassResult | null, chains: readonly PendingChain[]) => {
     const { preferred: _, ...value } = pass;
-    if (!r) traces.push({ ...value, searchedShards: [], allowedSources: null, hits: 0, retrieval: null, preference: null, preferredChains: null, kept: 0, skipped: true });
+    if (!r)
+      traces.push({
+        ...value,
+        searchedShards: [],
+        allowedSources: null,
+        hits: 0,
+        retrieval: null,
+        preference: null,
+        preferredChains: null,
+        kept: 0,
+        skipped: true,
+      });
     else {
       const { trace, preferred } = r;
       const kept = chains.filter((c) => r.chains.includes(c)).length;
-      traces.push({ ...value, searchedShards: trace.searchedShards, allowedSources: trace.allowedSources, hits: r.hitCount, retrieval: trace, preference: preferred?.trace ?? null, preferredChains: preferred?.chains ?? null, kept });
+      traces.push({
+        ...value,
+        searchedShards: trace.searchedShards,
+        allowedSources: trace.allowedSources,
+        hits: r.hitCount,
+        retrieval: trace,
+        preference: preferred?.trace ?? null,
+        preferredChains: preferred?.chains ?? null,
+        kept,
+      });
     }
   };
   let chains: PendingChain[] = [];
@@ -198,10 +254,19 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
       const group = plan.passes.slice(i, end);
       const results = await Promise.all(group.map((_, k) => run(i + k)));
       const ids = group.map((p) => p.id);
-      const merged = i > 0 ? mergeBranches([chains, ...results.map((r) => r.chains)], [plan.passes[0]!.id, ...ids], max) : mergeBranches(results.map((r) => r.chains), ids, max);
+      const merged =
+        i > 0
+          ? mergeBranches([chains, ...results.map((r) => r.chains)], [plan.passes[0]!.id, ...ids], max)
+          : mergeBranches(
+              results.map((r) => r.chains),
+              ids,
+              max,
+            );
       chains = merged.chains;
       if (i === 0) retrievedBy = merged.retrievedBy;
-      group.forEach((p, k) => record(p, results[k]!, chains));
+      group.forEach((p, k) => {
+        record(p, results[k]!, chains);
+      });
       i = end;
       continue;
     }
@@ -234,7 +299,9 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
     hitCount: executed.reduce((n, t) => n + t.hits, 0),
     passes: traces,
     retrieveCalls: retrievals.calls,
-    searchedShards: [...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])]))],
+    searchedShards: [
+      ...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])])),
+    ],
     preferencePoints,
   };
 }

@@ -17,7 +17,12 @@ export interface HnswIndexHandle {
    * The k nearest allowed statements by inner product (efSearch = beam width, raised to k if lower), or null when
    * the graph has been freed meanwhile (another request evicted it); the caller then scans exactly instead.
    */
-  search(query: Float32Array, k: number, efSearch: number, isAllowed?: (local: number) => boolean): GraphSearchResult | null;
+  search(
+    query: Float32Array,
+    k: number,
+    efSearch: number,
+    isAllowed?: (local: number) => boolean,
+  ): GraphSearchResult | null;
 }
 
 /** Parts of a shard a step reads beyond its head (which holds the binary codes): posting lists of terms, records (text, consensus) of statements. */

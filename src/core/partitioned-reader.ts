@@ -1,7 +1,33 @@
 import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
-import { blocksIntact, decodeShardHead, fillPostings, fillRecord, planBlockReads, planSpanReads, recordBody, recordIntact, shardMemory } from '../format/shard-layout';
-import type { Directory, DirectoryCompany, IssuerTable, Manifest, Shard, ShardInfo, StoredRef, TermBlock } from '../format/types';
-import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from '../format/views';
+import {
+  blocksIntact,
+  decodeShardHead,
+  fillPostings,
+  fillRecord,
+  planBlockReads,
+  planSpanReads,
+  recordBody,
+  recordIntact,
+  shardMemory,
+} from '../format/shard-layout';
+import type {
+  Directory,
+  DirectoryCompany,
+  IssuerTable,
+  Manifest,
+  Shard,
+  ShardInfo,
+  StoredRef,
+  TermBlock,
+} from '../format/types';
+import {
+  DirectoryIndex,
+  scopedCatalog,
+  termBlockFile,
+  termBlockOf,
+  termTable,
+  withGlobalSources,
+} from '../format/views';
 import type { IndexReader, ShardNeed } from './index-reader';
 
 /**
@@ -9,7 +35,11 @@ import type { IndexReader, ShardNeed } from './index-reader';
  * `ref` names the file and, for objects stored by content, its content id (src/format/keys.ts). `size` is what the
  * decoded value costs in memory, for the cache's budget.
  */
-export type LoadArtifact = <T>(ref: StoredRef, decode: (bytes: Uint8Array) => T, size: (value: T) => number) => Promise<T>;
+export type LoadArtifact = <T>(
+  ref: StoredRef,
+  decode: (bytes: Uint8Array) => T,
+  size: (value: T) => number,
+) => Promise<T>;
 
 /**
  * Reads bytes offset..offset+length of a stored object. `intact` checks them (block checksums): a cached copy that
@@ -17,7 +47,12 @@ export type LoadArtifact = <T>(ref: StoredRef, decode: (bytes: Uint8Array) => T,
  * the query (postings, records), so they go to storage only; a shard's head (with its codes) is loaded as a prefix
  * (LoadArtifact), which a colo cache keeps.
  */
-export type ReadRange = (ref: StoredRef, offset: number, length: number, intact: (bytes: Uint8Array) => boolean) => Promise<Uint8Array>;
+export type ReadRange = (
+  ref: StoredRef,
+  offset: number,
+  length: number,
+  intact: (bytes: Uint8Array) => boolean,
+) => Promise<Uint8Array>;
 
 /** A range of a stored object whose bytes do not match their checksum (corrupt or truncated in storage). */
 export class RangeChecksumError extends Error {
@@ -43,10 +78,20 @@ const JSON_COST = 2;
 /** Tells the loader's cache a loaded artifact's new size (a shard read by ranges grows as its parts are filled in). */
 export type ResizeArtifact = (ref: StoredRef, bytes: number) => void;
 
-export function partitionedReader(manifest: Manifest, directory: Directory, load: LoadArtifact, readRange?: ReadRange, resized?: ResizeArtifact) {
+export function partitionedReader(
+  manifest: Manifest,
+  directory: Directory,
+  load: LoadArtifact,
+  readRange?: ReadRange,
+  resized?: ResizeArtifact,
+) {
   const index = new DirectoryIndex(directory);
   const issuer = (c: DirectoryCompany): Promise<IssuerTable> =>
-    load({ file: c.table, content_id: c.table_content_id }, (b) => decodeIssuerTable(b, c.ticker), (t) => JSON.stringify(t).length * JSON_COST);
+    load(
+      { file: c.table, content_id: c.table_content_id },
+      (b) => decodeIssuerTable(b, c.ticker),
+      (t) => JSON.stringify(t).length * JSON_COST,
+    );
   const located = async (shard: number) => {
     const owner = index.ownerOfShard(shard);
     if (!owner) throw new ShardNotInIndexError(shard);
@@ -64,7 +109,15 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
     },
     async terms(terms) {
       const ids = [...new Set(terms.map((t) => termBlockOf(t, directory.terms.blocks)))].sort((a, b) => a - b);
-      const blocks = await Promise.all(ids.map((k) => load<TermBlock>({ file: termBlockFile(k) }, (b) => decodeTermBlock(b, k), (t) => t.byteSize)));
+      const blocks = await Promise.all(
+        ids.map((k) =>
+          load<TermBlock>(
+            { file: termBlockFile(k) },
+            (b) => decodeTermBlock(b, k),
+            (t) => t.byteSize,
+          ),
+        ),
+      );
       return termTable(directory, new Map(blocks.map((b) => [b.block, b])), terms);
     },
     async shard(shard) {
@@ -88,7 +141,11 @@ export function partitionedReader(manifest: Manifest, directory: Directory, load
 }
 
 /** How a shard read by ranges is loaded and cached: its head and codes, checked by the CRC-32 its issuer table lists. */
-const headRef = (info: ShardInfo): StoredRef => ({ file: info.file, content_id: info.content_id, prefix: { bytes: info.head_bytes, crc: info.head_crc } });
+const headRef = (info: ShardInfo): StoredRef => ({
+  file: info.file,
+  content_id: info.content_id,
+  prefix: { bytes: info.head_bytes, crc: info.head_crc },
+});
 
 /**
  * Records closer than this are read in one request (a record is about 220 bytes: its text and consensus): a chain's
@@ -139,7 +196,11 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
   if (!pending) inFlight.set(shard, (pending = { postings: new Map(), records: new Map() }));
   const jobs: Promise<void>[] = [];
   if (need.terms) {
-    const ids = [...new Set(need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]))];
+    const ids = [
+      ...new Set(
+        need.terms.map((t) => shard.termIndex.get(t)).filter((t): t is number => t !== undefined && !parts.postings[t]),
+      ),
+    ];
     // An empty list (no bytes) is complete as it is.
     for (const t of ids) if (layout.postingAt[t + 1] === layout.postingAt[t]) parts.postings[t] = 1;
     const unread = ids.filter((t) => !parts.postings[t]);
@@ -147,11 +208,17 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     const wanted = unread.filter((t) => !pending.postings.has(t));
     const at = layout.postingAt;
     const { start, bytes: size, crc } = layout.postings;
-    for (const read of planBlockReads(wanted.map((t) => [at[t]!, at[t + 1]!] as const), layout.block, 1, MAX_READS_PER_PART)) {
+    for (const read of planBlockReads(
+      wanted.map((t) => [at[t]!, at[t + 1]!] as const),
+      layout.block,
+      1,
+      MAX_READS_PER_PART,
+    )) {
       const from = read.first * layout.block;
       const to = Math.min(size, (read.last + 1) * layout.block);
       const inside = wanted.filter((t) => at[t]! >= from && at[t + 1]! <= to);
-      const intact = (bytes: Uint8Array) => bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, crc);
+      const intact = (bytes: Uint8Array) =>
+        bytes.byteLength === to - from && blocksIntact(bytes, read, layout.block, crc);
       const job = readRange(ref, start + from, to - from, intact).then((bytes) => {
         for (const t of inside) fillPostings(shard, t, bytes.subarray(at[t]! - from, at[t + 1]! - from));
       });
@@ -159,16 +226,27 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     }
   }
   if (need.records) {
-    const unread = [...new Set(need.records)].filter((i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i]);
+    const unread = [...new Set(need.records)].filter(
+      (i) => Number.isInteger(i) && i >= 0 && i < shard.count && !parts.records[i],
+    );
     for (const i of unread) if (pending.records.has(i)) jobs.push(pending.records.get(i)!);
     const locals = unread.filter((i) => !pending.records.has(i));
     const at = layout.recordAt;
     const { start } = layout.records;
-    for (const read of planSpanReads(locals.map((i) => [at[i]!, at[i + 1]!] as const), RECORD_GAP_BYTES, MAX_RECORD_READS)) {
+    for (const read of planSpanReads(
+      locals.map((i) => [at[i]!, at[i + 1]!] as const),
+      RECORD_GAP_BYTES,
+      MAX_RECORD_READS,
+    )) {
       const inside = locals.filter((i) => at[i]! >= read.from && at[i + 1]! <= read.to);
       const slice = (bytes: Uint8Array, i: number) => bytes.subarray(at[i]! - read.from, at[i + 1]! - read.from);
-      const intact = (bytes: Uint8Array) => bytes.byteLength === read.to - read.from && inside.every((i) => recordIntact(slice(bytes, i)));
-      const job = readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) => inside.forEach((i) => fillRecord(shard, i, recordBody(slice(bytes, i)))));
+      const intact = (bytes: Uint8Array) =>
+        bytes.byteLength === read.to - read.from && inside.every((i) => recordIntact(slice(bytes, i)));
+      const job = readRange(ref, start + read.from, read.to - read.from, intact).then((bytes) =>
+        inside.forEach((i) => {
+          fillRecord(shard, i, recordBody(slice(bytes, i)));
+        }),
+      );
       jobs.push(track(pending.records, inside, job));
     }
   }

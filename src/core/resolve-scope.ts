@@ -9,7 +9,12 @@ import type { IndexReader } from './index-reader';
  * The issuers this request reads (src/plan/scope.ts): everything after it sees their sources and shards only. A
  * question that names no issuer is routed by its terms, which reads their blocks first.
  */
-export async function resolveScope(reader: IndexReader, analysis: QueryAnalysis, caller: readonly Condition[], effort: EffortPlan): Promise<Scope> {
+export async function resolveScope(
+  reader: IndexReader,
+  analysis: QueryAnalysis,
+  caller: readonly Condition[],
+  effort: EffortPlan,
+): Promise<Scope> {
   const plan = planScope(analysis, reader.directory, caller);
   if (plan.kind === 'route') {
     const { terms } = analysis.lexical;

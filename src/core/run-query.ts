@@ -49,7 +49,11 @@ export interface RunOptions {
  * The query pipeline, one way: analyse the question -> resolve the issuers it reads -> plan -> execute the passes ->
  * select the evidence within the caps -> render the response. Deterministic for a given index and request.
  */
-export async function runQuery(reader: IndexReader, req: ValidRequest, options: RunOptions = {}): Promise<QueryOutcome> {
+export async function runQuery(
+  reader: IndexReader,
+  req: ValidRequest,
+  options: RunOptions = {},
+): Promise<QueryOutcome> {
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
   const analysis = analyzeQuery(req.normalizedQuery, reader.directory);
@@ -57,15 +61,30 @@ export async function runQuery(reader: IndexReader, req: ValidRequest, options: 
   const scope = await resolveScope(reader, analysis, callerConditions, effort);
   const catalog = await reader.scope(scope.tickers);
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
-  const plan = planQuery(analysis, catalog, { mode: req.mode, effort, callerConditions, tokenCap, recordReads: options.recordReads ?? 'budget' });
+  const plan = planQuery(analysis, catalog, {
+    mode: req.mode,
+    effort,
+    callerConditions,
+    tokenCap,
+    recordReads: options.recordReads ?? 'budget',
+  });
   const executed = await executePlan(reader, catalog, plan);
   const render = (chains: readonly Chain[]) => renderEvidence(catalog, chains, req.include.evidence_format);
-  const selected = await selectEvidence(reader, catalog, plan, executed, { maxEvidence: req.retrieval?.max_evidence ?? null, render });
+  const selected = await selectEvidence(reader, catalog, plan, executed, {
+    maxEvidence: req.retrieval?.max_evidence ?? null,
+    render,
+  });
   const body = renderResponse({ catalog, request: req, plan, hitCount: executed.hitCount, selected });
   return { body, trace: traceOf(analysis, scope, plan, executed, selected.selection.chains) };
 }
 
-function traceOf(analysis: QueryAnalysis, scope: Scope, plan: QueryPlan, executed: ExecutedPlan, returned: readonly Chain[]): QueryOutcome['trace'] {
+function traceOf(
+  analysis: QueryAnalysis,
+  scope: Scope,
+  plan: QueryPlan,
+  executed: ExecutedPlan,
+  returned: readonly Chain[],
+): QueryOutcome['trace'] {
   const { passes } = executed;
   const first = passes.find((p) => p.retrieval)!;
   const preferred = passes.find((p) => p.preferredChains !== null);
@@ -78,8 +97,18 @@ function traceOf(analysis: QueryAnalysis, scope: Scope, plan: QueryPlan, execute
     plan,
     passes,
     retrieveCalls: executed.retrieveCalls,
-    ...(preferred ? { preference: { label: plan.passes.find((p) => p.preferred)!.preferred!.label, preferredChains: preferred.preferredChains!, pass: preferred.preference } } : {}),
-    ...(later && plan.laterYears ? { widened: { years: plan.laterYears, chains: later.kept, pass: later.retrieval! } } : {}),
+    ...(preferred
+      ? {
+          preference: {
+            label: plan.passes.find((p) => p.preferred)!.preferred!.label,
+            preferredChains: preferred.preferredChains!,
+            pass: preferred.preference,
+          },
+        }
+      : {}),
+    ...(later && plan.laterYears
+      ? { widened: { years: plan.laterYears, chains: later.kept, pass: later.retrieval! } }
+      : {}),
     explain: returned.map((c) => c.explain ?? null),
   };
 }

@@ -1,5 +1,17 @@
-import { estimateTokens, selectWithinBudget, selectWithinBudgetLazily, type BudgetSelection, type LazyCandidate } from '../evidence/budget';
-import { materializeChain, recordTextTokens, skeletonChain, unreadRecords, type PendingChain } from '../evidence/chains';
+import {
+  estimateTokens,
+  selectWithinBudget,
+  selectWithinBudgetLazily,
+  type BudgetSelection,
+  type LazyCandidate,
+} from '../evidence/budget';
+import {
+  materializeChain,
+  recordTextTokens,
+  skeletonChain,
+  unreadRecords,
+  type PendingChain,
+} from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import type { CatalogHeader } from '../format/types';
@@ -33,7 +45,13 @@ export interface SelectOptions {
  * rule (chains covering still-uncovered requirements or facets are tried first, which reads their entries) or no
  * cap, every candidate.
  */
-export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader, plan: QueryPlan, executed: ExecutedPlan, options: SelectOptions): Promise<SelectedEvidence> {
+export async function selectEvidence(
+  reader: IndexReader,
+  catalog: CatalogHeader,
+  plan: QueryPlan,
+  executed: ExecutedPlan,
+  options: SelectOptions,
+): Promise<SelectedEvidence> {
   const chains = options.maxEvidence === null ? executed.chains : executed.chains.slice(0, options.maxEvidence);
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citable = (source: number) => matchesConditions(catalog.sources[source]!.meta, plan.callerConditions);
@@ -47,10 +65,16 @@ export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader
     );
     const read = unread.size ? await readRecords(reader, unread) : null;
     for (const p of todo) {
-      const chain = materializeChain(p.draft, read ? new Map([...p.shards, ...read]) : p.shards, citable, plan.agreeingCited);
+      const chain = materializeChain(
+        p.draft,
+        read ? new Map([...p.shards, ...read]) : p.shards,
+        citable,
+        plan.agreeingCited,
+      );
       // The explain trace shows the preference points the chain ranked with in the merges, beside its own signals.
       const points = executed.preferencePoints.get(p);
-      if (points && chain.explain) chain.explain = { ...chain.explain, preference: points, score: chain.explain.score + points };
+      if (points && chain.explain)
+        chain.explain = { ...chain.explain, preference: points, score: chain.explain.score + points };
       materialized.set(p, chain);
       pendingOf.set(chain, p);
     }
@@ -64,16 +88,41 @@ export async function selectEvidence(reader: IndexReader, catalog: CatalogHeader
   const supported = new Map<Chain, string[]>();
   const supports = (c: Chain) => {
     let ids = supported.get(c);
-    if (!ids) supported.set(c, (ids = requirementsOfChain(c, requirements, catalog.sources, executed.retrievedBy.get(pendingOf.get(c)!) ?? new Set())));
+    if (!ids)
+      supported.set(
+        c,
+        (ids = requirementsOfChain(
+          c,
+          requirements,
+          catalog.sources,
+          executed.retrievedBy.get(pendingOf.get(c)!) ?? new Set(),
+        )),
+      );
     return ids;
   };
   const rule = plan.coverage;
-  const covers = rule?.kind === 'requirements' ? supports : rule?.kind === 'facets' ? (c: Chain) => facetsOfChain(c, rule.facets) : undefined;
+  const covers =
+    rule?.kind === 'requirements'
+      ? supports
+      : rule?.kind === 'facets'
+        ? (c: Chain) => facetsOfChain(c, rule.facets)
+        : undefined;
   let selection: BudgetSelection;
   if (plan.reads === 'budget' && plan.tokenCap !== null) {
-    const candidates = chains.map((p): LazyCandidate => ({ chain: () => materialized.get(p), skeleton: skeletonChain(p.draft, p.shards), textTokens: recordTextTokens(p.draft, p.shards) }));
+    const candidates = chains.map(
+      (p): LazyCandidate => ({
+        chain: () => materialized.get(p),
+        skeleton: skeletonChain(p.draft, p.shards),
+        textTokens: recordTextTokens(p.draft, p.shards),
+      }),
+    );
     const pendingByCandidate = new Map(candidates.map((c, i) => [c, chains[i]!]));
-    selection = await selectWithinBudgetLazily(candidates, (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)), options.render, plan.tokenCap);
+    selection = await selectWithinBudgetLazily(
+      candidates,
+      (batch) => readChains(batch.map((c) => pendingByCandidate.get(c)!)),
+      options.render,
+      plan.tokenCap,
+    );
   } else selection = selectWithinBudget(await readAll(), options.render, plan.tokenCap, covers);
 
   const out: SelectedEvidence = { available: chains.length, selection };

@@ -55,7 +55,8 @@ export function selectWithinBudget(
         .sort((a, b) => b.gain - a.gain || a.i - b.i);
       if (!gains.length) break;
       const fitting = gains.find((x) => tryAdd(x.c));
-      for (const x of gains) if (x === fitting || !fitting || gains.indexOf(x) < gains.indexOf(fitting)) rest.splice(rest.indexOf(x.c), 1);
+      for (const x of gains)
+        if (x === fitting || !fitting || gains.indexOf(x) < gains.indexOf(fitting)) rest.splice(rest.indexOf(x.c), 1);
       if (!fitting) break;
       for (const r of requirementsOf(fitting.c)) covered.add(r);
     }
@@ -98,7 +99,8 @@ export async function selectWithinBudgetLazily(
 ): Promise<BudgetSelection> {
   const selected: { chain: Chain; rank: number }[] = [];
   let evidence: string | null = null;
-  const renderWith = (chain: Chain, rank: number) => render([...selected, { chain, rank }].sort((a, b) => a.rank - b.rank).map((s) => s.chain));
+  const renderWith = (chain: Chain, rank: number) =>
+    render([...selected, { chain, rank }].sort((a, b) => a.rank - b.rank).map((s) => s.chain));
   const used = () => (evidence ? estimateTokens(evidence) : 0);
   // Tokens of the selection with this unread chain's skeleton added: at least what the chain read would take.
   const skeletonTokens = (rank: number) => estimateTokens(renderWith(ranked[rank]!.skeleton, rank));

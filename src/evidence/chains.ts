@@ -1,5 +1,5 @@
 import { edgeCount, recordContentBytes, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
-import { SHARD_FLAG_AGREED, type EdgeKind, type Shard } from '../format/types';
+import type { EdgeKind, Shard } from '../format/types';
 import type { EffortPlan } from '../search/effort';
 import { metricByCode } from '../text/metrics';
 import type { Hit } from '../search/retrieve';
@@ -43,7 +43,8 @@ export type EntryTerms = (shard: Shard | undefined, local: number, hit: Hit | un
 
 /** EntryTerms from the text (chainTerms), for whole shards and hits that carry their text (tests). */
 export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms {
-  return (shard, local, hit) => chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? shard.metric[local] ?? 0 : 0, tokenize);
+  return (shard, local, hit) =>
+    chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, tokenize);
 }
 
 /** How many pages away from its anchor a graph-less chain may take its other statements. */
@@ -112,7 +113,10 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
     add(anchor);
   }
   const sentence = path.find((l) => statementKind(shard, l) === 'sentence');
-  add((sentence !== undefined ? edgeTargets(shard, sentence, 'outlook', allowed) : [])[0] ?? edgeTargets(shard, path[0]!, 'outlook', allowed)[0]);
+  add(
+    (sentence !== undefined ? edgeTargets(shard, sentence, 'outlook', allowed) : [])[0] ??
+      edgeTargets(shard, path[0]!, 'outlook', allowed)[0],
+  );
   if (max >= 4) {
     const row = path.find((l) => statementKind(shard, l) === 'table_row');
     if (row !== undefined) add(edgeTargets(shard, row, 'period', allowed)[0]);
@@ -121,7 +125,8 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 }
 
 /** Statements a chain from this anchor may hold (a named row's chain stays short). */
-const pathLength = (anchor: Hit, plan: EffortPlan) => (anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain);
+const pathLength = (anchor: Hit, plan: EffortPlan) =>
+  anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain;
 
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
@@ -139,7 +144,12 @@ export const AGREEING_SOURCES_CITED = 1;
 
 function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCited: number): Entry {
   const kind = statementKind(shard, local);
-  const own: EntrySource = { source: shard.source[local]!, status: statementStatus(shard, local), page: shard.page[local]!, kind };
+  const own: EntrySource = {
+    source: shard.source[local]!,
+    status: statementStatus(shard, local),
+    page: shard.page[local]!,
+    kind,
+  };
   const agreeing: EntrySource[] = [];
   for (const o of shard.agree[local] ?? []) {
     if (!citable(o.source) || o.source === own.source || agreeing.some((s) => s.source === o.source)) continue;
@@ -147,8 +157,12 @@ function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCi
   }
   // When not all are cited, the nearest in the issuer's source order (its filings by date, items in order): the same
   // 10-K's other item, then the filings just after and before.
-  const nearest = (a: EntrySource, b: EntrySource) => Math.abs(a.source - own.source) - Math.abs(b.source - own.source) || a.source - b.source;
-  const sources = [own, ...(agreeing.length > agreeingCited ? [...agreeing].sort(nearest).slice(0, agreeingCited) : agreeing)];
+  const nearest = (a: EntrySource, b: EntrySource) =>
+    Math.abs(a.source - own.source) - Math.abs(b.source - own.source) || a.source - b.source;
+  const sources = [
+    own,
+    ...(agreeing.length > agreeingCited ? [...agreeing].sort(nearest).slice(0, agreeingCited) : agreeing),
+  ];
   const moreSources = agreeing.length - (sources.length - 1);
   const disagreements: EntrySource[] = (shard.disagree[local] ?? [])
     .filter((o) => citable(o.source))
@@ -215,7 +229,10 @@ export function pendingChains(drafts: readonly ChainDraft[], shards: ReadonlyMap
  * chain keeps its other statements (its relevance_score is the one it was drafted with) and goes when none is left.
  * Returns the chains kept, each mapped from the chain it came from.
  */
-export function withoutRepeatedStatements(chains: readonly PendingChain[]): { chains: PendingChain[]; from: Map<PendingChain, PendingChain> } {
+export function withoutRepeatedStatements(chains: readonly PendingChain[]): {
+  chains: PendingChain[];
+  from: Map<PendingChain, PendingChain>;
+} {
   const shown = new Set<number | string>();
   const kept: PendingChain[] = [];
   const from = new Map<PendingChain, PendingChain>();
@@ -253,7 +270,11 @@ export function materializeChain(
   return {
     score: draft.score,
     relevance: draft.relevance,
-    entries: draft.nodes.map((n) => (n.hit && !shards.has(n.shard) ? fallbackEntry(n.hit) : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited))),
+    entries: draft.nodes.map((n) =>
+      n.hit && !shards.has(n.shard)
+        ? fallbackEntry(n.hit)
+        : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited),
+    ),
     explain: draft.explain,
   };
 }
@@ -286,7 +307,12 @@ export function skeletonChain(draft: ChainDraft, shards: ReadonlyMap<number, Sha
       const shard = shards.get(n.shard);
       if (!shard) return fallbackEntry(n.hit!);
       const metric = shard.metric[n.local] ?? 0;
-      const own: EntrySource = { source: shard.source[n.local]!, status: statementStatus(shard, n.local), page: shard.page[n.local]!, kind: statementKind(shard, n.local) };
+      const own: EntrySource = {
+        source: shard.source[n.local]!,
+        status: statementStatus(shard, n.local),
+        page: shard.page[n.local]!,
+        kind: statementKind(shard, n.local),
+      };
       return { consensus: '', sources: [own], disagreements: [], confidence: 'Low', ...(metric ? { metric } : {}) };
     }),
   };
@@ -403,7 +429,8 @@ export function draftChains(
       const s = shards.get(n.shard);
       if (!s) continue;
       const { at, source, page } = s.restated;
-      for (let k = at[n.local]!; k < at[n.local + 1]!; k++) shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
+      for (let k = at[n.local]!; k < at[n.local + 1]!; k++)
+        shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
     const order = chainOrder(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
     const score = relevance + order.total;

@@ -85,7 +85,11 @@ export function mentionedEntities(catalog: CatalogHeader, chains: readonly Chain
   }
   const out = new Map<string, CatalogEntity[]>();
   for (const [ticker, found] of byTicker) {
-    if (found.size) out.set(ticker, [...found].map((i) => companies.get(ticker)!.entities![i]!));
+    if (found.size)
+      out.set(
+        ticker,
+        [...found].map((i) => companies.get(ticker)!.entities![i]!),
+      );
   }
   return out;
 }

@@ -43,7 +43,8 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
     display_name: 'Filing dates',
   },
   sec_fiscal_year: {
-    description: "Company's own fiscal-year label, FY-YYYY (the calendar year in which the fiscal year ends; years ending January 1-7 take the previous year's label).",
+    description:
+      "Company's own fiscal-year label, FY-YYYY (the calendar year in which the fiscal year ends; years ending January 1-7 take the previous year's label).",
     value_type: 'fiscal_year',
     operators: ['eq', 'neq', 'in'],
     has_values: true,
@@ -78,7 +79,8 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
     display_name: 'Sub-industries',
   },
   sec_item_tag: {
-    description: 'Filing section: 10K-Item-<item> for annual reports (e.g. 10K-Item-7 is MD&A); 10Q-Part<I|II>-Item-<item> for quarterly reports (e.g. 10Q-PartI-Item-2 is MD&A).',
+    description:
+      'Filing section: 10K-Item-<item> for annual reports (e.g. 10K-Item-7 is MD&A); 10Q-Part<I|II>-Item-<item> for quarterly reports (e.g. 10Q-PartI-Item-2 is MD&A).',
     value_type: 'item_tag',
     operators: ['eq', 'neq', 'in'],
     has_values: true,

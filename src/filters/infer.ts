@@ -40,10 +40,18 @@ const STATEMENT_LABELS: Record<FinancialStatement, string> = {
  * A preference narrowed to the rows of the financial statements a question is about (QueryAnalysis.statements): a
  * figure is printed once on its statement and again in notes and MD&A tables, among rows that share its words.
  */
-export function withStatementPreference(pref: RankingPreference | null, statements: readonly FinancialStatement[]): RankingPreference | null {
+export function withStatementPreference(
+  pref: RankingPreference | null,
+  statements: readonly FinancialStatement[],
+): RankingPreference | null {
   if (!statements.length) return pref;
   const label = `rows of the ${statements.map((s) => STATEMENT_LABELS[s]).join(', ')}`;
-  return { itemTags: pref?.itemTags ?? null, filings: pref?.filings ?? null, label: pref ? `${pref.label}; ${label}` : label, statements: [...statements] };
+  return {
+    itemTags: pref?.itemTags ?? null,
+    filings: pref?.filings ?? null,
+    label: pref ? `${pref.label}; ${label}` : label,
+    statements: [...statements],
+  };
 }
 
 export interface InferredFilters {
@@ -125,7 +133,8 @@ interface Inference {
   form: Condition | null;
 }
 
-const inferredOf = (x: Inference): Condition[] => [x.tickers, x.sectors, x.subIndustries, x.years, x.form].filter((c): c is Condition => c !== null);
+const inferredOf = (x: Inference): Condition[] =>
+  [x.tickers, x.sectors, x.subIndustries, x.years, x.form].filter((c): c is Condition => c !== null);
 const anyMatch = (x: Inference, conds: readonly Condition[]) => x.held.some((s) => matchesConditions(s.meta, conds));
 
 /** Rules 1-2: the companies named, else the sectors and sub-industries named (a group of companies). */
@@ -134,12 +143,17 @@ function inferIssuers(x: Inference): void {
   const { tickers: found, unknown } = x.analysis.companies;
   if (found.length) x.tickers = { field: 'sec_ticker', op: 'in', values: found };
   for (const t of unknown) {
-    x.warn('COMPANY_NOT_IN_INDEX', `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`);
+    x.warn(
+      'COMPANY_NOT_IN_INDEX',
+      `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`,
+    );
   }
   if (x.tickers) return;
   const { subIndustries, sectors } = x.analysis.classification;
-  if (x.free('sec_gics_sub_industry') && subIndustries.length) x.subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: [...subIndustries] };
-  if (x.free('sec_gics_sector') && sectors.length) x.sectors = { field: 'sec_gics_sector', op: 'in', values: [...sectors] };
+  if (x.free('sec_gics_sub_industry') && subIndustries.length)
+    x.subIndustries = { field: 'sec_gics_sub_industry', op: 'in', values: [...subIndustries] };
+  if (x.free('sec_gics_sector') && sectors.length)
+    x.sectors = { field: 'sec_gics_sector', op: 'in', values: [...sectors] };
 }
 
 /** What the period mentions resolve to against the filings the filters so far allow. */
@@ -173,7 +187,10 @@ function resolvePeriods(x: Inference): ResolvedPeriods {
       out.labels.push(name);
     } else if (q.quarter !== 4) {
       if (q.year) out.years.add(q.year);
-      x.warn('PERIOD_NOT_IN_INDEX', `No quarterly report for ${name} matches the filters${describeScope([...x.caller, ...inferredOf(x)])}; evidence from other periods may be returned.`);
+      x.warn(
+        'PERIOD_NOT_IN_INDEX',
+        `No quarterly report for ${name} matches the filters${describeScope([...x.caller, ...inferredOf(x)])}; evidence from other periods may be returned.`,
+      );
     }
   }
   for (const date of periods.dates) {
@@ -184,7 +201,9 @@ function resolvePeriods(x: Inference): ResolvedPeriods {
     }
     for (const f of ending) out.years.add(f.fiscalYear);
     if (ending.every((f) => f.form === '10-Q')) {
-      ending.forEach((f) => out.filings.add(f.docId));
+      ending.forEach((f) => {
+        out.filings.add(f.docId);
+      });
       out.labels.push(`the period ended ${date}`);
       out.quarterly = true;
     }
@@ -193,7 +212,9 @@ function resolvePeriods(x: Inference): ResolvedPeriods {
   const form = x.analysis.latest;
   if (form && x.tickers) {
     for (const t of x.tickers.values) {
-      const own = filings.filter((f) => f.ticker === t && f.form === form).sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
+      const own = filings
+        .filter((f) => f.ticker === t && f.form === form)
+        .sort((a, b) => a.periodEnd.localeCompare(b.periodEnd));
       const newest = own[own.length - 1];
       if (!newest) continue;
       out.years.add(newest.fiscalYear);
@@ -217,7 +238,11 @@ function inferYears(x: Inference, yearSet: ReadonlySet<string>): void {
   const present = new Set([...yearSet].filter((y) => known[y]));
   // A year added only because the question looks forward is not worth a warning or a substitute.
   const named = [...yearSet].filter(
-    (y) => !known[y] && (periods.years.includes(y) || periods.quarters.some((q) => q.year === y) || periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
+    (y) =>
+      !known[y] &&
+      (periods.years.includes(y) ||
+        periods.quarters.some((q) => q.year === y) ||
+        periods.dates.some((d) => y === `FY-${d.slice(0, 4)}`)),
   );
   const substituted: string[] = [];
   const lost: string[] = [];
@@ -225,15 +250,24 @@ function inferYears(x: Inference, yearSet: ReadonlySet<string>): void {
     // Later annual reports restate a year as a comparative period (income statements cover three years).
     const next = [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`).filter((n) => known[n]);
     if (next.length) {
-      next.forEach((n) => present.add(n));
+      next.forEach((n) => {
+        present.add(n);
+      });
       substituted.push(`${y} -> ${next.join(', ')}`);
     } else lost.push(y);
   }
   const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
   if (substituted.length) {
-    x.warn('PERIOD_SUBSTITUTED', `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`);
+    x.warn(
+      'PERIOD_SUBSTITUTED',
+      `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`,
+    );
   }
-  if (lost.length) x.warn('PERIOD_NOT_IN_INDEX', `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`);
+  if (lost.length)
+    x.warn(
+      'PERIOD_NOT_IN_INDEX',
+      `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`,
+    );
   if (present.size) x.years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
 }
 
@@ -253,7 +287,11 @@ function relax(x: Inference): void {
     return;
   }
   if (anyMatch(x, all())) return;
-  const drop = (c: Condition) => x.warn('INFERRED_FILTER_DROPPED', `No indexed filing matches ${describe([c])} together with the other filters; that inferred filter was not applied.`);
+  const drop = (c: Condition) =>
+    x.warn(
+      'INFERRED_FILTER_DROPPED',
+      `No indexed filing matches ${describe([c])} together with the other filters; that inferred filter was not applied.`,
+    );
   if (x.form && !anyMatch(x, all())) {
     drop(x.form);
     x.form = null;
@@ -261,8 +299,14 @@ function relax(x: Inference): void {
   if (x.years && !anyMatch(x, all())) {
     const years = x.years;
     // Later filings restate a year as their comparative period: try the next two fiscal years first.
-    const next = [...new Set(years.values.flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !years.values.includes(y));
-    const successor: Condition = { field: 'sec_fiscal_year', op: 'in', values: next.filter((y) => x.catalog.field_values.sec_fiscal_year[y]).sort() };
+    const next = [...new Set(years.values.flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter(
+      (y) => !years.values.includes(y),
+    );
+    const successor: Condition = {
+      field: 'sec_fiscal_year',
+      op: 'in',
+      values: next.filter((y) => x.catalog.field_values.sec_fiscal_year[y]).sort(),
+    };
     const others = inferredOf(x).filter((c) => c !== years);
     const usable = successor.values.filter((y) => anyMatch(x, [...x.caller, ...others, { ...successor, values: [y] }]));
     if (usable.length) {
@@ -291,11 +335,19 @@ function relax(x: Inference): void {
 function warnUnmatchedValues(x: Inference, all: readonly Condition[]): void {
   if (!anyMatch(x, all)) return;
   for (const c of all) {
-    if ((c.op !== 'in' && c.op !== 'eq') || c.values.length < 2 || (c.field !== 'sec_ticker' && c.field !== 'sec_fiscal_year')) continue;
+    if (
+      (c.op !== 'in' && c.op !== 'eq') ||
+      c.values.length < 2 ||
+      (c.field !== 'sec_ticker' && c.field !== 'sec_fiscal_year')
+    )
+      continue;
     const others = all.filter((o) => o !== c);
     for (const v of c.values) {
       if (!anyMatch(x, [...others, { ...c, values: [v] }])) {
-        x.warn('FILTER_VALUE_UNMATCHED', `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`);
+        x.warn(
+          'FILTER_VALUE_UNMATCHED',
+          `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`,
+        );
       }
     }
   }
@@ -309,8 +361,11 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
   // Preferred filings (named quarters and dates) that the final filters still allow.
   const inScope = new Set(scope.map((s) => s.doc_id));
   const kept = [...periods.filings].filter((d) => inScope.has(d)).sort();
-  if (kept.length) labels.push(`${periods.labels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
-  return section || kept.length ? { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') } : null;
+  if (kept.length)
+    labels.push(`${periods.labels.join(', ')} (${kept.length} quarterly report${kept.length > 1 ? 's' : ''})`);
+  return section || kept.length
+    ? { itemTags: section?.itemTags ?? null, filings: kept.length ? kept : null, label: labels.join('; ') }
+    : null;
 }
 
 /**
@@ -326,7 +381,11 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
  * A field the caller filtered is never inferred, so inference narrows but never contradicts the caller. Inferred
  * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
  */
-export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, caller: readonly Condition[]): InferredFilters {
+export function inferFilters(
+  analysis: QueryAnalysis,
+  catalog: CatalogHeader,
+  caller: readonly Condition[],
+): InferredFilters {
   const notices: QueryNotice[] = [];
   const callerFields = new Set<FilterField>(caller.map((c) => c.field));
   const x: Inference = {
@@ -350,18 +409,28 @@ export function inferFilters(analysis: QueryAnalysis, catalog: CatalogHeader, ca
   const all = [...caller, ...inferredOf(x)];
   warnUnmatchedValues(x, all);
   const preference = preferenceOf(x, all, periods);
-  return { conditions: inferredOf(x), preference, widened: widenedYears(x.held, caller, inferredOf(x), analysis.periods.years), notices };
+  return {
+    conditions: inferredOf(x),
+    preference,
+    widened: widenedYears(x.held, caller, inferredOf(x), analysis.periods.years),
+    notices,
+  };
 }
 
 /** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
-export function sectionPreference(intents: QueryAnalysis['sectionIntents'], sources: readonly CatalogSource[]): RankingPreference | null {
+export function sectionPreference(
+  intents: QueryAnalysis['sectionIntents'],
+  sources: readonly CatalogSource[],
+): RankingPreference | null {
   const present = new Set(sources.map((s) => s.meta.sec_item_tag));
   const itemTags = new Set<string>();
   const labels: string[] = [];
   for (const intent of intents) {
     const tags = intent.tags.filter((t) => present.has(t));
     if (!tags.length) continue;
-    tags.forEach((t) => itemTags.add(t));
+    tags.forEach((t) => {
+      itemTags.add(t);
+    });
     labels.push(`${intent.label} (${tags.join(', ')})`);
   }
   return itemTags.size ? { itemTags: [...itemTags].sort(), filings: null, label: labels.join('; ') } : null;
@@ -372,15 +441,43 @@ export function sectionPreference(intents: QueryAnalysis['sectionIntents'], sour
  * date or "latest", which name one filing), the next two fiscal years' 10-Ks in scope. Not when the form is a
  * 10-Q (quarterly questions), nor when the caller fixed the year or the form.
  */
-function widenedYears(held: readonly CatalogSource[], caller: readonly Condition[], inferred: readonly Condition[], named: readonly string[]): InferredFilters['widened'] {
+function widenedYears(
+  held: readonly CatalogSource[],
+  caller: readonly Condition[],
+  inferred: readonly Condition[],
+  named: readonly string[],
+): InferredFilters['widened'] {
   const years = inferred.find((c) => c.field === 'sec_fiscal_year');
   const form = inferred.find((c) => c.field === 'sec_form_type');
-  if (!years || !named.length || caller.some((c) => c.field === 'sec_form_type') || (form && !form.values.includes('10-K'))) return null;
+  if (
+    !years ||
+    !named.length ||
+    caller.some((c) => c.field === 'sec_form_type') ||
+    (form && !form.values.includes('10-K'))
+  )
+    return null;
   const own = new Set(years.values);
-  const later = [...new Set(named.filter((y) => own.has(y)).flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`)))].filter((y) => !own.has(y)).sort();
+  const later = [
+    ...new Set(named.filter((y) => own.has(y)).flatMap((y) => [1, 2].map((d) => `FY-${Number(y.slice(3)) + d}`))),
+  ]
+    .filter((y) => !own.has(y))
+    .sort();
   const others = inferred.filter((c) => c.field !== 'sec_fiscal_year' && c.field !== 'sec_form_type');
-  const conditions: Condition[] = [...others, { field: 'sec_fiscal_year', op: 'in', values: later }, { field: 'sec_form_type', op: 'eq', values: ['10-K'] }];
-  const present = later.filter((y) => held.some((s) => matchesConditions(s.meta, [...caller, ...others, { field: 'sec_fiscal_year', op: 'eq', values: [y] }, conditions.at(-1)!])));
+  const conditions: Condition[] = [
+    ...others,
+    { field: 'sec_fiscal_year', op: 'in', values: later },
+    { field: 'sec_form_type', op: 'eq', values: ['10-K'] },
+  ];
+  const present = later.filter((y) =>
+    held.some((s) =>
+      matchesConditions(s.meta, [
+        ...caller,
+        ...others,
+        { field: 'sec_fiscal_year', op: 'eq', values: [y] },
+        conditions.at(-1)!,
+      ]),
+    ),
+  );
   if (!present.length) return null;
   conditions[conditions.length - 2] = { field: 'sec_fiscal_year', op: 'in', values: present };
   return { conditions, years: present };

@@ -55,7 +55,12 @@ export function normalizeFilterValue(
     }
     case 'month_day': {
       const m = /^(\d{2})-(\d{2})$/.exec(v);
-      const ok = m && Number(m[1]) >= 1 && Number(m[1]) <= 12 && Number(m[2]) >= 1 && Number(m[2]) <= DAYS_IN_MONTH[Number(m[1]) - 1]!;
+      const ok =
+        m &&
+        Number(m[1]) >= 1 &&
+        Number(m[1]) <= 12 &&
+        Number(m[2]) >= 1 &&
+        Number(m[2]) <= DAYS_IN_MONTH[Number(m[1]) - 1]!;
       return ok ? { value: v } : { error: `"${raw}" is not a month-day MM-DD` };
     }
     case 'form_type': {
@@ -72,7 +77,9 @@ export function normalizeFilterValue(
       if (!vocab) return { value: v };
       const alias = vocab.aliases.sec_ticker?.get(v.toLowerCase());
       if (alias) return { value: alias };
-      return /^[A-Za-z][A-Za-z0-9.-]{0,9}$/.test(v) ? { value: v.toUpperCase() } : { error: `"${raw}" is not a ticker or known company name` };
+      return /^[A-Za-z][A-Za-z0-9.-]{0,9}$/.test(v)
+        ? { value: v.toUpperCase() }
+        : { error: `"${raw}" is not a ticker or known company name` };
     }
     default: {
       const alias = vocab?.aliases[field]?.get(v.toLowerCase());
@@ -90,7 +97,10 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
   const roots = keys.filter((k) => EXPRESSION_ROOTS.has(k.toLowerCase()));
   if (roots.length) {
     throw new ApiError('FILTER_EXPRESSION_UNSUPPORTED', {
-      errors: roots.map((k) => ({ path: `metadata_filters.${k}`, message: 'boolean expression roots are not supported' })),
+      errors: roots.map((k) => ({
+        path: `metadata_filters.${k}`,
+        message: 'boolean expression roots are not supported',
+      })),
     });
   }
   if (keys.length > FILTER_LIMITS.MAX_FILTER_CONDITIONS) {
@@ -152,7 +162,10 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
         continue;
       }
       if (list.length > FILTER_LIMITS.MAX_VALUES_PER_CONDITION) {
-        limitErrors.push({ path: where, message: `at most ${FILTER_LIMITS.MAX_VALUES_PER_CONDITION} values per condition` });
+        limitErrors.push({
+          path: where,
+          message: `at most ${FILTER_LIMITS.MAX_VALUES_PER_CONDITION} values per condition`,
+        });
         continue;
       }
       totalValues += list.length;
@@ -164,7 +177,10 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
           return;
         }
         if ([...item].length > FILTER_LIMITS.MAX_FILTER_VALUE_LENGTH) {
-          limitErrors.push({ path: itemPath, message: `values are at most ${FILTER_LIMITS.MAX_FILTER_VALUE_LENGTH} characters` });
+          limitErrors.push({
+            path: itemPath,
+            message: `values are at most ${FILTER_LIMITS.MAX_FILTER_VALUE_LENGTH} characters`,
+          });
           return;
         }
         const n = normalizeFilterValue(key, item, vocab);
@@ -175,7 +191,10 @@ export function parseMetadataFilters(input: Record<string, unknown>, vocab: Filt
     }
   }
   if (totalValues > FILTER_LIMITS.MAX_FILTER_VALUES_TOTAL) {
-    limitErrors.push({ path: 'metadata_filters', message: `at most ${FILTER_LIMITS.MAX_FILTER_VALUES_TOTAL} values in total` });
+    limitErrors.push({
+      path: 'metadata_filters',
+      message: `at most ${FILTER_LIMITS.MAX_FILTER_VALUES_TOTAL} values in total`,
+    });
   }
   if (limitErrors.length) throw new ApiError('FILTER_LIMIT_EXCEEDED', { errors: [...limitErrors, ...errors] });
   if (errors.length) throw new ApiError('INVALID_FILTER', { errors });
@@ -191,7 +210,13 @@ export function conditionsToObject(conditions: readonly Condition[]): Record<str
     if (prev === undefined && (c.op === 'eq' || c.op === 'in')) out[c.field] = value;
     else {
       const obj: Record<string, unknown> =
-        prev === undefined ? {} : typeof prev === 'object' && !Array.isArray(prev) ? (prev as Record<string, unknown>) : Array.isArray(prev) ? { in: prev } : { eq: prev };
+        prev === undefined
+          ? {}
+          : typeof prev === 'object' && !Array.isArray(prev)
+            ? (prev as Record<string, unknown>)
+            : Array.isArray(prev)
+              ? { in: prev }
+              : { eq: prev };
       obj[c.op] = value;
       out[c.field] = obj;
     }

@@ -1,11 +1,13 @@
+import { ArtifactFormatError, decodeArtifact, encodeArtifact, FORMAT_VERSION, requireSection } from './container';
 import {
-  ArtifactFormatError,
-  decodeArtifact,
-  encodeArtifact,
-  FORMAT_VERSION,
-  requireSection,
-} from './container';
-import { NO_VECTOR, type ArtifactRef, type Directory, type FileList, type IssuerTable, type Manifest, type TermBlock } from './types';
+  NO_VECTOR,
+  type ArtifactRef,
+  type Directory,
+  type FileList,
+  type IssuerTable,
+  type Manifest,
+  type TermBlock,
+} from './types';
 import { ANALYZER_VERSION } from '../text/tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
 // builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
@@ -21,14 +23,29 @@ export function encodeDirectory(d: Directory): Uint8Array {
 
 export function decodeDirectory(bytes: Uint8Array): Directory {
   const { header: d } = decodeArtifact<Directory>(bytes, 'directory');
-  if (!d || !Array.isArray(d.companies) || !d.field_values || !d.terms || !Number.isInteger(d.terms.blocks) || d.terms.blocks < 1) {
+  if (
+    !d ||
+    !Array.isArray(d.companies) ||
+    !d.field_values ||
+    !d.terms ||
+    !Number.isInteger(d.terms.blocks) ||
+    d.terms.blocks < 1
+  ) {
     throw new ArtifactFormatError('directory incomplete');
   }
   if (d.analyzer_version !== ANALYZER_VERSION) {
-    throw new ArtifactFormatError(`directory built with analyzer ${d.analyzer_version}, this code uses ${ANALYZER_VERSION}`);
+    throw new ArtifactFormatError(
+      `directory built with analyzer ${d.analyzer_version}, this code uses ${ANALYZER_VERSION}`,
+    );
   }
   for (const c of d.companies) {
-    if (typeof c.ticker !== 'string' || !c.shards || !Number.isInteger(c.shards.first) || !Array.isArray(c.shards.fiscal_years) || !Number.isInteger(c.sources?.first)) {
+    if (
+      typeof c.ticker !== 'string' ||
+      !c.shards ||
+      !Number.isInteger(c.shards.first) ||
+      !Array.isArray(c.shards.fiscal_years) ||
+      !Number.isInteger(c.sources?.first)
+    ) {
       throw new ArtifactFormatError('directory company incomplete');
     }
   }
@@ -41,10 +58,12 @@ export function encodeIssuerTable(t: IssuerTable): Uint8Array {
 
 export function decodeIssuerTable(bytes: Uint8Array, ticker: string): IssuerTable {
   const { header: t } = decodeArtifact<IssuerTable>(bytes, 'issuer');
-  if (!t || !Array.isArray(t.filings) || !Array.isArray(t.items) || !Array.isArray(t.shards)) throw new ArtifactFormatError('issuer table incomplete');
+  if (!t || !Array.isArray(t.filings) || !Array.isArray(t.items) || !Array.isArray(t.shards))
+    throw new ArtifactFormatError('issuer table incomplete');
   if (t.ticker !== ticker) throw new ArtifactFormatError(`issuer table is for ${String(t.ticker)}, expected ${ticker}`);
   for (const item of t.items) {
-    if (!t.filings[item.filing] || !t.shards[item.shard] || !Number.isInteger(item.statements)) throw new ArtifactFormatError('issuer table item out of range');
+    if (!t.filings[item.filing] || !t.shards[item.shard] || !Number.isInteger(item.statements))
+      throw new ArtifactFormatError('issuer table item out of range');
   }
   return t;
 }
@@ -84,7 +103,8 @@ const TERM_BLOCK_OVERHEAD_BYTES = 2048;
 export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {
   const decoded = decodeArtifact<TermBlockHeader>(bytes, 'terms');
   const h = decoded.header;
-  if (!h || !Array.isArray(h.terms) || !Number.isInteger(h.dim) || h.dim <= 0) throw new ArtifactFormatError('term block header incomplete');
+  if (!h || !Array.isArray(h.terms) || !Number.isInteger(h.dim) || h.dim <= 0)
+    throw new ArtifactFormatError('term block header incomplete');
   if (h.block !== block) throw new ArtifactFormatError(`term block ${String(h.block)} read as block ${block}`);
   const n = h.terms.length;
   const shardOffsets = requireSection(decoded, 'shard_offsets', Uint32Array, n + 1);
@@ -94,13 +114,15 @@ export function decodeTermBlock(bytes: Uint8Array, block: number): TermBlock {
   const weights = requireSection(decoded, 'weights', Float32Array).slice();
   const vectors = requireSection(decoded, 'vectors', Int8Array, weights.length * h.dim).slice();
   const vectorRow = requireSection(decoded, 'vector_row', Uint32Array, n);
-  for (const r of vectorRow) if (r !== NO_VECTOR && r >= weights.length) throw new ArtifactFormatError('term block vector row out of range');
+  for (const r of vectorRow)
+    if (r !== NO_VECTOR && r >= weights.length) throw new ArtifactFormatError('term block vector row out of range');
   const df = requireSection(decoded, 'df', Uint32Array, n);
   const shardImpact = requireSection(decoded, 'shard_impact', Uint8Array, shardIds.length);
   const restImpact = requireSection(decoded, 'rest_impact', Uint8Array, n);
   // Measured against the heap by bench/cache-memory.ts.
   let byteSize = TERM_BLOCK_OVERHEAD_BYTES;
-  for (const a of [df, shardOffsets, shardIds, shardImpact, restImpact, vectorRow, weights, vectors]) byteSize += a.byteLength;
+  for (const a of [df, shardOffsets, shardIds, shardImpact, restImpact, vectorRow, weights, vectors])
+    byteSize += a.byteLength;
   for (const t of h.terms as string[]) byteSize += t.length + STRING_OVERHEAD_BYTES;
   return {
     block,
@@ -157,12 +179,20 @@ export function decodeGraph(
 ): DecodedGraph {
   const decoded = decodeArtifact<GraphHeader>(bytes, 'graph');
   const h = decoded.header;
-  if (!h || typeof h.shard !== 'string' || !Number.isInteger(h.dim) || !Number.isInteger(h.count) || !Number.isInteger(h.m)) {
+  if (
+    !h ||
+    typeof h.shard !== 'string' ||
+    !Number.isInteger(h.dim) ||
+    !Number.isInteger(h.count) ||
+    !Number.isInteger(h.m)
+  ) {
     throw new ArtifactFormatError('graph header incomplete');
   }
-  if (h.shard !== expected.shard) throw new ArtifactFormatError(`graph is for shard ${h.shard}, expected ${expected.shard}`);
+  if (h.shard !== expected.shard)
+    throw new ArtifactFormatError(`graph is for shard ${h.shard}, expected ${expected.shard}`);
   if (h.dim !== expected.dim) throw new ArtifactFormatError(`graph has dim ${h.dim}, shard has ${expected.dim}`);
-  if (h.count !== expected.count) throw new ArtifactFormatError(`graph has ${h.count} vectors, shard has ${expected.count} statements`);
+  if (h.count !== expected.count)
+    throw new ArtifactFormatError(`graph has ${h.count} vectors, shard has ${expected.count} statements`);
   const hnsw = requireSection(decoded, 'hnsw', Uint8Array);
   checkGraph(h, hnsw, parseHnswHeader);
   return { header: h, hnsw };
@@ -187,8 +217,11 @@ function checkGraph(h: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeade
 export const MANIFEST_FORMAT = 'filing-evidence-index';
 
 const isRef = (r: unknown): r is ArtifactRef =>
-  !!r && typeof r === 'object' && typeof (r as { file: unknown }).file === 'string' &&
-  typeof (r as { sha256: unknown }).sha256 === 'string' && Number.isInteger((r as { bytes: unknown }).bytes);
+  !!r &&
+  typeof r === 'object' &&
+  typeof (r as { file: unknown }).file === 'string' &&
+  typeof (r as { sha256: unknown }).sha256 === 'string' &&
+  Number.isInteger((r as { bytes: unknown }).bytes);
 
 export function decodeManifest(text: string): Manifest {
   let m: Manifest;
@@ -198,9 +231,11 @@ export function decodeManifest(text: string): Manifest {
     throw new ArtifactFormatError('manifest is not JSON');
   }
   if (m?.format !== MANIFEST_FORMAT) throw new ArtifactFormatError('not a filing-evidence-index manifest');
-  if (m.format_version !== FORMAT_VERSION) throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
+  if (m.format_version !== FORMAT_VERSION)
+    throw new ArtifactFormatError(`manifest format version ${m.format_version} unsupported`);
   if (m.analyzer_version !== ANALYZER_VERSION) throw new ArtifactFormatError('manifest analyzer version mismatch');
-  if (!isRef(m.directory) || !isRef(m.files)) throw new ArtifactFormatError('manifest incomplete: directory or file list missing');
+  if (!isRef(m.directory) || !isRef(m.files))
+    throw new ArtifactFormatError('manifest incomplete: directory or file list missing');
   return m;
 }
 

@@ -64,7 +64,8 @@ function inflated(stored: Uint8Array, expected: number, what: string): Uint8Arra
   } catch {
     throw new ArtifactFormatError(`${what} does not inflate`);
   }
-  if (out.byteLength !== expected) throw new ArtifactFormatError(`${what} inflates to ${out.byteLength} bytes, expected ${expected}`);
+  if (out.byteLength !== expected)
+    throw new ArtifactFormatError(`${what} inflates to ${out.byteLength} bytes, expected ${expected}`);
   // Typed sections are viewed from offset 0 of their own buffer (aligned); a small result may sit in a shared pool.
   return out.byteOffset === 0 && out.buffer.byteLength === expected ? out : new Uint8Array(out);
 }
@@ -102,7 +103,12 @@ export function encodeArtifact(
   order: readonly string[] = [],
   deflate: DeflateOptions = {},
 ): Uint8Array {
-  const names = [...order.filter((n) => n in sections), ...Object.keys(sections).filter((n) => !order.includes(n)).sort()];
+  const names = [
+    ...order.filter((n) => n in sections),
+    ...Object.keys(sections)
+      .filter((n) => !order.includes(n))
+      .sort(),
+  ];
   const table: SectionEntry[] = [];
   const stored: Uint8Array[] = [];
   let cursor = 0;
@@ -126,7 +132,9 @@ export function encodeArtifact(
   view.setUint32(8, headerBytes.length, true);
   view.setUint32(12, out.byteLength, true);
   out.set(headerBytes, PREAMBLE_BYTES);
-  stored.forEach((bytes, i) => out.set(bytes, dataStart + table[i]!.offset));
+  stored.forEach((bytes, i) => {
+    out.set(bytes, dataStart + table[i]!.offset);
+  });
   return out;
 }
 
@@ -229,26 +237,50 @@ export function decodeArtifactHead<H>(bytes: Uint8Array, expectedKind: ArtifactK
   const places: Record<string, SectionPlace> = {};
   for (const s of parsed.sections) {
     const size = BYTES[s.type];
-    if (!size || !Number.isInteger(s.offset) || !Number.isInteger(s.length) || s.offset % ALIGN !== 0 || s.offset < 0 || s.length < 0) {
+    if (
+      !size ||
+      !Number.isInteger(s.offset) ||
+      !Number.isInteger(s.length) ||
+      s.offset % ALIGN !== 0 ||
+      s.offset < 0 ||
+      s.length < 0
+    ) {
       throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
     }
-    if (s.z !== undefined && (!Number.isInteger(s.z) || s.z < 0)) throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
+    if (s.z !== undefined && (!Number.isInteger(s.z) || s.z < 0))
+      throw new ArtifactFormatError(`bad section entry ${String(s.name)}`);
     const storedBytes = s.z ?? s.length * size;
     if (dataStart + s.offset + storedBytes > total) throw new ArtifactFormatError(`section ${s.name} out of bounds`);
-    places[s.name] = { type: s.type, start: dataStart + s.offset, bytes: storedBytes, length: s.length, ...(s.z !== undefined ? { deflated: true } : {}) };
+    places[s.name] = {
+      type: s.type,
+      start: dataStart + s.offset,
+      bytes: storedBytes,
+      length: s.length,
+      ...(s.z !== undefined ? { deflated: true } : {}),
+    };
     if (s.offset + storedBytes > body.byteLength) continue;
     if (s.z === undefined) sections[s.name] = sectionView(s.type, body.buffer, body.byteOffset + s.offset, s.length);
-    else sections[s.name] = sectionView(s.type, inflated(body.subarray(s.offset, s.offset + s.z), s.length * size, `section ${s.name}`).buffer, 0, s.length);
+    else
+      sections[s.name] = sectionView(
+        s.type,
+        inflated(body.subarray(s.offset, s.offset + s.z), s.length * size, `section ${s.name}`).buffer,
+        0,
+        s.length,
+      );
   }
   return { header: parsed.header, sections, places, total };
 }
 
 function sectionView(type: SectionType, buf: ArrayBufferLike, at: number, length: number): SectionData {
-  return type === 'i8' ? new Int8Array(buf, at, length)
-    : type === 'u16' ? new Uint16Array(buf, at, length)
-    : type === 'u32' ? new Uint32Array(buf, at, length)
-    : type === 'f32' ? new Float32Array(buf, at, length)
-    : new Uint8Array(buf, at, length);
+  return type === 'i8'
+    ? new Int8Array(buf, at, length)
+    : type === 'u16'
+      ? new Uint16Array(buf, at, length)
+      : type === 'u32'
+        ? new Uint32Array(buf, at, length)
+        : type === 'f32'
+          ? new Float32Array(buf, at, length)
+          : new Uint8Array(buf, at, length);
 }
 
 export function requireSection<T extends SectionData>(
@@ -259,6 +291,7 @@ export function requireSection<T extends SectionData>(
 ): T {
   const s = decoded.sections[name];
   if (!(s instanceof ctor)) throw new ArtifactFormatError(`missing or mistyped section ${name}`);
-  if (length !== undefined && s.length !== length) throw new ArtifactFormatError(`section ${name} has ${s.length} elements, expected ${length}`);
+  if (length !== undefined && s.length !== length)
+    throw new ArtifactFormatError(`section ${name} has ${s.length} elements, expected ${length}`);
   return s as T;
 }

@@ -1,4 +1,12 @@
-import { ArtifactFormatError, decodeArtifact, decodeArtifactHead, encodeArtifact, requireSection, type DecodedArtifact, type DecodedHead } from './container';
+import {
+  ArtifactFormatError,
+  decodeArtifact,
+  decodeArtifactHead,
+  encodeArtifact,
+  requireSection,
+  type DecodedArtifact,
+  type DecodedHead,
+} from './container';
 import { crc32 } from './crc32';
 import { PackedLines } from './packed-lines';
 import {
@@ -65,7 +73,9 @@ const HEAD_SECTIONS = [
 /** Read with the head, in the same range: every search of the shard scans them. */
 const HEAD_TAIL_SECTIONS = ['codes'] as const;
 const BODY_SECTIONS = ['postings', 'vectors', 'records', 'offset', 'length'] as const;
-const DEFLATED_HEAD_SECTIONS = HEAD_SECTIONS.filter((name) => !['claim', 'postings_crc', 'code_mean', 'code_scale'].includes(name));
+const DEFLATED_HEAD_SECTIONS = HEAD_SECTIONS.filter(
+  (name) => !['claim', 'postings_crc', 'code_mean', 'code_scale'].includes(name),
+);
 
 /**
  * The JSON header: sizes only. Everything per statement or per term is in sections, as compact as it stays exact:
@@ -92,7 +102,20 @@ const STATEMENT_SHIFT = 5;
 const STATEMENT_MASK = 7;
 
 /** What the builder hands to encodeShard: the statements' columns, consensus, edges, postings and vectors. */
-export type ShardInput = Pick<Shard, 'id' | 'texts' | 'metric' | 'agree' | 'disagree' | 'postOffsets' | 'postDocs' | 'postTfs' | 'docLen' | 'dim' | 'vectors'> & {
+export type ShardInput = Pick<
+  Shard,
+  | 'id'
+  | 'texts'
+  | 'metric'
+  | 'agree'
+  | 'disagree'
+  | 'postOffsets'
+  | 'postDocs'
+  | 'postTfs'
+  | 'docLen'
+  | 'dim'
+  | 'vectors'
+> & {
   kind: StatementKind[];
   status: EpistemicStatus[];
   /** Per statement, the financial statement code of a row printed on one (0: none); absent = none. */
@@ -122,10 +145,17 @@ function blockCrcs(bytes: Uint8Array, block: number): Uint32Array {
 }
 
 type Occurrence = [source: number, page: number, status: number, note: string];
-const packOccurrences = (list: readonly ClaimOccurrence[]): Occurrence[] => list.map((o) => [o.source, o.page, EPISTEMIC_STATUSES.indexOf(o.status), o.note]);
+const packOccurrences = (list: readonly ClaimOccurrence[]): Occurrence[] =>
+  list.map((o) => [o.source, o.page, EPISTEMIC_STATUSES.indexOf(o.status), o.note]);
 
 /** A statement's stored flags: its feature bits (statementFeatures), kind, status and whether other filings agree. */
-export function packedFlags(features: number, kind: StatementKind, status: EpistemicStatus, agreed: boolean, statement = 0): number {
+export function packedFlags(
+  features: number,
+  kind: StatementKind,
+  status: EpistemicStatus,
+  agreed: boolean,
+  statement = 0,
+): number {
   if (statement > STATEMENT_MASK) throw new Error(`financial statement code ${statement} does not fit its bits`);
   return (
     features |
@@ -137,7 +167,11 @@ export function packedFlags(features: number, kind: StatementKind, status: Epist
 }
 
 /** What a shard stores about a statement's text for ranking (Shard.labels and Shard.flags). */
-export function statementFeatures(text: string, kind: StatementKind, metric: number): { label: readonly string[] | null; flags: number } {
+export function statementFeatures(
+  text: string,
+  kind: StatementKind,
+  metric: number,
+): { label: readonly string[] | null; flags: number } {
   if (kind !== 'table_row') return { label: null, flags: 0 };
   return { label: labelTerms(text), flags: reconcilingOnly(text, metric) ? SHARD_FLAG_RECONCILING_ONLY : 0 };
 }
@@ -181,14 +215,17 @@ export function encodeShard(s: ShardInput): Uint8Array {
     return utf8.encode(xs.join('\n'));
   };
   // Readers find terms by binary search and trust the order (the head's bytes are checked by their CRC-32).
-  for (let t = 1; t < s.terms.length; t++) if (!(s.terms[t - 1]! < s.terms[t]!)) throw new Error('shard terms not strictly sorted');
+  for (let t = 1; t < s.terms.length; t++)
+    if (!(s.terms[t - 1]! < s.terms[t]!)) throw new Error('shard terms not strictly sorted');
   const header: ShardHeader = { id: s.id, count: n, dim, term_count: s.terms.length, block };
   const restatedRows = s.texts.map((_, i) => i).filter((i) => isRestatedRow(s.kind[i]!, s.agree[i]!.length > 0));
   return encodeArtifact(
     'shard',
     header,
     {
-      flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, s.kind[i]!, s.status[i]!, s.agree[i]!.length > 0, s.statement?.[i] ?? 0)),
+      flags: Uint8Array.from(features, (f, i) =>
+        packedFlags(f.flags, s.kind[i]!, s.status[i]!, s.agree[i]!.length > 0, s.statement?.[i] ?? 0),
+      ),
       source: compactUints(s.source),
       page: compactUints(s.page),
       doc_len: s.docLen,
@@ -228,7 +265,11 @@ export function encodeShard(s: ShardInput): Uint8Array {
  * and per statement one bit per dimension, set when the component is above the mean. The vector leg scores a code
  * by the query's dot product with mean + deviation * (bit ? 1 : -1) (src/search/vector.ts).
  */
-export function binaryCodes(vectors: Int8Array, n: number, dim: number): { bits: Uint8Array; mean: Float32Array; scale: Float32Array } {
+export function binaryCodes(
+  vectors: Int8Array,
+  n: number,
+  dim: number,
+): { bits: Uint8Array; mean: Float32Array; scale: Float32Array } {
   if (dim % 8 !== 0) throw new Error(`binary codes need a dimension divisible by 8, not ${dim}`);
   const mean = new Float64Array(dim);
   const scale = new Float64Array(dim);
@@ -252,8 +293,10 @@ function compactUints(values: ArrayLike<number>): Uint16Array | Uint32Array {
 /** A u16 or u32 section as numbers (either is valid, see compactUints). */
 function uintSection(decoded: DecodedArtifact<unknown>, name: string, length?: number): Uint16Array | Uint32Array {
   const section = decoded.sections[name];
-  if (!(section instanceof Uint16Array || section instanceof Uint32Array)) throw new ArtifactFormatError(`missing or mistyped section ${name}`);
-  if (length !== undefined && section.length !== length) throw new ArtifactFormatError(`section ${name} has ${section.length} elements, expected ${length}`);
+  if (!(section instanceof Uint16Array || section instanceof Uint32Array))
+    throw new ArtifactFormatError(`missing or mistyped section ${name}`);
+  if (length !== undefined && section.length !== length)
+    throw new ArtifactFormatError(`section ${name} has ${section.length} elements, expected ${length}`);
   return section;
 }
 
@@ -296,9 +339,11 @@ export function decodeShard(bytes: Uint8Array): Shard {
   shard.postTfs = new Uint8Array(shard.postDocs.length);
   shard.vectors = requireSection(decoded, 'vectors', Int8Array, shard.count * shard.dim);
   const postings = requireSection(decoded, 'postings', Uint8Array, layout.postings.bytes);
-  for (let t = 0; t < shard.terms.length; t++) fillPostings(shard, t, postings.subarray(layout.postingAt[t]!, layout.postingAt[t + 1]!));
+  for (let t = 0; t < shard.terms.length; t++)
+    fillPostings(shard, t, postings.subarray(layout.postingAt[t]!, layout.postingAt[t + 1]!));
   const records = requireSection(decoded, 'records', Uint8Array, layout.records.bytes);
-  for (let i = 0; i < shard.count; i++) fillRecord(shard, i, recordBody(records.subarray(layout.recordAt[i]!, layout.recordAt[i + 1]!)));
+  for (let i = 0; i < shard.count; i++)
+    fillRecord(shard, i, recordBody(records.subarray(layout.recordAt[i]!, layout.recordAt[i + 1]!)));
   return shard;
 }
 
@@ -312,7 +357,8 @@ export function decodeShardHead(head: Uint8Array): Shard {
 
 function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const h = decoded.header;
-  if (!h || !Number.isInteger(h.count) || !Number.isInteger(h.term_count) || !Number.isInteger(h.dim)) throw new ArtifactFormatError('shard header incomplete');
+  if (!h || !Number.isInteger(h.count) || !Number.isInteger(h.term_count) || !Number.isInteger(h.dim))
+    throw new ArtifactFormatError('shard header incomplete');
   const n = h.count;
   const block = h.block;
   if (!Number.isInteger(block) || block <= 0) throw new ArtifactFormatError('shard block size invalid');
@@ -347,20 +393,34 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
   const postings = place('postings');
   const records = place('records');
   const codes = place('codes');
-  if (h.dim % 8 !== 0 || postingAt[h.term_count] !== postings.bytes || recordAt[n] !== records.bytes || codes.bytes !== (n * h.dim) / 8) throw new ArtifactFormatError('shard sections misaligned');
-  if (codes.start + codes.bytes > postings.start) throw new ArtifactFormatError('shard codes are not read with its head');
-  for (let i = 0; i < n; i++) if (recordAt[i + 1]! - recordAt[i]! <= RECORD_CRC_BYTES) throw new ArtifactFormatError('shard record empty');
+  if (
+    h.dim % 8 !== 0 ||
+    postingAt[h.term_count] !== postings.bytes ||
+    recordAt[n] !== records.bytes ||
+    codes.bytes !== (n * h.dim) / 8
+  )
+    throw new ArtifactFormatError('shard sections misaligned');
+  if (codes.start + codes.bytes > postings.start)
+    throw new ArtifactFormatError('shard codes are not read with its head');
+  for (let i = 0; i < n; i++)
+    if (recordAt[i + 1]! - recordAt[i]! <= RECORD_CRC_BYTES) throw new ArtifactFormatError('shard record empty');
   const layout: ShardLayout = {
     block,
     postingAt,
-    postings: { start: postings.start, bytes: postings.bytes, crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)).slice() },
+    postings: {
+      start: postings.start,
+      bytes: postings.bytes,
+      crc: requireSection(decoded, 'postings_crc', Uint32Array, Math.ceil(postings.bytes / block)).slice(),
+    },
     recordAt,
     records: { start: records.start, bytes: records.bytes },
   };
   const termIndex = sortedTermLookup(terms);
   const edges = edgeColumns(uintSection(decoded, 'edge_from'), decoded, n);
   const flags = requireSection(decoded, 'flags', Uint8Array, n);
-  for (let i = 0; i < n; i++) if (!EPISTEMIC_STATUSES[(flags[i]! >> STATUS_SHIFT) & STATUS_MASK]) throw new ArtifactFormatError('shard status code unknown');
+  for (let i = 0; i < n; i++)
+    if (!EPISTEMIC_STATUSES[(flags[i]! >> STATUS_SHIFT) & STATUS_MASK])
+      throw new ArtifactFormatError('shard status code unknown');
   const labels = lines('labels', n);
   // Sections stored plain are views of the head's bytes: copied, so the cache does not keep the whole head alive.
   const own = <T extends Uint8Array | Uint16Array | Uint32Array | Float32Array>(a: T): T => a.slice() as T;
@@ -394,7 +454,16 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     codeMean: own(requireSection(decoded, 'code_mean', Float32Array, h.dim)),
     codeScale: own(requireSection(decoded, 'code_scale', Float32Array, h.dim)),
     byteSize: decoded.total,
-    parts: { postings: new Uint8Array(h.term_count), lists: new Map(), listCost: 0, records: new Uint8Array(n), sourceBase: 0, headCost: 0, recordCost: 0, layout },
+    parts: {
+      postings: new Uint8Array(h.term_count),
+      lists: new Map(),
+      listCost: 0,
+      records: new Uint8Array(n),
+      sourceBase: 0,
+      headCost: 0,
+      recordCost: 0,
+      layout,
+    },
   };
   shard.parts!.headCost = heldHeadBytes(shard);
   return shard;
@@ -402,8 +471,9 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
 
 /** The codes section, which a head read holds (ShardInfo.head_bytes ends with it), copied out of the head's bytes. */
 function codesOf(decoded: DecodedHead<ShardHeader>, bytes: number): Uint8Array {
-  const codes = decoded.sections['codes'];
-  if (!(codes instanceof Uint8Array) || codes.byteLength !== bytes) throw new ArtifactFormatError('shard head read without its codes');
+  const codes = decoded.sections.codes;
+  if (!(codes instanceof Uint8Array) || codes.byteLength !== bytes)
+    throw new ArtifactFormatError('shard head read without its codes');
   return codes.slice();
 }
 
@@ -435,7 +505,10 @@ function restatedColumns(decoded: DecodedHead<ShardHeader>, flags: Uint8Array, n
   const at = source.length <= 0xffff ? new Uint16Array(n + 1) : new Uint32Array(n + 1);
   let k = 0;
   for (let i = 0; i < n; i++) {
-    const rows = isRestatedRow((flags[i]! & FLAG_TABLE_ROW) !== 0 ? 'table_row' : 'sentence', (flags[i]! & SHARD_FLAG_AGREED) !== 0);
+    const rows = isRestatedRow(
+      (flags[i]! & FLAG_TABLE_ROW) !== 0 ? 'table_row' : 'sentence',
+      (flags[i]! & SHARD_FLAG_AGREED) !== 0,
+    );
     at[i + 1] = at[i]! + (rows ? (counts[k++] ?? 0) : 0);
   }
   if (k !== counts.length || at[n] !== source.length) throw new ArtifactFormatError('shard restated rows misaligned');
@@ -451,7 +524,8 @@ function edgeColumns(from: Uint16Array | Uint32Array, decoded: DecodedHead<Shard
   const kind = requireSection(decoded, 'edge_kind', Uint8Array, from.length);
   const at = new Uint32Array(n + 1);
   for (let j = 0; j < from.length; j++) {
-    if (kind[j]! >= EDGE_KINDS.length || target[j]! >= n || from[j]! >= n) throw new ArtifactFormatError('shard edge out of range');
+    if (kind[j]! >= EDGE_KINDS.length || target[j]! >= n || from[j]! >= n)
+      throw new ArtifactFormatError('shard edge out of range');
     if (j > 0 && from[j]! < from[j - 1]!) throw new ArtifactFormatError('shard edges not grouped by statement');
     at[from[j]! + 1]!++;
   }
@@ -494,8 +568,32 @@ export const edgeCount = (shard: Shard, local: number): number => shard.edges.at
 function heldHeadBytes(shard: Shard): number {
   const { parts } = shard;
   const { edges } = shard;
-  const arrays = [shard.source, shard.page, shard.metric, shard.flags, shard.claim, shard.rowLabel, shard.restated.at, shard.restated.source, shard.restated.page, shard.postOffsets, shard.docLen, shard.codeMean, shard.codeScale, edges.at, edges.target, edges.kind];
-  if (parts) arrays.push(parts.postings, parts.records, parts.layout.postingAt, parts.layout.recordAt, parts.layout.postings.crc);
+  const arrays = [
+    shard.source,
+    shard.page,
+    shard.metric,
+    shard.flags,
+    shard.claim,
+    shard.rowLabel,
+    shard.restated.at,
+    shard.restated.source,
+    shard.restated.page,
+    shard.postOffsets,
+    shard.docLen,
+    shard.codeMean,
+    shard.codeScale,
+    edges.at,
+    edges.target,
+    edges.kind,
+  ];
+  if (parts)
+    arrays.push(
+      parts.postings,
+      parts.records,
+      parts.layout.postingAt,
+      parts.layout.recordAt,
+      parts.layout.postings.crc,
+    );
   let sum = shard.labels.bytes + shard.terms.bytes;
   for (const a of arrays) sum += a.byteLength;
   return sum;
@@ -527,9 +625,11 @@ export function fillPostings(shard: Shard, t: number, bytes: Uint8Array): void {
   const a = shard.postOffsets[t]!;
   const k = shard.postOffsets[t + 1]! - a;
   const idBytes = postingIdBytes(shard.count);
-  if (bytes.byteLength !== postingBytes(k, idBytes)) throw new ArtifactFormatError('shard posting list has the wrong length');
+  if (bytes.byteLength !== postingBytes(k, idBytes))
+    throw new ArtifactFormatError('shard posting list has the wrong length');
   const own = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
-  const docs = idBytes === 2 ? new Uint16Array(own.buffer, own.byteOffset, k) : new Uint32Array(own.buffer, own.byteOffset, k);
+  const docs =
+    idBytes === 2 ? new Uint16Array(own.buffer, own.byteOffset, k) : new Uint32Array(own.buffer, own.byteOffset, k);
   // Ascending ids: a statement's membership in a list is a binary search (src/search/term-membership.ts).
   for (let j = 0; j < k; j++) {
     if (docs[j]! >= shard.count) throw new ArtifactFormatError('shard posting out of range');
@@ -565,7 +665,10 @@ const RECORD_CRC_BYTES = 4;
 export function recordIntact(record: Uint8Array): boolean {
   if (record.byteLength <= RECORD_CRC_BYTES) return false;
   const end = record.byteLength - RECORD_CRC_BYTES;
-  return crc32(record.subarray(0, end)) === new DataView(record.buffer, record.byteOffset + end, RECORD_CRC_BYTES).getUint32(0, true);
+  return (
+    crc32(record.subarray(0, end)) ===
+    new DataView(record.buffer, record.byteOffset + end, RECORD_CRC_BYTES).getUint32(0, true)
+  );
 }
 
 /** Bytes of a statement's record before its CRC-32 (its text and consensus as JSON), from the head of a shard read by ranges. */
@@ -587,14 +690,16 @@ export function fillRecord(shard: Shard, local: number, bytes: Uint8Array): void
   } catch {
     throw new ArtifactFormatError('shard record is not valid JSON');
   }
-  if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !Array.isArray(parsed[1]) || !Array.isArray(parsed[2])) throw new ArtifactFormatError('shard record malformed');
+  if (!Array.isArray(parsed) || typeof parsed[0] !== 'string' || !Array.isArray(parsed[1]) || !Array.isArray(parsed[2]))
+    throw new ArtifactFormatError('shard record malformed');
   const base = shard.parts?.sourceBase ?? 0;
   const occurrences = (list: unknown[]): ClaimOccurrence[] => {
     if (!list.length) return EMPTY;
     return list.map((o) => {
       const [source, page, status, note] = o as Occurrence;
       const st = EPISTEMIC_STATUSES[status];
-      if (!st || !Number.isInteger(source) || !Number.isInteger(page) || typeof note !== 'string') throw new ArtifactFormatError('shard consensus occurrence malformed');
+      if (!st || !Number.isInteger(source) || !Number.isInteger(page) || typeof note !== 'string')
+        throw new ArtifactFormatError('shard consensus occurrence malformed');
       return { source: source + base, page, status: st, note };
     });
   };
@@ -618,7 +723,12 @@ export interface BlockRead {
  * than `gap` blocks merged, then the closest reads merged until at most `maxReads` remain (a Worker has six
  * connections at a time: fewer, larger reads beat many small ones).
  */
-export function planBlockReads(spans: readonly (readonly [number, number])[], block: number, gap = 1, maxReads = Infinity): BlockRead[] {
+export function planBlockReads(
+  spans: readonly (readonly [number, number])[],
+  block: number,
+  gap = 1,
+  maxReads = Infinity,
+): BlockRead[] {
   const reads = planSpanReads(
     spans.filter(([a, b]) => b > a).map(([a, b]) => [Math.floor(a / block), Math.floor((b - 1) / block) + 1] as const),
     gap,
@@ -631,8 +741,15 @@ export function planBlockReads(spans: readonly (readonly [number, number])[], bl
  * Ranges to read for these spans (within a section), exactly: spans closer than `gap` read together, then the
  * closest reads merged until at most `maxReads` remain.
  */
-export function planSpanReads(spans: readonly (readonly [number, number])[], gap: number, maxReads = Infinity): { from: number; to: number }[] {
-  const sorted = spans.filter(([a, b]) => b > a).map(([a, b]) => ({ from: a, to: b })).sort((x, y) => x.from - y.from);
+export function planSpanReads(
+  spans: readonly (readonly [number, number])[],
+  gap: number,
+  maxReads = Infinity,
+): { from: number; to: number }[] {
+  const sorted = spans
+    .filter(([a, b]) => b > a)
+    .map(([a, b]) => ({ from: a, to: b }))
+    .sort((x, y) => x.from - y.from);
   const out: { from: number; to: number }[] = [];
   for (const s of sorted) {
     const prev = out[out.length - 1];
@@ -641,7 +758,8 @@ export function planSpanReads(spans: readonly (readonly [number, number])[], gap
   }
   while (out.length > Math.max(1, maxReads)) {
     let best = 0;
-    for (let i = 1; i < out.length - 1; i++) if (out[i + 1]!.from - out[i]!.to < out[best + 1]!.from - out[best]!.to) best = i;
+    for (let i = 1; i < out.length - 1; i++)
+      if (out[i + 1]!.from - out[i]!.to < out[best + 1]!.from - out[best]!.to) best = i;
     out[best]!.to = Math.max(out[best]!.to, out[best + 1]!.to);
     out.splice(best + 1, 1);
   }

@@ -1,4 +1,17 @@
-import type { CatalogCompany, CatalogHeader, CatalogSource, ClaimOccurrence, Directory, DirectoryCompany, EmbeddingModel, IssuerItem, IssuerTable, Lexicon, Shard, TermBlock } from './types';
+import type {
+  CatalogCompany,
+  CatalogHeader,
+  CatalogSource,
+  ClaimOccurrence,
+  Directory,
+  DirectoryCompany,
+  EmbeddingModel,
+  IssuerItem,
+  IssuerTable,
+  Lexicon,
+  Shard,
+  TermBlock,
+} from './types';
 import { NO_VECTOR } from './types';
 
 /**
@@ -59,7 +72,14 @@ export class DirectoryIndex {
 }
 
 function catalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): CatalogCompany {
-  const out: CatalogCompany = { ticker: c.ticker, company: c.company, cik: c.cik, sector: c.sector, sub_industry: c.sub_industry, aliases: c.aliases };
+  const out: CatalogCompany = {
+    ticker: c.ticker,
+    company: c.company,
+    cik: c.cik,
+    sector: c.sector,
+    sub_industry: c.sub_industry,
+    aliases: c.aliases,
+  };
   if (table?.segments?.length) out.segments = table.segments;
   if (table?.entities?.length) out.entities = table.entities;
   return out;
@@ -97,8 +117,14 @@ export function itemSource(table: IssuerTable, item: IssuerItem, shard: number):
 }
 
 /** The catalog sources of one issuer table, with their global source indices (placed by its directory entry). */
-export function issuerSources(table: IssuerTable, company: DirectoryCompany): { index: number; source: CatalogSource }[] {
-  return table.items.map((item, k) => ({ index: company.sources.first + k, source: itemSource(table, item, company.shards.first + item.shard) }));
+export function issuerSources(
+  table: IssuerTable,
+  company: DirectoryCompany,
+): { index: number; source: CatalogSource }[] {
+  return table.items.map((item, k) => ({
+    index: company.sources.first + k,
+    source: itemSource(table, item, company.shards.first + item.shard),
+  }));
 }
 
 /**
@@ -111,7 +137,9 @@ export function heldSources(sources: readonly CatalogSource[]): readonly number[
   let held = HELD.get(sources);
   if (!held) {
     const out: number[] = [];
-    sources.forEach((_, i) => out.push(i));
+    sources.forEach((_, i) => {
+      out.push(i);
+    });
     HELD.set(sources, (held = out));
   }
   return held;
@@ -161,9 +189,14 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
       sources[index] = source;
       held.push(index);
     }
-    table.shards.forEach((info, k) => (shards[company.shards.first + k] = info));
+    table.shards.forEach((info, k) => {
+      shards[company.shards.first + k] = info;
+    });
   }
-  HELD.set(sources, held.sort((a, b) => a - b));
+  HELD.set(
+    sources,
+    held.sort((a, b) => a - b),
+  );
   return {
     domain: directory.domain,
     schema_version: directory.schema_version,
@@ -180,7 +213,11 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
 }
 
 /** Lexicon and word vectors of `terms` (those in the index), from the blocks that hold them. */
-export function termTable(directory: Directory, blocks: ReadonlyMap<number, TermBlock>, terms: Iterable<string>): { lexicon: Lexicon; model: EmbeddingModel } {
+export function termTable(
+  directory: Directory,
+  blocks: ReadonlyMap<number, TermBlock>,
+  terms: Iterable<string>,
+): { lexicon: Lexicon; model: EmbeddingModel } {
   const dim = directory.embedding_dim;
   const found: { term: string; block: TermBlock; at: number }[] = [];
   for (const term of new Set(terms)) {
@@ -233,9 +270,17 @@ export function termTable(directory: Directory, blocks: ReadonlyMap<number, Term
       impactScale: directory.terms.impact_scale,
       totalStatements: directory.terms.total_statements,
       avgLen: directory.terms.avg_len,
-      byteSize: df.byteLength + restImpact.byteLength + shardOffsets.byteLength + shardIds.byteLength + shardImpact.byteLength,
+      byteSize:
+        df.byteLength + restImpact.byteLength + shardOffsets.byteLength + shardIds.byteLength + shardImpact.byteLength,
     },
-    model: { dim, vocab, vocabIndex: new Map(vocab.map((t, i) => [t, i])), weights, vectors, byteSize: weights.byteLength + vectors.byteLength },
+    model: {
+      dim,
+      vocab,
+      vocabIndex: new Map(vocab.map((t, i) => [t, i])),
+      weights,
+      vectors,
+      byteSize: weights.byteLength + vectors.byteLength,
+    },
   };
 }
 
@@ -264,7 +309,8 @@ export function withGlobalSources(shard: Shard, company: DirectoryCompany): Shar
   if (shard.parts) shard.parts.sourceBase = base;
   for (let i = 0; i < shard.source.length; i++) shard.source[i] = shard.source[i]! + base;
   for (let i = 0; i < shard.restated.source.length; i++) shard.restated.source[i] = shard.restated.source[i]! + base;
-  const shift = (lists: ClaimOccurrence[][]) => lists.map((list) => (list.length ? list.map((o) => ({ ...o, source: o.source + base })) : list));
+  const shift = (lists: ClaimOccurrence[][]) =>
+    lists.map((list) => (list.length ? list.map((o) => ({ ...o, source: o.source + base })) : list));
   shard.agree = shift(shard.agree);
   shard.disagree = shift(shard.disagree);
   return shard;

@@ -14,7 +14,9 @@ export function rejectProtoKeys(value: unknown): void {
     const [node, path] = stack.pop()!;
     if (!node || typeof node !== 'object') continue;
     if (Array.isArray(node)) {
-      node.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
+      node.forEach((item, i) => {
+        stack.push([item, `${path}[${i}]`]);
+      });
       continue;
     }
     for (const key of Object.keys(node)) {

@@ -27,7 +27,10 @@ export interface StageTimings {
 
 /** Records one stage's duration (ms) on the request's log line. */
 export function addTiming(rc: LogContext, stage: keyof StageTimings, ms: number): void {
-  rc.log.timings_ms = { ...(rc.log.timings_ms as StageTimings | undefined), [stage]: Math.max(0, Math.round(ms * 10) / 10) };
+  rc.log.timings_ms = {
+    ...(rc.log.timings_ms as StageTimings | undefined),
+    [stage]: Math.max(0, Math.round(ms * 10) / 10),
+  };
 }
 
 /**
@@ -67,7 +70,10 @@ export function queryStages<R>(rc: LogContext, open: () => Promise<R>): { open: 
  */
 export function requestLogLine(rc: LogContext, request: Request, status: number, cache: CacheStats): string {
   const pick = (key: string) => (rc.log[key] === undefined ? {} : { [key]: rc.log[key] });
-  const timings = { ...(rc.log.timings_ms as StageTimings | undefined), load: Math.round((rc.load.loadMs ?? 0) * 10) / 10 };
+  const timings = {
+    ...(rc.log.timings_ms as StageTimings | undefined),
+    load: Math.round((rc.load.loadMs ?? 0) * 10) / 10,
+  };
   return JSON.stringify({
     level: status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info',
     request_id: rc.requestId,

@@ -39,7 +39,10 @@ export type SearchToolArgs = z.input<typeof SearchToolArgs>;
 
 export const ListFiltersToolArgs = z.strictObject({
   field: z.enum(FILTER_FIELDS).optional().describe('Describe only this field.'),
-  include_values: z.boolean().default(false).describe('List the values present in the index, with display values and aliases.'),
+  include_values: z
+    .boolean()
+    .default(false)
+    .describe('List the values present in the index, with display values and aliases.'),
 });
 
 export const SEARCH_TOOL_OUTPUT = ResearchResponse;

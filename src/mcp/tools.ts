@@ -62,7 +62,9 @@ function toolError(err: ApiError, requestId: string): ToolResult {
   const details = errors?.map((e) => `\n- ${e.path}: ${e.message}`).join('') ?? '';
   return {
     isError: true,
-    content: [{ type: 'text', text: `${err.code} (${err.status}): ${err.message}${details}\n\n${JSON.stringify(envelope)}` }],
+    content: [
+      { type: 'text', text: `${err.code} (${err.status}): ${err.message}${details}\n\n${JSON.stringify(envelope)}` },
+    ],
   };
 }
 
@@ -130,7 +132,8 @@ export function registerTools(server: McpServer, backend: ToolBackend): void {
     (args: unknown) =>
       run(backend, 'list_metadata_filters', async () => {
         const parsed = ListFiltersToolArgs.safeParse(args ?? {});
-        if (!parsed.success) throw new ApiError('INVALID_PARAMETER', { errors: zodIssuesToErrors(parsed.error.issues) });
+        if (!parsed.success)
+          throw new ApiError('INVALID_PARAMETER', { errors: zodIssuesToErrors(parsed.error.issues) });
         const params = new URLSearchParams();
         if (parsed.data.field) params.set('field', parsed.data.field);
         if (parsed.data.include_values) params.set('include_values', 'true');

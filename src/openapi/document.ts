@@ -72,7 +72,9 @@ function noticeCodeTable(): string {
 }
 
 function errorCodeTable(): string {
-  const rows = (Object.entries(ERRORS) as [ErrorCode, (typeof ERRORS)[ErrorCode]][]).map(([code, e]) => `| \`${code}\` | ${e.status} | ${e.message} |`);
+  const rows = (Object.entries(ERRORS) as [ErrorCode, (typeof ERRORS)[ErrorCode]][]).map(
+    ([code, e]) => `| \`${code}\` | ${e.status} | ${e.message} |`,
+  );
   return ['| detail.code | HTTP status | message |', '|---|---|---|', ...rows].join('\n');
 }
 
@@ -103,7 +105,13 @@ function errorResponses(statuses: number[]): Record<string, unknown> {
           examples: Object.fromEntries(
             codes.map((code) => [
               code,
-              { value: { status_code: status, message: ERRORS[code].message, detail: OPENAPI_EXAMPLES.errorDetail(code) } },
+              {
+                value: {
+                  status_code: status,
+                  message: ERRORS[code].message,
+                  detail: OPENAPI_EXAMPLES.errorDetail(code),
+                },
+              },
             ]),
           ),
         },
@@ -118,7 +126,10 @@ const json = (ref: string, examples?: Record<string, { summary: string; value: u
 });
 
 const requestIdHeader = {
-  'X-Request-Id': { description: 'The request_id of this request (also in the body and the service log).', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'The request_id of this request (also in the body and the service log).',
+    schema: { type: 'string' },
+  },
 };
 
 /** Operation groups, in the order a reader meets them. */
@@ -145,7 +156,11 @@ function operations(): JsonSchema {
         security: [{ ApiKeyAuth: [] }],
         requestBody: { required: true, content: json('ResearchRequest', OPENAPI_EXAMPLES.requests) },
         responses: {
-          '200': { description: 'Evidence and the requested sections.', headers: requestIdHeader, content: json('ResearchResponse', OPENAPI_EXAMPLES.responses) },
+          '200': {
+            description: 'Evidence and the requested sections.',
+            headers: requestIdHeader,
+            content: json('ResearchResponse', OPENAPI_EXAMPLES.responses),
+          },
           ...errorResponses([401, 404, 405, 413, 415, 422, 429, 500, 503]),
         },
       },
@@ -166,13 +181,24 @@ function operations(): JsonSchema {
             name: 'include_values',
             in: 'query',
             required: false,
-            description: 'When true, include the values present in the index with display values and aliases. Default false.',
+            description:
+              'When true, include the values present in the index with display values and aliases. Default false.',
             schema: { type: 'boolean', default: false },
           },
-          { name: 'field', in: 'query', required: false, description: 'Return one filter field by name.', schema: { type: 'string', enum: [...FILTER_FIELDS] } },
+          {
+            name: 'field',
+            in: 'query',
+            required: false,
+            description: 'Return one filter field by name.',
+            schema: { type: 'string', enum: [...FILTER_FIELDS] },
+          },
         ],
         responses: {
-          '200': { description: 'Filter field descriptors.', headers: requestIdHeader, content: json('MetadataFiltersListing', OPENAPI_EXAMPLES.listing) },
+          '200': {
+            description: 'Filter field descriptors.',
+            headers: requestIdHeader,
+            content: json('MetadataFiltersListing', OPENAPI_EXAMPLES.listing),
+          },
           ...errorResponses([401, 404, 405, 422, 429, 500, 503]),
         },
       },
@@ -193,11 +219,19 @@ function operations(): JsonSchema {
           'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated streams, no sessions).',
         ].join(' '),
         security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message (or batch).' } } } },
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: { type: 'object', description: 'A JSON-RPC 2.0 message (or batch).' } },
+          },
+        },
         responses: {
           '200': {
             description: 'The JSON-RPC response (application/json, or one text/event-stream event).',
-            content: { 'application/json': { schema: { type: 'object' } }, 'text/event-stream': { schema: { type: 'string' } } },
+            content: {
+              'application/json': { schema: { type: 'object' } },
+              'text/event-stream': { schema: { type: 'string' } },
+            },
           },
           '202': { description: 'A notification was accepted.' },
           ...errorResponses([401, 404, 405, 413, 429]),
@@ -209,10 +243,14 @@ function operations(): JsonSchema {
         operationId: 'getOpenApiDocument',
         tags: ['meta'],
         summary: 'This document. No API key needed.',
-        description: 'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
+        description:
+          'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
         security: [],
         responses: {
-          '200': { description: 'The OpenAPI 3.1.0 document.', content: { 'application/json': { schema: { type: 'object' } } } },
+          '200': {
+            description: 'The OpenAPI 3.1.0 document.',
+            content: { 'application/json': { schema: { type: 'object' } } },
+          },
           ...errorResponses([404, 405]),
         },
       },
@@ -250,13 +288,24 @@ export function openApiDocument(): JsonSchema {
       ].join('\n'),
     },
     tags: TAGS,
-    servers: [{ url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' }],
+    servers: [
+      { url: '/v2/sp500', description: 'The sp500 domain (base address: version segment, then domain segment).' },
+    ],
     security: [{ ApiKeyAuth: [] }],
     paths: operations(),
     components: {
       securitySchemes: {
-        ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.' },
-        BearerAuth: { type: 'http', scheme: 'bearer', description: 'The same key as a bearer token; accepted on /mcp only (MCP clients that cannot set X-API-Key).' },
+        ApiKeyAuth: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'The caller key; a missing or wrong key gets 401 UNAUTHORIZED.',
+        },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The same key as a bearer token; accepted on /mcp only (MCP clients that cannot set X-API-Key).',
+        },
       },
       schemas: componentSchemas(),
     },

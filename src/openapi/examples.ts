@@ -40,7 +40,10 @@ const budget = (tokens: number, cap: number | null) => ({
 
 export const OPENAPI_EXAMPLES = {
   requests: {
-    basic: { summary: 'Only a query: basic mode, medium effort, default sections.', value: { query: 'Quillvale capital expenditure 2023' } },
+    basic: {
+      summary: 'Only a query: basic mode, medium effort, default sections.',
+      value: { query: 'Quillvale capital expenditure 2023' },
+    },
     research: {
       summary: 'Filtered research with a token cap.',
       value: {
@@ -90,7 +93,11 @@ export const OPENAPI_EXAMPLES = {
           mode: 'research',
           effort: 'medium',
           evidence_count: 1,
-          submitted_metadata_filters: { sec_ticker: 'QVLT', sec_fiscal_year: ['FY-2023'], sec_form_type: { eq: '10-K' } },
+          submitted_metadata_filters: {
+            sec_ticker: 'QVLT',
+            sec_fiscal_year: ['FY-2023'],
+            sec_form_type: { eq: '10-K' },
+          },
           applied_metadata_filters: { sec_ticker: 'QVLT', sec_fiscal_year: ['FY-2023'], sec_form_type: '10-K' },
         },
       },
@@ -104,22 +111,50 @@ export const OPENAPI_EXAMPLES = {
           content_type: 'text/markdown',
           source_fields: ['evidence_instructions', 'evidence', 'coverage'],
         },
-        summary: { domain: 'sp500', mode: 'agentic_research', effort: 'high', evidence_count: 1, applied_metadata_filters: { sec_ticker: ['ZNHF', 'QSEP'], sec_fiscal_year: 'FY-2023' } },
+        summary: {
+          domain: 'sp500',
+          mode: 'agentic_research',
+          effort: 'high',
+          evidence_count: 1,
+          applied_metadata_filters: { sec_ticker: ['ZNHF', 'QSEP'], sec_fiscal_year: 'FY-2023' },
+        },
         coverage: {
           status: 'partial',
           requirement_count: 2,
           covered_requirement_count: 1,
           requirements: [
-            { id: 'r1', label: 'ZNHF revenue FY-2023', query: 'Zenharrow Foods revenue FY2023', status: 'covered', retrieved_evidence_count: 3, returned_evidence_count: 1 },
-            { id: 'r2', label: 'QSEP revenue FY-2023', query: 'Quarrystone Energy revenue FY2023', status: 'missing', retrieved_evidence_count: 0, returned_evidence_count: 0 },
+            {
+              id: 'r1',
+              label: 'ZNHF revenue FY-2023',
+              query: 'Zenharrow Foods revenue FY2023',
+              status: 'covered',
+              retrieved_evidence_count: 3,
+              returned_evidence_count: 1,
+            },
+            {
+              id: 'r2',
+              label: 'QSEP revenue FY-2023',
+              query: 'Quarrystone Energy revenue FY2023',
+              status: 'missing',
+              retrieved_evidence_count: 0,
+              returned_evidence_count: 0,
+            },
           ],
           limitations: ['missing_evidence'],
         },
         evidence_budget: { ...budget(Math.ceil(evidenceRendered.length / 4), null), available_evidence_count: 1 },
         retrieval_plan: {
           queries: [
-            { query: 'Zenharrow Foods revenue FY2023', label: 'r1: ZNHF revenue FY-2023', applied_metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023' } },
-            { query: 'Quarrystone Energy revenue FY2023', label: 'r2: QSEP revenue FY-2023', applied_metadata_filters: { sec_ticker: 'QSEP', sec_fiscal_year: 'FY-2023' } },
+            {
+              query: 'Zenharrow Foods revenue FY2023',
+              label: 'r1: ZNHF revenue FY-2023',
+              applied_metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023' },
+            },
+            {
+              query: 'Quarrystone Energy revenue FY2023',
+              label: 'r2: QSEP revenue FY-2023',
+              applied_metadata_filters: { sec_ticker: 'QSEP', sec_fiscal_year: 'FY-2023' },
+            },
           ],
         },
       },
@@ -153,13 +188,30 @@ export const OPENAPI_EXAMPLES = {
     const request_id = '3d6f8a2b-1c4e-4f7a-9b0d-5e2c8a1f7b63';
     switch (code) {
       case 'VALIDATION_ERROR':
-        return { code, errors: [{ path: 'include.evidence_fromat', message: 'unknown key(s): evidence_fromat' }], request_id };
+        return {
+          code,
+          errors: [{ path: 'include.evidence_fromat', message: 'unknown key(s): evidence_fromat' }],
+          request_id,
+        };
       case 'LEGACY_FILTERS_KEY':
         return { code, errors: [{ path: 'filters', message: 'use metadata_filters' }], request_id };
       case 'FILTER_EXPRESSION_UNSUPPORTED':
-        return { code, errors: [{ path: 'metadata_filters.or', message: 'boolean expression roots are not supported' }], request_id };
+        return {
+          code,
+          errors: [{ path: 'metadata_filters.or', message: 'boolean expression roots are not supported' }],
+          request_id,
+        };
       case 'INVALID_FILTER':
-        return { code, errors: [{ path: 'metadata_filters.report_filing_date.gte', message: '"2023-02-30" is not a calendar date YYYY-MM-DD' }], request_id };
+        return {
+          code,
+          errors: [
+            {
+              path: 'metadata_filters.report_filing_date.gte',
+              message: '"2023-02-30" is not a calendar date YYYY-MM-DD',
+            },
+          ],
+          request_id,
+        };
       case 'INDEX_UNAVAILABLE':
         return { code, reason: 'no_published_version', request_id };
       case 'UNKNOWN_DOMAIN':

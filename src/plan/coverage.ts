@@ -32,9 +32,18 @@ function fromScope(chain: Chain, r: Requirement, sources: readonly CatalogSource
  * returns its best chains even when none is about the metric, and counting those would call a requirement covered
  * by evidence about something else. So one chain can support several requirements (a table row for two years).
  */
-export function requirementsOfChain(chain: Chain, plan: RequirementPlan, sources: readonly CatalogSource[], retrievedBy: ReadonlySet<string>): string[] {
+export function requirementsOfChain(
+  chain: Chain,
+  plan: RequirementPlan,
+  sources: readonly CatalogSource[],
+  retrievedBy: ReadonlySet<string>,
+): string[] {
   return plan.requirements
-    .filter((r) => (retrievedBy.has(r.id) || fromScope(chain, r, sources)) && (!r.metric || namesMetric(chain, metricCode(r.metric))))
+    .filter(
+      (r) =>
+        (retrievedBy.has(r.id) || fromScope(chain, r, sources)) &&
+        (!r.metric || namesMetric(chain, metricCode(r.metric))),
+    )
     .map((r) => r.id);
 }
 
@@ -51,16 +60,30 @@ export function assessCoverage(
   returned: readonly Chain[],
   supports: (chain: Chain) => readonly string[],
 ): CoverageValue {
-  if (!plan.decomposed) return { status: 'not_assessed', requirement_count: 0, covered_requirement_count: 0, limitations: ['planning_fallback'] };
+  if (!plan.decomposed)
+    return {
+      status: 'not_assessed',
+      requirement_count: 0,
+      covered_requirement_count: 0,
+      limitations: ['planning_fallback'],
+    };
   const returnedSet = new Set(returned);
   const requirements = plan.requirements.map((r) => {
     const retrieved = available.filter((c) => supports(c).includes(r.id));
     const delivered = retrieved.filter((c) => returnedSet.has(c)).length;
     const status = delivered > 0 ? 'covered' : retrieved.length > 0 ? 'omitted_by_budget' : 'missing';
-    return { id: r.id, label: r.label, query: r.query, status, retrieved_evidence_count: retrieved.length, returned_evidence_count: delivered } as const;
+    return {
+      id: r.id,
+      label: r.label,
+      query: r.query,
+      status,
+      retrieved_evidence_count: retrieved.length,
+      returned_evidence_count: delivered,
+    } as const;
   });
   const covered = requirements.filter((r) => r.status === 'covered').length;
-  const status = covered === 0 ? 'none' : covered === requirements.length && !plan.omitted.length ? 'complete' : 'partial';
+  const status =
+    covered === 0 ? 'none' : covered === requirements.length && !plan.omitted.length ? 'complete' : 'partial';
   const limitations: NonNullable<CoverageValue['limitations']> = [];
   if (plan.omitted.length) limitations.push('requirement_limit');
   if (requirements.some((r) => r.status === 'missing')) limitations.push('missing_evidence');

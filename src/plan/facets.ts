@@ -40,7 +40,11 @@ export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
   const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
   return metrics.slice(0, MAX_FACETS).map((metric) => {
     const code = metricCode(metric.id);
-    return { id: metric.id, query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '), covers: (c: Chain) => namesMetric(c, code) };
+    return {
+      id: metric.id,
+      query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
+      covers: (c: Chain) => namesMetric(c, code),
+    };
   });
 }
 
@@ -48,7 +52,11 @@ export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
  * Period facets: when the question asks about change across filings and its filters leave one issuer with two or
  * more filings, one facet per filing (src/plan/periods.ts), latest first.
  */
-export function periodFacets(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): Facet[] {
+export function periodFacets(
+  analysis: QueryAnalysis,
+  sources: readonly CatalogSource[],
+  conditions: readonly Condition[],
+): Facet[] {
   return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, MAX_FACETS).map((f) => ({
     id: f.docId,
     query: analysis.text,

@@ -30,7 +30,11 @@ export interface MergedBranches<C extends Pick<Mergeable, 'claims'>> {
  * table row); its branch is credited to the kept chain. Capped at `max` chains, the effort plan's chain count,
  * so agentic mode returns as many chains as research mode would.
  */
-export function mergeBranches<C extends Pick<Mergeable, 'claims'>>(branches: readonly (readonly C[])[], ids: readonly string[], max: number): MergedBranches<C> {
+export function mergeBranches<C extends Pick<Mergeable, 'claims'>>(
+  branches: readonly (readonly C[])[],
+  ids: readonly string[],
+  max: number,
+): MergedBranches<C> {
   const chains: C[] = [];
   const retrievedBy = new Map<C, Set<string>>();
   const claimsOf = new Map<C, Set<number | string>>();
@@ -61,7 +65,12 @@ export function mergeBranches<C extends Pick<Mergeable, 'claims'>>(branches: rea
  * claim of a preferred chain is dropped. Each side's chains keep what they earned in earlier merges
  * (Mergeable.earned). Capped at `max` chains.
  */
-export function mergePreferred<C extends Mergeable>(preferred: readonly C[], general: readonly C[], max: number, bonus: number = RANKING.preferenceBonus): C[] {
+export function mergePreferred<C extends Mergeable>(
+  preferred: readonly C[],
+  general: readonly C[],
+  max: number,
+  bonus: number = RANKING.preferenceBonus,
+): C[] {
   const claims = new Set(preferred.flatMap((c) => c.claims));
   const rest = general.filter((c) => !c.claims.some((k) => claims.has(k)));
   const keyed = [

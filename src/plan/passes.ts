@@ -107,21 +107,62 @@ function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
   // A question that names no period reads the latest annual reports first; the passes after it rank below them.
   const latest = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.latest.length
-      ? [{ id: 'latest', purpose: 'latest', label: 'original question, latest annual report', query: question, conditions, ...sortedSources(latestSources), merge: 'first' }]
+      ? [
+          {
+            id: 'latest',
+            purpose: 'latest',
+            label: 'original question, latest annual report',
+            query: question,
+            conditions,
+            ...sortedSources(latestSources),
+            merge: 'first',
+          },
+        ]
       : [];
   const after: PassMerge = input.latest.length ? 'below' : 'first';
   if (input.mode === 'basic') {
-    if (!input.basicRoute.length) return [{ id: 'question', purpose: 'question', label: 'original question', query: question, conditions: [], merge: 'first' }];
+    if (!input.basicRoute.length)
+      return [
+        {
+          id: 'question',
+          purpose: 'question',
+          label: 'original question',
+          query: question,
+          conditions: [],
+          merge: 'first',
+        },
+      ];
     return [
       ...latest(input.basicRoute),
-      { id: 'route', purpose: 'route', label: 'original question, in the filings it names', query: question, conditions: input.basicRoute, merge: after },
-      { id: 'fill', purpose: 'fill', label: 'original question, whole index', query: question, conditions: [], merge: 'fill' },
+      {
+        id: 'route',
+        purpose: 'route',
+        label: 'original question, in the filings it names',
+        query: question,
+        conditions: input.basicRoute,
+        merge: after,
+      },
+      {
+        id: 'fill',
+        purpose: 'fill',
+        label: 'original question, whole index',
+        query: question,
+        conditions: [],
+        merge: 'fill',
+      },
       ...facetPasses(input.basicRoute),
     ];
   }
   return [
     ...latest(input.conditions),
-    { id: 'question', purpose: 'question', label: 'original question', query: question, conditions: input.conditions, merge: after },
+    {
+      id: 'question',
+      purpose: 'question',
+      label: 'original question',
+      query: question,
+      conditions: input.conditions,
+      merge: after,
+    },
     ...(input.widened
       ? [
           {

@@ -31,7 +31,9 @@ export function filingsAcrossPeriods(
   const list = filingsOf(sources, conditions).filter((f) => !across.quarterly || f.form === '10-Q');
   if (new Set(list.map((f) => f.ticker)).size !== 1 || list.length < 2) return [];
   return list
-    .sort((a, b) => (a.periodOfReport < b.periodOfReport ? 1 : a.periodOfReport > b.periodOfReport ? -1 : a.docId < b.docId ? -1 : 1))
+    .sort((a, b) =>
+      a.periodOfReport < b.periodOfReport ? 1 : a.periodOfReport > b.periodOfReport ? -1 : a.docId < b.docId ? -1 : 1,
+    )
     .slice(0, max);
 }
 
@@ -69,10 +71,18 @@ function filingsOf(sources: readonly CatalogSource[], conditions: readonly Condi
  * none is filtered, no such company has a 10-K among the filings the conditions allow, or those are all they allow
  * (a caller's filter on one filing: nothing would rank below it). Sorted.
  */
-export function latestAnnualSources(analysis: QueryAnalysis, sources: readonly CatalogSource[], conditions: readonly Condition[]): number[] {
+export function latestAnnualSources(
+  analysis: QueryAnalysis,
+  sources: readonly CatalogSource[],
+  conditions: readonly Condition[],
+): number[] {
   if (!analysis.current || analysis.forms.quarterly) return [];
   const companies = new Set(analysis.companies.tickers);
-  for (const c of conditions) if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')) c.values.forEach((t) => companies.add(t));
+  for (const c of conditions)
+    if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'))
+      c.values.forEach((t) => {
+        companies.add(t);
+      });
   if (!companies.size) return [];
   const filings = filingsOf(sources, conditions).filter((f) => companies.has(f.ticker));
   const newest = new Map<string, PeriodFiling>();

@@ -1,5 +1,12 @@
 import { AGREEING_SOURCES_CITED } from '../evidence/chains';
-import { inferFilters, sectionPreference, withStatementPreference, type InferredFilters, type QueryNotice, type RankingPreference } from '../filters/infer';
+import {
+  inferFilters,
+  sectionPreference,
+  withStatementPreference,
+  type InferredFilters,
+  type QueryNotice,
+  type RankingPreference,
+} from '../filters/infer';
 import { matchesConditions } from '../filters/match';
 import { conditionsToObject, type Condition } from '../filters/parse';
 import type { CatalogHeader } from '../format/types';
@@ -53,7 +60,10 @@ export type PlannedPass = RetrievalPass & { preferred: PreferredSubPass | null }
  * What the token budget covers first, when it must: an agentic plan's requirements, or a research question's facets.
  * Coverage reads every chain's entries, so with a rule every candidate chain is read before selection.
  */
-export type CoverageRule = { kind: 'requirements'; requirements: RequirementPlan } | { kind: 'facets'; facets: Facet[] } | null;
+export type CoverageRule =
+  | { kind: 'requirements'; requirements: RequirementPlan }
+  | { kind: 'facets'; facets: Facet[] }
+  | null;
 
 /** The whole plan of one request, as a value: the executor runs it, the trace prints it, tests pin it. */
 export interface QueryPlan {
@@ -95,15 +105,31 @@ function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode
     // routes filings by year).
     const route = inferFilters(analysis, catalog, []).conditions;
     const routed = heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, route));
-    return { conditions: caller, route, preference: sectionPreference(analysis.sectionIntents, routed), widened: null, notices: [] };
+    return {
+      conditions: caller,
+      route,
+      preference: sectionPreference(analysis.sectionIntents, routed),
+      widened: null,
+      notices: [],
+    };
   }
   const inferred = inferFilters(analysis, catalog, caller);
   const notices: QueryNotice[] = [];
   if (inferred.conditions.length) {
-    notices.push({ code: 'FILTERS_INFERRED', message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`, level: 'info' });
+    notices.push({
+      code: 'FILTERS_INFERRED',
+      message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`,
+      level: 'info',
+    });
   }
   notices.push(...inferred.notices);
-  return { conditions: [...caller, ...inferred.conditions], route: [], preference: inferred.preference, widened: inferred.widened, notices };
+  return {
+    conditions: [...caller, ...inferred.conditions],
+    route: [],
+    preference: inferred.preference,
+    widened: inferred.widened,
+    notices,
+  };
 }
 
 /**
@@ -114,21 +140,37 @@ function facetsOf(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, r
   if (mode === 'research') {
     const lineItems = lineItemFacets(analysis);
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
-    return lineItems.length || reading.preference?.filings ? lineItems : periodFacets(analysis, catalog.sources, reading.conditions);
+    return lineItems.length || reading.preference?.filings
+      ? lineItems
+      : periodFacets(analysis, catalog.sources, reading.conditions);
   }
   return mode === 'basic' && reading.route.length ? lineItemFacets(analysis) : [];
 }
 
 /** Catalog sources of the preferred filings, within a pass's own sources when it has them. */
-function preferredSources(catalog: CatalogHeader, filings: readonly string[], within: readonly number[] | undefined): number[] {
+function preferredSources(
+  catalog: CatalogHeader,
+  filings: readonly string[],
+  within: readonly number[] | undefined,
+): number[] {
   const docs = new Set(filings);
   const inside = within && new Set(within);
-  return [...heldSources(catalog.sources)].filter((i) => docs.has(catalog.sources[i]!.doc_id) && (!inside || inside.has(i)));
+  return [...heldSources(catalog.sources)].filter(
+    (i) => docs.has(catalog.sources[i]!.doc_id) && (!inside || inside.has(i)),
+  );
 }
 
-function preferredSubPass(pass: RetrievalPass, preference: RankingPreference, catalog: CatalogHeader, analysis: QueryAnalysis, effort: EffortPlan): PreferredSubPass {
+function preferredSubPass(
+  pass: RetrievalPass,
+  preference: RankingPreference,
+  catalog: CatalogHeader,
+  analysis: QueryAnalysis,
+  effort: EffortPlan,
+): PreferredSubPass {
   const sources = preference.filings ? preferredSources(catalog, preference.filings, pass.sources) : pass.sources;
-  const itemConditions: Condition[] = preference.itemTags ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }] : [];
+  const itemConditions: Condition[] = preference.itemTags
+    ? [{ field: 'sec_item_tag', op: 'in', values: preference.itemTags }]
+    : [];
   return {
     label: preference.label,
     conditions: [...pass.conditions, ...itemConditions],
@@ -145,7 +187,12 @@ function preferredSubPass(pass: RetrievalPass, preference: RankingPreference, ca
 }
 
 /** The notices of the plan's passes and preference (basic mode adds none: spec rule 1, a fixed set of sections). */
-function passNotices(passes: readonly PlannedPass[], reading: Reading, catalog: CatalogHeader, latest: readonly number[]): QueryNotice[] {
+function passNotices(
+  passes: readonly PlannedPass[],
+  reading: Reading,
+  catalog: CatalogHeader,
+  latest: readonly number[],
+): QueryNotice[] {
   const notices: QueryNotice[] = [];
   if (passes.some((p) => p.purpose === 'latest')) {
     const filings = new Set(latest.map((i) => catalog.sources[i]!.doc_id)).size;
@@ -163,7 +210,11 @@ function passNotices(passes: readonly PlannedPass[], reading: Reading, catalog: 
     });
   }
   if (reading.preference) {
-    notices.push({ code: 'RANKING_PREFERENCE', message: `Evidence from ${reading.preference.label} is ranked first; this is a preference, not a filter.`, level: 'info' });
+    notices.push({
+      code: 'RANKING_PREFERENCE',
+      message: `Evidence from ${reading.preference.label} is ranked first; this is a preference, not a filter.`,
+      level: 'info',
+    });
   }
   return notices;
 }
@@ -180,10 +231,14 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
   const reading: Reading = { ...read, preference: withStatementPreference(read.preference, analysis.statements.list) };
   const { preference } = reading;
   const requirements: RequirementPlan =
-    mode === 'agentic_research' ? planRequirements(analysis, catalog, reading.conditions) : { decomposed: false, requirements: [], omitted: [] };
+    mode === 'agentic_research'
+      ? planRequirements(analysis, catalog, reading.conditions)
+      : { decomposed: false, requirements: [], omitted: [] };
   const facets = facetsOf(analysis, catalog, mode, reading);
   // A question that names no period is about each named company now: its latest annual report is searched first.
-  const latest = requirements.decomposed ? [] : latestAnnualSources(analysis, catalog.sources, mode === 'basic' ? reading.route : reading.conditions);
+  const latest = requirements.decomposed
+    ? []
+    : latestAnnualSources(analysis, catalog.sources, mode === 'basic' ? reading.route : reading.conditions);
   const passes: PlannedPass[] = planPasses({
     mode,
     analysis,
@@ -194,8 +249,15 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
     latest,
     facets,
     requirements,
-  }).map((pass) => ({ ...pass, preferred: preference && preferredSubPass(pass, preference, catalog, analysis, effort) }));
-  const coverage: CoverageRule = requirements.decomposed ? { kind: 'requirements', requirements } : facets.length ? { kind: 'facets', facets } : null;
+  }).map((pass) => ({
+    ...pass,
+    preferred: preference && preferredSubPass(pass, preference, catalog, analysis, effort),
+  }));
+  const coverage: CoverageRule = requirements.decomposed
+    ? { kind: 'requirements', requirements }
+    : facets.length
+      ? { kind: 'facets', facets }
+      : null;
   return {
     effort,
     callerConditions,
@@ -206,7 +268,10 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
     coverage,
     requirements: mode === 'agentic_research' ? requirements : null,
     tokenCap,
-    reads: tokenCap !== null && request.recordReads !== 'every_chain' && mode !== 'agentic_research' && !facets.length ? 'budget' : 'every_chain',
+    reads:
+      tokenCap !== null && request.recordReads !== 'every_chain' && mode !== 'agentic_research' && !facets.length
+        ? 'budget'
+        : 'every_chain',
     agreeingCited: tokenCap === null ? Infinity : AGREEING_SOURCES_CITED,
   };
 }

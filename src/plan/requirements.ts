@@ -92,7 +92,11 @@ export function focusedQuery(metric: Metric, company: string | null, year: strin
  * issuer's filings, which plans one requirement per filing (latest first; the question's own text, the filing's
  * ticker, fiscal year and form as filters, and its sources as the branch's scope).
  */
-export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalog, conditions: readonly Condition[]): RequirementPlan {
+export function planRequirements(
+  analysis: QueryAnalysis,
+  catalog: PlannerCatalog,
+  conditions: readonly Condition[],
+): RequirementPlan {
   const query = analysis.text;
   const tickers = allowedValues(conditions, 'sec_ticker').sort();
   const years = plannedYears(analysis.periods, conditions);
@@ -104,13 +108,22 @@ export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalo
   if (issuerAxis.length * yearAxis.length * metricAxis.length <= 1) {
     // One issuer, at most one year and metric, but a question about change across its filings: one requirement per
     // filing (the quarters of "how has revenue trended over the 10-Qs").
-    const filings = catalog.sources ? filingsAcrossPeriods(analysis.acrossPeriods, catalog.sources, conditions, 2 * MAX_REQUIREMENTS) : [];
+    const filings = catalog.sources
+      ? filingsAcrossPeriods(analysis.acrossPeriods, catalog.sources, conditions, 2 * MAX_REQUIREMENTS)
+      : [];
     if (filings.length < 2) return { decomposed: false, requirements: [], omitted: [] };
     const metric = metrics[0] ?? null;
     const all = filings.map((f) => {
-      const period = f.fiscalPeriod && f.fiscalPeriod !== 'FY' ? `${yearLabel(f.fiscalYear)}${f.fiscalPeriod}` : yearLabel(f.fiscalYear);
+      const period =
+        f.fiscalPeriod && f.fiscalPeriod !== 'FY'
+          ? `${yearLabel(f.fiscalYear)}${f.fiscalPeriod}`
+          : yearLabel(f.fiscalYear);
       const narrowed = conditions.filter((c) => !['sec_ticker', 'sec_fiscal_year', 'sec_form_type'].includes(c.field));
-      narrowed.push({ field: 'sec_ticker', op: 'eq', values: [f.ticker] }, { field: 'sec_fiscal_year', op: 'eq', values: [f.fiscalYear] }, { field: 'sec_form_type', op: 'eq', values: [f.form] });
+      narrowed.push(
+        { field: 'sec_ticker', op: 'eq', values: [f.ticker] },
+        { field: 'sec_fiscal_year', op: 'eq', values: [f.fiscalYear] },
+        { field: 'sec_form_type', op: 'eq', values: [f.form] },
+      );
       return {
         label: [f.ticker, metric?.name.toLowerCase(), f.form, period].filter(Boolean).join(' '),
         query,
@@ -130,7 +143,9 @@ export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalo
   const latest = catalog.sources && !years.length ? latestAnnualSources(analysis, catalog.sources, conditions) : [];
   const latestOf = (ticker: string | null) => {
     const own = ticker ? latest.filter((i) => catalog.sources![i]!.meta.sec_ticker === ticker) : [];
-    return own.length ? { sources: new Set(own), fiscalYear: catalog.sources![own[0]!]!.meta.sec_fiscal_year ?? null } : null;
+    return own.length
+      ? { sources: new Set(own), fiscalYear: catalog.sources![own[0]!]!.meta.sec_fiscal_year ?? null }
+      : null;
   };
   const all: Omit<Requirement, 'id'>[] = [];
   for (const year of yearAxis) {
@@ -149,7 +164,15 @@ export function planRequirements(analysis: QueryAnalysis, catalog: PlannerCatalo
         const now = year ? null : latestOf(ticker);
         if (now) {
           const text = metric ? focusedQuery(metric, company, now.fiscalYear) : query;
-          all.push({ label: `${label}, latest annual report`, query: text, ticker, fiscalYear: now.fiscalYear, metric: metric?.id ?? null, conditions: narrowed, sources: now.sources });
+          all.push({
+            label: `${label}, latest annual report`,
+            query: text,
+            ticker,
+            fiscalYear: now.fiscalYear,
+            metric: metric?.id ?? null,
+            conditions: narrowed,
+            sources: now.sources,
+          });
           continue;
         }
         // Without a metric the branch keeps the question's own words; its filters do the narrowing.

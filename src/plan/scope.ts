@@ -29,13 +29,23 @@ const DIRECTORY_FIELDS = new Set(['sec_ticker', 'sec_gics_sector', 'sec_gics_sub
 export function planScope(analysis: QueryAnalysis, directory: Directory, caller: readonly Condition[]): ScopePlan {
   const known = new Set(directory.companies.map((c) => c.ticker));
   const tickerFilter = caller.find((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'));
-  if (tickerFilter) return { kind: 'issuers', tickers: tickerFilter.values.filter((t) => known.has(t)).sort(), source: 'caller_filter' };
+  if (tickerFilter)
+    return {
+      kind: 'issuers',
+      tickers: tickerFilter.values.filter((t) => known.has(t)).sort(),
+      source: 'caller_filter',
+    };
   const tickerConds = caller.filter((c) => c.field === 'sec_ticker');
-  const named = analysis.companies.tickers.filter((t) => matchesConditions({ sec_ticker: t } as SourceMeta, tickerConds));
+  const named = analysis.companies.tickers.filter((t) =>
+    matchesConditions({ sec_ticker: t } as SourceMeta, tickerConds),
+  );
   if (named.length) return { kind: 'issuers', tickers: named, source: 'named_in_question' };
   const conditions = caller.filter((c) => DIRECTORY_FIELDS.has(c.field));
   // A group of companies the question names by sector or sub-industry narrows the route as inference would.
-  const classified = (field: 'sec_gics_sector' | 'sec_gics_sub_industry', found: readonly string[]): Condition | null =>
+  const classified = (
+    field: 'sec_gics_sector' | 'sec_gics_sub_industry',
+    found: readonly string[],
+  ): Condition | null =>
     caller.some((c) => c.field === field) || !found.length ? null : { field, op: 'in', values: [...found] };
   const sub = classified('sec_gics_sub_industry', analysis.classification.subIndustries);
   const sector = classified('sec_gics_sector', analysis.classification.sectors);
@@ -47,7 +57,12 @@ export function routingCandidates(directory: Directory, conditions: readonly Con
   const out: number[] = [];
   for (const c of directory.companies) {
     c.shards.fiscal_years.forEach((year, k) => {
-      const meta = { sec_ticker: c.ticker, sec_gics_sector: c.sector, sec_gics_sub_industry: c.sub_industry, sec_fiscal_year: year } as SourceMeta;
+      const meta = {
+        sec_ticker: c.ticker,
+        sec_gics_sector: c.sector,
+        sec_gics_sub_industry: c.sub_industry,
+        sec_fiscal_year: year,
+      } as SourceMeta;
       if (matchesConditions(meta, conditions)) out.push(c.shards.first + k);
     });
   }
@@ -55,7 +70,13 @@ export function routingCandidates(directory: Directory, conditions: readonly Con
 }
 
 /** The issuers of the best `max` candidate shards for the query terms, by the lexicon's impact bounds. */
-export function routeScope(directory: Directory, lexicon: Lexicon, conditions: readonly Condition[], queryTerms: readonly string[], max: number): Scope {
+export function routeScope(
+  directory: Directory,
+  lexicon: Lexicon,
+  conditions: readonly Condition[],
+  queryTerms: readonly string[],
+  max: number,
+): Scope {
   const index = new DirectoryIndex(directory);
   const shards = rankShards(lexicon, routingCandidates(directory, conditions), queryTerms, max);
   const tickers = [...new Set(shards.map((s) => index.ownerOfShard(s)?.ticker).filter((t): t is string => !!t))].sort();

@@ -58,7 +58,9 @@ export interface QueryAnalysis {
   shape: QuestionShape;
 }
 
-type DirectoryNames = Pick<Directory, 'field_values'> & { companies: readonly { ticker: string; aliases: readonly string[] }[] };
+type DirectoryNames = Pick<Directory, 'field_values'> & {
+  companies: readonly { ticker: string; aliases: readonly string[] }[];
+};
 
 const ACROSS_PERIODS_RE = cuePattern(ACROSS_PERIODS);
 const ACROSS_QUARTERS_RE = cuePattern(ACROSS_QUARTERS);
@@ -91,7 +93,13 @@ function lineItemsOf(codes: readonly number[]): string[] {
  * (change across filings, or two or more periods named), `ratio` (a metric computed from others), `lookup` (a
  * metric named, or a question asking for a number), else `descriptive` (what a business is, does or faces).
  */
-function shapeOf(text: string, companies: readonly string[], periods: PeriodMentions, acrossPeriods: boolean, metrics: readonly number[]): QuestionShape {
+function shapeOf(
+  text: string,
+  companies: readonly string[],
+  periods: PeriodMentions,
+  acrossPeriods: boolean,
+  metrics: readonly number[],
+): QuestionShape {
   if (companies.length >= 2 || COMPARISON_RE.test(text)) return 'comparison';
   if (acrossPeriods || periods.years.length + periods.quarters.length >= 2) return 'trend';
   if (metrics.some((c) => metricByCode(c)?.inputs?.length)) return 'ratio';
@@ -119,7 +127,8 @@ function statementsOf(text: string, lineItems: readonly string[], shape: Questio
 
 export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
   const companies = findCompanies(text, directory.companies);
-  const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') => Object.keys(directory.field_values[field] ?? {});
+  const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') =>
+    Object.keys(directory.field_values[field] ?? {});
   const periods = findPeriods(text);
   const latest = LATEST.exec(text);
   const across = ACROSS_PERIODS_RE.test(text);
@@ -135,19 +144,32 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     text,
     lexical: lexicalQuery(text, 'question'),
     companies,
-    classification: { sectors: findClassification(text, values('sec_gics_sector'), true).sort(), subIndustries: findClassification(text, values('sec_gics_sub_industry'), false).sort() },
+    classification: {
+      sectors: findClassification(text, values('sec_gics_sector'), true).sort(),
+      subIndustries: findClassification(text, values('sec_gics_sub_industry'), false).sort(),
+    },
     periods,
     latest: latest ? (latest[1] ? '10-Q' : '10-K') : null,
     forms: {
       annual: /\b10-?K\b|\bannual reports?\b|\bannual filings?\b/i.test(text),
-      quarterly: /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(text) || ACROSS_QUARTERS_RE.test(text),
+      quarterly:
+        /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(text) || ACROSS_QUARTERS_RE.test(text),
     },
     acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
     forwardLooking,
-    current: !periods.years.length && !periods.quarters.length && !periods.dates.length && !latest && !across && !QUARTERLY.test(text),
+    current:
+      !periods.years.length &&
+      !periods.quarters.length &&
+      !periods.dates.length &&
+      !latest &&
+      !across &&
+      !QUARTERLY.test(text),
     // A question about what the company is or does that names no section is about its business description (not
     // one that looks forward or asks why something changed: outlooks and explanations are in MD&A).
-    sectionIntents: !named.length && !statements.named && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text) ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }] : named,
+    sectionIntents:
+      !named.length && !statements.named && shape === 'descriptive' && !forwardLooking && !CAUSAL_RE.test(text)
+        ? [{ ...BUSINESS_DESCRIPTION, tags: [...BUSINESS_DESCRIPTION.tags] }]
+        : named,
     lineItems,
     statements,
     shape,

@@ -17,7 +17,7 @@ function toWords(text: string): string[] {
     .toLowerCase()
     .normalize('NFKC')
     .replace(/[’']s\b/g, ' ')
-    .replace(/[^\p{L}\p{N}&\-]+/gu, ' ')
+    .replace(/[^\p{L}\p{N}&-]+/gu, ' ')
     .split(' ')
     .filter(Boolean);
 }
@@ -54,12 +54,16 @@ interface AliasIndex {
 const aliasIndexes = new WeakMap<readonly { ticker: string }[], AliasIndex>();
 
 /** Companies named in the question by alias (any case) or by ticker (written in capitals), plus unknown tickers. */
-export function findCompanies(query: string, companies: readonly { ticker: string; aliases: readonly string[] }[]): { tickers: string[]; unknown: string[] } {
+export function findCompanies(
+  query: string,
+  companies: readonly { ticker: string; aliases: readonly string[] }[],
+): { tickers: string[]; unknown: string[] } {
   const words = toWords(query);
   const { byAlias, aliasWords, known } = aliasIndex(companies);
   const found = new Set<string>();
   for (let i = 0; i < words.length; i++) {
-    for (let n = 1; n <= 6 && i + n <= words.length; n++) for (const t of byAlias.get(words.slice(i, i + n).join(' ')) ?? []) found.add(t);
+    for (let n = 1; n <= 6 && i + n <= words.length; n++)
+      for (const t of byAlias.get(words.slice(i, i + n).join(' ')) ?? []) found.add(t);
   }
   // Tickers: capitals (with an optional class suffix, BRK.B), any case after "$", or a word with a capital inside it
   // ("ChpX", "eBay" for EBAY): no English word is written that way, so its case says it is a name. A question typed
@@ -67,7 +71,9 @@ export function findCompanies(query: string, companies: readonly { ticker: strin
   const letters = query.replace(/[^A-Za-z]/g, '');
   const shouting = letters.length > 0 && letters.replace(/[^A-Z]/g, '').length / letters.length > 0.6;
   const unknown = new Set<string>();
-  for (const m of query.matchAll(/(\$)?(?<![A-Za-z0-9.&])([A-Za-z]{1,5}(?:\.[A-Za-z])?)(?:[’']s)?(?![A-Za-z0-9&]|\.[A-Za-z0-9])/g)) {
+  for (const m of query.matchAll(
+    /(\$)?(?<![A-Za-z0-9.&])([A-Za-z]{1,5}(?:\.[A-Za-z])?)(?:[’']s)?(?![A-Za-z0-9&]|\.[A-Za-z0-9])/g,
+  )) {
     const dollar = !!m[1];
     const token = m[2]!;
     const upper = token.toUpperCase();
@@ -92,12 +98,14 @@ function valueWords(value: string): { pattern: string; stem: string }[] {
     .map((w) => {
       if (w === '&' || w === 'and') return { pattern: '(?:&|and)', stem: '' };
       if (w.endsWith('ies')) return { pattern: `${escapeRegExp(w.slice(0, -3))}(?:y|ies)`, stem: w.slice(0, -3) };
-      if (w.endsWith('s') && !w.endsWith('ss')) return { pattern: `${escapeRegExp(w.slice(0, -1))}s?`, stem: w.slice(0, -1) };
+      if (w.endsWith('s') && !w.endsWith('ss'))
+        return { pattern: `${escapeRegExp(w.slice(0, -1))}s?`, stem: w.slice(0, -1) };
       return { pattern: `${escapeRegExp(w)}s?`, stem: w };
     });
 }
 
-const SECTOR_CUE = '(?:sectors?|sub-?industr(?:y|ies)|industr(?:y|ies)|companies|company|firms|issuers|stocks|names|peers|businesses)';
+const SECTOR_CUE =
+  '(?:sectors?|sub-?industr(?:y|ies)|industr(?:y|ies)|companies|company|firms|issuers|stocks|names|peers|businesses)';
 
 interface ClassificationMatcher {
   /** Literal pieces every match contains: a question without one of them cannot match, and no pattern is compiled. */

@@ -74,18 +74,51 @@ export const NOT_TICKERS: readonly Cue[] = [
   { cue: 'CAGR CAPEX CCC DIO DPO DSO', example: 'What were the CAGR of CAPEX and the CCC from DIO, DPO and DSO?' },
   { cue: 'ROCE WACC RPO ROTCE DPS', example: 'How did ROCE, WACC, RPO, ROTCE and DPS change?' },
   { cue: 'DAU MAU DAP MAP ARR NRR LTV', example: 'Report DAU, MAU, DAP, MAP, ARR, NRR and LTV for the year.' },
-  { cue: 'OPEX SKU CEO CFO COGS COO CPI CTO', example: 'Did OPEX per SKU rise while the CEO, CFO, COO and CTO cut COGS as CPI rose?' },
-  { cue: 'DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU', example: 'After the DOJ and EPA settlements, what were EBIT, EBITDA, EBT, EPS, ESG spending, ETF flows, EU sales and the DCF value?' },
-  { cue: 'FASB FCC FCF FDA FERC FIFO FTC FX FY', example: 'Did FASB, FCC, FDA, FERC or FTC rules, FIFO costing or FX change FCF in FY 2023?' },
-  { cue: 'GAAP GDP GHG HR IFRS IPO IRS ISO IT', example: 'How do GAAP and IFRS treat IPO costs, IRS audits, ISO certification, IT and HR spending, GDP and GHG goals?' },
-  { cue: 'KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE', example: 'Which KPI moved with LIBOR, LIFO reserves, the LLC and LTD units, LTM sales, NAV, NOL carryforwards and the NYSE listing?' },
-  { cue: 'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ', example: 'How did OCF, OEM and OTC sales, PCAOB findings, the PLC parent, PP and PPE, PSC costs change QOQ?' },
-  { cue: 'ROA ROE ROI ROIC SEC SG SOFR TTM', example: 'What were ROA, ROE, ROI and ROIC, SEC filings, SG and A, SOFR-based interest and TTM revenue?' },
+  {
+    cue: 'OPEX SKU CEO CFO COGS COO CPI CTO',
+    example: 'Did OPEX per SKU rise while the CEO, CFO, COO and CTO cut COGS as CPI rose?',
+  },
+  {
+    cue: 'DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU',
+    example:
+      'After the DOJ and EPA settlements, what were EBIT, EBITDA, EBT, EPS, ESG spending, ETF flows, EU sales and the DCF value?',
+  },
+  {
+    cue: 'FASB FCC FCF FDA FERC FIFO FTC FX FY',
+    example: 'Did FASB, FCC, FDA, FERC or FTC rules, FIFO costing or FX change FCF in FY 2023?',
+  },
+  {
+    cue: 'GAAP GDP GHG HR IFRS IPO IRS ISO IT',
+    example:
+      'How do GAAP and IFRS treat IPO costs, IRS audits, ISO certification, IT and HR spending, GDP and GHG goals?',
+  },
+  {
+    cue: 'KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE',
+    example:
+      'Which KPI moved with LIBOR, LIFO reserves, the LLC and LTD units, LTM sales, NAV, NOL carryforwards and the NYSE listing?',
+  },
+  {
+    cue: 'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ',
+    example: 'How did OCF, OEM and OTC sales, PCAOB findings, the PLC parent, PP and PPE, PSC costs change QOQ?',
+  },
+  {
+    cue: 'ROA ROE ROI ROIC SEC SG SOFR TTM',
+    example: 'What were ROA, ROE, ROI and ROIC, SEC filings, SG and A, SOFR-based interest and TTM revenue?',
+  },
   { cue: 'UK US USA USD VAT YOY YTD', example: 'How did UK, US and USA sales in USD, net of VAT, change YOY and YTD?' },
-  { cue: 'ALL AND ARE FOR HOW NET NOT THE WAS', example: 'HOW WAS NET INCOME FOR ALL THE SEGMENTS AND ARE THEY NOT UP?' },
+  {
+    cue: 'ALL AND ARE FOR HOW NET NOT THE WAS',
+    example: 'HOW WAS NET INCOME FOR ALL THE SEGMENTS AND ARE THEY NOT UP?',
+  },
   { cue: 'WHAT WHEN WHICH WHY WHO DID DOES', example: 'WHAT DID IT EARN, WHEN, WHICH UNIT, WHY, WHO DOES IT SELL TO?' },
-  { cue: 'ITEM PART FORM TOTAL INC CORP CO', example: 'In ITEM 7 of PART II of FORM 10-K, what was TOTAL revenue of the INC, the CORP and the CO subsidiaries?' },
-  { cue: 'II III IV VI VII VIII IX XI XII', example: 'Summarize Parts II, III and IV and Items VI, VII, VIII, IX, XI and XII.' },
+  {
+    cue: 'ITEM PART FORM TOTAL INC CORP CO',
+    example: 'In ITEM 7 of PART II of FORM 10-K, what was TOTAL revenue of the INC, the CORP and the CO subsidiaries?',
+  },
+  {
+    cue: 'II III IV VI VII VIII IX XI XII',
+    example: 'Summarize Parts II, III and IV and Items VI, VII, VIII, IX, XI and XII.',
+  },
 ];
 
 /**
@@ -97,8 +130,14 @@ export const ACROSS_QUARTERS: readonly Cue[] = [
     cue: String.raw`\b(?:the|reported|recent|past|prior|previous|successive|several|multiple|different|various|consecutive)\s+quarters\b`,
     example: 'How did gross margin move over the past quarters?',
   },
-  { cue: String.raw`\b(?:over|across|throughout|during|between|for|in)\s+(?:the\s+)?quarters\b`, example: 'Was revenue steady across quarters in fiscal 2023?' },
-  { cue: String.raw`\bquarter[- ](?:to|over)[- ]quarter\b`, example: 'How volatile was operating income quarter-over-quarter?' },
+  {
+    cue: String.raw`\b(?:over|across|throughout|during|between|for|in)\s+(?:the\s+)?quarters\b`,
+    example: 'Was revenue steady across quarters in fiscal 2023?',
+  },
+  {
+    cue: String.raw`\bquarter[- ](?:to|over)[- ]quarter\b`,
+    example: 'How volatile was operating income quarter-over-quarter?',
+  },
   { cue: String.raw`\beach\s+quarter\b`, example: 'What was net income in each quarter of 2022?' },
 ];
 
@@ -137,10 +176,16 @@ export const FORWARD_LOOKING: readonly Cue[] = [
 
 /** A question that sets things side by side (src/query/analyze.ts: shape `comparison`). */
 export const COMPARISON: readonly Cue[] = [
-  { cue: String.raw`\bcompar(?:e|ed|es|ing|ison|isons)\b`, example: 'Compare the two segments’ operating income in fiscal 2022.' },
+  {
+    cue: String.raw`\bcompar(?:e|ed|es|ing|ison|isons)\b`,
+    example: 'Compare the two segments’ operating income in fiscal 2022.',
+  },
   { cue: String.raw`\bversus\b|\bvs\.?(?!\w)`, example: 'Domestic versus international sales: which grew faster?' },
   { cue: String.raw`\brelative to\b`, example: 'How large is the backlog relative to annual revenue?' },
-  { cue: String.raw`\b(?:higher|lower|larger|smaller|faster|slower) than\b`, example: 'Was capital spending higher than depreciation?' },
+  {
+    cue: String.raw`\b(?:higher|lower|larger|smaller|faster|slower) than\b`,
+    example: 'Was capital spending higher than depreciation?',
+  },
 ];
 
 /**
@@ -152,16 +197,28 @@ export const CAUSAL: readonly Cue[] = [
   { cue: String.raw`\bwhy\b`, example: 'Why did the company close its European plants?' },
   { cue: String.raw`\bdr(?:o|i)ve(?:s|n)?\b|\bdrivers?\b`, example: 'What drove the increase in customer churn?' },
   { cue: String.raw`\breasons?\b`, example: 'What reasons did management give for the restructuring?' },
-  { cue: String.raw`\bcaus(?:e|es|ed|ing)\b|\bdue to\b|\battribut(?:e|ed|able)\b`, example: 'What caused the delay in the plant opening?' },
+  {
+    cue: String.raw`\bcaus(?:e|es|ed|ing)\b|\bdue to\b|\battribut(?:e|ed|able)\b`,
+    example: 'What caused the delay in the plant opening?',
+  },
 ];
 
 /** A question that asks for a number even when it names no metric of the vocabulary (src/query/analyze.ts: `lookup`). */
 export const NUMERIC_ASK: readonly Cue[] = [
   { cue: String.raw`\bhow (?:much|many)\b`, example: 'How many employees did the company have at year end?' },
-  { cue: String.raw`\b(?:amount|number|total|value|balance|percentage|percent|rate|ratio)\s+of\b`, example: 'What was the balance of goodwill at the end of the year?' },
-  { cue: String.raw`\bin (?:usd|us\$|\$|dollars|millions|billions|thousands)\b`, example: 'What were lease liabilities in millions at year end?' },
-  { cue: String.raw`%`, example: 'By what % did backlog grow?' },
-  { cue: String.raw`\b(?:spen[dt]|spending|paid|pays?|costs?|charged?)\b`, example: 'What did the company spend on new distribution centers?' },
+  {
+    cue: String.raw`\b(?:amount|number|total|value|balance|percentage|percent|rate|ratio)\s+of\b`,
+    example: 'What was the balance of goodwill at the end of the year?',
+  },
+  {
+    cue: String.raw`\bin (?:usd|us\$|\$|dollars|millions|billions|thousands)\b`,
+    example: 'What were lease liabilities in millions at year end?',
+  },
+  { cue: '%', example: 'By what % did backlog grow?' },
+  {
+    cue: String.raw`\b(?:spen[dt]|spending|paid|pays?|costs?|charged?)\b`,
+    example: 'What did the company spend on new distribution centers?',
+  },
 ];
 
 /** Entries as one case-insensitive pattern, alternatives in order. */

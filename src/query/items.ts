@@ -17,11 +17,16 @@ export const ITEM_HINTS: readonly ItemHint[] = [
   { label: 'risk factors', pattern: /\brisk[\s-]+factors?\b/i, tags: ['10K-Item-1A', '10Q-PartII-Item-1A'] },
   { label: 'unresolved staff comments', pattern: /\bunresolved staff comments?\b/i, tags: ['10K-Item-1B'] },
   { label: 'cybersecurity', pattern: /\bcyber[\s-]?security\b/i, tags: ['10K-Item-1C'] },
-  { label: 'legal proceedings', pattern: /\blegal proceedings?\b|\blitigation\b|\blaw ?suits?\b/i, tags: ['10K-Item-3', '10Q-PartII-Item-1'] },
+  {
+    label: 'legal proceedings',
+    pattern: /\blegal proceedings?\b|\blitigation\b|\blaw ?suits?\b/i,
+    tags: ['10K-Item-3', '10Q-PartII-Item-1'],
+  },
   { label: 'mine safety', pattern: /\bmine safety\b/i, tags: ['10K-Item-4'] },
   {
     label: 'share repurchases',
-    pattern: /\b(?:share|stock) (?:re-?purchases?|buy-?backs?)\b|\bbuy-?backs?\b|\brepurchases? of (?:our )?(?:common )?(?:stock|shares)\b|\bmarket for (?:the )?registrant/i,
+    pattern:
+      /\b(?:share|stock) (?:re-?purchases?|buy-?backs?)\b|\bbuy-?backs?\b|\brepurchases? of (?:our )?(?:common )?(?:stock|shares)\b|\bmarket for (?:the )?registrant/i,
     tags: ['10K-Item-5', '10Q-PartII-Item-2'],
   },
   {
@@ -45,10 +50,26 @@ export const ITEM_HINTS: readonly ItemHint[] = [
     pattern: /\bcontrols and procedures\b|\binternal control over financial reporting\b|\bdisclosure controls\b/i,
     tags: ['10K-Item-9A', '10Q-PartI-Item-4'],
   },
-  { label: 'directors and governance', pattern: /\bcorporate governance\b|\bexecutive officers\b|\bboard of directors\b/i, tags: ['10K-Item-10'] },
-  { label: 'executive compensation', pattern: /\bexecutive compensation\b|\b(?:ceo|executive) pay\b/i, tags: ['10K-Item-11'] },
-  { label: 'security ownership', pattern: /\bsecurity ownership\b|\bbeneficial own(?:er|ership)\b/i, tags: ['10K-Item-12'] },
-  { label: 'related party transactions', pattern: /\brelated[\s-]party transactions?\b|\bdirector independence\b/i, tags: ['10K-Item-13'] },
+  {
+    label: 'directors and governance',
+    pattern: /\bcorporate governance\b|\bexecutive officers\b|\bboard of directors\b/i,
+    tags: ['10K-Item-10'],
+  },
+  {
+    label: 'executive compensation',
+    pattern: /\bexecutive compensation\b|\b(?:ceo|executive) pay\b/i,
+    tags: ['10K-Item-11'],
+  },
+  {
+    label: 'security ownership',
+    pattern: /\bsecurity ownership\b|\bbeneficial own(?:er|ership)\b/i,
+    tags: ['10K-Item-12'],
+  },
+  {
+    label: 'related party transactions',
+    pattern: /\brelated[\s-]party transactions?\b|\bdirector independence\b/i,
+    tags: ['10K-Item-13'],
+  },
   { label: 'accountant fees', pattern: /\bprincipal account(?:ant|ing) fees\b|\baudit fees\b/i, tags: ['10K-Item-14'] },
 ];
 

@@ -18,14 +18,27 @@ export interface PeriodMentions {
   dates: string[];
 }
 
-const ORDINALS: Record<string, 1 | 2 | 3 | 4> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4 };
+const ORDINALS: Record<string, 1 | 2 | 3 | 4> = {
+  first: 1,
+  '1st': 1,
+  second: 2,
+  '2nd': 2,
+  third: 3,
+  '3rd': 3,
+  fourth: 4,
+  '4th': 4,
+};
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 // A two-digit year must not run on into a number or a form code ("Q2 10-Q" is not 2010).
 const YEAR = String.raw`(\d{4}|\d{2})(?![\d-])`;
 const FY_PREFIX = String.raw`(?:FY|fiscal(?:\s+year)?)`;
 
-const QUARTER_PATTERNS: { re: RegExp; q: (m: RegExpMatchArray) => string; y: (m: RegExpMatchArray) => string | undefined }[] = [
+const QUARTER_PATTERNS: {
+  re: RegExp;
+  q: (m: RegExpMatchArray) => string;
+  y: (m: RegExpMatchArray) => string | undefined;
+}[] = [
   // Most specific first: each match is blanked out before the next pattern runs.
   // 2023 Q2, FY2023 Q2, FY2023Q2, FY-2023-Q2
   { re: /\b(?:FY\s*-?\s*)?(\d{4})\s*[-/]?\s*Q([1-4])\b/gi, q: (m) => m[2]!, y: (m) => m[1] },
@@ -39,7 +52,11 @@ const QUARTER_PATTERNS: { re: RegExp; q: (m: RegExpMatchArray) => string; y: (m:
     y: (m) => m[2],
   },
   // Q2 2023, Q2 FY2023, Q2'23, Q2 of fiscal 2023, Q2
-  { re: new RegExp(String.raw`\bQ([1-4])(?:\s*(?:of\s+)?(?:${FY_PREFIX})?\s*[-']?\s*${YEAR})?(?![\w-])`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
+  {
+    re: new RegExp(String.raw`\bQ([1-4])(?:\s*(?:of\s+)?(?:${FY_PREFIX})?\s*[-']?\s*${YEAR})?(?![\w-])`, 'gi'),
+    q: (m) => m[1]!,
+    y: (m) => m[2],
+  },
   // 2Q23, 2Q 2023, 2Q FY23
   { re: new RegExp(String.raw`\b([1-4])Q\s*[-']?\s*(?:FY\s*)?${YEAR}`, 'gi'), q: (m) => m[1]!, y: (m) => m[2] },
 ];
@@ -84,21 +101,28 @@ export function findPeriods(query: string): PeriodMentions {
     text = text.replace(re, (...args) => {
       const m = args.slice(0, -2) as unknown as RegExpMatchArray;
       const year = y(m);
-      const mention: QuarterMention = { quarter: Number(q(m)) as 1 | 2 | 3 | 4, year: year ? toFiscalYear(year) : null };
+      const mention: QuarterMention = {
+        quarter: Number(q(m)) as 1 | 2 | 3 | 4,
+        year: year ? toFiscalYear(year) : null,
+      };
       quarters.set(`${mention.quarter}/${mention.year}`, mention);
       return ' '.repeat((args[0] as string).length);
     });
   }
   // A quarter named without a year is dropped when the same quarter is also named with one.
-  for (const [key, m] of quarters) if (m.year === null && [...quarters.values()].some((o) => o.quarter === m.quarter && o.year)) quarters.delete(key);
+  for (const [key, m] of quarters)
+    if (m.year === null && [...quarters.values()].some((o) => o.quarter === m.quarter && o.year)) quarters.delete(key);
 
-  for (const m of text.matchAll(new RegExp(String.raw`\b${FY_PREFIX}\s*[-']?\s*${YEAR}`, 'gi'))) years.add(toFiscalYear(m[1]!));
+  for (const m of text.matchAll(new RegExp(String.raw`\b${FY_PREFIX}\s*[-']?\s*${YEAR}`, 'gi')))
+    years.add(toFiscalYear(m[1]!));
   // Bare years, but not inside numbers ("$2,019", "12019") or amounts.
   for (const m of text.matchAll(/(?<![\d,.$])((?:19|20)\d{2})(?![\d,]\d|\.\d)/g)) years.add(`FY-${m[1]}`);
 
   return {
     years: [...years].sort(),
-    quarters: [...quarters.values()].sort((a, b) => (a.year ?? '').localeCompare(b.year ?? '') || a.quarter - b.quarter),
+    quarters: [...quarters.values()].sort(
+      (a, b) => (a.year ?? '').localeCompare(b.year ?? '') || a.quarter - b.quarter,
+    ),
     dates: [...dates].sort(),
   };
 }

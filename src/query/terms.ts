@@ -46,7 +46,9 @@ export function lexicalQuery(text: string, reading: MetricReading = 'statement')
 }
 
 /** The names a question may call issuers by: name, ticker and aliases (what withoutIssuerNames drops). */
-export function issuerNames(companies: readonly { company: string; ticker: string; aliases: readonly string[] }[]): string[] {
+export function issuerNames(
+  companies: readonly { company: string; ticker: string; aliases: readonly string[] }[],
+): string[] {
   return companies.flatMap((c) => [c.company, c.ticker, ...c.aliases]);
 }
 

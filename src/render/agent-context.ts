@@ -18,9 +18,11 @@ export interface AgentContextInput {
 
 const STATUS_MEANING: Record<CoverageValue['status'], string> = {
   complete: 'every planned requirement has at least one returned evidence chain.',
-  partial: 'some requirements have no returned evidence chain; answer only what the evidence covers and name what is missing.',
+  partial:
+    'some requirements have no returned evidence chain; answer only what the evidence covers and name what is missing.',
   none: 'no planned requirement has returned evidence; do not answer from memory.',
-  not_assessed: 'the question was not decomposed into requirements and retrieval used the original question, so completeness was not checked.',
+  not_assessed:
+    'the question was not decomposed into requirements and retrieval used the original question, so completeness was not checked.',
 };
 
 /** Coverage as markdown: status and meaning, counts, each requirement, omitted requirements, limitations. */
@@ -32,12 +34,18 @@ export function renderCoverageMarkdown(c: CoverageValue): string {
   if (c.requirements?.length) {
     lines.push('', 'Requirements:');
     for (const r of c.requirements) {
-      lines.push(`- ${r.id} (${r.label}): ${r.status}; ${r.returned_evidence_count} chain(s) returned of ${r.retrieved_evidence_count} retrieved. Query: ${r.query}`);
+      lines.push(
+        `- ${r.id} (${r.label}): ${r.status}; ${r.returned_evidence_count} chain(s) returned of ${r.retrieved_evidence_count} retrieved. Query: ${r.query}`,
+      );
     }
   }
-  if (c.omitted_requirements?.length) lines.push('', `Not planned (beyond the requirement limit): ${c.omitted_requirements.join('; ')}.`);
+  if (c.omitted_requirements?.length)
+    lines.push('', `Not planned (beyond the requirement limit): ${c.omitted_requirements.join('; ')}.`);
   if (c.limitations?.length) lines.push('', `Limitations: ${c.limitations.join(', ')}.`);
-  lines.push('', 'Coverage says whether evidence was delivered for each requirement; it does not check that the evidence is correct or sufficient.');
+  lines.push(
+    '',
+    'Coverage says whether evidence was delivered for each requirement; it does not check that the evidence is correct or sufficient.',
+  );
   return lines.join('\n');
 }
 

@@ -9,6 +9,7 @@ export const DASHBOARD_TITLE = 'EVIDENCE METADATA DASHBOARD';
 
 function label(raw: string): string {
   // Values come from the index: keep them on one line and unable to close the fence.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
   const value = raw.replace(/[`\u0000-\u001f\u007f]/g, ' ');
   return value.length > MAX_LABEL ? `${value.slice(0, MAX_LABEL - 3)}...` : value;
 }
@@ -39,7 +40,8 @@ export function renderDashboard(p: EvidenceProfile): string {
       continue;
     }
     const width = Math.max(...s.rows.map((r) => label(r.value).length));
-    for (const r of s.rows) lines.push(`  ${label(r.value).padEnd(width)}  ${bar(r.percent)}  ${r.percent.toFixed(1).padStart(5)}%`);
+    for (const r of s.rows)
+      lines.push(`  ${label(r.value).padEnd(width)}  ${bar(r.percent)}  ${r.percent.toFixed(1).padStart(5)}%`);
   }
   lines.push('', `Filing dates: ${describeFilingDates(p)}`);
   return ['```text', ...lines, '```'].join('\n');

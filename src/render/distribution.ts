@@ -32,7 +32,15 @@ export const STRENGTH_LEVELS = ['High', 'Medium', 'Low'] as const;
  * Titles are the fields' display names from the one field table.
  */
 const FIELD_SECTIONS = (
-  ['sec_ticker', 'sec_form_type', 'sec_fiscal_year', 'sec_fiscal_year_end', 'sec_item_tag', 'sec_gics_sector', 'sec_gics_sub_industry'] as const
+  [
+    'sec_ticker',
+    'sec_form_type',
+    'sec_fiscal_year',
+    'sec_fiscal_year_end',
+    'sec_item_tag',
+    'sec_gics_sector',
+    'sec_gics_sub_industry',
+  ] as const
 ).map((f) => [f, FIELD_RULES[f].display_name] as const);
 
 /**
@@ -54,7 +62,12 @@ export function toPercents(counts: readonly number[]): number[] {
   return tenths.map((t) => t / 10);
 }
 
-function section(key: string, title: string, counts: Map<string, number>, fixedOrder?: readonly string[]): ProfileSection {
+function section(
+  key: string,
+  title: string,
+  counts: Map<string, number>,
+  fixedOrder?: readonly string[],
+): ProfileSection {
   const entries = fixedOrder
     ? fixedOrder.map((v) => [v, counts.get(v) ?? 0] as const)
     : [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -99,7 +112,10 @@ export function profileEvidence(catalog: CatalogHeader, chains: readonly Chain[]
   };
 }
 
-export type MetadataDistribution = Record<string, number | { display_name: string; values: Record<string, number> } | { display_name: string; value: string }>;
+export type MetadataDistribution = Record<
+  string,
+  number | { display_name: string; values: Record<string, number> } | { display_name: string; value: string }
+>;
 
 /** Filing dates as one line of text ("2023-02-22 to 2024-02-23; 1 cited statement has no known filing date"). */
 export function describeFilingDates(p: EvidenceProfile): string {

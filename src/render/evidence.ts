@@ -10,7 +10,8 @@ const UNKNOWN = 'unknown';
 /** Catalog source indexes cited by the chains, in first-citation order (the registry's order). */
 export function citedSources(chains: readonly Chain[]): number[] {
   const seen = new Set<number>();
-  for (const c of chains) for (const e of c.entries) for (const s of [...e.sources, ...(e.disagreements ?? [])]) seen.add(s.source);
+  for (const c of chains)
+    for (const e of c.entries) for (const s of [...e.sources, ...(e.disagreements ?? [])]) seen.add(s.source);
   return [...seen];
 }
 
@@ -19,7 +20,9 @@ function sourceAttributes(src: CatalogSource): [string, string][] {
     ['id', src.id],
     ['type', src.type],
     ['date', src.date ?? UNKNOWN],
-    ...FILTER_FIELDS.filter((f) => f !== 'report_filing_date').map((f) => [f, src.meta[f] ?? UNKNOWN] as [string, string]),
+    ...FILTER_FIELDS.filter((f) => f !== 'report_filing_date').map(
+      (f) => [f, src.meta[f] ?? UNKNOWN] as [string, string],
+    ),
   ];
 }
 
@@ -36,7 +39,9 @@ function renderRegistry(catalog: CatalogHeader, sources: readonly number[]): str
     const src = catalog.sources[i]!;
     let line = registryLines.get(src);
     if (line === undefined) {
-      const attrs = sourceAttributes(src).map(([k, v]) => `${k}="${escapeAttr(v)}"`).join(' ');
+      const attrs = sourceAttributes(src)
+        .map(([k, v]) => `${k}="${escapeAttr(v)}"`)
+        .join(' ');
       registryLines.set(src, (line = `<source ${attrs}/>`));
     }
     return line;
@@ -56,7 +61,14 @@ function renderGlossary(catalog: CatalogHeader, sources: readonly number[], chai
     const name = c ? `${c.company} (${ticker})` : ticker;
     const parts = [`Issuer with ticker ${ticker}`];
     if (c?.sector) parts.push(`GICS sector ${c.sector}${c.sub_industry ? `, sub-industry ${c.sub_industry}` : ''}`);
-    const fyEnds = [...new Set(sources.map((i) => catalog.sources[i]!).filter((s) => s.meta.sec_ticker === ticker).map((s) => s.meta.sec_fiscal_year_end))];
+    const fyEnds = [
+      ...new Set(
+        sources
+          .map((i) => catalog.sources[i]!)
+          .filter((s) => s.meta.sec_ticker === ticker)
+          .map((s) => s.meta.sec_fiscal_year_end),
+      ),
+    ];
     if (fyEnds.length) parts.push(`fiscal year end ${fyEnds.join(', ')} in the cited filings`);
     if (c?.segments?.length) parts.push(`business segments (latest filing): ${c.segments.join(', ')}`);
     const issuer = entityElement(name, `${parts.join('; ')}.`);
@@ -97,11 +109,15 @@ function renderChainOnce(catalog: CatalogHeader, chain: Chain): string {
     });
     // Agreeing filings counted, not cited (a token budget): said on the last cited source's line, as every context
     // line names a source.
-    if (entry.moreSources) context[context.length - 1] += `; ${entry.moreSources} more ${entry.moreSources === 1 ? 'filing states' : 'filings state'} the same`;
+    if (entry.moreSources)
+      context[context.length - 1] +=
+        `; ${entry.moreSources} more ${entry.moreSources === 1 ? 'filing states' : 'filings state'} the same`;
     // Filings giving a different value for the same row and period: kept as context, never merged (DESIGN.md 4).
     for (const d of entry.disagreements ?? []) {
       const src = catalog.sources[d.source]!;
-      context.push(`- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ${escapeText(describeOccurrence(src, d.page, d.kind))}`);
+      context.push(
+        `- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ${escapeText(describeOccurrence(src, d.page, d.kind))}`,
+      );
     }
     return [
       `<entry confidence_score='${entry.confidence}' sources='${escapeAttr(ids.join(', '))}'>`,
@@ -131,7 +147,11 @@ function renderSourceKey(catalog: CatalogHeader, sources: readonly number[]): st
  */
 export function renderEvidence(catalog: CatalogHeader, chains: readonly Chain[], format: EvidenceFormat): string {
   const sources = citedSources(chains);
-  const blocks = [renderRegistry(catalog, sources), renderGlossary(catalog, sources, chains), ...chains.map((c) => renderChain(catalog, c))];
+  const blocks = [
+    renderRegistry(catalog, sources),
+    renderGlossary(catalog, sources, chains),
+    ...chains.map((c) => renderChain(catalog, c)),
+  ];
   if (format === 'rendered') blocks.push(renderSourceKey(catalog, sources));
   return blocks.join('\n');
 }

@@ -14,22 +14,69 @@ import { EVIDENCE_INSTRUCTIONS } from './instructions';
 export type ResponseBody = Omit<ResearchResponse, 'request_id'>;
 
 /** Spec 2.5's field order, so responses read the same way every time. */
-const FIELD_ORDER = ['notices', 'metadata_distribution', 'metadata_dashboard', 'evidence', 'evidence_instructions', 'agent_context', 'summary', 'coverage', 'evidence_budget', 'retrieval_plan'] as const;
+const FIELD_ORDER = [
+  'notices',
+  'metadata_distribution',
+  'metadata_dashboard',
+  'evidence',
+  'evidence_instructions',
+  'agent_context',
+  'summary',
+  'coverage',
+  'evidence_budget',
+  'retrieval_plan',
+] as const;
 
 const DEFAULT_NO_EVIDENCE = 'No evidence matched the query and filters.';
 
 /** What the outcome adds to the plan's notices: no evidence, or evidence cut by the token budget. */
-function outcomeNotices(hitCount: number, selected: SelectedEvidence, tokenCap: number | null): { notices: QueryNotice[]; noEvidenceReason: string } {
+function outcomeNotices(
+  hitCount: number,
+  selected: SelectedEvidence,
+  tokenCap: number | null,
+): { notices: QueryNotice[]; noEvidenceReason: string } {
   const { available, selection } = selected;
-  if (!hitCount) return { notices: [{ code: 'NO_MATCHING_EVIDENCE', message: 'No statement in the index matched the query and filters.', level: 'warning' }], noEvidenceReason: DEFAULT_NO_EVIDENCE };
-  if (!available) return { notices: [{ code: 'NO_MATCHING_EVIDENCE', message: 'No evidence chain was relevant enough to the query to return.', level: 'warning' }], noEvidenceReason: DEFAULT_NO_EVIDENCE };
+  if (!hitCount)
+    return {
+      notices: [
+        {
+          code: 'NO_MATCHING_EVIDENCE',
+          message: 'No statement in the index matched the query and filters.',
+          level: 'warning',
+        },
+      ],
+      noEvidenceReason: DEFAULT_NO_EVIDENCE,
+    };
+  if (!available)
+    return {
+      notices: [
+        {
+          code: 'NO_MATCHING_EVIDENCE',
+          message: 'No evidence chain was relevant enough to the query to return.',
+          level: 'warning',
+        },
+      ],
+      noEvidenceReason: DEFAULT_NO_EVIDENCE,
+    };
   if (!selection.chains.length) {
     const reason = `No complete evidence chain fits max_evidence_tokens=${tokenCap}; the smallest of the ${available} available chains needs ${selected.smallestChainTokens} tokens.`;
-    return { notices: [{ code: 'EVIDENCE_OMITTED_BY_TOKEN_BUDGET', message: `${reason} Evidence was omitted; this is not a no-data result.`, level: 'warning' }], noEvidenceReason: reason };
+    return {
+      notices: [
+        {
+          code: 'EVIDENCE_OMITTED_BY_TOKEN_BUDGET',
+          message: `${reason} Evidence was omitted; this is not a no-data result.`,
+          level: 'warning',
+        },
+      ],
+      noEvidenceReason: reason,
+    };
   }
   if (selection.chains.length < available) {
     const message = `max_evidence_tokens=${tokenCap} kept ${selection.chains.length} of ${available} evidence chains (${selection.estimatedTokens} estimated tokens).`;
-    return { notices: [{ code: 'EVIDENCE_TRUNCATED_BY_TOKEN_BUDGET', message, level: 'info' }], noEvidenceReason: DEFAULT_NO_EVIDENCE };
+    return {
+      notices: [{ code: 'EVIDENCE_TRUNCATED_BY_TOKEN_BUDGET', message, level: 'info' }],
+      noEvidenceReason: DEFAULT_NO_EVIDENCE,
+    };
   }
   return { notices: [], noEvidenceReason: DEFAULT_NO_EVIDENCE };
 }
@@ -50,7 +97,8 @@ export function renderResponse({ catalog, request, plan, hitCount, selected }: R
   const outcome = outcomeNotices(hitCount, selected, tokenCap);
   const notices = [...plan.notices, ...outcome.notices];
   const warnings = notices.filter((n) => n.level === 'warning').map((n) => n.message);
-  const submitted = request.metadata_filters && Object.keys(request.metadata_filters).length ? request.metadata_filters : null;
+  const submitted =
+    request.metadata_filters && Object.keys(request.metadata_filters).length ? request.metadata_filters : null;
   const body: ResponseBody = {};
   if (notices.length) body.notices = notices.map(({ code, message }) => ({ code, message }));
   if (include.metadata_distribution || include.metadata_dashboard) {
@@ -65,7 +113,13 @@ export function renderResponse({ catalog, request, plan, hitCount, selected }: R
   if (selected.coverage) body.coverage = selected.coverage;
   // The pass plan itself: every retrieval branch with its own filters.
   if (plan.requirements) {
-    body.retrieval_plan = { queries: plan.passes.map((p) => ({ query: p.query, label: p.label, applied_metadata_filters: conditionsToObject(p.conditions) })) };
+    body.retrieval_plan = {
+      queries: plan.passes.map((p) => ({
+        query: p.query,
+        label: p.label,
+        applied_metadata_filters: conditionsToObject(p.conditions),
+      })),
+    };
   }
   if (include.agent_context) {
     body.agent_context = renderAgentContext({

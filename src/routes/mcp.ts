@@ -36,7 +36,14 @@ export async function handleMcp(request: Request, ctx: McpContext): Promise<Resp
     validateQuery: validateQueryBody,
     answerQuery: async (valid) => {
       const { body: answer, trace } = await answerQuery(valid, ctx.openIndex, ctx.requestId);
-      Object.assign(ctx.log, { mode: valid.mode, effort: valid.effort, shape: trace.analysis.shape, searched_shards: trace.searchedShards.length, passes: trace.passes.filter((x) => !x.skipped).length, evidence_count: answer.summary?.evidence_count });
+      Object.assign(ctx.log, {
+        mode: valid.mode,
+        effort: valid.effort,
+        shape: trace.analysis.shape,
+        searched_shards: trace.searchedShards.length,
+        passes: trace.passes.filter((x) => !x.skipped).length,
+        evidence_count: answer.summary?.evidence_count,
+      });
       return answer;
     },
     listFilters: async (params) => {
@@ -49,7 +56,13 @@ export async function handleMcp(request: Request, ctx: McpContext): Promise<Resp
       if (errorCode) ctx.log.tool_error_code = errorCode;
     },
     onInternalError: (err) =>
-      console.error(JSON.stringify({ level: 'error', request_id: ctx.requestId, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) })),
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          request_id: ctx.requestId,
+          error: err instanceof Error ? `${err.name}: ${err.message}` : String(err),
+        }),
+      ),
   };
   const handler = createMcpHandler(() => {
     const server = new McpServer(SERVER_INFO, { capabilities: { tools: {} } });
@@ -68,7 +81,9 @@ function extractToolArguments(body: Uint8Array): unknown {
   try {
     const message = JSON.parse(new TextDecoder().decode(body)) as unknown;
     const messages = Array.isArray(message) ? message : [message];
-    return messages.map((m) => (m && typeof m === 'object' ? (m as { params?: { arguments?: unknown } }).params?.arguments ?? null : null));
+    return messages.map((m) =>
+      m && typeof m === 'object' ? ((m as { params?: { arguments?: unknown } }).params?.arguments ?? null) : null,
+    );
   } catch {
     return null; // not JSON: the SDK answers with a JSON-RPC parse error
   }

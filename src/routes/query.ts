@@ -16,7 +16,9 @@ export function isJsonContentType(header: string | null): boolean {
   if (!header) return false;
   const [type, ...params] = header.split(';').map((p) => p.trim().toLowerCase());
   if (type !== 'application/json') return false;
-  return params.every((p) => p === '' || p.replace(/\s+/g, '') === 'charset=utf-8' || p.replace(/\s+/g, '') === 'charset="utf-8"');
+  return params.every(
+    (p) => p === '' || p.replace(/\s+/g, '') === 'charset=utf-8' || p.replace(/\s+/g, '') === 'charset="utf-8"',
+  );
 }
 
 /**
@@ -44,14 +46,19 @@ export function validateQueryBody(json: unknown): ValidRequest {
   const parsed = ResearchRequest.safeParse(json);
   if (!parsed.success) throw new ApiError('VALIDATION_ERROR', { errors: zodIssuesToErrors(parsed.error.issues) });
   const normalizedQuery = normalizeQuery(parsed.data.query);
-  if (!normalizedQuery) throw new ApiError('QUERY_EMPTY', { errors: [{ path: 'query', message: 'empty after normalization' }] });
+  if (!normalizedQuery)
+    throw new ApiError('QUERY_EMPTY', { errors: [{ path: 'query', message: 'empty after normalization' }] });
   if (codePointLength(normalizedQuery) > LIMITS.MAX_QUERY_CHARS) {
-    throw new ApiError('QUERY_TOO_LONG', { errors: [{ path: 'query', message: `at most ${LIMITS.MAX_QUERY_CHARS} characters after normalization` }] });
+    throw new ApiError('QUERY_TOO_LONG', {
+      errors: [{ path: 'query', message: `at most ${LIMITS.MAX_QUERY_CHARS} characters after normalization` }],
+    });
   }
   const filters = parsed.data.metadata_filters;
   if (filters && Object.keys(filters).length) {
     if (parsed.data.mode === 'basic') {
-      throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', { errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }] });
+      throw new ApiError('FILTERS_NOT_ALLOWED_IN_BASIC_MODE', {
+        errors: [{ path: 'metadata_filters', message: 'not accepted in basic mode' }],
+      });
     }
     // Fields, operators, formats and limits; company names and sector spellings are resolved later with the catalog.
     parseMetadataFilters(filters, null);
@@ -62,5 +69,10 @@ export function validateQueryBody(json: unknown): ValidRequest {
 export async function answerQuery(valid: ValidRequest, openIndex: () => Promise<IndexReader>, requestId: string) {
   const reader = await openIndex();
   const outcome = await runQuery(reader, valid);
-  return { body: { request_id: requestId, ...outcome.body }, trace: outcome.trace, mode: valid.mode, effort: valid.effort };
+  return {
+    body: { request_id: requestId, ...outcome.body },
+    trace: outcome.trace,
+    mode: valid.mode,
+    effort: valid.effort,
+  };
 }

@@ -7,7 +7,10 @@ import type { FieldError } from '../errors';
  */
 export function zodIssuesToErrors(issues: readonly z.core.$ZodIssue[]): FieldError[] {
   return issues.map((issue) => {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : String(p))).join('.').replace(/\.\[/g, '[');
+    const path = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+      .join('.')
+      .replace(/\.\[/g, '[');
     if (issue.code === 'unrecognized_keys') {
       return { path: path || '(root)', message: `unknown key(s): ${issue.keys.join(', ')}` };
     }

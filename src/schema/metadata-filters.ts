@@ -7,7 +7,8 @@ const FORMAT_HINTS: Record<(typeof FIELD_RULES)[FilterField]['value_type'], stri
   fiscal_year: 'A fiscal year FY-YYYY (also accepted: fy2023, FY 2023, 2023).',
   month_day: 'A month-day MM-DD that exists in some year (02-29 allowed).',
   form_type: 'A form type: 10-K or 10-Q (also accepted: 10k, 10 q, annual report, quarterly report).',
-  item_tag: 'An item tag such as 10K-Item-1A or 10Q-PartI-Item-2 (also accepted: the aliases listed by /metadata-filters).',
+  item_tag:
+    'An item tag such as 10K-Item-1A or 10Q-PartI-Item-2 (also accepted: the aliases listed by /metadata-filters).',
   ticker: 'A ticker symbol or a company name or alias listed by /metadata-filters.',
   string: 'A value listed by /metadata-filters (case-insensitive).',
 };
@@ -29,7 +30,10 @@ export function metadataFiltersSchema() {
     const forms: z.ZodType[] = [value];
     if (rule.operators.includes('in')) forms.push(list);
     forms.push(z.strictObject(ops).describe(`Operators: ${rule.operators.join(', ')}.`));
-    shape[field] = z.union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]]).optional().describe(rule.description);
+    shape[field] = z
+      .union(forms as [z.ZodType, z.ZodType, ...z.ZodType[]])
+      .optional()
+      .describe(rule.description);
   }
   return z
     .strictObject(shape)

@@ -21,9 +21,14 @@ export type EvidenceFormat = z.infer<typeof EvidenceFormat>;
 export const IncludeOptions = z
   .strictObject({
     evidence: z.boolean().default(true).describe('Return top-level evidence.'),
-    evidence_instructions: z.boolean().default(true).describe('Return evidence_instructions (only together with evidence).'),
+    evidence_instructions: z
+      .boolean()
+      .default(true)
+      .describe('Return evidence_instructions (only together with evidence).'),
     agent_context: z.boolean().default(false).describe('Return agent_context (Markdown for hand-off to an LLM).'),
-    evidence_format: EvidenceFormat.default('rendered').describe('rendered adds a trailing <source_key> footer; xml omits it.'),
+    evidence_format: EvidenceFormat.default('rendered').describe(
+      'rendered adds a trailing <source_key> footer; xml omits it.',
+    ),
     metadata_distribution: z.boolean().default(false).describe('Return metadata_distribution.'),
     metadata_dashboard: z.boolean().default(false).describe('Return metadata_dashboard.'),
     summary: z.boolean().default(true).describe('Return summary.'),
@@ -47,9 +52,12 @@ export type RetrievalControls = z.infer<typeof RetrievalControls>;
  * A JSON object. Not z.record: zod's plain-object check reads `value.constructor.prototype` and throws a TypeError
  * on a body such as `{"metadata_filters": {"constructor": null}}` (found by the fuzz tests).
  */
-const FilterObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
-  message: 'expected an object of filter fields',
-});
+const FilterObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === 'object' && v !== null && !Array.isArray(v),
+  {
+    message: 'expected an object of filter fields',
+  },
+);
 
 /**
  * The filter object is only shape-checked here (an object or null); its fields, operators, values and limits are
@@ -58,8 +66,12 @@ const FilterObject = z.custom<Record<string, unknown>>((v) => typeof v === 'obje
 export const ResearchRequest = z.strictObject({
   query: z
     .string()
-    .describe(`Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, whitespace runs collapsed, trimmed); not empty.`),
-  mode: Mode.default('basic').describe('basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and a retrieval plan.'),
+    .describe(
+      `Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, whitespace runs collapsed, trimmed); not empty.`,
+    ),
+  mode: Mode.default('basic').describe(
+    'basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and a retrieval plan.',
+  ),
   effort: Effort.default('medium').describe('How much work goes into supporting evidence.'),
   // Shape only; see FilterObject. The OpenAPI document describes the full filter schema (schema/metadata-filters.ts).
   metadata_filters: FilterObject.nullable().optional(),

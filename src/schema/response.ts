@@ -37,7 +37,9 @@ export const Coverage = z.strictObject({
   covered_requirement_count: z.number().int().min(0),
   requirements: z.array(CoverageRequirement).optional(),
   omitted_requirements: z.array(z.string()).optional(),
-  limitations: z.array(z.enum(['planning_fallback', 'requirement_limit', 'missing_evidence', 'token_budget'])).optional(),
+  limitations: z
+    .array(z.enum(['planning_fallback', 'requirement_limit', 'missing_evidence', 'token_budget']))
+    .optional(),
 });
 
 export const RetrievalPlan = z.strictObject({

@@ -103,7 +103,16 @@ export function chainRelevance(
     for (const [term, w] of queryTermWeights) if (terms.has(term)) m += w;
     best = Math.max(best, m);
   }
-  return withBestCosine({ bestEntry: total ? best / total : 0, wholeChain: total ? matched / total : 0, cosine: 0, metricRowBonus: metricRow ? p.metricRowBonus : 0, score: 0 }, bestCosine);
+  return withBestCosine(
+    {
+      bestEntry: total ? best / total : 0,
+      wholeChain: total ? matched / total : 0,
+      cosine: 0,
+      metricRowBonus: metricRow ? p.metricRowBonus : 0,
+      score: 0,
+    },
+    bestCosine,
+  );
 }
 
 /**
@@ -128,7 +137,12 @@ export interface ChainOrderParts {
 }
 
 /** A chain's order within its relevance_score from its hits' fused scores and its shape (the sums are the ranking's). */
-export function chainOrder(anchorFused: number, mateFused: readonly number[], alongGraph: boolean, namedRow: boolean): ChainOrderParts {
+export function chainOrder(
+  anchorFused: number,
+  mateFused: readonly number[],
+  alongGraph: boolean,
+  namedRow: boolean,
+): ChainOrderParts {
   const p = RANKING.order;
   let fused = anchorFused;
   for (const f of mateFused) fused += p.mateShare * f;
@@ -143,6 +157,11 @@ export function chainOrder(anchorFused: number, mateFused: readonly number[], al
  * (relevance_score plus its order), plus the bonus of the preferred side, plus what it earned from its own pass's
  * preference.
  */
-export function mergeKey(score: number, preferred: boolean, bonus: number = RANKING.preferenceBonus, earned = 0): number {
+export function mergeKey(
+  score: number,
+  preferred: boolean,
+  bonus: number = RANKING.preferenceBonus,
+  earned = 0,
+): number {
   return score + earned + (preferred ? bonus : 0);
 }

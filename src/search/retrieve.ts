@@ -64,7 +64,12 @@ export interface RetrievalResult {
  * for, yet prose that repeats more of the question's words outscores it in plain BM25. Sentences tagged with a
  * named metric get a smaller factor. docs/PARAMETERS.md has the measured values.
  */
-export function rowBoost(shard: Shard, local: number, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>): number {
+export function rowBoost(
+  shard: Shard,
+  local: number,
+  queryTerms: readonly string[],
+  queryMetrics: ReadonlySet<number>,
+): number {
   const metric = queryMetrics.has(shard.metric[local]!);
   if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
   // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
@@ -74,7 +79,9 @@ export function rowBoost(shard: Shard, local: number, queryTerms: readonly strin
 
 /** Names, aliases and tickers of the companies a positive sec_ticker condition restricts the search to. */
 function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condition[]): string[] {
-  const tickers = new Set(conditions.filter((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')).flatMap((c) => c.values));
+  const tickers = new Set(
+    conditions.filter((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in')).flatMap((c) => c.values),
+  );
   return issuerNames(catalog.companies.filter((c) => tickers.has(c.ticker)));
 }
 
@@ -118,8 +125,11 @@ function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scop
  * handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
  */
 function searchedShards(r: ResolvedScope, lexicon: Lexicon, plan: EffortPlan): number[] {
-  if (!r.allowed) return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
-  return r.candidates.length <= plan.maxShards ? r.candidates : rankShards(lexicon, r.candidates, r.queryTerms, plan.maxShards);
+  if (!r.allowed)
+    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
+  return r.candidates.length <= plan.maxShards
+    ? r.candidates
+    : rankShards(lexicon, r.candidates, r.queryTerms, plan.maxShards);
 }
 
 interface LegHit {
@@ -143,9 +153,12 @@ async function scanShard(
   const { allowed, queryTerms } = r;
   const onlyStatements = r.scope.statements;
   const sourceAllowed = allowed ? (local: number) => allowed[shard.source[local]!] === 1 : () => true;
-  const isAllowed = onlyStatements ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local) : sourceAllowed;
+  const isAllowed = onlyStatements
+    ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
+    : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost)) out.lexical.push({ shard: shardIndex, ...h });
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost))
+    out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
   const filtered = !!(allowed || onlyStatements);
@@ -156,7 +169,9 @@ async function scanShard(
   if (choice.strategy === 'hnsw') {
     const graph = await reader.graph!(shardIndex);
     // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
-    found = graph && searchVectorGraph(shard, graph, queryVector, filtered ? isAllowed : undefined, plan.depth, plan.efSearch);
+    found =
+      graph &&
+      searchVectorGraph(shard, graph, queryVector, filtered ? isAllowed : undefined, plan.depth, plan.efSearch);
     if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
   }
   found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorer);
@@ -169,7 +184,14 @@ async function scanShard(
  * exact scores and the lexical leg's hits alike) and its lexical score (0 when the lexical leg did not find it); each
  * leg is normalised against its candidates (normaliseLeg) and the two are weighted into one 0-1 score.
  */
-function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<number, LoadedShard>, queryTerms: readonly string[], queryMetrics: ReadonlySet<number>, depth: number): Hit[] {
+function fuse(
+  lexicalHits: LegHit[],
+  vectorHits: LegHit[],
+  byShard: ReadonlyMap<number, LoadedShard>,
+  queryTerms: readonly string[],
+  queryMetrics: ReadonlySet<number>,
+  depth: number,
+): Hit[] {
   const byKey = new Map<string, Hit>();
   // Every candidate's cosine is read from its code below; the vector leg only contributes candidates here.
   const add = (list: LegHit[], leg: 'lexical' | 'vector') => {
@@ -191,7 +213,8 @@ function fuse(lexicalHits: LegHit[], vectorHits: LegHit[], byShard: ReadonlyMap<
           fused: 0,
           lexical: 0,
           cosine: 0,
-          namedRow: kind === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
+          namedRow:
+            kind === 'table_row' && rowBoost(shard, h.local, queryTerms, queryMetrics) >= RANKING.metricRowBoost,
           statement: statementFinancialCode(shard, h.local),
         };
         byKey.set(key, hit);
@@ -227,7 +250,13 @@ interface LoadedShard {
  * per shard -> fusion of the normalised legs, one result per scope. A shard two scopes search is read once and scored with
  * one code scorer; each scope keeps its own candidates.
  */
-export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader, query: LexicalQuery, scopes: readonly RetrievalScope[], plan: EffortPlan): Promise<RetrievalResult[]> {
+export async function retrieveScopes(
+  reader: IndexReader,
+  catalog: CatalogHeader,
+  query: LexicalQuery,
+  scopes: readonly RetrievalScope[],
+  plan: EffortPlan,
+): Promise<RetrievalResult[]> {
   const resolved = scopes.map((scope) => resolveRetrievalScope(catalog, query, scope));
   const queryMetrics = new Set(query.metrics);
   // Scopes that name the same issuers search the same terms: their term table and query vector are made once.
@@ -235,7 +264,13 @@ export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader
   const termsOf = (queryTerms: string[]) => {
     const key = queryTerms.join(' ');
     let p = byTerms.get(key);
-    if (!p) byTerms.set(key, (p = reader.terms(queryTerms).then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))));
+    if (!p)
+      byTerms.set(
+        key,
+        (p = reader
+          .terms(queryTerms)
+          .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
+      );
     return p;
   };
   const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
@@ -249,7 +284,9 @@ export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader
     let p = loads.get(key);
     if (!p) {
       const { queryVector } = tables[k]!;
-      p = reader.shardParts(i, { terms: membershipTerms(queryTerms) }).then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
+      p = reader
+        .shardParts(i, { terms: membershipTerms(queryTerms) })
+        .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
     return p;
@@ -261,7 +298,8 @@ export async function retrieveScopes(reader: IndexReader, catalog: CatalogHeader
     // Shards one after the other: a graph is loaded only when its shard's turn comes and is searched right away, so
     // at most one graph download is in memory at a time. If another request evicted (freed) it in between, the
     // handle answers null and the shard is scanned (reason 'graph_unavailable').
-    for (const shard of loaded[k]!) await scanShard(reader, catalog, r, shard, plan, tables[k]!.lexicon, queryMetrics, legs);
+    for (const shard of loaded[k]!)
+      await scanShard(reader, catalog, r, shard, plan, tables[k]!.lexicon, queryMetrics, legs);
     const byShard = new Map(loaded[k]!.map((s) => [s.index, s]));
     results.push({
       hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, plan.depth),
@@ -288,7 +326,11 @@ export async function retrieve(
   onlySources?: ReadonlySet<number>,
   onlyStatements?: ReadonlySet<number>,
 ): Promise<RetrievalResult> {
-  const scope: RetrievalScope = { conditions, ...(onlySources ? { sources: onlySources } : {}), ...(onlyStatements ? { statements: onlyStatements } : {}) };
+  const scope: RetrievalScope = {
+    conditions,
+    ...(onlySources ? { sources: onlySources } : {}),
+    ...(onlyStatements ? { statements: onlyStatements } : {}),
+  };
   return (await retrieveScopes(reader, catalog, query, [scope], plan))[0]!;
 }
 
@@ -299,6 +341,13 @@ export async function shardsOfHits(reader: IndexReader, hits: readonly Hit[]): P
 }
 
 /** Those shards with the records of these statements read (per shard number, local ids): what chains show. */
-export async function readRecords(reader: IndexReader, statements: ReadonlyMap<number, readonly number[]>): Promise<Map<number, Shard>> {
-  return new Map(await Promise.all([...statements].map(async ([i, locals]) => [i, await reader.shardParts(i, { records: locals })] as const)));
+export async function readRecords(
+  reader: IndexReader,
+  statements: ReadonlyMap<number, readonly number[]>,
+): Promise<Map<number, Shard>> {
+  return new Map(
+    await Promise.all(
+      [...statements].map(async ([i, locals]) => [i, await reader.shardParts(i, { records: locals })] as const),
+    ),
+  );
 }

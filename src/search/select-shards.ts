@@ -5,7 +5,9 @@ import { heldSources } from '../format/views';
 export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {
   if (!allowedSources) {
     const all: number[] = [];
-    catalog.shards.forEach((_, i) => all.push(i)); // sparse: the scope's shards only
+    catalog.shards.forEach((_, i) => {
+      all.push(i);
+    }); // sparse: the scope's shards only
     return all;
   }
   const set = new Set<number>();
@@ -18,7 +20,12 @@ export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Arr
  * upper bound stored by the builder; shards a term's capped list leaves out get its rest bound), and keeps the best
  * `max`. Ties keep catalog order, so plans are stable.
  */
-export function rankShards(lexicon: Lexicon, candidates: readonly number[], queryTerms: readonly string[], max: number): number[] {
+export function rankShards(
+  lexicon: Lexicon,
+  candidates: readonly number[],
+  queryTerms: readonly string[],
+  max: number,
+): number[] {
   const score = new Map<number, number>(candidates.map((c) => [c, 0]));
   for (const term of new Set(queryTerms)) {
     const t = lexicon.termIndex.get(term);

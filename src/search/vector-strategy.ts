@@ -42,7 +42,8 @@ export interface StrategyInput {
 /** The choice table: graph iff the shard has one and at least GRAPH_MIN_PASS_RATE of it passes the filters. */
 export function chooseVectorStrategy(input: StrategyInput): { strategy: VectorStrategy; reason: VectorStrategyReason } {
   if (!input.hasGraph || input.statements <= 0) return { strategy: 'exact_scan', reason: 'no_graph' };
-  if (input.allowed / input.statements < GRAPH_MIN_PASS_RATE) return { strategy: 'exact_scan', reason: 'selective_filter' };
+  if (input.allowed / input.statements < GRAPH_MIN_PASS_RATE)
+    return { strategy: 'exact_scan', reason: 'selective_filter' };
   return { strategy: 'hnsw', reason: 'graph' };
 }
 

@@ -74,7 +74,12 @@ export function searchVectorCodes(
  * Exact cosine scan over the allowed statements of one shard (int8 vectors of a whole shard): the slow twin of the
  * code scan and of the graph, with perfect recall under any filter.
  */
-export function searchVectorExact(shard: Shard, query: Float32Array, isAllowed: (local: number) => boolean, depth: number): ScoredStatement[] {
+export function searchVectorExact(
+  shard: Shard,
+  query: Float32Array,
+  isAllowed: (local: number) => boolean,
+  depth: number,
+): ScoredStatement[] {
   const out: ScoredStatement[] = [];
   for (let local = 0; local < shard.count; local++) {
     if (!isAllowed(local)) continue;

@@ -5,7 +5,13 @@ export function claimKey(text: string): string {
   let key = recentClaimKeys.get(text);
   if (key === undefined) {
     if (recentClaimKeys.size >= RECENT_CLAIM_KEYS) recentClaimKeys.clear();
-    recentClaimKeys.set(text, (key = text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim()));
+    recentClaimKeys.set(
+      text,
+      (key = text
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()),
+    );
   }
   return key;
 }

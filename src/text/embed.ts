@@ -31,7 +31,7 @@ export function normalizeInPlace(v: Float32Array): Float32Array {
 export function quantizeUnit(v: Float32Array, out: Int8Array, offset = 0): void {
   for (let i = 0; i < v.length; i++) {
     const q = Math.round(v[i]! * 127);
-    out[offset + i] = q > 127 ? 127 : q < -127 ? -127 : q;
+    out[offset + i] = q > 127 ? 127 : Math.max(q, -127);
   }
 }
 

@@ -5,7 +5,13 @@
  * prefers those rows (src/query/analyze.ts), because a figure restated in a note or in MD&A is one row among many
  * similar ones there, and the statement is where an analyst reads it.
  */
-export const FINANCIAL_STATEMENTS = ['balance_sheet', 'income_statement', 'cash_flow_statement', 'comprehensive_income', 'equity_statement'] as const;
+export const FINANCIAL_STATEMENTS = [
+  'balance_sheet',
+  'income_statement',
+  'cash_flow_statement',
+  'comprehensive_income',
+  'equity_statement',
+] as const;
 export type FinancialStatement = (typeof FINANCIAL_STATEMENTS)[number];
 
 /** 1-based code of a statement (0: none), as stored in three bits of a statement's flags. */
@@ -20,8 +26,14 @@ const OWNERS = "(?:stock|share)(?:holders|owners) ?['’]?";
  */
 const TITLES: readonly [FinancialStatement, string][] = [
   ['balance_sheet', `balance sheets?|statements? of (?:financial (?:position|condition))`],
-  ['comprehensive_income', `statements? of comprehensive (?:income|loss|earnings)(?: \\(loss\\))?|comprehensive income statements?`],
-  ['income_statement', `statements? of (?:\\(loss\\) )?(?:operations|income|earnings|(?:net )?(?:income|earnings)(?: \\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`],
+  [
+    'comprehensive_income',
+    `statements? of comprehensive (?:income|loss|earnings)(?: \\(loss\\))?|comprehensive income statements?`,
+  ],
+  [
+    'income_statement',
+    `statements? of (?:\\(loss\\) )?(?:operations|income|earnings|(?:net )?(?:income|earnings)(?: \\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`,
+  ],
   ['cash_flow_statement', `statements? of cash flows?|cash flows? statements?`],
   ['equity_statement', `statements? of (?:changes in )?(?:${OWNERS} )?equity|${OWNERS} equity statements?`],
 ];
@@ -43,7 +55,9 @@ const GROUP = TITLES.length + 1;
 
 /** The words of statement titles, to mend a word the page's layout broke ("Statem ents", "Balance Shee t"). */
 const TITLE_WORDS = new Set(
-  'balance sheet sheets statement statements operations income earnings comprehensive consolidated condensed combined cash flow flows financial position condition changes equity stockholders shareholders'.split(' '),
+  'balance sheet sheets statement statements operations income earnings comprehensive consolidated condensed combined cash flow flows financial position condition changes equity stockholders shareholders'.split(
+    ' ',
+  ),
 );
 
 function mendBrokenWords(cell: string): string {
@@ -51,7 +65,8 @@ function mendBrokenWords(cell: string): string {
   const out: string[] = [];
   for (const word of words) {
     const last = out[out.length - 1];
-    if (last !== undefined && !TITLE_WORDS.has(word.toLowerCase()) && TITLE_WORDS.has((last + word).toLowerCase())) out[out.length - 1] = last + word;
+    if (last !== undefined && !TITLE_WORDS.has(word.toLowerCase()) && TITLE_WORDS.has((last + word).toLowerCase()))
+      out[out.length - 1] = last + word;
     else out.push(word);
   }
   return out.join(' ');
@@ -80,7 +95,10 @@ export const TITLE_LINES = 6;
 /** How a question names a statement: its title, or what analysts call it ("P&L"). */
 const NAMED: readonly [FinancialStatement, RegExp][] = [
   ['balance_sheet', /\bbalance[\s-]sheets?\b|\bstatements? of financial (?:position|condition)\b/i],
-  ['income_statement', /\bincome statements?\b|\bstatements? of (?:operations|income|earnings)\b|\bP&L\b|\bprofit and loss\b/i],
+  [
+    'income_statement',
+    /\bincome statements?\b|\bstatements? of (?:operations|income|earnings)\b|\bP&L\b|\bprofit and loss\b/i,
+  ],
   ['cash_flow_statement', /\bcash[\s-]flows? statements?\b|\bstatements? of cash flows?\b/i],
 ];
 

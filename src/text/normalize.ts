@@ -5,7 +5,11 @@
  * them is empty and text cannot hide from the length limit or the search. Limits count code points of the result.
  */
 export function normalizeQuery(raw: string): string {
-  return raw.normalize('NFKC').replace(/\p{Cf}+/gu, '').replace(/[\s\p{Cc}]+/gu, ' ').trim();
+  return raw
+    .normalize('NFKC')
+    .replace(/\p{Cf}+/gu, '')
+    .replace(/[\s\p{Cc}]+/gu, ' ')
+    .trim();
 }
 
 /** Length in Unicode code points (what the 4,000-character limit counts), not UTF-16 units. */

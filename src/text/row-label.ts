@@ -21,7 +21,12 @@ export function labelTerms(text: string): readonly string[] | null {
   if (!label) return null;
   // Every word of the label, the analyzer's stop words included except connectors: "Other current assets" must
   // not match a question about total current assets because "other" is a stop word of the index.
-  const words = (label.normalize('NFKC').toLowerCase().match(/[\p{L}&]+/gu) ?? []).filter((w) => !LABEL_CONNECTORS.has(w));
+  const words = (
+    label
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}&]+/gu) ?? []
+  ).filter((w) => !LABEL_CONNECTORS.has(w));
   // One-word labels count too ("iPhone", "Inventories": Apple's iPhone net sales row lost to prose about iPhone
   // sales), except words that head many rows of every table ("Total: ..." would match any question saying "total").
   if (!words.length || (words.length === 1 && GENERIC_LABELS.has(words[0]!))) return null;
@@ -37,6 +42,34 @@ export function reconcilingOnly(text: string, metric: number): boolean {
 }
 
 /** One-word row labels that name no line item by themselves. */
-const GENERIC_LABELS = new Set(['total', 'totals', 'subtotal', 'net', 'other', 'balance', 'amount', 'change', 'increase', 'decrease', 'ending', 'beginning']);
+const GENERIC_LABELS = new Set([
+  'total',
+  'totals',
+  'subtotal',
+  'net',
+  'other',
+  'balance',
+  'amount',
+  'change',
+  'increase',
+  'decrease',
+  'ending',
+  'beginning',
+]);
 
-const LABEL_CONNECTORS = new Set(['and', 'of', 'the', 'in', 'for', 'to', 'on', 'from', 'by', 'a', 'an', 'or', 'at', 'with']);
+const LABEL_CONNECTORS = new Set([
+  'and',
+  'of',
+  'the',
+  'in',
+  'for',
+  'to',
+  'on',
+  'from',
+  'by',
+  'a',
+  'an',
+  'or',
+  'at',
+  'with',
+]);

@@ -23,7 +23,7 @@ const STOPWORDS = new Set(
  */
 export function stem(token: string): string {
   if (token.length <= 3 || /\d/.test(token)) return token;
-  if (token.endsWith('ies') && token.length > 4) return token.slice(0, -3) + 'y';
+  if (token.endsWith('ies') && token.length > 4) return `${token.slice(0, -3)}y`;
   if (token.endsWith('sses')) return token.slice(0, -2);
   if (token.endsWith('s') && !/(ss|us|is|ics)$/.test(token)) return token.slice(0, -1);
   return token;
@@ -44,6 +44,7 @@ export function tokenizeUnicode(text: string): string[] {
   return tokenizeWith(text.normalize('NFKC').toLowerCase(), UNICODE_WORD);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+(?:[&'.,][a-z0-9]+)*/g;
 const UNICODE_WORD = /[\p{L}\p{N}]+(?:[&'’.,][\p{L}\p{N}]+)*/gu;

@@ -161,7 +161,7 @@ export function searchHnsw(
       }
     : undefined;
 
-  let result;
+  let result: ReturnType<typeof index.native.searchKnn>;
   try {
     result = index.native.searchKnn(query, kk, filter);
   } catch (e) {
@@ -224,7 +224,8 @@ function toRows(vectors: Float32Array[] | Float32Array, dim: number): Float32Arr
   if (!Number.isInteger(dim) || dim <= 0) throw new Error(`hnsw: invalid dim ${dim}`);
   let rows: Float32Array[];
   if (vectors instanceof Float32Array) {
-    if (vectors.length % dim !== 0) throw new Error(`hnsw: flat input length ${vectors.length} is not a multiple of ${dim}`);
+    if (vectors.length % dim !== 0)
+      throw new Error(`hnsw: flat input length ${vectors.length} is not a multiple of ${dim}`);
     rows = [];
     for (let i = 0; i < vectors.length; i += dim) rows.push(vectors.subarray(i, i + dim));
   } else {

@@ -23,8 +23,14 @@ describe.skipIf(!AVAILABLE)('streaming build vs in-memory twin on real filings',
 
   it('gives byte-identical artifacts', async () => {
     await writeSubsetCorpus(work, new Set(FILINGS));
-    const streamed = await buildIndex(streamCorpus(work), { outDir: join(work, 'streamed'), graphMinStatements: Infinity });
-    const twin = await buildIndexInMemory(await readCorpus(work), { outDir: join(work, 'twin'), graphMinStatements: Infinity });
+    const streamed = await buildIndex(streamCorpus(work), {
+      outDir: join(work, 'streamed'),
+      graphMinStatements: Infinity,
+    });
+    const twin = await buildIndexInMemory(await readCorpus(work), {
+      outDir: join(work, 'twin'),
+      graphMinStatements: Infinity,
+    });
     expect(streamed.summary.filings).toBe(FILINGS.length);
     expect(streamed.version).toBe(twin.version);
     const a = filesOf(streamed.dir);

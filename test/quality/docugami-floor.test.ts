@@ -16,7 +16,12 @@ const DOCUGAMI = join(SHARED, 'bench/docugami-10q-dev.jsonl');
 const AVAILABLE = existsSync(DOCUGAMI) && sharedFilingsAvailable();
 if (!AVAILABLE) console.warn(`docugami quality floor SKIPPED: no shared data at ${SHARED} (set SHARED_DIR)`);
 
-const FILINGS_IN_SUBSET = ['DOCUGAMI_AAPL_10Q_2022-06-25', 'DOCUGAMI_AAPL_10Q_2022-12-31', 'DOCUGAMI_AAPL_10Q_2023-04-01', 'APPLE_2023Q3_10Q'];
+const FILINGS_IN_SUBSET = [
+  'DOCUGAMI_AAPL_10Q_2022-06-25',
+  'DOCUGAMI_AAPL_10Q_2022-12-31',
+  'DOCUGAMI_AAPL_10Q_2023-04-01',
+  'APPLE_2023Q3_10Q',
+];
 
 /**
  * Slightly under what each mode reaches (the test prints the figures): losing one fails. Set 2026-11-24 at research 8
@@ -40,7 +45,9 @@ describe.skipIf(!AVAILABLE)('quality floor on docugami 10-Q dev (answer support,
   let questions: DocugamiRow[];
 
   beforeAll(async () => {
-    questions = readJsonlFile<DocugamiRow>(DOCUGAMI).filter((q) => q.source_doc_ids.every((d) => FILINGS_IN_SUBSET.includes(d)));
+    questions = readJsonlFile<DocugamiRow>(DOCUGAMI).filter((q) =>
+      q.source_doc_ids.every((d) => FILINGS_IN_SUBSET.includes(d)),
+    );
     ({ reader, dispose } = await buildSubsetIndex(FILINGS_IN_SUBSET));
   }, 120_000);
 
@@ -51,11 +58,18 @@ describe.skipIf(!AVAILABLE)('quality floor on docugami 10-Q dev (answer support,
       expect(questions.length).toBeGreaterThanOrEqual(15);
       let supported = 0;
       for (const q of questions) {
-        const text = (await askInProcess(reader, { query: q.question, mode, cap: 4000 })).entries.map((e) => e.text).join('\n');
-        if (answerSupport({ answer: docugamiAnswer(q.answer), justification: null, question: q.question }, text).supported) supported++;
+        const text = (await askInProcess(reader, { query: q.question, mode, cap: 4000 })).entries
+          .map((e) => e.text)
+          .join('\n');
+        if (
+          answerSupport({ answer: docugamiAnswer(q.answer), justification: null, question: q.question }, text).supported
+        )
+          supported++;
       }
       const support = supported / questions.length;
-      console.log(`docugami quality floor (${mode}): answer support ${supported}/${questions.length} = ${support.toFixed(3)}`);
+      console.log(
+        `docugami quality floor (${mode}): answer support ${supported}/${questions.length} = ${support.toFixed(3)}`,
+      );
       expect(support).toBeGreaterThanOrEqual(FLOORS[mode]);
     });
   }

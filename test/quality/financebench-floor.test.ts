@@ -23,7 +23,16 @@ const AVAILABLE = existsSync(FB) && sharedFilingsAvailable();
 if (!AVAILABLE) console.warn(`quality floor SKIPPED: no shared data at ${SHARED} (set SHARED_DIR)`);
 
 /** The fixed subset: every dev question about these filings (chosen for a mix of kinds and a small build). */
-const FILINGS_IN_SUBSET = ['3M_2018_10K', '3M_2022_10K', 'ADOBE_2017_10K', 'AMCOR_2023_10K', 'BOEING_2022_10K', 'PEPSICO_2022_10K', 'NIKE_2019_10K', 'VERIZON_2022_10K'];
+const FILINGS_IN_SUBSET = [
+  '3M_2018_10K',
+  '3M_2022_10K',
+  'ADOBE_2017_10K',
+  'AMCOR_2023_10K',
+  'BOEING_2022_10K',
+  'PEPSICO_2022_10K',
+  'NIKE_2019_10K',
+  'VERIZON_2022_10K',
+];
 
 /**
  * The floors, slightly under what the system reached when they were set, so losing one hit or one supported answer
@@ -69,7 +78,9 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
   /** Gold-page hit and answer support of one mode over the subset, printed for whoever raises the floors. */
   async function measure(mode: 'research' | 'basic') {
     expect(questions.length).toBeGreaterThanOrEqual(10);
-    const docOf = new Map((await reader.scope(reader.directory.companies.map((c) => c.ticker))).sources.map((s) => [s.id, s.doc_id]));
+    const docOf = new Map(
+      (await reader.scope(reader.directory.companies.map((c) => c.ticker))).sources.map((s) => [s.id, s.doc_id]),
+    );
     const misses: string[] = [];
     let hits = 0;
     let supported = 0;
@@ -77,13 +88,16 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
       const { entries } = await askInProcess(reader, { query: q.question, mode, cap: 4000 });
       const returned = new Set(entries.flatMap((e) => e.occurrences.map((o) => `${docOf.get(o.sourceId)}#${o.page}`)));
       const text = entries.map((e) => e.text).join('\n');
-      if (answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported) supported++;
+      if (answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported)
+        supported++;
       if (q.evidence.some((g) => returned.has(`${g.doc_id}#${g.page}`))) hits++;
       else misses.push(q.id);
     }
     const rate = hits / questions.length;
     const support = supported / questions.length;
-    console.log(`quality floor (${mode}): gold-page hit ${hits}/${questions.length} = ${rate.toFixed(3)}; misses: ${misses.join(', ')}`);
+    console.log(
+      `quality floor (${mode}): gold-page hit ${hits}/${questions.length} = ${rate.toFixed(3)}; misses: ${misses.join(', ')}`,
+    );
     console.log(`quality floor (${mode}): answer support ${supported}/${questions.length} = ${support.toFixed(3)}`);
     return { rate, support };
   }
@@ -118,18 +132,31 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
     const cover = catalog.sources.filter((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === '10K-Item-Cover');
     expect(cover.length).toBe(1);
     for (const mode of ['basic', 'research'] as const) {
-      const { entries } = await askInProcess(reader, { query: 'Which notes does 3M have registered on a stock exchange under Section 12(b)?', mode, cap: 4000 });
+      const { entries } = await askInProcess(reader, {
+        query: 'Which notes does 3M have registered on a stock exchange under Section 12(b)?',
+        mode,
+        cap: 4000,
+      });
       const fromCover = entries.filter((e) => e.occurrences.some((o) => o.sourceId === cover[0]!.id));
-      expect(fromCover.map((e) => e.text).join('\n'), mode).toMatch(/Securities registered pursuant to Section 12\(b\) of the Act: [\d.]+% Notes due \d{4} \| MMM\d+ \| New York Stock Exchange/);
+      expect(fromCover.map((e) => e.text).join('\n'), mode).toMatch(
+        /Securities registered pursuant to Section 12\(b\) of the Act: [\d.]+% Notes due \d{4} \| MMM\d+ \| New York Stock Exchange/,
+      );
     }
   });
 
   it('finds the statements a 10-K prints after its MD&A under an Item 8 filter (Item 8 only says "See Item 15")', async () => {
     const catalog = await reader.scope(['PEP']);
-    const item8 = catalog.sources.filter((s) => s.doc_id === 'PEPSICO_2022_10K' && s.meta.sec_item_tag === '10K-Item-8');
+    const item8 = catalog.sources.filter(
+      (s) => s.doc_id === 'PEPSICO_2022_10K' && s.meta.sec_item_tag === '10K-Item-8',
+    );
     expect(item8.length).toBe(2); // the pointer and the statements cut from Item 7
     const filters = { sec_ticker: 'PEP', sec_item_tag: '10K-Item-8', sec_fiscal_year: 'FY-2022' };
-    const { entries } = await askInProcess(reader, { query: 'PepsiCo total assets on the consolidated balance sheet', mode: 'research', cap: 4000, filters });
+    const { entries } = await askInProcess(reader, {
+      query: 'PepsiCo total assets on the consolidated balance sheet',
+      mode: 'research',
+      cap: 4000,
+      filters,
+    });
     const ids = new Set(item8.map((s) => s.id));
     expect(entries.length).toBeGreaterThan(0);
     expect(entries.every((e) => e.occurrences.some((o) => ids.has(o.sourceId)))).toBe(true);
@@ -138,10 +165,15 @@ describe.skipIf(!AVAILABLE)('quality floor on FinanceBench dev (research and bas
 
   it('follows an Item 3 that points at a note: the chain its pointer anchors shows the note’s legal proceedings', async () => {
     const catalog = await reader.scope(['MMM']);
-    const item = (tag: string) => catalog.sources.find((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === tag)!.id;
+    const item = (tag: string) =>
+      catalog.sources.find((s) => s.doc_id === '3M_2022_10K' && s.meta.sec_item_tag === tag)!.id;
     const [pointer, notes] = [item('10K-Item-3'), item('10K-Item-8')];
     for (const mode of ['basic', 'research'] as const) {
-      const { entries } = await askInProcess(reader, { query: 'What legal matters is 3M involved in?', mode, cap: 4000 });
+      const { entries } = await askInProcess(reader, {
+        query: 'What legal matters is 3M involved in?',
+        mode,
+        cap: 4000,
+      });
       const chain = entries.find((e) => e.occurrences.some((o) => o.sourceId === pointer))?.chain;
       expect(chain, `${mode}: a chain anchored at Item 3`).toBeDefined();
       const rest = entries.filter((e) => e.chain === chain && e.occurrences.some((o) => o.sourceId === notes));

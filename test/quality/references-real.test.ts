@@ -43,7 +43,9 @@ describe.skipIf(!AVAILABLE)('pointers from Item 3 to the notes, on real filings'
     for (const filing of filings) {
       const { how, disclosure } = CASES[filing.doc.doc_id]!;
       const sections = segmentFiling(filing.doc.form_type, filing.pages);
-      const statements: PlacedStatement[] = sections.flatMap((section) => extractStatements(section, filing.doc.form_type).map((s) => ({ ...s, section })));
+      const statements: PlacedStatement[] = sections.flatMap((section) =>
+        extractStatements(section, filing.doc.form_type).map((s) => ({ ...s, section })),
+      );
       const links = referenceLinks(sections, statements);
       const pointer = statements.findIndex((s, i) => s.section.itemTag === '10K-Item-3' && links[i]!.length > 0);
       expect(pointer, `${filing.doc.doc_id}: a linked Item 3 pointer`).toBeGreaterThanOrEqual(0);

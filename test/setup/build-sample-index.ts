@@ -26,13 +26,25 @@ export default async function setup(project: TestProject) {
   const { dir } = await runBuild(SAMPLE_FILINGS_DIR, ARTIFACTS_DIR);
   const manifestText = readFileSync(join(dir, 'manifest.json'), 'utf8');
   const manifest = JSON.parse(manifestText) as Manifest;
-  const refs = [...(JSON.parse(readFileSync(join(dir, manifest.files.file), 'utf8')) as FileList).files, manifest.files];
+  const refs = [
+    ...(JSON.parse(readFileSync(join(dir, manifest.files.file), 'utf8')) as FileList).files,
+    manifest.files,
+  ];
   const objects: SampleIndex['objects'] = refs.map((r) => ({
     key: storedKey(manifest.domain, manifest.version, r),
     file: r.file,
     ...(r.content_id ? { content_id: r.content_id } : {}),
     data: readFileSync(join(dir, r.file)).toString('base64'),
   }));
-  objects.push({ key: manifestKey(manifest.domain, manifest.version), file: 'manifest.json', data: Buffer.from(manifestText).toString('base64') });
-  project.provide('sampleIndex', { domain: manifest.domain, version: manifest.version, pointerKey: pointerKey(manifest.domain), objects });
+  objects.push({
+    key: manifestKey(manifest.domain, manifest.version),
+    file: 'manifest.json',
+    data: Buffer.from(manifestText).toString('base64'),
+  });
+  project.provide('sampleIndex', {
+    domain: manifest.domain,
+    version: manifest.version,
+    pointerKey: pointerKey(manifest.domain),
+    objects,
+  });
 }

@@ -30,7 +30,12 @@ import { contentIdOf, FILE_LIST } from '../../src/format/keys';
 import { EmbeddingLearner } from '../../index-builder/embeddings';
 import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';
-import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from '../../index-builder/graphs';
+import {
+  checkGraphMinStatements,
+  DEFAULT_GRAPH_MIN_STATEMENTS,
+  openGraphBuilder,
+  type GraphBuilder,
+} from '../../index-builder/graphs';
 import type { Filing } from '../../index-builder/read-corpus';
 
 /*
@@ -49,11 +54,16 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const sources: CatalogSource[] = [];
   const statements: Statement[] = [];
   const collector = new EntityCollector();
-  const { first: firstSource, base: sourceBase } = numberSources(records.map((r) => ({ ticker: r.doc.ticker, sources: r.sources.length })));
+  const { first: firstSource, base: sourceBase } = numberSources(
+    records.map((r) => ({ ticker: r.doc.ticker, sources: r.sources.length })),
+  );
   records.forEach((r, fi) => {
-    catalogSources(r, shardByKey.get(shardKeyOf(r.doc))!).forEach((src, k) => (sources[firstSource[fi]! + k] = src));
+    catalogSources(r, shardByKey.get(shardKeyOf(r.doc))!).forEach((src, k) => {
+      sources[firstSource[fi]! + k] = src;
+    });
     observeEntities(collector, r, fi, r.statements);
-    for (const s of r.statements) statements.push({ ...s, source: firstSource[fi]! + s.localSource, filing: fi, ticker: r.doc.ticker });
+    for (const s of r.statements)
+      statements.push({ ...s, source: firstSource[fi]! + s.localSource, filing: fi, ticker: r.doc.ticker });
   });
 
   const consensus = buildConsensus(statements);
@@ -61,8 +71,12 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const learner = new EmbeddingLearner(options.embedding);
   for (const s of statements) if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
   learner.fixVocabulary();
-  const sample = embeddingSample(records.map((r) => r.doc.doc_id), learner.options.sampleFilings);
-  for (const s of statements) if (learnsMeaning(s.itemTag) && sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
+  const sample = embeddingSample(
+    records.map((r) => r.doc.doc_id),
+    learner.options.sampleFilings,
+  );
+  for (const s of statements)
+    if (learnsMeaning(s.itemTag) && sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
   const model = learner.finish();
   const embeddingModel = modelId(encodeModel(model));
   const df = new Map<string, number>();
@@ -75,8 +89,14 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const avgLen = N ? totalLen / N : 0;
 
   const members: number[][] = shardKeys.map(() => []);
-  statements.forEach((s, i) => members[sources[s.source]!.shard]!.push(i));
-  const shardFiles: { info: Omit<ShardInfo, 'content_id' | 'head_bytes' | 'head_crc'>; bytes: Uint8Array; vectors: Int8Array }[] = [];
+  statements.forEach((s, i) => {
+    members[sources[s.source]!.shard]!.push(i);
+  });
+  const shardFiles: {
+    info: Omit<ShardInfo, 'content_id' | 'head_bytes' | 'head_crc'>;
+    bytes: Uint8Array;
+    vectors: Int8Array;
+  }[] = [];
   const impacts = new Map<string, Map<number, number>>(); // term -> shard -> max BM25 contribution
   const edges: Record<string, number> = Object.fromEntries(EDGE_KINDS.map((k) => [k, 0]));
   members.forEach((ids, shardIndex) => {
@@ -96,7 +116,8 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       perShard.set(shardIndex, encoded.impacts[i]!);
     });
     const shardSources = sources.filter((s) => s.shard === shardIndex);
-    const distinct = (f: (s: CatalogSource) => string | null) => [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
+    const distinct = (f: (s: CatalogSource) => string | null) =>
+      [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
     shardFiles.push({
       bytes: encoded.bytes,
       vectors: encoded.vectors,
@@ -127,7 +148,12 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const shards: ShardInfo[] = shardFiles.map(({ info, bytes }) => {
     const graph = graphFiles.find((g) => g.file === info.graph_file);
     const id = contentId(bytes); // seals the shard, which its head includes
-    return { ...info, content_id: id, ...(graph ? { graph_content_id: contentId(graph.bytes) } : {}), ...shardHead(bytes) };
+    return {
+      ...info,
+      content_id: id,
+      ...(graph ? { graph_content_id: contentId(graph.bytes) } : {}),
+      ...shardHead(bytes),
+    };
   });
 
   const lexTerms = [...impacts.keys()].sort();
@@ -159,7 +185,13 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const statementsPerSource = new Uint32Array(sources.length);
   for (const s of statements) statementsPerSource[s.source]!++;
   const companies = new Map<string, { ticker: string; company: string; aliases: string[] }>();
-  for (const f of filings) if (!companies.has(f.doc.ticker)) companies.set(f.doc.ticker, { ticker: f.doc.ticker, company: f.doc.company, aliases: companyAliases(f.doc.company, f.doc.ticker) });
+  for (const f of filings)
+    if (!companies.has(f.doc.ticker))
+      companies.set(f.doc.ticker, {
+        ticker: f.doc.ticker,
+        company: f.doc.company,
+        aliases: companyAliases(f.doc.company, f.doc.ticker),
+      });
   const textsByTicker = new Map<string, string[]>();
   for (const s of statements) {
     const list = textsByTicker.get(s.ticker);
@@ -186,7 +218,12 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   const refs: ArtifactRef[] = [];
   for (const [file, bytes] of files) {
     const hash = sha256(seal(bytes));
-    refs.push({ file, bytes: bytes.byteLength, sha256: hash, ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}) });
+    refs.push({
+      file,
+      bytes: bytes.byteLength,
+      sha256: hash,
+      ...(storedByContent(file) ? { content_id: contentIdOf(hash) } : {}),
+    });
   }
   const { version, manifest, fileList } = versionOf(refs, N, embeddingModel);
   const dir = join(options.outDir, DOMAIN, version);
@@ -195,8 +232,11 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     writeFileSync(join(dir, file), bytes);
   }
   writeFileSync(join(dir, FILE_LIST), fileList);
-  writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
-  writeBuildState(dir, filings.map((f) => ({ doc: f.doc, hash: filingHash(f), pageCount: f.pages.length })));
+  writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeBuildState(
+    dir,
+    filings.map((f) => ({ doc: f.doc, hash: filingHash(f), pageCount: f.pages.length })),
+  );
 
   const byStatus: Record<string, number> = {};
   const byKind: Record<string, number> = {};

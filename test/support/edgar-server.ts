@@ -49,17 +49,27 @@ interface ServerState {
 
 /** A submissions document (`filings.recent` or a top-level page) without the rows filed after `date`. */
 function filedBy(body: Buffer, date: string): Buffer {
-  const doc = JSON.parse(body.toString('utf8')) as { filings?: { recent?: Record<string, unknown[]> } } & Record<string, unknown>;
+  const doc = JSON.parse(body.toString('utf8')) as { filings?: { recent?: Record<string, unknown[]> } } & Record<
+    string,
+    unknown
+  >;
   const columns = (doc.filings?.recent ?? doc) as Record<string, unknown[]>;
   const keep = (columns.filingDate as string[]).map((d) => d <= date);
-  for (const [k, v] of Object.entries(columns)) if (Array.isArray(v) && v.length === keep.length) columns[k] = v.filter((_, i) => keep[i]);
+  for (const [k, v] of Object.entries(columns))
+    if (Array.isArray(v) && v.length === keep.length) columns[k] = v.filter((_, i) => keep[i]);
   return Buffer.from(JSON.stringify(doc));
 }
 
 function serve(host: 'www' | 'data', state: ServerState) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    state.requests.push({ host, path, userAgent: req.headers['user-agent'], acceptEncoding: req.headers['accept-encoding'], at: performance.now() });
+    state.requests.push({
+      host,
+      path,
+      userAgent: req.headers['user-agent'],
+      acceptEncoding: req.headers['accept-encoding'],
+      at: performance.now(),
+    });
     const fault = state.faults.get(`${host}:${path}`)?.shift();
     const file = join(RECORDED, host, normalize(path).replace(/^(\.\.[/\\])+/, ''));
     const found = existsSync(file) && statSync(file).isFile();
@@ -74,7 +84,9 @@ function serve(host: 'www' | 'data', state: ServerState) {
     }
     let body: Buffer = readFileSync(file);
     if (state.asOf && host === 'data' && path.startsWith('/submissions/')) body = filedBy(body, state.asOf);
-    const headers: Record<string, string> = { 'content-type': path.endsWith('.json') ? 'application/json' : 'text/html' };
+    const headers: Record<string, string> = {
+      'content-type': path.endsWith('.json') ? 'application/json' : 'text/html',
+    };
     // Like SEC's servers: gzip for clients that accept it.
     if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
       body = gzipSync(body);

@@ -24,8 +24,13 @@ export interface ParsedEvidence {
 const TEXT = '([^<]*)';
 const ATTR_VALUE = '[^"<]*';
 
-function unescape(s: string): string {
-  return s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+function unescapeXml(s: string): string {
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 }
 
 export function parseEvidence(evidence: string): ParsedEvidence {
@@ -47,7 +52,7 @@ export function parseEvidence(evidence: string): ParsedEvidence {
   while (peek(/^<source /)) {
     const m = take(new RegExp(`^<source ((?:[a-z_]+="${ATTR_VALUE}" ?)+)/>$`), '<source .../>');
     const attrs: Record<string, string> = {};
-    for (const a of m[1]!.matchAll(new RegExp(`([a-z_]+)="(${ATTR_VALUE})"`, 'g'))) attrs[a[1]!] = unescape(a[2]!);
+    for (const a of m[1]!.matchAll(new RegExp(`([a-z_]+)="(${ATTR_VALUE})"`, 'g'))) attrs[a[1]!] = unescapeXml(a[2]!);
     if (!attrs.id) fail('a source id');
     registry.push({ id: attrs.id!, attrs });
   }
@@ -61,13 +66,15 @@ export function parseEvidence(evidence: string): ParsedEvidence {
     const name = take(new RegExp(`^<name>${TEXT}</name>$`), '<name>')[1]!;
     const description = take(new RegExp(`^<description>${TEXT}</description>$`), '<description>')[1]!;
     take(/^<\/entity>$/, '</entity>');
-    glossary.push({ name: unescape(name), description: unescape(description) });
+    glossary.push({ name: unescapeXml(name), description: unescapeXml(description) });
   }
   take(/^<\/entity_glossary>$/, '</entity_glossary>');
 
   const chains: ParsedEvidence['chains'] = [];
   while (peek(/^<evidence_chain /)) {
-    const relevance = Number(take(/^<evidence_chain relevance_score="(10|[0-9])">$/, '<evidence_chain relevance_score="0..10">')[1]);
+    const relevance = Number(
+      take(/^<evidence_chain relevance_score="(10|[0-9])">$/, '<evidence_chain relevance_score="0..10">')[1],
+    );
     const entries: ParsedEntry[] = [];
     while (peek(/^<entry /)) {
       const m = take(/^<entry confidence_score='(High|Medium|Low)' sources='([^'<]+)'>$/, '<entry ...>');
@@ -76,15 +83,15 @@ export function parseEvidence(evidence: string): ParsedEvidence {
       const statuses: ParsedEntry['statuses'] = [];
       while (peek(/^- /)) {
         const s = take(/^- ([A-Z_]+) \[([^\]<]+)\]$/, '- STATUS [id]');
-        statuses.push({ status: s[1]!, source: unescape(s[2]!) });
+        statuses.push({ status: s[1]!, source: unescapeXml(s[2]!) });
       }
       take(/^<\/observed_epistemic_statuses>$/, '</observed_epistemic_statuses>');
-      const consensus = unescape(take(new RegExp(`^<consensus>${TEXT}</consensus>$`), '<consensus>')[1]!);
+      const consensus = unescapeXml(take(new RegExp(`^<consensus>${TEXT}</consensus>$`), '<consensus>')[1]!);
       take(/^<additional_context>$/, '<additional_context>');
       const context: ParsedEntry['context'] = [];
       while (peek(/^- /)) {
         const c = take(new RegExp(`^- \\[([^\\]<]+)\\] ${TEXT}$`), '- [id] text');
-        context.push({ source: unescape(c[1]!), text: unescape(c[2]!) });
+        context.push({ source: unescapeXml(c[1]!), text: unescapeXml(c[2]!) });
       }
       take(/^<\/additional_context>$/, '</additional_context>');
       take(/^<\/entry>$/, '</entry>');
@@ -102,7 +109,7 @@ export function parseEvidence(evidence: string): ParsedEvidence {
     sourceKey = [];
     while (!peek(/^<\/source_key>$/)) {
       const m = take(new RegExp(`^([^:<]+): ${TEXT}$`), 'id: name=value, ...');
-      sourceKey.push({ id: unescape(m[1]!), pairs: unescape(m[2]!) });
+      sourceKey.push({ id: unescapeXml(m[1]!), pairs: unescapeXml(m[2]!) });
     }
     i++;
   }

@@ -21,7 +21,11 @@ export function openFileIndex(
     onRead,
     shardReads = 'ranges',
     latencyMs = 0,
-  }: { onRead?: (file: string, bytes: number, offset: number) => void; shardReads?: 'ranges' | 'whole'; latencyMs?: number } = {},
+  }: {
+    onRead?: (file: string, bytes: number, offset: number) => void;
+    shardReads?: 'ranges' | 'whole';
+    latencyMs?: number;
+  } = {},
 ): IndexReader {
   // Remote storage's round trip, simulated: each read resolves latencyMs later (reads in parallel overlap).
   const roundTrip = () => new Promise((resolve) => setTimeout(resolve, latencyMs));
@@ -81,5 +85,8 @@ export function readFullCatalog(dir: string): CatalogHeader {
   const read = (file: string) => new Uint8Array(readFileSync(join(dir, file)));
   const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   const directory = decodeDirectory(read(manifest.directory.file));
-  return scopedCatalog(directory, directory.companies.map((c) => decodeIssuerTable(read(c.table), c.ticker)));
+  return scopedCatalog(
+    directory,
+    directory.companies.map((c) => decodeIssuerTable(read(c.table), c.ticker)),
+  );
 }

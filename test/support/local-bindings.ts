@@ -12,7 +12,10 @@ export const KV_NAMESPACE_ID = 'filing-evidence-pointers';
  * wrapped by the same adapter the publish CLI puts over wrangler's bindings. Tests use Miniflare directly rather than
  * wrangler's getPlatformProxy: one workerd per test file, disposed by the test.
  */
-export async function openLocalBindings(persistTo: string, sleep?: (ms: number) => Promise<void>): Promise<{ target: PublishTarget; mf: Miniflare; dispose(): Promise<void> }> {
+export async function openLocalBindings(
+  persistTo: string,
+  sleep?: (ms: number) => Promise<void>,
+): Promise<{ target: PublishTarget; mf: Miniflare; dispose(): Promise<void> }> {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       modules: true,

@@ -9,7 +9,12 @@ import type { CatalogHeader, Shard } from '../../src/format/types';
 import { readFullCatalog } from './file-index';
 
 /** The sample corpus built by the real builder into a temporary folder, with decoders for its artifacts. */
-export async function buildSample(): Promise<{ result: BuildResult; catalog: CatalogHeader; shard(id: string): { index: number; shard: Shard }; dispose(): void }> {
+export async function buildSample(): Promise<{
+  result: BuildResult;
+  catalog: CatalogHeader;
+  shard(id: string): { index: number; shard: Shard };
+  dispose(): void;
+}> {
   const dir = mkdtempSync(join(tmpdir(), 'fers-sample-'));
   const result = await buildIndex(await readCorpus('fixtures/sample-corpus/filings'), { outDir: dir });
   const catalog = readFullCatalog(result.dir);
@@ -21,8 +26,16 @@ export async function buildSample(): Promise<{ result: BuildResult; catalog: Cat
       const index = catalog.shards.findIndex((s) => s.id === id);
       if (index < 0) throw new Error(`no shard ${id}`);
       // As the Worker reads it: sources renumbered from the issuer's to the corpus's (src/format/views.ts).
-      const owner = directory.companies.find((c) => index >= c.shards.first && index < c.shards.first + c.shards.fiscal_years.length)!;
-      return { index, shard: withGlobalSources(decodeShard(new Uint8Array(readFileSync(join(result.dir, catalog.shards[index]!.file)))), owner) };
+      const owner = directory.companies.find(
+        (c) => index >= c.shards.first && index < c.shards.first + c.shards.fiscal_years.length,
+      )!;
+      return {
+        index,
+        shard: withGlobalSources(
+          decodeShard(new Uint8Array(readFileSync(join(result.dir, catalog.shards[index]!.file)))),
+          owner,
+        ),
+      };
     },
     dispose: () => rmSync(dir, { recursive: true, force: true }),
   };

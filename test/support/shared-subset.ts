@@ -27,7 +27,7 @@ export async function writeSubsetCorpus(dir: string, docIds: ReadonlySet<string>
   const docs = readFileSync(join(FILINGS, 'documents.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim() && docIds.has((JSON.parse(l) as { doc_id: string }).doc_id));
-  writeFileSync(join(dir, 'documents.jsonl'), docs.join('\n') + '\n');
+  writeFileSync(join(dir, 'documents.jsonl'), `${docs.join('\n')}\n`);
   const lines: string[] = [];
   const input = createReadStream(join(FILINGS, 'pages.jsonl.gz')).pipe(createGunzip());
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
@@ -35,13 +35,22 @@ export async function writeSubsetCorpus(dir: string, docIds: ReadonlySet<string>
     const m = /^\{"doc_id": ?"([^"]+)"/.exec(line);
     if (m && docIds.has(m[1]!)) lines.push(line);
   }
-  writeFileSync(join(dir, 'pages.jsonl'), lines.join('\n') + '\n');
+  writeFileSync(join(dir, 'pages.jsonl'), `${lines.join('\n')}\n`);
 }
 
 /** Builds the index of these filings in a temporary directory; `dispose` removes it. */
-export async function buildSubsetIndex(docIds: readonly string[]): Promise<{ reader: IndexReader; dir: string; dispose: () => void }> {
+export async function buildSubsetIndex(
+  docIds: readonly string[],
+): Promise<{ reader: IndexReader; dir: string; dispose: () => void }> {
   const work = mkdtempSync(join(tmpdir(), 'quality-floor-'));
   await writeSubsetCorpus(work, new Set(docIds));
-  const result = await buildIndex(await readCorpus(work), { outDir: join(work, 'artifacts'), graphMinStatements: Infinity });
-  return { reader: openFileIndex(result.dir), dir: result.dir, dispose: () => rmSync(work, { recursive: true, force: true }) };
+  const result = await buildIndex(await readCorpus(work), {
+    outDir: join(work, 'artifacts'),
+    graphMinStatements: Infinity,
+  });
+  return {
+    reader: openFileIndex(result.dir),
+    dir: result.dir,
+    dispose: () => rmSync(work, { recursive: true, force: true }),
+  };
 }

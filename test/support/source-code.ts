@@ -36,7 +36,16 @@ export function parseTypeScript(code: string): AstNode {
   return parse(code, { sourceType: 'module', plugins: ['typescript'] }) as unknown as AstNode;
 }
 
-const SKIPPED_KEYS = new Set(['loc', 'range', 'extra', 'leadingComments', 'trailingComments', 'innerComments', 'comments', 'tokens']);
+const SKIPPED_KEYS = new Set([
+  'loc',
+  'range',
+  'extra',
+  'leadingComments',
+  'trailingComments',
+  'innerComments',
+  'comments',
+  'tokens',
+]);
 
 function children(node: AstNode): AstNode[] {
   const out: AstNode[] = [];
@@ -49,7 +58,14 @@ function children(node: AstNode): AstNode[] {
   return out;
 }
 
-const FUNCTION_TYPES = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression', 'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+const FUNCTION_TYPES = new Set([
+  'FunctionDeclaration',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ObjectMethod',
+  'ClassMethod',
+  'ClassPrivateMethod',
+]);
 
 function keyName(key: unknown): string | null {
   const k = key as AstNode | undefined;
@@ -76,8 +92,17 @@ export function functionSpans(code: string): FunctionSpan[] {
     let inner = owner;
     if (FUNCTION_TYPES.has(node.type)) {
       const line = node.loc!.start.line;
-      const own = node.type === 'FunctionDeclaration' ? keyName(node.id) : node.type.endsWith('Method') ? keyName(node.key) : named;
-      const qualified = own ? (owner && node.type.endsWith('Method') ? `${owner}.${own}` : own) : `${owner || '(module)'} > (${node.type === 'ArrowFunctionExpression' ? 'arrow' : 'function'} at line ${line})`;
+      const own =
+        node.type === 'FunctionDeclaration'
+          ? keyName(node.id)
+          : node.type.endsWith('Method')
+            ? keyName(node.key)
+            : named;
+      const qualified = own
+        ? owner && node.type.endsWith('Method')
+          ? `${owner}.${own}`
+          : own
+        : `${owner || '(module)'} > (${node.type === 'ArrowFunctionExpression' ? 'arrow' : 'function'} at line ${line})`;
       out.push({ name: qualified, line, lines: node.loc!.end.line - line + 1 });
       inner = qualified;
     } else if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {
@@ -86,7 +111,10 @@ export function functionSpans(code: string): FunctionSpan[] {
     for (const child of children(node)) {
       let childName: string | null = null;
       if (node.type === 'VariableDeclarator' && child === node.init) childName = keyName(node.id);
-      else if ((node.type === 'ClassProperty' || node.type === 'ClassPrivateProperty' || node.type === 'ObjectProperty') && child === node.value) {
+      else if (
+        (node.type === 'ClassProperty' || node.type === 'ClassPrivateProperty' || node.type === 'ObjectProperty') &&
+        child === node.value
+      ) {
         const key = keyName(node.key);
         childName = key && node.type !== 'ObjectProperty' && inner ? `${inner}.${key}` : key;
       }
@@ -121,14 +149,16 @@ export function runtimeImports(code: string): ImportEdge[] {
   };
   const visit = (node: AstNode) => {
     if (node.type === 'ImportDeclaration') {
-      if (node.importKind !== 'type' && node.importKind !== 'typeof' && !onlyTypes(node.specifiers)) add(node.source, node);
+      if (node.importKind !== 'type' && node.importKind !== 'typeof' && !onlyTypes(node.specifiers))
+        add(node.source, node);
       return;
     }
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') {
       if (node.source && node.exportKind !== 'type' && !onlyTypes(node.specifiers)) add(node.source, node);
     }
     if (node.type === 'ImportExpression') add(node.source, node);
-    if (node.type === 'CallExpression' && (node.callee as AstNode).type === 'Import') add((node.arguments as AstNode[])[0], node);
+    if (node.type === 'CallExpression' && (node.callee as AstNode).type === 'Import')
+      add((node.arguments as AstNode[])[0], node);
     for (const child of children(node)) visit(child);
   };
   visit(parseTypeScript(code));
@@ -142,8 +172,12 @@ export function runtimeImports(code: string): ImportEdge[] {
 export function resolveImport(fromFile: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = join(dirname(join(ROOT, fromFile)), specifier);
-  const found = [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-  return relative(ROOT, found ?? base).split(sep).join('/');
+  const found = [base, `${base}.ts`, join(base, 'index.ts')].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+  );
+  return relative(ROOT, found ?? base)
+    .split(sep)
+    .join('/');
 }
 
 /** A module's folder under `root` ('src/filters/parse.ts' -> 'filters'); a file directly in `root` is its own node. */
@@ -161,13 +195,16 @@ export interface FolderEdge {
 }
 
 /** The runtime imports between the folders of `root` (one folder importing another; a folder's own imports left out). */
-export function folderGraph(root: string, read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8')): FolderEdge[] {
+export function folderGraph(
+  root: string,
+  read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8'),
+): FolderEdge[] {
   const edges = new Map<string, FolderEdge>();
   for (const file of typeScriptFiles(root)) {
     const from = folderOf(root, file);
     for (const { specifier, line } of runtimeImports(read(file))) {
       const target = resolveImport(file, specifier);
-      if (!target || !target.startsWith(`${root}/`)) continue;
+      if (!target?.startsWith(`${root}/`)) continue;
       const to = folderOf(root, target);
       if (to === from) continue;
       const key = `${from}\0${to}`;
@@ -233,7 +270,11 @@ export interface WalkStop {
  * functions imported at run time from other project modules, in source order. Each is a stop in the module that
  * defines the callee; a stop in a module already visited is a return (stops minus distinct modules).
  */
-export function callWalk(file: string, fn: string, read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8')): { stops: WalkStop[]; returns: number } {
+export function callWalk(
+  file: string,
+  fn: string,
+  read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8'),
+): { stops: WalkStop[]; returns: number } {
   const ast = parseTypeScript(read(file));
   const moduleOf = new Map<string, string>();
   let target: AstNode | null = null;
@@ -257,7 +298,8 @@ export function callWalk(file: string, fn: string, read: (file: string) => strin
       const module = callee.type === 'Identifier' ? moduleOf.get(callee.name as string) : undefined;
       if (module) stops.push({ name: callee.name as string, module, line: node.loc!.start.line });
     }
-    for (const child of children(node).sort((a, b) => (a.loc?.start.line ?? 0) - (b.loc?.start.line ?? 0))) visit(child);
+    for (const child of children(node).sort((a, b) => (a.loc?.start.line ?? 0) - (b.loc?.start.line ?? 0)))
+      visit(child);
   };
   visit((target as AstNode).body as AstNode);
   return { stops, returns: stops.length - new Set(stops.map((s) => s.module)).size };

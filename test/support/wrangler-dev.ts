@@ -27,11 +27,26 @@ export interface WranglerDev {
  * needs no index). `vars` override the config's vars (e.g. API_KEY_HASHES). Its own process group, so stop() ends
  * wrangler and the workerd it started, and nothing else.
  */
-export async function startWranglerDev(opts: { configPath: string; persistDir: string; vars: Record<string, string> }): Promise<WranglerDev> {
+export async function startWranglerDev(opts: {
+  configPath: string;
+  persistDir: string;
+  vars: Record<string, string>;
+}): Promise<WranglerDev> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const args = [
-    'dev', '--local', '--config', opts.configPath, '--persist-to', opts.persistDir, '--ip', '127.0.0.1',
-    '--port', String(port), '--inspector-port', String(inspectorPort), '--show-interactive-dev-session=false',
+    'dev',
+    '--local',
+    '--config',
+    opts.configPath,
+    '--persist-to',
+    opts.persistDir,
+    '--ip',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--inspector-port',
+    String(inspectorPort),
+    '--show-interactive-dev-session=false',
     ...Object.entries(opts.vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
   ];
   const child: ChildProcess = spawn(resolve('node_modules/.bin/wrangler'), args, {

@@ -27,28 +27,59 @@ describe('analyzeQuery: question shapes', () => {
   const table: { question: string; expected: Partial<QueryAnalysis> }[] = [
     {
       question: 'What was Arbelion Power capital expenditure in FY2022?',
-      expected: { companies: { tickers: ['ARBL'], unknown: [] }, periods: { years: ['FY-2022'], quarters: [], dates: [] }, lineItems: ['capex'], shape: 'lookup', latest: null, forwardLooking: false, current: false },
+      expected: {
+        companies: { tickers: ['ARBL'], unknown: [] },
+        periods: { years: ['FY-2022'], quarters: [], dates: [] },
+        lineItems: ['capex'],
+        shape: 'lookup',
+        latest: null,
+        forwardLooking: false,
+        current: false,
+      },
     },
     {
       question: 'Compare Arbelion and Chipperfield net income in fiscal 2023.',
-      expected: { companies: { tickers: ['ARBL', 'CHPX'], unknown: [] }, lineItems: ['net_income'], shape: 'comparison' },
+      expected: {
+        companies: { tickers: ['ARBL', 'CHPX'], unknown: [] },
+        lineItems: ['net_income'],
+        shape: 'comparison',
+      },
     },
     {
       question: 'How have Foodgrove sales trended over the reported quarters?',
-      expected: { acrossPeriods: { quarterly: true }, forms: { annual: false, quarterly: true }, lineItems: ['revenue'], shape: 'trend', current: false },
+      expected: {
+        acrossPeriods: { quarterly: true },
+        forms: { annual: false, quarterly: true },
+        lineItems: ['revenue'],
+        shape: 'trend',
+        current: false,
+      },
     },
     {
       question: 'How did CHPX operating income change from fiscal 2022 to fiscal 2023?',
-      expected: { companies: { tickers: ['CHPX'], unknown: [] }, periods: { years: ['FY-2022', 'FY-2023'], quarters: [], dates: [] }, acrossPeriods: null, shape: 'trend' },
+      expected: {
+        companies: { tickers: ['CHPX'], unknown: [] },
+        periods: { years: ['FY-2022', 'FY-2023'], quarters: [], dates: [] },
+        acrossPeriods: null,
+        shape: 'trend',
+      },
     },
     {
       question: 'What was the gross margin percentage of Chipperfield in 2023?',
       // A ratio is computed from the company's totals: the statement that prints its inputs is preferred.
-      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio', statements: { list: ['income_statement'], named: false } },
+      expected: {
+        lineItems: ['gross_profit', 'revenue'],
+        shape: 'ratio',
+        statements: { list: ['income_statement'], named: false },
+      },
     },
     {
-      question: 'What was Arbelion\'s current ratio at the end of fiscal 2023?',
-      expected: { lineItems: ['current_assets', 'current_liabilities'], shape: 'ratio', statements: { list: ['balance_sheet'], named: false } },
+      question: "What was Arbelion's current ratio at the end of fiscal 2023?",
+      expected: {
+        lineItems: ['current_assets', 'current_liabilities'],
+        shape: 'ratio',
+        statements: { list: ['balance_sheet'], named: false },
+      },
     },
     {
       question: 'Did long-term debt on the Foodgrove balance sheet grow in fiscal 2023?',
@@ -56,13 +87,25 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'How many employees did Foodgrove have at the end of Q3 2023?',
-      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: { years: [], quarters: [{ quarter: 3, year: 'FY-2023' }], dates: [] }, lineItems: [], shape: 'lookup' },
+      expected: {
+        companies: { tickers: ['FDGR'], unknown: [] },
+        periods: { years: [], quarters: [{ quarter: 3, year: 'FY-2023' }], dates: [] },
+        lineItems: [],
+        shape: 'lookup',
+      },
     },
     {
       question: 'In which geographies does Foodgrove Brands sell its products?',
       // A descriptive question that names no section is about the business description (Item 1).
       // It names no period: it is about the company now (its latest annual report is preferred).
-      expected: { companies: { tickers: ['FDGR'], unknown: [] }, periods: NO_PERIODS, lineItems: [], sectionIntents: [BUSINESS], shape: 'descriptive', current: true },
+      expected: {
+        companies: { tickers: ['FDGR'], unknown: [] },
+        periods: NO_PERIODS,
+        lineItems: [],
+        sectionIntents: [BUSINESS],
+        shape: 'descriptive',
+        current: true,
+      },
     },
     {
       question: 'What legal proceedings does Arbelion describe in its latest 10-K?',
@@ -103,7 +146,11 @@ describe('analyzeQuery: question shapes', () => {
       // A question's "gross margin" is the percentage (gross profit over revenue), as its "operating margin" is; a
       // filing's "Gross margin" row is the amount (src/text/metrics.ts questionSynonyms).
       question: "What drove Chipperfield's gross margins in fiscal 2023?",
-      expected: { lineItems: ['gross_profit', 'revenue'], shape: 'ratio', statements: { list: ['income_statement'], named: false } },
+      expected: {
+        lineItems: ['gross_profit', 'revenue'],
+        shape: 'ratio',
+        statements: { list: ['income_statement'], named: false },
+      },
     },
     {
       question: 'What was Chipperfield gross profit in fiscal 2023?',
@@ -111,11 +158,19 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       question: 'Which electric utilities raised dividends in 2022?',
-      expected: { companies: { tickers: [], unknown: [] }, classification: { sectors: [], subIndustries: ['Electric Utilities'] }, lineItems: ['dividends'] },
+      expected: {
+        companies: { tickers: [], unknown: [] },
+        classification: { sectors: [], subIndustries: ['Electric Utilities'] },
+        lineItems: ['dividends'],
+      },
     },
     {
       question: 'What supply risk factors does ZQXW name?',
-      expected: { companies: { tickers: [], unknown: ['ZQXW'] }, sectionIntents: [{ label: 'risk factors', tags: ['10K-Item-1A', '10Q-PartII-Item-1A'] }], shape: 'descriptive' },
+      expected: {
+        companies: { tickers: [], unknown: ['ZQXW'] },
+        sectionIntents: [{ label: 'risk factors', tags: ['10K-Item-1A', '10Q-PartII-Item-1A'] }],
+        shape: 'descriptive',
+      },
     },
   ];
 
@@ -130,7 +185,9 @@ describe('analyzeQuery: question shapes', () => {
   });
 
   it('carries the lexical query retrieval searches with: terms without phrasing words, named years, metric names', () => {
-    const { lexical } = analyze('Using the cash flow statement, what were Arbelion purchases of property and equipment in 2021?');
+    const { lexical } = analyze(
+      'Using the cash flow statement, what were Arbelion purchases of property and equipment in 2021?',
+    );
     expect(lexical.terms).toEqual(expect.arrayContaining(['2021', 'fy2021', 'capital', 'expenditure']));
     expect(lexical.terms).not.toContain('using');
     expect(lexical.metrics.length).toBeGreaterThan(0);

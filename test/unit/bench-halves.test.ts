@@ -22,17 +22,41 @@ describe('bench halves: retrieve calls', () => {
 describe('bench halves: summary', () => {
   it('tallies the headline per set, half and mode, and the calls per mode', () => {
     const q = (id: string, set: 'financebench' | 'docugami', half: 'tuning' | 'check') => ({
-      set, id, question: '', answer: '', justification: null, goldPages: set === 'docugami' ? [] : ['D#1'], company: 'X', half, types: ['t'],
+      set,
+      id,
+      question: '',
+      answer: '',
+      justification: null,
+      goldPages: set === 'docugami' ? [] : ['D#1'],
+      company: 'X',
+      half,
+      types: ['t'],
     });
     const questions = [q('a', 'financebench', 'check'), q('b', 'financebench', 'tuning'), q('c', 'docugami', 'check')];
-    const o = (id: string, mode: HalfOutcome['mode'], hit: boolean | null, support: boolean, calls: number): HalfOutcome => ({ id, mode, hit, support, retrieveCalls: calls, ms: 1 });
-    const outcomes = (['basic', 'research', 'agentic_research'] as const).flatMap((m) => [o('a', m, true, false, 1), o('b', m, false, true, 3), o('c', m, null, true, 2)]);
+    const o = (
+      id: string,
+      mode: HalfOutcome['mode'],
+      hit: boolean | null,
+      support: boolean,
+      calls: number,
+    ): HalfOutcome => ({ id, mode, hit, support, retrieveCalls: calls, ms: 1 });
+    const outcomes = (['basic', 'research', 'agentic_research'] as const).flatMap((m) => [
+      o('a', m, true, false, 1),
+      o('b', m, false, true, 3),
+      o('c', m, null, true, 2),
+    ]);
     const s = summarizeHalves(questions, outcomes);
     const fbCheck = s.headline.find((h) => h.set === 'financebench' && h.half === 'check')!;
     expect(fbCheck.byMode.research).toEqual({ k: 1, n: 1 });
-    expect(s.headline.find((h) => h.set === 'financebench' && h.half === 'tuning')!.byMode.basic).toEqual({ k: 0, n: 1 });
+    expect(s.headline.find((h) => h.set === 'financebench' && h.half === 'tuning')!.byMode.basic).toEqual({
+      k: 0,
+      n: 1,
+    });
     // docugami has no page gold: its headline is answer support.
-    expect(s.headline.find((h) => h.set === 'docugami' && h.half === 'check')!).toMatchObject({ score: 'answer support', byMode: { agentic_research: { k: 1, n: 1 } } });
+    expect(s.headline.find((h) => h.set === 'docugami' && h.half === 'check')!).toMatchObject({
+      score: 'answer support',
+      byMode: { agentic_research: { k: 1, n: 1 } },
+    });
     expect(s.retrieveCalls.find((r) => r.mode === 'basic')).toMatchObject({ p50: 2, max: 3 });
   });
 });

@@ -10,7 +10,11 @@ function summary(scores: Scores): HalvesSummary {
   for (const half of ['tuning', 'check'] as const) {
     for (const set of ['financebench', 'dev-2', 'docugami'] as const) {
       const [b, r, a] = scores[`${half} ${set}`] ?? [10, 10, 10];
-      const byMode: Record<HalfMode, { k: number; n: number }> = { basic: { k: b, n: 20 }, research: { k: r, n: 20 }, agentic_research: { k: a, n: 20 } };
+      const byMode: Record<HalfMode, { k: number; n: number }> = {
+        basic: { k: b, n: 20 },
+        research: { k: r, n: 20 },
+        agentic_research: { k: a, n: 20 },
+      };
       headline.push({ set, score: set === 'docugami' ? 'answer support' : 'gold-page hit', half, byMode });
     }
   }
@@ -24,11 +28,15 @@ describe('bench judge: the keep rule', () => {
     const v = judgeChange(base, summary({ 'check financebench': [11, 11, 10], 'check docugami': [12, 12, 10] }));
     expect(v.checkGain).toEqual({ basic: 3, research: 3, agentic_research: 0 });
     expect(v.ranking).toEqual({ keep: true, reasons: [] });
-    expect(renderVerdict(v)).toMatch(/\| check \| financebench \| 10 -> 11 of 20 \| 10 -> 11 of 20 \| 10 -> 10 of 20 \|[\s\S]*As a ranking change: keep\./);
+    expect(renderVerdict(v)).toMatch(
+      /\| check \| financebench \| 10 -> 11 of 20 \| 10 -> 11 of 20 \| 10 -> 10 of 20 \|[\s\S]*As a ranking change: keep\./,
+    );
   });
 
   it('does not keep a gain in research only, a mode that loses, or a check set losing two', () => {
-    expect(judgeChange(base, summary({ 'check docugami': [10, 14, 10] })).ranking.reasons).toEqual(['check half basic 0, under +3']);
+    expect(judgeChange(base, summary({ 'check docugami': [10, 14, 10] })).ranking.reasons).toEqual([
+      'check half basic 0, under +3',
+    ]);
     const agenticLoses = judgeChange(base, summary({ 'check docugami': [13, 13, 9] }));
     expect(agenticLoses.ranking.reasons).toEqual(['check half agentic_research loses (-1)']);
     const setLoses = judgeChange(base, summary({ 'check docugami': [15, 15, 15], 'check dev-2': [8, 10, 10] }));
@@ -47,8 +55,18 @@ describe('bench judge: the keep rule', () => {
     const before = summary({});
     const after = summary({ 'check financebench': [11, 11, 10] });
     const byType = (k: number): HalvesSummary['byType'] => [
-      { set: 'financebench', type: 'answer descriptive', half: 'check', byMode: { basic: { k, n: 4 }, research: { k, n: 4 }, agentic_research: { k: 3, n: 4 } } },
-      { set: 'financebench', type: 'answer numeric', half: 'check', byMode: { basic: { k: 22, n: 27 }, research: { k: 22, n: 27 }, agentic_research: { k: 22, n: 27 } } },
+      {
+        set: 'financebench',
+        type: 'answer descriptive',
+        half: 'check',
+        byMode: { basic: { k, n: 4 }, research: { k, n: 4 }, agentic_research: { k: 3, n: 4 } },
+      },
+      {
+        set: 'financebench',
+        type: 'answer numeric',
+        half: 'check',
+        byMode: { basic: { k: 22, n: 27 }, research: { k: 22, n: 27 }, agentic_research: { k: 22, n: 27 } },
+      },
     ];
     before.byType = byType(3);
     after.byType = byType(4);
@@ -58,7 +76,9 @@ describe('bench judge: the keep rule', () => {
       'answer descriptive research 3->4',
       'answer descriptive agentic_research 3->3',
     ]);
-    expect(renderVerdict(v)).toContain('| financebench | answer descriptive | 3 -> 4 of 4 | 3 -> 4 of 4 | 3 -> 3 of 4 |');
+    expect(renderVerdict(v)).toContain(
+      '| financebench | answer descriptive | 3 -> 4 of 4 | 3 -> 4 of 4 | 3 -> 3 of 4 |',
+    );
     expect(renderVerdict(v)).not.toContain('answer numeric');
   });
 

@@ -21,13 +21,16 @@ beforeAll(async () => {
   twin = await buildIndexInMemory(filings, { outDir: tmp(), graphMinStatements: 200 });
 }, 120_000);
 
-
 describe('streaming build vs the in-memory twin', () => {
   it('gives byte-identical artifacts (graphs included) from the corpus streamed one filing at a time', async () => {
     expect(twin.summary.graphs).toBeGreaterThan(0);
     const streamed = await buildIndex(streamCorpus(SAMPLE), { outDir: tmp(), graphMinStatements: 200 });
     expectSameArtifacts(streamed, twin);
-    expect(streamed.summary).toMatchObject({ filings: twin.summary.filings, statements: twin.summary.statements, edges: twin.summary.edges });
+    expect(streamed.summary).toMatchObject({
+      filings: twin.summary.filings,
+      statements: twin.summary.statements,
+      edges: twin.summary.edges,
+    });
     expect(streamed.summary.mergedTableRows).toBe(twin.summary.mergedTableRows);
   });
 
@@ -39,7 +42,12 @@ describe('streaming build vs the in-memory twin', () => {
   it('leaves only the version directory and LATEST behind (no spill or staging files)', async () => {
     const out = tmp();
     const result = await buildIndex(filings, { outDir: out, graphMinStatements: 200 });
-    expect([...filesOf(join(out, 'sp500')).keys()].every((f) => f === 'LATEST' || f.startsWith(`${result.version}/`) || f === `models/${result.manifest.embedding_model}.bin`)).toBe(true);
+    expect(
+      [...filesOf(join(out, 'sp500')).keys()].every(
+        (f) =>
+          f === 'LATEST' || f.startsWith(`${result.version}/`) || f === `models/${result.manifest.embedding_model}.bin`,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -54,7 +62,22 @@ describe('streamCorpus', () => {
   it('refuses a pages file whose documents are not contiguous', async () => {
     const dir = tmp();
     mkdirSync(dir, { recursive: true });
-    const doc = (id: string) => ({ doc_id: id, collection: 't', ticker: id, cik: null, company: id, form_type: '10-K', fiscal_year: 2023, fiscal_period: 'FY', period_of_report: '2023-12-31', fiscal_year_end: '12-31', filing_date: null, gics_sector: null, gics_sub_industry: null, num_pages: 1 });
+    const doc = (id: string) => ({
+      doc_id: id,
+      collection: 't',
+      ticker: id,
+      cik: null,
+      company: id,
+      form_type: '10-K',
+      fiscal_year: 2023,
+      fiscal_period: 'FY',
+      period_of_report: '2023-12-31',
+      fiscal_year_end: '12-31',
+      filing_date: null,
+      gics_sector: null,
+      gics_sub_industry: null,
+      num_pages: 1,
+    });
     writeFileSync(join(dir, 'documents.jsonl'), [doc('A'), doc('B')].map((d) => JSON.stringify(d)).join('\n'));
     const page = (id: string, n: number) => JSON.stringify({ doc_id: id, page: n, text: 'Item 1. Business' });
     writeFileSync(join(dir, 'pages.jsonl'), [page('A', 0), page('B', 0), page('A', 1)].join('\n'));
@@ -73,9 +96,13 @@ describe('partitioned build (--partition i/n, then --merge)', () => {
     expect(parts[1]!.length).toBeGreaterThan(0);
     const out = tmp();
     const partials = [];
-    for (const index of [2, 1]) partials.push(await buildPartition(streamCorpus(SAMPLE), { index, count: 2 }, join(out, `part-${index}`)));
+    for (const index of [2, 1])
+      partials.push(await buildPartition(streamCorpus(SAMPLE), { index, count: 2 }, join(out, `part-${index}`)));
     expect(partials.reduce((n, p) => n + p.filings, 0)).toBe(filings.length);
-    const merged = await mergePartitions(partials.map((p) => p.dir), { outDir: join(out, 'merged'), graphMinStatements: 200 });
+    const merged = await mergePartitions(
+      partials.map((p) => p.dir),
+      { outDir: join(out, 'merged'), graphMinStatements: 200 },
+    );
     expectSameArtifacts(merged, twin);
   });
 
@@ -83,14 +110,21 @@ describe('partitioned build (--partition i/n, then --merge)', () => {
     const out = tmp();
     const one = await buildPartition(filings, { index: 1, count: 3 }, join(out, 'p1'));
     const two = await buildPartition(filings, { index: 2, count: 3 }, join(out, 'p2'));
-    await expect(mergePartitions([one.dir, two.dir], { outDir: join(out, 'm') })).rejects.toThrow(/every partition of one split exactly once \(1\.\.3 of 3\); got 1\/3, 2\/3/);
+    await expect(mergePartitions([one.dir, two.dir], { outDir: join(out, 'm') })).rejects.toThrow(
+      /every partition of one split exactly once \(1\.\.3 of 3\); got 1\/3, 2\/3/,
+    );
     await expect(mergePartitions([one.dir, one.dir], { outDir: join(out, 'm') })).rejects.toThrow(/exactly once/);
     await expect(mergePartitions([out], { outDir: join(out, 'm') })).rejects.toThrow(/not a partial build output/);
     // A partition an older builder segmented (before cover pages: no extraction version) is not merged.
     const three = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3'));
     const manifest = join(three.dir, 'partial.bin');
-    writeFileSync(manifest, serialize({ ...(deserialize(readFileSync(manifest)) as object), extraction_version: undefined }));
-    await expect(mergePartitions([one.dir, two.dir, three.dir], { outDir: join(out, 'm') })).rejects.toThrow(/extraction version 1; .*rebuild the partition/);
+    writeFileSync(
+      manifest,
+      serialize({ ...(deserialize(readFileSync(manifest)) as object), extraction_version: undefined }),
+    );
+    await expect(mergePartitions([one.dir, two.dir, three.dir], { outDir: join(out, 'm') })).rejects.toThrow(
+      /extraction version 1; .*rebuild the partition/,
+    );
     expect(parsePartition('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parsePartition(bad)).toThrow(/i\/n/);
   });

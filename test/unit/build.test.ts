@@ -19,13 +19,18 @@ beforeAll(async () => {
   dirs.push(mkdtempSync(join(tmpdir(), 'fers-build-')));
   first = await buildIndex(filings, { outDir: dirs[0]! });
 });
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 describe('buildIndex on the sample corpus', () => {
   it('reads the page-text filings and the EDGAR HTML 10-K', () => {
     expect(filings.map((f) => f.doc.doc_id)).toContain('EDGAR_9990303_10K_2021-12-31');
-    expect(filings.find((f) => f.doc.doc_id === 'EDGAR_9990303_10K_2021-12-31')!.doc.company).toBe('Quarrystone Energy');
+    expect(filings.find((f) => f.doc.doc_id === 'EDGAR_9990303_10K_2021-12-31')!.doc.company).toBe(
+      'Quarrystone Energy',
+    );
     expect(first.summary.filings).toBe(9);
   });
 
@@ -44,7 +49,9 @@ describe('buildIndex on the sample corpus', () => {
     const shardIndex = catalog.shards.findIndex((s) => s.id === 'QVLT-FY2023');
     const shard = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(shardIndex); // sources numbered as the Worker numbers them
     const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment:'));
-    expect(shard.texts[i]).toBe('Purchases of property, plant and equipment: (412) for fiscal year ended September 30, 2023 | (392) for fiscal year ended September 24, 2022 | (305) for fiscal year ended September 25, 2021 (USD millions)');
+    expect(shard.texts[i]).toBe(
+      'Purchases of property, plant and equipment: (412) for fiscal year ended September 30, 2023 | (392) for fiscal year ended September 24, 2022 | (305) for fiscal year ended September 25, 2021 (USD millions)',
+    );
     expect(statementKind(shard, i)).toBe('table_row');
     const source = catalog.sources[shard.source[i]!]!;
     expect(source.id).toBe('QVLT-10K-FY2023-I8');
@@ -53,10 +60,16 @@ describe('buildIndex on the sample corpus', () => {
 
   it('segments the EDGAR HTML document into items with the same table reader', () => {
     const catalog = readFullCatalog(first.dir);
-    const tags = catalog.sources.filter((s) => s.doc_id === 'EDGAR_9990303_10K_2021-12-31').map((s) => s.meta.sec_item_tag);
-    expect(tags).toEqual(expect.arrayContaining(['10K-Item-1', '10K-Item-1A', '10K-Item-3', '10K-Item-7', '10K-Item-8']));
+    const tags = catalog.sources
+      .filter((s) => s.doc_id === 'EDGAR_9990303_10K_2021-12-31')
+      .map((s) => s.meta.sec_item_tag);
+    expect(tags).toEqual(
+      expect.arrayContaining(['10K-Item-1', '10K-Item-1A', '10K-Item-3', '10K-Item-7', '10K-Item-8']),
+    );
     const shardIndex = catalog.shards.findIndex((s) => s.id === 'QSEP-FY2021');
     const shard = decodeShard(new Uint8Array(readFileSync(join(first.dir, catalog.shards[shardIndex]!.file))));
-    expect(shard.texts.some((t) => t.startsWith('Purchases of property, plant and equipment') && t.includes('(905)'))).toBe(true);
+    expect(
+      shard.texts.some((t) => t.startsWith('Purchases of property, plant and equipment') && t.includes('(905)')),
+    ).toBe(true);
   });
 });

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGREEING_SOURCES_CITED, buildChains, confidenceOf, draftChains, materializeChain, textEntryTerms, withoutRepeatedStatements, type ChainDraft, type PendingChain } from '../../src/evidence/chains';
+import {
+  AGREEING_SOURCES_CITED,
+  buildChains,
+  confidenceOf,
+  draftChains,
+  materializeChain,
+  textEntryTerms,
+  withoutRepeatedStatements,
+  type ChainDraft,
+  type PendingChain,
+} from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
 import { statementKind, statementStatus } from '../../src/format/shard-layout';
 import type { Shard } from '../../src/format/types';
@@ -17,8 +27,17 @@ afterAll(() => sample.dispose());
 
 function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hit {
   return {
-    shard: shardIndex, local, text: shard.texts[local]!, source: shard.source[local]!, page: shard.page[local]!,
-    kind: statementKind(shard, local), status: statementStatus(shard, local), fused, lexical: fused, cosine: 0.5, statement: 0,
+    shard: shardIndex,
+    local,
+    text: shard.texts[local]!,
+    source: shard.source[local]!,
+    page: shard.page[local]!,
+    kind: statementKind(shard, local),
+    status: statementStatus(shard, local),
+    fused,
+    lexical: fused,
+    cosine: 0.5,
+    statement: 0,
   };
 }
 
@@ -30,7 +49,13 @@ describe('buildChains over the evidence graph', () => {
     const row = shard.texts.findIndex((t) => t.startsWith('Net sales:') && t.includes('4,837'));
     const sentence = shard.texts.findIndex((t) => /^Net sales were \$4,837 million/.test(t));
     const hits = [hit(index, shard, row, 0.03), hit(index, shard, sentence, 0.02)];
-    const chains = buildChains(hits, EFFORT_PLANS.medium, weights('Quillvale net sales fiscal 2023'), textEntryTerms(tokenize), new Map([[index, shard]]));
+    const chains = buildChains(
+      hits,
+      EFFORT_PLANS.medium,
+      weights('Quillvale net sales fiscal 2023'),
+      textEntryTerms(tokenize),
+      new Map([[index, shard]]),
+    );
     expect(chains).toHaveLength(1);
     const texts = chains[0]!.entries.map((e) => e.consensus);
     expect(texts[0]).toContain('4,837');
@@ -44,9 +69,17 @@ describe('buildChains over the evidence graph', () => {
   it('cites every filing that states a restated figure, with High confidence', () => {
     const { index, shard } = sample.shard('ZNHF-FY2022');
     const row = shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
-    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow operating income 2022'), textEntryTerms(tokenize), new Map([[index, shard]]));
+    const [chain] = buildChains(
+      [hit(index, shard, row, 0.03)],
+      EFFORT_PLANS.low,
+      weights('Zenharrow operating income 2022'),
+      textEntryTerms(tokenize),
+      new Map([[index, shard]]),
+    );
     const entry = chain!.entries[0]!;
-    expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).toEqual(expect.arrayContaining(['ZNHF-10K-FY2022-I8', 'ZNHF-10K-FY2023-I8']));
+    expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).toEqual(
+      expect.arrayContaining(['ZNHF-10K-FY2022-I8', 'ZNHF-10K-FY2023-I8']),
+    );
     expect(entry.confidence).toBe('High');
   });
 
@@ -54,10 +87,19 @@ describe('buildChains over the evidence graph', () => {
     // The sample's first statement that at least two other filings restate.
     const { index, shard, row } = sample.catalog.shards
       .map((s) => sample.shard(s.id))
-      .flatMap(({ index, shard }) => shard.agree.map((list, row) => ({ index, shard, row, n: new Set(list.map((o) => o.source)).size })))
+      .flatMap(({ index, shard }) =>
+        shard.agree.map((list, row) => ({ index, shard, row, n: new Set(list.map((o) => o.source)).size })),
+      )
       .find(({ n }) => n >= 2)!;
-    const [draft] = draftChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights(shard.texts[row]!), textEntryTerms(tokenize), new Map([[index, shard]]));
-    const entryOf = (citable: (source: number) => boolean, cited: number) => materializeChain(draft!, new Map([[index, shard]]), citable, cited).entries[0]!;
+    const [draft] = draftChains(
+      [hit(index, shard, row, 0.03)],
+      EFFORT_PLANS.low,
+      weights(shard.texts[row]!),
+      textEntryTerms(tokenize),
+      new Map([[index, shard]]),
+    );
+    const entryOf = (citable: (source: number) => boolean, cited: number) =>
+      materializeChain(draft!, new Map([[index, shard]]), citable, cited).entries[0]!;
     const all = entryOf(() => true, Infinity);
     const own = all.sources[0]!.source;
     const agreeing = all.sources.slice(1).map((s) => s.source);
@@ -81,7 +123,13 @@ describe('buildChains over the evidence graph', () => {
   it('keeps a disagreeing restatement apart and lowers confidence', () => {
     const { index, shard } = sample.shard('ZNHF-FY2022');
     const row = shard.texts.findIndex((t) => t.startsWith('Cost of sales:') && t.includes('2,944'));
-    const [chain] = buildChains([hit(index, shard, row, 0.03)], EFFORT_PLANS.low, weights('Zenharrow cost of sales 2022'), textEntryTerms(tokenize), new Map([[index, shard]]));
+    const [chain] = buildChains(
+      [hit(index, shard, row, 0.03)],
+      EFFORT_PLANS.low,
+      weights('Zenharrow cost of sales 2022'),
+      textEntryTerms(tokenize),
+      new Map([[index, shard]]),
+    );
     const entry = chain!.entries[0]!;
     expect(entry.disagreements!.map((s) => sample.catalog.sources[s.source]!.id)).toContain('ZNHF-10K-FY2023-I8');
     expect(entry.sources.map((s) => sample.catalog.sources[s.source]!.id)).not.toContain('ZNHF-10K-FY2023-I8');
@@ -91,13 +139,34 @@ describe('buildChains over the evidence graph', () => {
 
 describe('buildChains ranking of a named row', () => {
   const bare = (source: number, text: string, fused: number, namedRow: boolean): Hit => ({
-    shard: 0, local: source, text, source, page: 1, kind: namedRow ? 'table_row' : 'sentence', status: 'FACT', fused, lexical: fused, cosine: 1, namedRow, statement: 0,
+    shard: 0,
+    local: source,
+    text,
+    source,
+    page: 1,
+    kind: namedRow ? 'table_row' : 'sentence',
+    status: 'FACT',
+    fused,
+    lexical: fused,
+    cosine: 1,
+    namedRow,
+    statement: 0,
   });
 
   it('puts the row that states the named figure before prose of equal (clamped) relevance that fused higher', () => {
     const prose = bare(1, 'Operating cash flows used for operating leases were small.', 0.03, false);
-    const row = bare(2, 'Net cash provided by operating activities: 3,393 for nine months ended October 30, 2022', 0.02, true);
-    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), textEntryTerms(tokenize));
+    const row = bare(
+      2,
+      'Net cash provided by operating activities: 3,393 for nine months ended October 30, 2022',
+      0.02,
+      true,
+    );
+    const chains = buildChains(
+      [prose, row],
+      EFFORT_PLANS.medium,
+      weights('operating cash flows'),
+      textEntryTerms(tokenize),
+    );
     expect(chains.map((c) => c.relevance)).toEqual([10, 10]);
     expect(chains[0]!.entries[0]!.consensus).toMatch(/^Net cash provided/);
   });
@@ -105,13 +174,23 @@ describe('buildChains ranking of a named row', () => {
   it('still ranks clearly more relevant prose first', () => {
     const prose = bare(1, 'Operating cash flows rose on higher collections.', 0.03, false);
     const row = bare(2, 'Deferred revenue: 12 for 2022', 0.02, true);
-    const chains = buildChains([prose, row], EFFORT_PLANS.medium, weights('operating cash flows'), textEntryTerms(tokenize));
+    const chains = buildChains(
+      [prose, row],
+      EFFORT_PLANS.medium,
+      weights('operating cash flows'),
+      textEntryTerms(tokenize),
+    );
     expect(chains[0]!.entries[0]!.consensus).toMatch(/^Operating cash flows rose/);
   });
 });
 
 describe('confidenceOf', () => {
-  const src = (source: number, status: 'FACT' | 'PREDICTION' = 'FACT') => ({ source, status, page: 0, kind: 'sentence' as const });
+  const src = (source: number, status: 'FACT' | 'PREDICTION' = 'FACT') => ({
+    source,
+    status,
+    page: 0,
+    kind: 'sentence' as const,
+  });
   it('follows agreement, status and disagreement', () => {
     expect(confidenceOf([src(1), src(2)])).toBe('High');
     expect(confidenceOf([src(1)])).toBe('Medium');
@@ -133,21 +212,37 @@ describe('draftChains from shard heads', () => {
     expect(agreeing).toContain(`${earlier.shard.source[restated]}:${earlier.shard.page[restated]}`);
     const hits = [hit(later.index, later.shard, restating, 0.03), hit(earlier.index, earlier.shard, restated, 0.02)];
     const q = weights('Zenharrow operating income');
-    const anchors = (drafts: ReturnType<typeof draftChains>) => drafts.map((d) => `${d.nodes[0]!.shard}:${d.nodes[0]!.local}`);
+    const anchors = (drafts: ReturnType<typeof draftChains>) =>
+      drafts.map((d) => `${d.nodes[0]!.shard}:${d.nodes[0]!.local}`);
 
-    const whole = new Map([[later.index, later.shard], [earlier.index, earlier.shard]]);
-    expect(anchors(draftChains(hits, EFFORT_PLANS.low, q, textEntryTerms(tokenize), whole))).toEqual([`${later.index}:${restating}`]);
+    const whole = new Map([
+      [later.index, later.shard],
+      [earlier.index, earlier.shard],
+    ]);
+    expect(anchors(draftChains(hits, EFFORT_PLANS.low, q, textEntryTerms(tokenize), whole))).toEqual([
+      `${later.index}:${restating}`,
+    ]);
 
     // The head's restated rows are the record's agree occurrences, sources global in both.
     const reads: number[] = [];
     const reader = openFileIndex(sample.result.dir, { onRead: (_, bytes) => reads.push(bytes) });
-    const heads = new Map([[later.index, await reader.shard(later.index)], [earlier.index, await reader.shard(earlier.index)]]);
+    const heads = new Map([
+      [later.index, await reader.shard(later.index)],
+      [earlier.index, await reader.shard(earlier.index)],
+    ]);
     const head = heads.get(later.index)!;
     const { at, source, page } = head.restated;
-    expect(Array.from({ length: at[restating + 1]! - at[restating]! }, (_, k) => `${source[at[restating]! + k]}:${page[at[restating]! + k]}`)).toEqual(agreeing);
+    expect(
+      Array.from(
+        { length: at[restating + 1]! - at[restating]! },
+        (_, k) => `${source[at[restating]! + k]}:${page[at[restating]! + k]}`,
+      ),
+    ).toEqual(agreeing);
     const bare = hits.map((h) => ({ ...h, text: '' }));
     const readsBefore = reads.length;
-    expect(anchors(draftChains(bare, EFFORT_PLANS.low, q, () => ['operating', 'income'], heads))).toEqual([`${later.index}:${restating}`]);
+    expect(anchors(draftChains(bare, EFFORT_PLANS.low, q, () => ['operating', 'income'], heads))).toEqual([
+      `${later.index}:${restating}`,
+    ]);
     expect(reads.length).toBe(readsBefore);
     expect(head.parts!.records.every((r) => r === 0)).toBe(true);
   });
@@ -160,10 +255,15 @@ describe('withoutRepeatedStatements', () => {
     score: 0.01,
     shards: new Map(),
     claims,
-    draft: { score: 0.01, relevance: 5, nodes: claims.map((k) => ({ shard: 0, local: k })), explain: {} as ChainDraft['explain'] },
+    draft: {
+      score: 0.01,
+      relevance: 5,
+      nodes: claims.map((k) => ({ shard: 0, local: k })),
+      explain: {} as ChainDraft['explain'],
+    },
   });
 
-  it('shows a statement once, in the better-ranked chain, and keeps the later chain\'s other statements', () => {
+  it("shows a statement once, in the better-ranked chain, and keeps the later chain's other statements", () => {
     const [a, b, c, d] = [pending([1, 2]), pending([2, 3]), pending([4]), pending([1, 3])];
     const { chains, from } = withoutRepeatedStatements([a, b, c, d]);
     expect(chains.map((x) => x.claims)).toEqual([[1, 2], [3], [4]]);

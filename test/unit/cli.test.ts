@@ -15,7 +15,9 @@ function capture(): CliIo & { stdout: string[]; stderr: string[] } {
 
 const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) =>
   new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(cmd, args, { env, timeout: 120_000 }, (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(cmd, args, { env, timeout: 120_000 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 
 describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => {
@@ -36,14 +38,17 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
     }
   });
 
-  it.each(commands)('%s with an unknown option prints why and the usage on stderr and exits 2', async (command, usage) => {
-    const io = capture();
-    expect(await main([command, '--no-such-flag'], {}, io)).toBe(2);
-    const err = io.stderr.join('\n');
-    expect(err).toMatch(/Unknown option '--no-such-flag'/);
-    expect(err.split('\n\n')[1]).toMatch(usage);
-    expect(io.stdout).toEqual([]);
-  });
+  it.each(commands)(
+    '%s with an unknown option prints why and the usage on stderr and exits 2',
+    async (command, usage) => {
+      const io = capture();
+      expect(await main([command, '--no-such-flag'], {}, io)).toBe(2);
+      const err = io.stderr.join('\n');
+      expect(err).toMatch(/Unknown option '--no-such-flag'/);
+      expect(err.split('\n\n')[1]).toMatch(usage);
+      expect(io.stdout).toEqual([]);
+    },
+  );
 
   it('refuses a wrong value with exit 2, and a missing or unknown command', async () => {
     const cases: [string[], RegExp][] = [
@@ -70,13 +75,19 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
 
   it('reads build flags: --merge takes the directories after it', async () => {
     const { parseBuildArgs } = await import('../../index-builder/cli');
-    expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({ merge: ['a', 'b'], embeddingSeed: 0 });
+    expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({
+      merge: ['a', 'b'],
+      embeddingSeed: 0,
+    });
     expect(parseBuildArgs(['--incremental', '--partial-corpus'])).toEqual({ incremental: true, partialCorpus: true });
   });
 
   it('reads refresh flags: prepare may ask for a new embedding model', async () => {
     const { parseRefreshArgs } = await import('../../index-builder/cli');
-    expect(parseRefreshArgs(['prepare', '--relearn-model'], 'p')).toMatchObject({ step: 'prepare', relearnModel: true });
+    expect(parseRefreshArgs(['prepare', '--relearn-model'], 'p')).toMatchObject({
+      step: 'prepare',
+      relearnModel: true,
+    });
     expect(parseRefreshArgs(['prepare'], 'p')).toMatchObject({ step: 'prepare', relearnModel: false });
   });
 });
@@ -84,7 +95,10 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
 describe('scripts/replicate-corpus.ts flags', () => {
   const runReplicate = (argv: string[]) => {
     const io = capture();
-    return runWithUsage(REPLICATE_USAGE, async () => void parseReplicateArgs(argv), io).then((code) => ({ code, ...io }));
+    return runWithUsage(REPLICATE_USAGE, async () => void parseReplicateArgs(argv), io).then((code) => ({
+      code,
+      ...io,
+    }));
   };
 
   it('answers --help with exit 0 and an unknown option or a missing flag with exit 2', async () => {
@@ -97,10 +111,23 @@ describe('scripts/replicate-corpus.ts flags', () => {
 
 describe('npm scripts', () => {
   it('names no script after an npm lifecycle event of publish or pack', () => {
-    const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts);
-    const lifecycle = ['prepublish', 'prepare', 'prepublishOnly', 'prepack', 'postpack', 'publish', 'postpublish', 'prepublishOnly'];
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,
+    );
+    const lifecycle = [
+      'prepublish',
+      'prepare',
+      'prepublishOnly',
+      'prepack',
+      'postpack',
+      'publish',
+      'postpublish',
+      'prepublishOnly',
+    ];
     expect(scripts.filter((s) => lifecycle.includes(s))).toEqual([]);
-    expect(scripts).toEqual(expect.arrayContaining(['index:build', 'index:publish', 'index:gc', 'index:refresh', 'fetch:edgar']));
+    expect(scripts).toEqual(
+      expect.arrayContaining(['index:build', 'index:publish', 'index:gc', 'index:refresh', 'fetch:edgar']),
+    );
   });
 
   it('npm publish --dry-run runs no index command, and npm run index:publish -- --help prints the usage', async () => {

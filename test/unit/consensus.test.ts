@@ -27,7 +27,15 @@ describe('buildConsensus (unit)', () => {
   });
 
   it('merges identical sentences of two filings of one issuer, not of two issuers', () => {
-    const s = (text: string, filing: number, ticker: string): ConsensusInput => ({ text, kind: 'sentence', status: 'RISK', source: filing, page: 3, filing, ticker });
+    const s = (text: string, filing: number, ticker: string): ConsensusInput => ({
+      text,
+      kind: 'sentence',
+      status: 'RISK',
+      source: filing,
+      page: 3,
+      filing,
+      ticker,
+    });
     const text = 'A prolonged outage at our only wafer test facility could adversely affect our results.';
     const c = buildConsensus([s(text, 0, 'XMPL'), s(text.toUpperCase(), 1, 'XMPL'), s(text, 2, 'OTHR')]);
     expect(c.agree.get(0)!.map((o) => o.source)).toEqual([1]);
@@ -36,7 +44,10 @@ describe('buildConsensus (unit)', () => {
 
   it('ignores labels too generic to match across filings', () => {
     expect(normalizeLabel('Other — net (1)')).toBe('other net');
-    const c = buildConsensus([row('Other — net   5   4', '   2024   2023', 0, 1), row('Other — net   9   5', '   2025   2024', 1, 2)]);
+    const c = buildConsensus([
+      row('Other — net   5   4', '   2024   2023', 0, 1),
+      row('Other — net   9   5', '   2025   2024', 1, 2),
+    ]);
     expect(c.disagree.size + c.agree.size).toBe(0);
   });
 });
@@ -53,7 +64,9 @@ describe('consensus on the sample corpus', () => {
     const i = shard.texts.findIndex((t) => t.startsWith('Cost of sales:') && t.includes('3,061'));
     const ids = (list: { source: number }[]) => list.map((o) => sample.catalog.sources[o.source]!.id);
     expect(ids(shard.disagree[i]!)).toContain('ZNHF-10K-FY2022-I8');
-    expect(shard.disagree[i]!.find((o) => sample.catalog.sources[o.source]!.id === 'ZNHF-10K-FY2022-I8')!.note).toMatch(/2,944 there vs 2,995 here/);
+    expect(shard.disagree[i]!.find((o) => sample.catalog.sources[o.source]!.id === 'ZNHF-10K-FY2022-I8')!.note).toMatch(
+      /2,944 there vs 2,995 here/,
+    );
   });
 
   it('merges an unchanged figure across the two 10-Ks (ZNHF operating income 415)', () => {
@@ -65,7 +78,9 @@ describe('consensus on the sample corpus', () => {
 
   it('merges the QSEP figures of the EDGAR HTML FY2021 10-K with the FY2022 10-K', () => {
     const { shard } = sample.shard('QSEP-FY2021');
-    const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment') && t.includes('(905)'));
+    const i = shard.texts.findIndex(
+      (t) => t.startsWith('Purchases of property, plant and equipment') && t.includes('(905)'),
+    );
     expect(shard.agree[i]!.map((o) => sample.catalog.sources[o.source]!.id)).toContain('QSEP-10K-FY2022-I8');
   });
 
@@ -77,11 +92,20 @@ describe('consensus on the sample corpus', () => {
 
 describe('entities: business segments', () => {
   it('reads an explicit segment list, and only an unambiguous one', () => {
-    expect(segmentNames('We operate in three reportable segments: Alder Retail, Alder International and Birch Club.')).toEqual(['Alder Retail', 'Alder International', 'Birch Club']);
-    expect(segmentNames('Our operating segments are Widgets, Gadgets, and Services.')).toEqual(['Widgets', 'Gadgets', 'Services']);
+    expect(
+      segmentNames('We operate in three reportable segments: Alder Retail, Alder International and Birch Club.'),
+    ).toEqual(['Alder Retail', 'Alder International', 'Birch Club']);
+    expect(segmentNames('Our operating segments are Widgets, Gadgets, and Services.')).toEqual([
+      'Widgets',
+      'Gadgets',
+      'Services',
+    ]);
     expect(segmentNames('Sales in the Safety and Industrial business segments are Growing and Strong.')).toEqual([]);
     // The count settles a name with "and" in it.
-    expect(segmentNames('We have two reportable segments: Cloud, Devices and Other.')).toEqual(['Cloud', 'Devices and Other']);
+    expect(segmentNames('We have two reportable segments: Cloud, Devices and Other.')).toEqual([
+      'Cloud',
+      'Devices and Other',
+    ]);
   });
 });
 
@@ -92,6 +116,10 @@ describe('segments in the sample catalog', () => {
   });
   afterAll(() => sample.dispose());
   it('describes QSEP by the segments of its latest 10-K', () => {
-    expect(sample.catalog.companies.find((c) => c.ticker === 'QSEP')!.segments).toEqual(['Regulated Electric Utility', 'Transmission', 'Renewable Generation']);
+    expect(sample.catalog.companies.find((c) => c.ticker === 'QSEP')!.segments).toEqual([
+      'Regulated Electric Utility',
+      'Transmission',
+      'Renewable Generation',
+    ]);
   });
 });

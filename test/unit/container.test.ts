@@ -5,13 +5,18 @@ import { ArtifactFormatError, decodeArtifact, encodeArtifact } from '../../src/f
 describe('artifact container', () => {
   it('round-trips a header and typed sections', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.array(fc.integer({ min: -128, max: 127 })), fc.array(fc.float({ noNaN: true })), (header, i8, f32) => {
-        const bytes = encodeArtifact('shard', header, { a: Int8Array.from(i8), b: Float32Array.from(f32) });
-        const decoded = decodeArtifact(bytes, 'shard');
-        expect(decoded.header).toEqual(JSON.parse(JSON.stringify(header)));
-        expect(Array.from(decoded.sections.a!)).toEqual(i8);
-        expect(Array.from(decoded.sections.b!)).toEqual(Array.from(Float32Array.from(f32)));
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.integer({ min: -128, max: 127 })),
+        fc.array(fc.float({ noNaN: true })),
+        (header, i8, f32) => {
+          const bytes = encodeArtifact('shard', header, { a: Int8Array.from(i8), b: Float32Array.from(f32) });
+          const decoded = decodeArtifact(bytes, 'shard');
+          expect(decoded.header).toEqual(JSON.parse(JSON.stringify(header)));
+          expect(Array.from(decoded.sections.a!)).toEqual(i8);
+          expect(Array.from(decoded.sections.b!)).toEqual(Array.from(Float32Array.from(f32)));
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -27,14 +32,22 @@ describe('artifact container', () => {
 
   it('round-trips a deflated header and deflated sections, stored in fewer bytes, the same values as plain', () => {
     fc.assert(
-      fc.property(fc.jsonValue(), fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3000 }), fc.array(fc.integer({ min: 0, max: 2 ** 32 - 1 })), (header, small, wide) => {
-        const sections = { a: Uint16Array.from(small), b: Uint32Array.from(wide) };
-        const plain = decodeArtifact(encodeArtifact('terms', header, sections), 'terms');
-        const deflated = decodeArtifact(encodeArtifact('terms', header, sections, [], { header: true, sections: ['a', 'b'] }), 'terms');
-        expect(deflated.header).toEqual(plain.header);
-        expect(Array.from(deflated.sections.a!)).toEqual(small);
-        expect(Array.from(deflated.sections.b!)).toEqual(wide);
-      }),
+      fc.property(
+        fc.jsonValue(),
+        fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 3000 }),
+        fc.array(fc.integer({ min: 0, max: 2 ** 32 - 1 })),
+        (header, small, wide) => {
+          const sections = { a: Uint16Array.from(small), b: Uint32Array.from(wide) };
+          const plain = decodeArtifact(encodeArtifact('terms', header, sections), 'terms');
+          const deflated = decodeArtifact(
+            encodeArtifact('terms', header, sections, [], { header: true, sections: ['a', 'b'] }),
+            'terms',
+          );
+          expect(deflated.header).toEqual(plain.header);
+          expect(Array.from(deflated.sections.a!)).toEqual(small);
+          expect(Array.from(deflated.sections.b!)).toEqual(wide);
+        },
+      ),
       { numRuns: 100 },
     );
     // Repetitive columns deflate (and are stored so); random ones do not pay and stay plain.
@@ -50,7 +63,10 @@ describe('artifact container', () => {
   });
 
   it('rejects a deflated section or header that does not inflate to its stated size', () => {
-    const bytes = encodeArtifact('shard', { n: 1 }, { r: new Uint16Array(4000).fill(7) }, [], { header: true, sections: ['r'] });
+    const bytes = encodeArtifact('shard', { n: 1 }, { r: new Uint16Array(4000).fill(7) }, [], {
+      header: true,
+      sections: ['r'],
+    });
     const at = decodeArtifact(bytes, 'shard').places.r!.start;
     const corrupt = bytes.slice();
     corrupt[at + 1]! ^= 0xff;

@@ -24,8 +24,19 @@ const COVER = [
   'The aggregate market value of the common stock held by non-affiliates of the registrant was $4.1 billion as of December 30, 2022.',
   'As of August 10, 2023, the registrant had 212,004,118 shares of common stock outstanding.',
 ].join('\n');
-const TOC = ['Table of Contents', 'PART I', 'Item 1.   Business   3', 'Item 1A.   Risk Factors   7', 'Item 2.   Properties   12', 'Item 3.   Legal Proceedings   13'].join('\n');
-const BODY = ['PART I', 'Item 1. Business', 'Zenharrow designs and sells industrial filtration systems to water utilities and chemical plants in North America.'].join('\n');
+const TOC = [
+  'Table of Contents',
+  'PART I',
+  'Item 1.   Business   3',
+  'Item 1A.   Risk Factors   7',
+  'Item 2.   Properties   12',
+  'Item 3.   Legal Proceedings   13',
+].join('\n');
+const BODY = [
+  'PART I',
+  'Item 1. Business',
+  'Zenharrow designs and sells industrial filtration systems to water utilities and chemical plants in North America.',
+].join('\n');
 
 describe('coverSection and coverStatements', () => {
   const pages = [COVER, TOC, BODY];
@@ -43,17 +54,28 @@ describe('coverSection and coverStatements', () => {
 
   it('reads each registered security as one statement with its columns, and the cover sentences as prose', () => {
     const texts = coverStatements(cover!, '10-K').map((s) => s.text);
-    expect(texts).toContain('Securities registered pursuant to Section 12(b) of the Act: 2.250% Senior Notes due 2029 | ZNH29 | New York Stock Exchange');
-    expect(texts).toContain('Securities registered pursuant to Section 12(b) of the Act: Common Stock, par value $0.10 per share | ZNH | New York Stock Exchange');
+    expect(texts).toContain(
+      'Securities registered pursuant to Section 12(b) of the Act: 2.250% Senior Notes due 2029 | ZNH29 | New York Stock Exchange',
+    );
+    expect(texts).toContain(
+      'Securities registered pursuant to Section 12(b) of the Act: Common Stock, par value $0.10 per share | ZNH | New York Stock Exchange',
+    );
     expect(texts.some((t) => /Title of each class/.test(t))).toBe(false);
-    expect(texts).toContain('As of August 10, 2023, the registrant had 212,004,118 shares of common stock outstanding.');
-    expect(texts.some((t) => t.startsWith('The aggregate market value of the common stock held by non-affiliates'))).toBe(true);
+    expect(texts).toContain(
+      'As of August 10, 2023, the registrant had 212,004,118 shares of common stock outstanding.',
+    );
+    expect(
+      texts.some((t) => t.startsWith('The aggregate market value of the common stock held by non-affiliates')),
+    ).toBe(true);
   });
 
   it('points each statement at its line in the page', () => {
     for (const s of coverStatements(cover!, '10-K')) {
       const at = pages[s.page]!.slice(s.offset);
-      const first = s.text.replace(/^Securities registered pursuant to Section 12\(b\) of the Act: /, '').split(' | ')[0]!.slice(0, 12);
+      const first = s.text
+        .replace(/^Securities registered pursuant to Section 12\(b\) of the Act: /, '')
+        .split(' | ')[0]!
+        .slice(0, 12);
       expect(at.startsWith(first), s.text).toBe(true);
     }
   });

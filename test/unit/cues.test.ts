@@ -1,7 +1,18 @@
 // Every cue vocabulary entry (src/query/cues.ts) comes with an example written for the project; each example must
 // exercise its entry, so no entry stands without a question of the kind it is for.
 import { describe, expect, it } from 'vitest';
-import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NOT_TICKERS, NUMERIC_ASK, PHRASING_WORDS, type Cue } from '../../src/query/cues';
+import {
+  ACROSS_PERIODS,
+  ACROSS_QUARTERS,
+  CAUSAL,
+  COMPARISON,
+  cuePattern,
+  FORWARD_LOOKING,
+  NOT_TICKERS,
+  NUMERIC_ASK,
+  PHRASING_WORDS,
+  type Cue,
+} from '../../src/query/cues';
 import { tokenize } from '../../src/text/tokenize';
 
 const noDuplicates = (cues: readonly Cue[], split: (c: Cue) => string[]) => {
@@ -19,12 +30,14 @@ describe('cue vocabularies', () => {
   });
 
   it('words that are not tickers: each is written in capitals in its example', () => {
-    for (const c of NOT_TICKERS) for (const w of c.cue.split(' ')) expect(c.example, w).toMatch(new RegExp(`\\b${w}\\b`));
+    for (const c of NOT_TICKERS)
+      for (const w of c.cue.split(' ')) expect(c.example, w).toMatch(new RegExp(`\\b${w}\\b`));
     noDuplicates(NOT_TICKERS, (c) => c.cue.split(' '));
   });
 
   it('patterns: each alternative matches its example', () => {
-    for (const c of [...ACROSS_QUARTERS, ...ACROSS_PERIODS, ...COMPARISON, ...NUMERIC_ASK, ...CAUSAL]) expect(c.example, c.cue).toMatch(cuePattern([c]));
+    for (const c of [...ACROSS_QUARTERS, ...ACROSS_PERIODS, ...COMPARISON, ...NUMERIC_ASK, ...CAUSAL])
+      expect(c.example, c.cue).toMatch(cuePattern([c]));
     for (const c of FORWARD_LOOKING) expect(c.example, c.cue).toMatch(cuePattern([c], (a) => `\\b(?:${a})\\b`));
   });
 });

@@ -49,7 +49,7 @@ function sourceWords(): Set<string> {
 }
 
 /** Inline code spans outside fenced blocks, with their line numbers. */
-export function codeSpans(markdown: string): { span: string; line: number }[] {
+function codeSpans(markdown: string): { span: string; line: number }[] {
   const out: { span: string; line: number }[] = [];
   let fenced = false;
   markdown.split('\n').forEach((text, i) => {
@@ -69,7 +69,7 @@ const SCREAMING = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$/;
 const looksLikeIdentifier = (w: string) => CAMEL.test(w) || PASCAL.test(w) || SCREAMING.test(w);
 
 /** What a span asks to exist, or null when the rule does not check it. */
-export function checkOf(span: string): { kind: 'path' | 'script' | 'identifier'; names: string[] } | null {
+function checkOf(span: string): { kind: 'path' | 'script' | 'identifier'; names: string[] } | null {
   const npm = /^npm run ([\w:-]+)/.exec(span);
   if (npm) return { kind: 'script', names: [npm[1]!] };
   if (/^[a-z]+(:[a-z0-9-]+)+$/.test(span) && !span.startsWith('node:')) return { kind: 'script', names: [span] };
@@ -79,7 +79,10 @@ export function checkOf(span: string): { kind: 'path' | 'script' | 'identifier';
   const parts = bare.split('.');
   if (parts.every((p) => /^[A-Za-z_$][\w$]*$/.test(p)) && parts.some(looksLikeIdentifier)) {
     // In a dotted name an all-caps object (`RANKING`, `LIMITS`) is checked too; alone it may be an acronym.
-    return { kind: 'identifier', names: parts.filter((p) => looksLikeIdentifier(p) || (parts.length > 1 && /^[A-Z][A-Z0-9_]*$/.test(p))) };
+    return {
+      kind: 'identifier',
+      names: parts.filter((p) => looksLikeIdentifier(p) || (parts.length > 1 && /^[A-Z][A-Z0-9_]*$/.test(p))),
+    };
   }
   return null;
 }
@@ -90,10 +93,17 @@ function docFiles(): string[] {
 
 describe('identifiers quoted in the docs exist in the code', () => {
   const words = sourceWords();
-  const scripts = new Set(Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts));
+  const scripts = new Set(
+    Object.keys(
+      (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts,
+    ),
+  );
 
   it('reads spans and classifies them by the rule', () => {
-    expect(codeSpans('a `runQuery` b\n```\n`notRead`\n```\n`src/x.ts`').map((s) => s.span)).toEqual(['runQuery', 'src/x.ts']);
+    expect(codeSpans('a `runQuery` b\n```\n`notRead`\n```\n`src/x.ts`').map((s) => s.span)).toEqual([
+      'runQuery',
+      'src/x.ts',
+    ]);
     expect(checkOf('RANKING.preferenceBonus')).toEqual({ kind: 'identifier', names: ['RANKING', 'preferenceBonus'] });
     expect(checkOf('planPasses()')).toEqual({ kind: 'identifier', names: ['planPasses'] });
     expect(checkOf('npm run bench:warm -- <dir>')).toEqual({ kind: 'script', names: ['bench:warm'] });
@@ -110,7 +120,12 @@ describe('identifiers quoted in the docs exist in the code', () => {
         const check = checkOf(span);
         if (!check) continue;
         for (const name of check.names) {
-          const found = check.kind === 'path' ? existsSync(join(ROOT, name)) : check.kind === 'script' ? scripts.has(name) : words.has(name);
+          const found =
+            check.kind === 'path'
+              ? existsSync(join(ROOT, name))
+              : check.kind === 'script'
+                ? scripts.has(name)
+                : words.has(name);
           if (!found) missing.push(`line ${line}: ${check.kind} \`${name}\``);
         }
       }

@@ -34,7 +34,6 @@ interface Outcome {
   failure?: string;
 }
 
-const pick = <T>(xs: readonly T[], i: number) => xs[i % xs.length]!;
 /** 20-70 KB, and every fourth over the limit (up to 256 KB). */
 const sizeOf = (i: number) => (i % 4 === 3 ? MAX_BODY + 1 + ((i * 7919) % 190_000) : 20_000 + ((i * 6151) % 50_000));
 
@@ -49,10 +48,22 @@ beforeAll(async () => {
     .replace('simple = { limit = 600, period = 60 }', 'simple = { limit = 1, period = 60 }');
   writeFileSync(join(dir, 'wrangler.toml'), config);
   const hashes = [LIMITED_KEY, ...FRESH_KEYS].map(sha256).join(',');
-  dev = await startWranglerDev({ configPath: join(dir, 'wrangler.toml'), persistDir: join(dir, 'state'), vars: { API_KEY_HASHES: hashes } });
+  dev = await startWranglerDev({
+    configPath: join(dir, 'wrangler.toml'),
+    persistDir: join(dir, 'state'),
+    vars: { API_KEY_HASHES: hashes },
+  });
   // The limited key's one allowed request, the MCP message the run pads (so a request the limiter lets through when its
   // window turns gets MCP's own answer, 200); every later one is over the limit.
-  const first = await fetch(`${dev.origin}/v2/sp500/mcp`, { method: 'POST', headers: { 'x-api-key': LIMITED_KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: mcpMessage(1_000) });
+  const first = await fetch(`${dev.origin}/v2/sp500/mcp`, {
+    method: 'POST',
+    headers: {
+      'x-api-key': LIMITED_KEY,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: mcpMessage(1_000),
+  });
   expect(first.status, await first.text()).toBe(200);
 }, 180_000);
 
@@ -62,12 +73,18 @@ afterAll(async () => {
 
 /** A valid MCP request of about `bytes` bytes: tools/list, padded in its params' `_meta` (which MCP leaves open). */
 function mcpMessage(bytes: number): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { pad: 'a'.repeat(bytes) } } }));
+  return new TextEncoder().encode(
+    JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { pad: 'a'.repeat(bytes) } } }),
+  );
 }
 
 async function send(c: Case): Promise<Outcome> {
   const body = c.route === 'mcp' ? mcpMessage(c.bytes) : jsonBody(c.bytes);
-  const headers: Record<string, string> = { 'x-api-key': c.key, 'content-type': c.contentType, accept: 'application/json, text/event-stream' };
+  const headers: Record<string, string> = {
+    'x-api-key': c.key,
+    'content-type': c.contentType,
+    accept: 'application/json, text/event-stream',
+  };
   const init: RequestInit & { duplex?: 'half' } = { method: 'POST', headers };
   if (c.chunked) {
     init.body = new ReadableStream({
@@ -82,13 +99,17 @@ async function send(c: Case): Promise<Outcome> {
   try {
     res = await fetch(`${dev.origin}/v2/sp500/${c.route}`, init);
   } catch (err) {
-    return { failure: `connection: ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}` };
+    return {
+      failure: `connection: ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`,
+    };
   }
   const text = await res.text().catch((err: unknown) => `<body lost: ${String(err)}>`);
   const allowed = c.expect.find((e) => e.status === res.status);
-  if (!allowed) return { status: res.status, failure: `${c.route} ${c.bytes} B: status ${res.status} ${text.slice(0, 200)}` };
+  if (!allowed)
+    return { status: res.status, failure: `${c.route} ${c.bytes} B: status ${res.status} ${text.slice(0, 200)}` };
   if (res.status === 200) return { status: 200 }; // an allowed request's own answer (MCP), not an early one
-  if (!/^application\/json/.test(res.headers.get('content-type') ?? '')) return { status: res.status, failure: `not JSON: ${res.headers.get('content-type')}` };
+  if (!/^application\/json/.test(res.headers.get('content-type') ?? ''))
+    return { status: res.status, failure: `not JSON: ${res.headers.get('content-type')}` };
   let json: { status_code?: unknown; message?: unknown; detail?: { code?: unknown; retry_after_seconds?: unknown } };
   try {
     json = JSON.parse(text) as typeof json;
@@ -131,7 +152,12 @@ describe('early answers with large bodies, through wrangler dev', () => {
       contentType: JSON_TYPE,
       chunked: i % 3 === 2,
       // When the limiter's 60 s window turns during the run, one request per window goes through and its body is judged.
-      expect: [{ status: 429, code: 'RATE_LIMITED' }, { status: 413, code: 'BODY_TOO_LARGE' }, { status: 422, code: 'QUERY_TOO_LONG' }, { status: 200, code: '' }],
+      expect: [
+        { status: 429, code: 'RATE_LIMITED' },
+        { status: 413, code: 'BODY_TOO_LARGE' },
+        { status: 422, code: 'QUERY_TOO_LONG' },
+        { status: 200, code: '' },
+      ],
     }));
     const outcomes = await sendAll(cases);
     expect(failures(outcomes), dev.output().slice(-3000)).toEqual([]);

@@ -1,7 +1,13 @@
 // The word-vector learner (index-builder/embeddings.ts, index-builder/svd.ts) on an invented corpus: four topics of
 // eight words each, mixed with function words, so which words belong together is known.
 import { describe, expect, it } from 'vitest';
-import { commonComponent, foldCommonComponent, learnEmbeddings, mulberry32, sifWeights } from '../../index-builder/embeddings';
+import {
+  commonComponent,
+  foldCommonComponent,
+  learnEmbeddings,
+  mulberry32,
+  sifWeights,
+} from '../../index-builder/embeddings';
 import { encodeModel } from '../../index-builder/model-store';
 import { randomizedSvd, symmetricEigen } from '../../index-builder/svd';
 import { embedTokens, normalizeInPlace } from '../../src/text/embed';
@@ -17,7 +23,9 @@ const FUNCTION_WORDS = ['the', 'of', 'and', 'our', 'we', 'in'];
 function corpus(seed: number, statements = 1600): string[][] {
   const rand = mulberry32(seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
-  return Array.from({ length: statements }, (_, i) => Array.from({ length: 15 }, (_, k) => (k % 3 ? pick(TOPICS[i % TOPICS.length]!) : pick(FUNCTION_WORDS))));
+  return Array.from({ length: statements }, (_, i) =>
+    Array.from({ length: 15 }, (_, k) => (k % 3 ? pick(TOPICS[i % TOPICS.length]!) : pick(FUNCTION_WORDS))),
+  );
 }
 
 // More dimensions than topics, so the weaker ones carry noise: the singular values weight them down.
@@ -89,10 +97,18 @@ describe('common component', () => {
     const vectors = new Int8Array(words * dim);
     foldCommonComponent(raw, weights, dim, u, vectors);
     const vocab = Array.from({ length: words }, (_, i) => `w${i}`);
-    const model = { dim, vocab, vocabIndex: new Map(vocab.map((t, i) => [t, i])), weights, vectors, byteSize: vectors.byteLength };
+    const model = {
+      dim,
+      vocab,
+      vocabIndex: new Map(vocab.map((t, i) => [t, i])),
+      weights,
+      vectors,
+      byteSize: vectors.byteLength,
+    };
     for (const tokens of [['w0', 'w3', 'w7'], ['w1', 'w1', 'w11'], ['w5']]) {
       const pooled = new Float32Array(dim);
-      for (const t of tokens) for (let d = 0; d < dim; d++) pooled[d]! += original[Number(t.slice(1))]! * raw[Number(t.slice(1)) * dim + d]!;
+      for (const t of tokens)
+        for (let d = 0; d < dim; d++) pooled[d]! += original[Number(t.slice(1))]! * raw[Number(t.slice(1)) * dim + d]!;
       const along = dot(pooled, u);
       const expected = normalizeInPlace(pooled.map((x, d) => x - along * u[d]!));
       const got = embedTokens(model, tokens);
@@ -112,7 +128,7 @@ describe('common component', () => {
     expect(commonComponent(vectors, weights, dim, { forEach: () => {} })).toBeNull();
   });
 
-  it('SIF weights fall with a word\'s share of the tokens', () => {
+  it("SIF weights fall with a word's share of the tokens", () => {
     const w = sifWeights(Float64Array.from([1000, 10, 1]), 10_000, 1e-3);
     expect(w[0]).toBeCloseTo(1e-3 / (1e-3 + 0.1), 6);
     expect(w[0]!).toBeLessThan(w[1]!);
@@ -136,8 +152,13 @@ describe('randomized SVD', () => {
     const bd = dot(b, dRaw);
     const d = normalizeInPlace(dRaw.map((x, i) => x - bd * b[i]!));
     const values = new Float32Array(rows * cols);
-    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) values[i * cols + j] = 5 * a[i]! * b[j]! + 2 * c[i]! * d[j]!;
-    const svd = randomizedSvd({ rows, cols, values }, 2, { oversample: 4, powerIterations: 2, gaussian: () => rand() - 0.5 });
+    for (let i = 0; i < rows; i++)
+      for (let j = 0; j < cols; j++) values[i * cols + j] = 5 * a[i]! * b[j]! + 2 * c[i]! * d[j]!;
+    const svd = randomizedSvd({ rows, cols, values }, 2, {
+      oversample: 4,
+      powerIterations: 2,
+      gaussian: () => rand() - 0.5,
+    });
     expect(svd.sigma[0]).toBeCloseTo(5, 3);
     expect(svd.sigma[1]).toBeCloseTo(2, 3);
     const first = Float32Array.from({ length: rows }, (_, i) => svd.u[i * 2]!);

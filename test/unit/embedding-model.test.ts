@@ -67,10 +67,16 @@ describe('embedding model artifact', () => {
 
   it('a build that reuses the model (by id or by path) gives the same version as the build that learned it', async () => {
     const byId = tmp();
-    const reused = await buildIndex(filings, { outDir: byId, embeddingModel: await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500')) });
+    const reused = await buildIndex(filings, {
+      outDir: byId,
+      embeddingModel: await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500')),
+    });
     expect(reused.version).toBe(full.version);
     expect(reused.summary.embeddingSampleFilings).toBeNull();
-    const byPath = await buildIndex(filings, { outDir: tmp(), embeddingModel: await loadModel(modelFile(fullOut, full.manifest.embedding_model!), '/nowhere') });
+    const byPath = await buildIndex(filings, {
+      outDir: tmp(),
+      embeddingModel: await loadModel(modelFile(fullOut, full.manifest.embedding_model!), '/nowhere'),
+    });
     expect(byPath.version).toBe(full.version);
   });
 
@@ -78,7 +84,10 @@ describe('embedding model artifact', () => {
     const fewer = filings.filter((f) => f.doc.doc_id !== filings[3]!.doc.doc_id);
     const learned = await buildIndex(fewer, { outDir: tmp() });
     const reusedOut = tmp();
-    const reused = await buildIndex(fewer, { outDir: reusedOut, embeddingModel: await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500')) });
+    const reused = await buildIndex(fewer, {
+      outDir: reusedOut,
+      embeddingModel: await loadModel(full.manifest.embedding_model!, join(fullOut, 'sp500')),
+    });
     expect(learned.manifest.embedding_model).not.toBe(full.manifest.embedding_model);
     expect(reused.manifest.embedding_model).toBe(full.manifest.embedding_model);
     expect(existsSync(join(reusedOut, 'sp500', 'models'))).toBe(false); // nothing learned, nothing written

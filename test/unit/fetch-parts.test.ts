@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConstituents } from '../../index-builder/fetch/constituents';
-import { parseCompanyTickers, parseSubmissions, toDocumentUrl, toSubmissionsUrl } from '../../index-builder/fetch/edgar-api';
+import {
+  parseCompanyTickers,
+  parseSubmissions,
+  toDocumentUrl,
+  toSubmissionsUrl,
+} from '../../index-builder/fetch/edgar-api';
 import { deriveFiscalLabels, toFiscalYearLabel } from '../../index-builder/fetch/fiscal';
 import { parseRetryAfter } from '../../index-builder/retry';
 import { parseFetchArgs, parseUserAgent, parseYears } from '../../index-builder/fetch/parse-fetch-args';
@@ -12,28 +17,56 @@ import { selectFilings, selectSubmissionPages } from '../../index-builder/fetch/
 import { writeFileAtomic } from '../../index-builder/fetch/write-files';
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 describe('fiscal labels (DESIGN.md section 5)', () => {
   it('labels a year ending January 1-7 with the previous year', () => {
     expect(toFiscalYearLabel('2022-01-01')).toBe(2021);
     expect(toFiscalYearLabel('2023-01-07')).toBe(2022);
     expect(toFiscalYearLabel('2023-01-08')).toBe(2023);
-    expect(deriveFiscalLabels('10-K', '2022-01-02', [], '1231')).toEqual({ fiscal_year: 2021, fiscal_period: 'FY', fiscal_year_end: '0102' });
+    expect(deriveFiscalLabels('10-K', '2022-01-02', [], '1231')).toEqual({
+      fiscal_year: 2021,
+      fiscal_period: 'FY',
+      fiscal_year_end: '0102',
+    });
   });
 
   it('puts a 10-Q in the fiscal year that contains it, with the latest 10-K year end', () => {
     const tenKs = ['2022-09-24', '2023-09-30'];
-    expect(deriveFiscalLabels('10-Q', '2023-12-30', tenKs, '0930')).toEqual({ fiscal_year: 2024, fiscal_period: 'Q1', fiscal_year_end: '0930' });
-    expect(deriveFiscalLabels('10-Q', '2023-04-01', tenKs, '0930')).toEqual({ fiscal_year: 2023, fiscal_period: 'Q2', fiscal_year_end: '0924' });
+    expect(deriveFiscalLabels('10-Q', '2023-12-30', tenKs, '0930')).toEqual({
+      fiscal_year: 2024,
+      fiscal_period: 'Q1',
+      fiscal_year_end: '0930',
+    });
+    expect(deriveFiscalLabels('10-Q', '2023-04-01', tenKs, '0930')).toEqual({
+      fiscal_year: 2023,
+      fiscal_period: 'Q2',
+      fiscal_year_end: '0924',
+    });
     // A retailer whose years end near February 1: the quarter to 2023-04-29 is in the year ending 2024-02-03.
-    expect(deriveFiscalLabels('10-Q', '2023-04-29', ['2023-01-28', '2024-02-03'], '0203')).toEqual({ fiscal_year: 2024, fiscal_period: 'Q1', fiscal_year_end: '0128' });
+    expect(deriveFiscalLabels('10-Q', '2023-04-29', ['2023-01-28', '2024-02-03'], '0203')).toEqual({
+      fiscal_year: 2024,
+      fiscal_period: 'Q1',
+      fiscal_year_end: '0128',
+    });
     // A year ending 2022-01-01 labels 2021; the next one (ending 2022-12-31) labels 2022.
-    expect(deriveFiscalLabels('10-Q', '2022-10-01', ['2022-01-01'], '1231')).toEqual({ fiscal_year: 2022, fiscal_period: 'Q3', fiscal_year_end: '0101' });
+    expect(deriveFiscalLabels('10-Q', '2022-10-01', ['2022-01-01'], '1231')).toEqual({
+      fiscal_year: 2022,
+      fiscal_period: 'Q3',
+      fiscal_year_end: '0101',
+    });
   });
 
   it('falls back to EDGAR fiscalYearEnd without a neighbouring 10-K, and gives up without either', () => {
-    expect(deriveFiscalLabels('10-Q', '2023-06-30', [], '1231')).toEqual({ fiscal_year: 2023, fiscal_period: 'Q2', fiscal_year_end: '1231' });
+    expect(deriveFiscalLabels('10-Q', '2023-06-30', [], '1231')).toEqual({
+      fiscal_year: 2023,
+      fiscal_period: 'Q2',
+      fiscal_year_end: '1231',
+    });
     expect(deriveFiscalLabels('10-Q', '2023-06-30', ['2019-12-31'], null)).toBeNull();
   });
 });
@@ -43,10 +76,19 @@ describe('command-line options', () => {
 
   it('requires a User-Agent with a contact email, from the flag or EDGAR_USER_AGENT', () => {
     expect(() => parseFetchArgs(base, {})).toThrow(/User-Agent is required.*EDGAR_USER_AGENT/);
-    expect(() => parseFetchArgs([...base, '--user-agent', 'My Research Bot'], {})).toThrow(/must contain a contact email/);
+    expect(() => parseFetchArgs([...base, '--user-agent', 'My Research Bot'], {})).toThrow(
+      /must contain a contact email/,
+    );
     expect(() => parseUserAgent('Bot a@b.com\r\nX-Evil: 1')).toThrow(/one line/);
     const o = parseFetchArgs(base, { EDGAR_USER_AGENT: 'Jane Doe jane@example.org' });
-    expect(o).toMatchObject({ tickers: ['MMM', 'AAPL'], fromYear: 2021, toYear: 2023, forms: ['10-K', '10-Q'], userAgent: 'Jane Doe jane@example.org', rate: 5 });
+    expect(o).toMatchObject({
+      tickers: ['MMM', 'AAPL'],
+      fromYear: 2021,
+      toYear: 2023,
+      forms: ['10-K', '10-Q'],
+      userAgent: 'Jane Doe jane@example.org',
+      rate: 5,
+    });
     expect(o.bases).toEqual({ www: 'https://www.sec.gov', data: 'https://data.sec.gov' });
   });
 
@@ -79,7 +121,10 @@ describe('EDGAR shapes', () => {
   });
 
   it('reads the ticker table with EDGAR class-share spelling', () => {
-    const table = parseCompanyTickers({ '0': { cik_str: 9990303, ticker: 'QSEP', title: 'Q' }, '1': { cik_str: 9990404, ticker: 'QRX-B', title: 'R' } });
+    const table = parseCompanyTickers({
+      '0': { cik_str: 9990303, ticker: 'QSEP', title: 'Q' },
+      '1': { cik_str: 9990404, ticker: 'QRX-B', title: 'R' },
+    });
     expect(table.get('QRX-B')?.cik).toBe('9990404');
     expect(() => parseCompanyTickers({})).toThrow(/no \{cik_str, ticker\} rows/);
   });
@@ -90,7 +135,13 @@ describe('EDGAR shapes', () => {
   });
 
   it('picks the original filings of the selected years and only the submission pages that can hold them', () => {
-    const row = (form: string, accessionNumber: string, filingDate: string, reportDate: string, primaryDocument = 'd.htm') => ({ form, accessionNumber, filingDate, reportDate, primaryDocument });
+    const row = (
+      form: string,
+      accessionNumber: string,
+      filingDate: string,
+      reportDate: string,
+      primaryDocument = 'd.htm',
+    ) => ({ form, accessionNumber, filingDate, reportDate, primaryDocument });
     const rows = [
       row('10-K', '0000000001-24-000001', '2024-02-20', '2023-12-31'),
       row('10-K', '0000000001-24-000009', '2024-03-30', '2023-12-31', 'refiled.htm'),
@@ -98,17 +149,26 @@ describe('EDGAR shapes', () => {
       row('10-Q', '0000000001-23-000005', '2023-08-01', '2023-06-30'),
       row('10-Q', '0000000001-23-000002', '2023-05-01', ''),
     ];
-    const { selected, excluded } = selectFilings(rows, '1231', { fromYear: 2023, toYear: 2023, forms: ['10-K', '10-Q'] });
+    const { selected, excluded } = selectFilings(rows, '1231', {
+      fromYear: 2023,
+      toYear: 2023,
+      forms: ['10-K', '10-Q'],
+    });
     expect(selected.map((c) => [c.form, c.accession, c.fiscal_period])).toEqual([
       ['10-Q', '0000000001-23-000005', 'Q2'],
       ['10-K', '0000000001-24-000009', 'FY'],
     ]);
-    expect(excluded.map((e) => e.reason)).toEqual([expect.stringMatching(/replaced by the later filing/), 'no reportDate in EDGAR']);
+    expect(excluded.map((e) => e.reason)).toEqual([
+      expect.stringMatching(/replaced by the later filing/),
+      'no reportDate in EDGAR',
+    ]);
     const pages = [
       { name: 'p1', filingFrom: '2015-01-01', filingTo: '2021-12-31' },
       { name: 'p2', filingFrom: '2009-01-01', filingTo: '2014-12-31' },
     ];
-    expect(selectSubmissionPages(pages, { fromYear: 2022, toYear: 2023, forms: ['10-K'] }).map((p) => p.name)).toEqual(['p1']);
+    expect(selectSubmissionPages(pages, { fromYear: 2022, toYear: 2023, forms: ['10-K'] }).map((p) => p.name)).toEqual([
+      'p1',
+    ]);
     expect(selectSubmissionPages(pages, { fromYear: 2023, toYear: 2023, forms: ['10-K'] })).toEqual([]);
   });
 });
@@ -121,7 +181,13 @@ describe('IntervalLimiter', () => {
     const releaseFirst = await limiter.take();
     starts.push(performance.now());
     // The first answer takes 300 ms: spacing alone would start the 11th 1000 ms after the 1st *started*.
-    const held = new Promise<void>((resolve) => setTimeout(() => ((firstEnd = performance.now()), releaseFirst(), resolve()), 300));
+    const held = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        firstEnd = performance.now();
+        releaseFirst();
+        resolve();
+      }, 300),
+    );
     for (let i = 1; i <= 10; i++) {
       const release = await limiter.take();
       starts.push(performance.now());
@@ -142,8 +208,14 @@ describe('small parts', () => {
   });
 
   it('reads GICS from a constituents CSV in either header spelling', () => {
-    const a = parseConstituents('Symbol,Security,GICS Sector,GICS Sub-Industry\r\nQSEP,Quarrystone Energy,Utilities,"Electric, Gas ""Utilities"""\r\n');
-    expect(a.get('QSEP')).toEqual({ security: 'Quarrystone Energy', gics_sector: 'Utilities', gics_sub_industry: 'Electric, Gas "Utilities"' });
+    const a = parseConstituents(
+      'Symbol,Security,GICS Sector,GICS Sub-Industry\r\nQSEP,Quarrystone Energy,Utilities,"Electric, Gas ""Utilities"""\r\n',
+    );
+    expect(a.get('QSEP')).toEqual({
+      security: 'Quarrystone Energy',
+      gics_sector: 'Utilities',
+      gics_sub_industry: 'Electric, Gas "Utilities"',
+    });
     const b = parseConstituents('symbol,security,gics_sector,gics_sub_industry\nQRX.B,Q,Health Care,\n');
     expect(b.get('QRX-B')).toEqual({ security: 'Q', gics_sector: 'Health Care', gics_sub_industry: null });
     expect(() => parseConstituents('Symbol,Name\nA,B\n')).toThrow(/needs Symbol, GICS Sector and GICS Sub-Industry/);

@@ -6,7 +6,10 @@ import type { SourceMeta } from '../../src/format/types';
 
 const vocab: FilterVocabulary = {
   aliases: {
-    sec_ticker: new Map([['example widgets', 'EXWG'], ['exwg', 'EXWG']]),
+    sec_ticker: new Map([
+      ['example widgets', 'EXWG'],
+      ['exwg', 'EXWG'],
+    ]),
     sec_gics_sector: new Map([['industrials', 'Industrials']]),
   },
 };
@@ -23,7 +26,13 @@ function codeOf(fn: () => unknown): string | undefined {
 describe('parseMetadataFilters', () => {
   it('accepts the three value forms and normalizes values and aliases', () => {
     const c = parseMetadataFilters(
-      { sec_form_type: '10k', sec_fiscal_year: ['fy2023', '2022'], sec_ticker: 'Example Widgets', report_filing_date: { gte: '2023-01-01', lte: '2024-12-31' }, sec_gics_sector: 'industrials' },
+      {
+        sec_form_type: '10k',
+        sec_fiscal_year: ['fy2023', '2022'],
+        sec_ticker: 'Example Widgets',
+        report_filing_date: { gte: '2023-01-01', lte: '2024-12-31' },
+        sec_gics_sector: 'industrials',
+      },
       vocab,
     );
     expect(conditionsToObject(c)).toEqual({
@@ -37,7 +46,9 @@ describe('parseMetadataFilters', () => {
 
   it('rejects boolean expression roots with FILTER_EXPRESSION_UNSUPPORTED', () => {
     expect(codeOf(() => parseMetadataFilters({ and: [] }, vocab))).toBe('FILTER_EXPRESSION_UNSUPPORTED');
-    expect(codeOf(() => parseMetadataFilters({ sec_ticker: { or: ['A'] } }, vocab))).toBe('FILTER_EXPRESSION_UNSUPPORTED');
+    expect(codeOf(() => parseMetadataFilters({ sec_ticker: { or: ['A'] } }, vocab))).toBe(
+      'FILTER_EXPRESSION_UNSUPPORTED',
+    );
   });
 
   it('rejects operators a field does not allow, impossible dates and unknown item tags', () => {
@@ -52,7 +63,11 @@ describe('parseMetadataFilters', () => {
     expect(codeOf(() => parseMetadataFilters({ sec_ticker: many }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
     expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(257) }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
     expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(256) }, vocab))).toBe('INVALID_FILTER'); // not a ticker
-    const total = { sec_ticker: many.slice(0, 100), sec_gics_sector: many.slice(0, 100), sec_gics_sub_industry: many.slice(0, 51) };
+    const total = {
+      sec_ticker: many.slice(0, 100),
+      sec_gics_sector: many.slice(0, 100),
+      sec_gics_sub_industry: many.slice(0, 51),
+    };
     expect(codeOf(() => parseMetadataFilters(total, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
   });
 });

@@ -46,8 +46,13 @@ describe('financialStatementTitle', () => {
 
 describe('namedFinancialStatements', () => {
   it('reads the statements a question names', () => {
-    expect(namedFinancialStatements('Did long-term debt on the balance sheet grow in 2023?')).toEqual(['balance_sheet']);
-    expect(namedFinancialStatements('From the P&L and the statement of cash flows, was capex covered?')).toEqual(['income_statement', 'cash_flow_statement']);
+    expect(namedFinancialStatements('Did long-term debt on the balance sheet grow in 2023?')).toEqual([
+      'balance_sheet',
+    ]);
+    expect(namedFinancialStatements('From the P&L and the statement of cash flows, was capex covered?')).toEqual([
+      'income_statement',
+      'cash_flow_statement',
+    ]);
     expect(namedFinancialStatements('What drove the change in operating income?')).toEqual([]);
   });
 });

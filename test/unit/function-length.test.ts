@@ -8,10 +8,14 @@ const MAX_FUNCTION_LINES = 120;
 const FILES = [...typeScriptFiles('src'), ...typeScriptFiles('index-builder')];
 
 describe('function length', () => {
-  const spans = FILES.flatMap((file) => functionSpans(readFileSync(file, 'utf8')).map((s) => ({ ...s, file, key: `${file} ${s.name}` })));
+  const spans = FILES.flatMap((file) =>
+    functionSpans(readFileSync(file, 'utf8')).map((s) => ({ ...s, file, key: `${file} ${s.name}` })),
+  );
 
   it(`no function in src/ or index-builder/ is longer than ${MAX_FUNCTION_LINES} lines`, () => {
-    const long = spans.filter((s) => s.lines > MAX_FUNCTION_LINES).map((s) => `${s.file}:${s.line} ${s.name}: ${s.lines} lines`);
+    const long = spans
+      .filter((s) => s.lines > MAX_FUNCTION_LINES)
+      .map((s) => `${s.file}:${s.line} ${s.name}: ${s.lines} lines`);
     expect(long).toEqual([]);
   });
 

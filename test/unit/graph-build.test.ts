@@ -16,7 +16,7 @@ import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { LoadStats } from '../../src/adapters/r2-index';
 import { ArtifactFormatError, encodeArtifact } from '../../src/format/container';
 import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
-import { decodeFileList, decodeGraph, decodeManifest, decodeShard } from '../../src/format/codec';
+import { decodeFileList, decodeGraph, decodeManifest } from '../../src/format/codec';
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 import { EFFORT_PLANS } from '../../src/search/effort';
@@ -36,7 +36,9 @@ type Strategy = typeof import('../../src/search/vector-strategy');
 type Retrieve = typeof import('../../src/search/retrieve');
 
 const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
-  new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(bytes);
+  new (
+    globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+  ).WebAssembly.Module(bytes);
 
 // The Worker's runtime module imports the .wasm as a CompiledWasm module, which only wrangler/workerd provide; in
 // Node the same instance-per-process role is played by a lib compiled from the file.
@@ -49,7 +51,10 @@ vi.mock('../../src/adapters/hnsw-runtime', async () => {
     HNSW_ARENA: 'hnswlib-wasm-heap',
     HNSW_MIN_HEAP_BYTES: 16 * 1024 * 1024,
     hnswRuntime: async () => {
-      const compile = (b: Uint8Array) => new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(b);
+      const compile = (b: Uint8Array) =>
+        new (
+          globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+        ).WebAssembly.Module(b);
       lib ??= await loadHnswlib(compile(read(wasmPath)));
       return lib;
     },
@@ -58,20 +63,47 @@ vi.mock('../../src/adapters/hnsw-runtime', async () => {
 
 // ---------- synthetic corpus ----------
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tos', 'vel', 'dar', 'qui', 'bex', 'nor', 'sul', 'fia', 'gor', 'pem', 'tax', 'wyn'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tos',
+  'vel',
+  'dar',
+  'qui',
+  'bex',
+  'nor',
+  'sul',
+  'fia',
+  'gor',
+  'pem',
+  'tax',
+  'wyn',
+];
 /** Distinct made-up words of 5+ letters (never a stopword or an abbreviation that blocks sentence splitting). */
 function wordList(count: number, offset: number): string[] {
   const out: string[] = [];
   for (let i = offset; out.length < count; i++) {
-    const a = SYLLABLES[i % 16]!, b = SYLLABLES[Math.floor(i / 16) % 16]!, c = SYLLABLES[Math.floor(i / 256) % 16]!;
+    const a = SYLLABLES[i % 16]!,
+      b = SYLLABLES[Math.floor(i / 16) % 16]!,
+      c = SYLLABLES[Math.floor(i / 256) % 16]!;
     out.push(`${a}${b}${c}t`);
   }
   return out;
 }
 
 const ITEMS = [
-  ['1', 'Business'], ['1A', 'Risk Factors'], ['2', 'Properties'], ['3', 'Legal Proceedings'], ['5', 'Market'],
-  ['7', 'Management Discussion'], ['7A', 'Market Risk'], ['8', 'Financial Statements'], ['9A', 'Controls'], ['10', 'Directors'],
+  ['1', 'Business'],
+  ['1A', 'Risk Factors'],
+  ['2', 'Properties'],
+  ['3', 'Legal Proceedings'],
+  ['5', 'Market'],
+  ['7', 'Management Discussion'],
+  ['7A', 'Market Risk'],
+  ['8', 'Financial Statements'],
+  ['9A', 'Controls'],
+  ['10', 'Directors'],
 ] as const;
 const TOPIC_WORDS = ITEMS.map((_, t) => wordList(40, 300 + t * 40));
 const COMMON = wordList(60, 1000);
@@ -87,7 +119,7 @@ function sentence(rnd: () => number, topic: number): string {
   }
   const first = words[0]!;
   words[0] = first[0]!.toUpperCase() + first.slice(1);
-  return words.join(' ') + '.';
+  return `${words.join(' ')}.`;
 }
 
 function filing(ticker: string, items: number, perItem: number, seed: number): Filing {
@@ -138,12 +170,19 @@ function exactTopK(shard: Shard, query: Float32Array, isAllowed: (local: number)
   for (let local = 0; local < shard.texts.length; local++) {
     if (isAllowed(local)) all.push({ local, score: dotInt8(query, shard.vectors, local * shard.dim) });
   }
-  return all.filter((x) => x.score > 0).sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
+  return all
+    .filter((x) => x.score > 0)
+    .sort((a, b) => b.score - a.score || a.local - b.local)
+    .slice(0, k);
 }
 
 /** Recall that counts ties at the cut-off as hits (two statements with the same score are equally right). */
-function recallAtK(found: { local: number; score: number }[][], expected: { local: number; score: number }[][]): number {
-  let hit = 0, total = 0;
+function recallAtK(
+  found: { local: number; score: number }[][],
+  expected: { local: number; score: number }[][],
+): number {
+  let hit = 0,
+    total = 0;
   found.forEach((list, i) => {
     const want = expected[i]!;
     const ids = new Set(want.map((x) => x.local));
@@ -189,7 +228,11 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     big = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(bigIndex); // global source numbers, as the Worker reads it
 
     lib = await hnsw.loadHnswlib(compileWasm(readFileSync(`${GENERATED}hnswlib.wasm`)));
-    const { hnsw: payload } = decodeGraph(readBytes(first.dir, catalog.shards[bigIndex]!.graph_file!), { shard: BIG, dim: big.dim, count: big.texts.length }, hnsw.parseHnswHeader);
+    const { hnsw: payload } = decodeGraph(
+      readBytes(first.dir, catalog.shards[bigIndex]!.graph_file!),
+      { shard: BIG, dim: big.dim, count: big.texts.length },
+      hnsw.parseHnswHeader,
+    );
     graphIndex = hnsw.readHnswIndex(lib, payload, { space: 'ip', dim: big.dim, maxElements: 0 });
     handle = strategy.hnswHandle(graphIndex);
 
@@ -202,7 +245,9 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
 
   afterAll(() => {
     if (graphIndex) hnsw.freeHnswIndex(graphIndex);
-    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+    dirs.forEach((d) => {
+      rmSync(d, { recursive: true, force: true });
+    });
   });
 
   it('writes a graph for the large shard only, listed in the catalog and the manifest', () => {
@@ -229,9 +274,26 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
 
   it('stores a graph artifact whose header matches the shard and the fixed build parameters', () => {
     const bytes = readBytes(first.dir, `graphs/${BIG}.bin`);
-    const { header, hnsw: payload } = decodeGraph(bytes, { shard: BIG, dim: 128, count: big.texts.length }, hnsw.parseHnswHeader);
-    expect(header).toEqual({ shard: BIG, dim: 128, count: big.texts.length, space: 'ip', m: 16, ef_construction: 100, seed: graphs.GRAPH_PARAMS.seed });
-    expect(hnsw.parseHnswHeader(payload)).toMatchObject({ count: big.texts.length, dim: 128, m: 16, efConstruction: 100 });
+    const { header, hnsw: payload } = decodeGraph(
+      bytes,
+      { shard: BIG, dim: 128, count: big.texts.length },
+      hnsw.parseHnswHeader,
+    );
+    expect(header).toEqual({
+      shard: BIG,
+      dim: 128,
+      count: big.texts.length,
+      space: 'ip',
+      m: 16,
+      ef_construction: 100,
+      seed: graphs.GRAPH_PARAMS.seed,
+    });
+    expect(hnsw.parseHnswHeader(payload)).toMatchObject({
+      count: big.texts.length,
+      dim: 128,
+      m: 16,
+      efConstruction: 100,
+    });
     expect(graphIndex.count).toBe(big.texts.length);
   });
 
@@ -249,18 +311,37 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   it('changes the version (not just the files) when the threshold changes', async () => {
     dirs.push(mkdtempSync(join(tmpdir(), 'fers-graph-')));
     const none = await build.buildIndex(CORPUS, { outDir: dirs[dirs.length - 1]!, graphMinStatements: Infinity });
-    expect(decodeFileList(readFileSync(join(none.dir, none.manifest.files.file), 'utf8')).files.filter((f) => f.file.startsWith('graphs/'))).toEqual([]);
+    expect(
+      decodeFileList(readFileSync(join(none.dir, none.manifest.files.file), 'utf8')).files.filter((f) =>
+        f.file.startsWith('graphs/'),
+      ),
+    ).toEqual([]);
     expect(none.version).not.toBe(first.version);
     expect(existsSync(join(none.dir, 'graphs'))).toBe(false);
   }, 120_000);
 
   it('graph recall@10 >= 0.95 vs the exact scan, unfiltered and at 50% / 30% pass rates', () => {
     const plan = EFFORT_PLANS.low; // the cheapest beam the product uses (efSearch 64)
-    const bigSources = catalog.sources.map((s, i) => ({ s, i })).filter((x) => x.s.shard === bigIndex).map((x) => x.i);
+    const bigSources = catalog.sources
+      .map((s, i) => ({ s, i }))
+      .filter((x) => x.s.shard === bigIndex)
+      .map((x) => x.i);
     const cases: [string, ((local: number) => boolean) | undefined][] = [
       ['unfiltered', undefined],
-      ['5 of 10 items', ((allowed) => (local: number) => allowed.has(big.source[local]!))(new Set(bigSources.slice(5)))],
-      ['3 of 10 items', ((allowed) => (local: number) => allowed.has(big.source[local]!))(new Set(bigSources.slice(2, 5)))],
+      [
+        '5 of 10 items',
+        (
+          (allowed) => (local: number) =>
+            allowed.has(big.source[local]!)
+        )(new Set(bigSources.slice(5))),
+      ],
+      [
+        '3 of 10 items',
+        (
+          (allowed) => (local: number) =>
+            allowed.has(big.source[local]!)
+        )(new Set(bigSources.slice(2, 5))),
+      ],
     ];
     expect(bigSources).toHaveLength(ITEMS.length); // one source per item
     for (const [name, isAllowed] of cases) {
@@ -272,12 +353,18 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
         return r.labels.map((local) => ({ local, score: dotInt8(q, big.vectors, local * big.dim) }));
       });
       const expected = queries.map((q) => exactTopK(big, q, isAllowed ?? (() => true), 10));
-      for (const list of found) if (isAllowed) expect(list.every((h) => isAllowed(h.local)), name).toBe(true);
+      for (const list of found)
+        if (isAllowed)
+          expect(
+            list.every((h) => isAllowed(h.local)),
+            name,
+          ).toBe(true);
       // The vector leg rescores the graph's labels by their binary codes, as the code scan scores every statement,
       // so the legs fuse on one scale.
       for (const q of queries) {
         const scorer = codeScorer(big, q);
-        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, plan.depth, plan.efSearch)!) expect(h.score).toBe(scorer.score(h.local));
+        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, plan.depth, plan.efSearch)!)
+          expect(h.score).toBe(scorer.score(h.local));
       }
       const recall = recallAtK(found, expected);
       console.info(`recall@10 ${name} (pass ${(allowedShare * 100).toFixed(0)}%): ${recall.toFixed(3)}`);
@@ -304,11 +391,20 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     };
     const itemTags = (n: number) => ITEMS.slice(0, n).map(([code]) => `10K-Item-${code}`);
     const strategies = async (reader: IndexReader, conditions: Condition[]) =>
-      Object.fromEntries((await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_PLANS.medium)).trace.vectorStrategy.map((v) => [v.shard, v]));
+      Object.fromEntries(
+        (
+          await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_PLANS.medium)
+        ).trace.vectorStrategy.map((v) => [v.shard, v]),
+      );
 
     it('unfiltered: graph for the large shard, exact scan for the shard without one', async () => {
       const s = await strategies(fileReader('graphs'), []);
-      expect(s[BIG]).toMatchObject({ strategy: 'hnsw', reason: 'graph', allowed: big.texts.length, statements: big.texts.length });
+      expect(s[BIG]).toMatchObject({
+        strategy: 'hnsw',
+        reason: 'graph',
+        allowed: big.texts.length,
+        statements: big.texts.length,
+      });
       expect(s[SMALL]).toMatchObject({ strategy: 'exact_scan', reason: 'no_graph' });
     });
 
@@ -322,15 +418,34 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     });
 
     it('falls back to the exact scan when the reader has no graph to give', async () => {
-      expect((await strategies(fileReader('no-graph-method'), []))[BIG]).toMatchObject({ strategy: 'exact_scan', reason: 'no_graph' });
-      expect((await strategies(fileReader('graph-null'), []))[BIG]).toMatchObject({ strategy: 'exact_scan', reason: 'graph_unavailable' });
+      expect((await strategies(fileReader('no-graph-method'), []))[BIG]).toMatchObject({
+        strategy: 'exact_scan',
+        reason: 'no_graph',
+      });
+      expect((await strategies(fileReader('graph-null'), []))[BIG]).toMatchObject({
+        strategy: 'exact_scan',
+        reason: 'graph_unavailable',
+      });
     });
 
     it('graph and code scan give mostly the same fused hits, both scored by their codes', async () => {
-      const withGraph = await retrieveMod.retrieve(fileReader('graphs'), catalog, lexicalQuery(query()), [], EFFORT_PLANS.medium);
-      const scan = await retrieveMod.retrieve(fileReader('no-graph-method'), catalog, lexicalQuery(query()), [], EFFORT_PLANS.medium);
+      const withGraph = await retrieveMod.retrieve(
+        fileReader('graphs'),
+        catalog,
+        lexicalQuery(query()),
+        [],
+        EFFORT_PLANS.medium,
+      );
+      const scan = await retrieveMod.retrieve(
+        fileReader('no-graph-method'),
+        catalog,
+        lexicalQuery(query()),
+        [],
+        EFFORT_PLANS.medium,
+      );
       const scorer = codeScorer(big, embedTokens(model, tokenize(query())));
-      for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0)) expect(h.cosine).toBe(scorer.score(h.local));
+      for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0))
+        expect(h.cosine).toBe(scorer.score(h.local));
       // Two approximations of the exact leg: the graph's exact neighbours rescored by code, and the code scan's own
       // ranking; the lexical leg is shared. Measured 13 of the top 20 (the graph's own recall is tested above).
       const top = (hits: typeof scan.hits) => hits.slice(0, 20).map((h) => `${h.shard}:${h.local}`);
@@ -344,16 +459,26 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     function storage(tamper?: { file: string; bytes: Uint8Array }) {
       const objects = new Map<string, Uint8Array>();
       for (const ref of files) {
-        objects.set(storedKey(manifest.domain, manifest.version, ref), tamper?.file === ref.file ? tamper.bytes : readBytes(first.dir, ref.file));
+        objects.set(
+          storedKey(manifest.domain, manifest.version, ref),
+          tamper?.file === ref.file ? tamper.bytes : readBytes(first.dir, ref.file),
+        );
       }
-      objects.set(manifestKey(manifest.domain, manifest.version), new Uint8Array(readFileSync(join(first.dir, 'manifest.json'))));
+      objects.set(
+        manifestKey(manifest.domain, manifest.version),
+        new Uint8Array(readFileSync(join(first.dir, 'manifest.json'))),
+      );
       const bucket = {
         get: async (key: string) => {
           const data = objects.get(key);
-          return data ? { arrayBuffer: async () => data.slice().buffer, text: async () => new TextDecoder().decode(data) } : null;
+          return data
+            ? { arrayBuffer: async () => data.slice().buffer, text: async () => new TextDecoder().decode(data) }
+            : null;
         },
       } as unknown as R2Bucket;
-      const kv = { get: async (key: string) => (key === pointerKey(manifest.domain) ? manifest.version : null) } as unknown as KVNamespace;
+      const kv = {
+        get: async (key: string) => (key === pointerKey(manifest.domain) ? manifest.version : null),
+      } as unknown as KVNamespace;
       return { bucket, kv };
     }
     const open = async (cache: ArtifactCache, stats: LoadStats, tamper?: { file: string; bytes: Uint8Array }) => {
@@ -393,7 +518,10 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
       const bytes = readBytes(first.dir, file);
       bytes[bytes.length - 1]! ^= 1;
       const reader = await open(new ArtifactCache(64 * MiB), { loaded: [], cacheHits: 0 }, { file, bytes });
-      await expect(reader.graph!(bigIndex)).rejects.toMatchObject({ code: 'INDEX_UNAVAILABLE', extra: { reason: 'artifact_checksum_mismatch' } });
+      await expect(reader.graph!(bigIndex)).rejects.toMatchObject({
+        code: 'INDEX_UNAVAILABLE',
+        extra: { reason: 'artifact_checksum_mismatch' },
+      });
     });
 
     it('no graph (exact scan) when the budget cannot hold the wasm heap', async () => {
@@ -408,17 +536,28 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     it('decodeGraph rejects a graph that does not match its shard', () => {
       const bytes = readBytes(first.dir, `graphs/${BIG}.bin`);
       const n = big.texts.length;
-      const decode = (expected: { shard: string; dim: number; count: number }) => () => decodeGraph(bytes, expected, hnsw.parseHnswHeader);
+      const decode = (expected: { shard: string; dim: number; count: number }) => () =>
+        decodeGraph(bytes, expected, hnsw.parseHnswHeader);
       expect(decode({ shard: SMALL, dim: 128, count: n })).toThrow(/graph is for shard SYNA-FY2023/);
       expect(decode({ shard: BIG, dim: 64, count: n })).toThrow(/dim 128/);
       expect(decode({ shard: BIG, dim: 128, count: n + 1 })).toThrow(ArtifactFormatError);
       // A header that lies about the payload.
       const { header, hnsw: payload } = decodeGraph(bytes, { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader);
       const lying = encodeArtifact('graph', { ...header, m: 32 }, { hnsw: payload });
-      expect(() => decodeGraph(lying, { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader)).toThrow(/disagrees with its header/);
+      expect(() => decodeGraph(lying, { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader)).toThrow(
+        /disagrees with its header/,
+      );
       const truncated = encodeArtifact('graph', header, { hnsw: payload.subarray(0, 1000) });
-      expect(() => decodeGraph(truncated, { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader)).toThrow(/graph payload invalid/);
-      expect(() => decodeGraph(readBytes(first.dir, catalog.shards[bigIndex]!.file), { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader)).toThrow(/not a graph/);
+      expect(() => decodeGraph(truncated, { shard: BIG, dim: 128, count: n }, hnsw.parseHnswHeader)).toThrow(
+        /graph payload invalid/,
+      );
+      expect(() =>
+        decodeGraph(
+          readBytes(first.dir, catalog.shards[bigIndex]!.file),
+          { shard: BIG, dim: 128, count: n },
+          hnsw.parseHnswHeader,
+        ),
+      ).toThrow(/not a graph/);
     });
 
     it('the builder says "run npm install" when the generated hnswlib build is missing', async () => {
@@ -426,8 +565,12 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     });
 
     it('rejects an invalid threshold', async () => {
-      await expect(build.buildIndex(CORPUS, { outDir: dirs[0]!, graphMinStatements: 0 })).rejects.toThrow(/positive integer/);
-      await expect(build.buildIndex(CORPUS, { outDir: dirs[0]!, graphMinStatements: 2.5 })).rejects.toThrow(/positive integer/);
+      await expect(build.buildIndex(CORPUS, { outDir: dirs[0]!, graphMinStatements: 0 })).rejects.toThrow(
+        /positive integer/,
+      );
+      await expect(build.buildIndex(CORPUS, { outDir: dirs[0]!, graphMinStatements: 2.5 })).rejects.toThrow(
+        /positive integer/,
+      );
     });
   });
 });

@@ -8,8 +8,14 @@ import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { GraphSearchResult, HnswIndexHandle } from '../../src/core/index-reader';
 import type { Shard } from '../../src/format/types';
 import { EFFORT_PLANS } from '../../src/search/effort';
-import { chooseVectorStrategy, countAllowed, GRAPH_MIN_PASS_RATE, hnswHandle, searchVectorGraph } from '../../src/search/vector-strategy';
-import { dotInt8, quantizeUnit } from '../../src/text/embed';
+import {
+  chooseVectorStrategy,
+  countAllowed,
+  GRAPH_MIN_PASS_RATE,
+  hnswHandle,
+  searchVectorGraph,
+} from '../../src/search/vector-strategy';
+import { quantizeUnit } from '../../src/text/embed';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -30,16 +36,21 @@ describe('chooseVectorStrategy', () => {
     [true, 50_000, 0, 'exact_scan', 'selective_filter'], // nothing passes: the scan is free
     [true, 0, 0, 'exact_scan', 'no_graph'], // empty shard
   ];
-  it.each(table)('graph %s, %i statements, %i allowed -> %s (%s)', (hasGraph, statements, allowed, strategy, reason) => {
-    expect(chooseVectorStrategy({ hasGraph, statements, allowed })).toEqual({ strategy, reason });
-  });
+  it.each(table)(
+    'graph %s, %i statements, %i allowed -> %s (%s)',
+    (hasGraph, statements, allowed, strategy, reason) => {
+      expect(chooseVectorStrategy({ hasGraph, statements, allowed })).toEqual({ strategy, reason });
+    },
+  );
 
   it('uses the documented pass-rate threshold of 0.25', () => {
     expect(GRAPH_MIN_PASS_RATE).toBe(0.25);
   });
 
   it('effort levels buy wider graph beams, never narrower than the depth they must fill', () => {
-    expect([EFFORT_PLANS.low.efSearch, EFFORT_PLANS.medium.efSearch, EFFORT_PLANS.high.efSearch]).toEqual([64, 128, 256]);
+    expect([EFFORT_PLANS.low.efSearch, EFFORT_PLANS.medium.efSearch, EFFORT_PLANS.high.efSearch]).toEqual([
+      64, 128, 256,
+    ]);
     for (const plan of Object.values(EFFORT_PLANS)) expect(plan.efSearch).toBeGreaterThanOrEqual(plan.depth);
   });
 });
@@ -51,19 +62,44 @@ function vectorShard(rows: number[][]): Shard {
   rows.forEach((r, i) => {
     const v = Float32Array.from(r);
     const norm = Math.hypot(...v);
-    quantizeUnit(v.map((x) => x / norm), vectors, i * dim);
+    quantizeUnit(
+      v.map((x) => x / norm),
+      vectors,
+      i * dim,
+    );
   });
   const codes = binaryCodes(vectors, rows.length, dim);
-  return { count: rows.length, dim, vectors, codes: codes.bits, codeMean: codes.mean, codeScale: codes.scale, source: new Uint32Array(rows.length).map((_, i) => i % 3) } as unknown as Shard;
+  return {
+    count: rows.length,
+    dim,
+    vectors,
+    codes: codes.bits,
+    codeMean: codes.mean,
+    codeScale: codes.scale,
+    source: new Uint32Array(rows.length).map((_, i) => i % 3),
+  } as unknown as Shard;
 }
 
 function fakeGraph(result: GraphSearchResult | null): HnswIndexHandle & { calls: unknown[][] } {
   const calls: unknown[][] = [];
-  return { count: 0, calls, search: (...args) => (calls.push(args), result) };
+  return {
+    count: 0,
+    calls,
+    search: (...args) => {
+      calls.push(args);
+      return result;
+    },
+  };
 }
 
 describe('searchVectorGraph', () => {
-  const shard = vectorShard([[1, 0, 0, 0, 0, 0, 0, 0], [0.9, 0.1, 0, 0, 0, 0, 0, 0], [0, 1, 0, 0, 0, 0, 0, 0], [-1, 0, 0, 0, 0, 0, 0, 0], [0.5, 0.5, 0, 0, 0, 0, 0, 0]]);
+  const shard = vectorShard([
+    [1, 0, 0, 0, 0, 0, 0, 0],
+    [0.9, 0.1, 0, 0, 0, 0, 0, 0],
+    [0, 1, 0, 0, 0, 0, 0, 0],
+    [-1, 0, 0, 0, 0, 0, 0, 0],
+    [0.5, 0.5, 0, 0, 0, 0, 0, 0],
+  ]);
   const query = Float32Array.from([1, 0, 0, 0, 0, 0, 0, 0]);
 
   it("rescores the graph labels by their binary codes (the code scan's scale) and ranks by that", () => {
@@ -95,12 +131,16 @@ describe('searchVectorGraph', () => {
 describe.skipIf(!READY)('hnswHandle over a real graph', () => {
   it('searches while loaded and answers null once freed (evicted)', async () => {
     const hnsw = await import('../../src/vector/hnsw');
-    const wasm = new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(
-      readFileSync(`${GENERATED}hnswlib.wasm`),
-    );
+    const wasm = new (
+      globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+    ).WebAssembly.Module(readFileSync(`${GENERATED}hnswlib.wasm`));
     const lib = await hnsw.loadHnswlib(wasm);
     const rows = Array.from({ length: 50 }, (_, i) => Float32Array.from([Math.cos(i / 8), Math.sin(i / 8), 0.1]));
-    const index = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, rows, 3, { space: 'ip' }), { space: 'ip', dim: 3, maxElements: 0 });
+    const index = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, rows, 3, { space: 'ip' }), {
+      space: 'ip',
+      dim: 3,
+      maxElements: 0,
+    });
     const handle = hnswHandle(index);
     expect(handle.count).toBe(50);
     expect(handle.search(rows[0]!, 3, 16)!.labels[0]).toBe(0);
@@ -163,7 +203,8 @@ describe('ArtifactCache with an arena (the wasm heap)', () => {
     const freed: string[] = [];
     const cache = new ArtifactCache(64 * MiB);
     cache.setArena(ARENA, 32 * MiB);
-    for (const name of ['a', 'b', 'c']) cache.set(name, name, 10 * MiB, { arena: ARENA, onEvict: (v) => freed.push(v) });
+    for (const name of ['a', 'b', 'c'])
+      cache.set(name, name, 10 * MiB, { arena: ARENA, onEvict: (v) => freed.push(v) });
     cache.get('a'); // a is now the most recently used
     expect(cache.evictFromArena(ARENA, 12 * MiB)).toBe(12 * MiB); // 2 free + 10 from b
     expect(freed).toEqual(['b']);

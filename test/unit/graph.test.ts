@@ -9,12 +9,66 @@ describe('buildShardEdges (unit)', () => {
   const capex = metricCode('capex');
   const base = { filing: 0 };
   const statements: GraphInput[] = [
-    { ...base, kind: 'table_row', status: 'FACT', itemTag: '10K-Item-8', metrics: [revenue], text: 'Net sales: 812 for FY2024 | 760 for FY2023', fact: { label: 'Net sales', scale: 'millions', unit: 'USD', cells: [{ raw: '812', value: 812, period: 'FY2024', periodKey: 'FY2024' }] } },
-    { ...base, kind: 'sentence', status: 'FACT', itemTag: '10K-Item-7', metrics: [revenue], text: 'Net sales were $812 million in fiscal 2024, up 7%.' },
-    { ...base, kind: 'sentence', status: 'FACT', itemTag: '10K-Item-7', metrics: [revenue], text: 'Net sales in Europe were flat.' },
-    { ...base, kind: 'sentence', status: 'PREDICTION', itemTag: '10K-Item-7', metrics: [revenue], text: 'We expect net sales to grow in fiscal 2025.' },
-    { ...base, kind: 'sentence', status: 'PREDICTION', itemTag: '10K-Item-7', metrics: [capex], text: 'We expect capital expenditures of $40 million.' },
-    { filing: 1, kind: 'table_row', status: 'FACT', itemTag: '10Q-PartI-Item-1', metrics: [revenue], text: 'Net sales: 210', fact: { label: 'Net sales', scale: 'millions', unit: 'USD', cells: [{ raw: '210', value: 210, period: null, periodKey: null }] } },
+    {
+      ...base,
+      kind: 'table_row',
+      status: 'FACT',
+      itemTag: '10K-Item-8',
+      metrics: [revenue],
+      text: 'Net sales: 812 for FY2024 | 760 for FY2023',
+      fact: {
+        label: 'Net sales',
+        scale: 'millions',
+        unit: 'USD',
+        cells: [{ raw: '812', value: 812, period: 'FY2024', periodKey: 'FY2024' }],
+      },
+    },
+    {
+      ...base,
+      kind: 'sentence',
+      status: 'FACT',
+      itemTag: '10K-Item-7',
+      metrics: [revenue],
+      text: 'Net sales were $812 million in fiscal 2024, up 7%.',
+    },
+    {
+      ...base,
+      kind: 'sentence',
+      status: 'FACT',
+      itemTag: '10K-Item-7',
+      metrics: [revenue],
+      text: 'Net sales in Europe were flat.',
+    },
+    {
+      ...base,
+      kind: 'sentence',
+      status: 'PREDICTION',
+      itemTag: '10K-Item-7',
+      metrics: [revenue],
+      text: 'We expect net sales to grow in fiscal 2025.',
+    },
+    {
+      ...base,
+      kind: 'sentence',
+      status: 'PREDICTION',
+      itemTag: '10K-Item-7',
+      metrics: [capex],
+      text: 'We expect capital expenditures of $40 million.',
+    },
+    {
+      filing: 1,
+      kind: 'table_row',
+      status: 'FACT',
+      itemTag: '10Q-PartI-Item-1',
+      metrics: [revenue],
+      text: 'Net sales: 210',
+      fact: {
+        label: 'Net sales',
+        scale: 'millions',
+        unit: 'USD',
+        cells: [{ raw: '210', value: 210, period: null, periodKey: null }],
+      },
+    },
   ];
   const edges = buildShardEdges(statements);
 

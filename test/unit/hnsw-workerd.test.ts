@@ -21,7 +21,9 @@ if (!READY) {
 // Node may compile wasm from bytes (workerd may not). Reached through globalThis because the
 // project's tsconfig may use @cloudflare/workers-types, where WebAssembly.Module is abstract.
 const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
-  new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(bytes);
+  new (
+    globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+  ).WebAssembly.Module(bytes);
 
 const DIM = 32;
 const N = 300;
@@ -72,10 +74,11 @@ export default {
 };
 `;
 
-
 function cosineDistance(a: Float32Array, b: Float32Array): number {
   let dot = 0;
-  a.forEach((x, i) => (dot += x * (b[i] ?? NaN)));
+  a.forEach((x, i) => {
+    dot += x * (b[i] ?? NaN);
+  });
   return 1 - dot; // both unit length
 }
 
@@ -122,17 +125,23 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
     if (!workerJs) throw new Error('esbuild produced no output');
 
     // 3. Start workerd with an R2 bucket holding the graph.
-    mf = new Miniflare(convertV4MiniflareOptions({
-      modulesRoot: tmp,
-      modules: [
-        { type: 'ESModule', path: join(tmp, 'worker.mjs'), contents: workerJs.text },
-        { type: 'ESModule', path: join(tmp, 'hnswlib-glue.mjs'), contents: readFileSync(`${GENERATED}hnswlib-glue.mjs`, 'latin1') },
-        { type: 'CompiledWasm', path: join(tmp, 'hnswlib.wasm'), contents: new Uint8Array(wasmBytes) },
-      ],
-      compatibilityDate: '2025-09-01',
-      r2Buckets: ['INDEX'],
-      cf: false,
-    }));
+    mf = new Miniflare(
+      convertV4MiniflareOptions({
+        modulesRoot: tmp,
+        modules: [
+          { type: 'ESModule', path: join(tmp, 'worker.mjs'), contents: workerJs.text },
+          {
+            type: 'ESModule',
+            path: join(tmp, 'hnswlib-glue.mjs'),
+            contents: readFileSync(`${GENERATED}hnswlib-glue.mjs`, 'latin1'),
+          },
+          { type: 'CompiledWasm', path: join(tmp, 'hnswlib.wasm'), contents: new Uint8Array(wasmBytes) },
+        ],
+        compatibilityDate: '2025-09-01',
+        r2Buckets: ['INDEX'],
+        cf: false,
+      }),
+    );
     const bucket = await mf.getR2Bucket('INDEX');
     await bucket.put('graphs/test.bin', new Uint8Array(graph)); // plain Uint8Array, not a Buffer
   }, 60_000);
@@ -172,7 +181,11 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
       .slice(0, K);
     expect(body.count).toBe(N);
     expect(body.labels).toEqual(expected.map((x) => x.label));
-    body.distances.forEach((d, i) => expect(d).toBeCloseTo(expected[i]?.d ?? NaN, 5));
-    console.info(`workerd: wasm heap ${body.heapAfterLoad} B after load, ${body.heapAfterRead} B after reading the graph`);
+    body.distances.forEach((d, i) => {
+      expect(d).toBeCloseTo(expected[i]?.d ?? NaN, 5);
+    });
+    console.info(
+      `workerd: wasm heap ${body.heapAfterLoad} B after load, ${body.heapAfterRead} B after reading the graph`,
+    );
   }, 60_000);
 });

@@ -17,16 +17,20 @@ type Hnsw = typeof import('../../src/vector/hnsw');
 // Node may compile wasm from bytes (workerd may not). Reached through globalThis because the
 // project's tsconfig may use @cloudflare/workers-types, where WebAssembly.Module is abstract.
 const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
-  new (globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }).WebAssembly.Module(bytes);
+  new (
+    globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
+  ).WebAssembly.Module(bytes);
 
 const DIM = 32;
 const N = 2000;
 const K = 10;
 
-
 /** hnswlib's distance for each space (cosine: both sides unit-normalized). */
 function exactDistance(space: 'ip' | 'l2' | 'cosine', a: Float32Array, b: Float32Array): number {
-  let dot = 0, l2 = 0, na = 0, nb = 0;
+  let dot = 0,
+    l2 = 0,
+    na = 0,
+    nb = 0;
   a.forEach((x, i) => {
     const y = b[i] ?? NaN;
     dot += x * y;
@@ -63,7 +67,8 @@ function at<T>(items: readonly T[], i: number): T {
 }
 
 function recall(found: number[][], expected: number[][]): number {
-  let hit = 0, total = 0;
+  let hit = 0,
+    total = 0;
   found.forEach((labels, i) => {
     const want = new Set(expected[i]);
     hit += labels.filter((l) => want.has(l)).length;
@@ -122,7 +127,11 @@ describe.skipIf(!READY)('hnswlib-wasm in Node (src/vector/hnsw.ts)', () => {
   });
 
   it('propagates an exception thrown by the filter and stays usable', () => {
-    expect(() => hnsw.searchHnsw(index, at(queries, 0), K, 50, () => { throw new Error('filter boom'); })).toThrow('filter boom');
+    expect(() =>
+      hnsw.searchHnsw(index, at(queries, 0), K, 50, () => {
+        throw new Error('filter boom');
+      }),
+    ).toThrow('filter boom');
     expect(hnsw.searchHnsw(index, at(queries, 0), K, 50).labels).toHaveLength(K);
   });
 
@@ -132,7 +141,9 @@ describe.skipIf(!READY)('hnswlib-wasm in Node (src/vector/hnsw.ts)', () => {
     const fresh = hnsw.buildHnswIndex(freshLib, vectors, DIM, opts);
     // Flat input must give the same graph as per-vector input.
     const flat = new Float32Array(N * DIM);
-    vectors.forEach((v, i) => flat.set(v, i * DIM));
+    vectors.forEach((v, i) => {
+      flat.set(v, i * DIM);
+    });
     const fromFlat = hnsw.buildHnswIndex(freshLib, flat, DIM, opts);
     expect(Buffer.from(again).equals(Buffer.from(bytes))).toBe(true);
     expect(Buffer.from(fresh).equals(Buffer.from(bytes))).toBe(true);
@@ -141,33 +152,53 @@ describe.skipIf(!READY)('hnswlib-wasm in Node (src/vector/hnsw.ts)', () => {
 
   it.each(['ip', 'l2', 'cosine'] as const)('space %s: exact results on a small graph', (space) => {
     const small = randomUnitVectors(200, DIM, 3);
-    const smallIndex = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, small, DIM, { space }), { space, dim: DIM, maxElements: 0 });
+    const smallIndex = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, small, DIM, { space }), {
+      space,
+      dim: DIM,
+      maxElements: 0,
+    });
     try {
       const { labels, distances } = hnsw.searchHnsw(smallIndex, at(queries, 1), 5, 200);
       expect(labels).toEqual(exactTopK(space, small, at(queries, 1), 5));
-      labels.forEach((label, i) => expect(distances[i]).toBeCloseTo(exactDistance(space, at(small, label), at(queries, 1)), 5));
+      labels.forEach((label, i) => {
+        expect(distances[i]).toBeCloseTo(exactDistance(space, at(small, label), at(queries, 1)), 5);
+      });
     } finally {
       hnsw.freeHnswIndex(smallIndex);
     }
   });
 
   it('rejects wrong dimensions and corrupt bytes with clear errors', () => {
-    expect(() => hnsw.readHnswIndex(lib, bytes, { space: 'cosine', dim: DIM + 1, maxElements: 0 })).toThrow(/dim 32, expected 33/);
-    expect(() => hnsw.readHnswIndex(lib, bytes.subarray(0, 1000), { space: 'cosine', dim: DIM, maxElements: 0 })).toThrow(/truncated/);
+    expect(() => hnsw.readHnswIndex(lib, bytes, { space: 'cosine', dim: DIM + 1, maxElements: 0 })).toThrow(
+      /dim 32, expected 33/,
+    );
+    expect(() =>
+      hnsw.readHnswIndex(lib, bytes.subarray(0, 1000), { space: 'cosine', dim: DIM, maxElements: 0 }),
+    ).toThrow(/truncated/);
     // One element fewer in the header: hnswlib's own file-size check must catch it.
     const corrupt = bytes.slice();
     new DataView(corrupt.buffer).setUint32(8, N - 1, true);
-    expect(() => hnsw.readHnswIndex(lib, corrupt, { space: 'cosine', dim: DIM, maxElements: 0 })).toThrow(/readIndex failed/);
+    expect(() => hnsw.readHnswIndex(lib, corrupt, { space: 'cosine', dim: DIM, maxElements: 0 })).toThrow(
+      /readIndex failed/,
+    );
     expect(() => hnsw.searchHnsw(index, new Float32Array(DIM + 1), K, 50)).toThrow(/query has dim/);
     expect(() => hnsw.buildHnswIndex(lib, [new Float32Array(DIM).fill(NaN)], DIM, opts)).toThrow(/non-finite/);
   });
 
   it('handles tiny and empty graphs, k larger than the graph', () => {
-    const one = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, vectors.slice(0, 3), DIM, opts), { space: 'cosine', dim: DIM, maxElements: 0 });
+    const one = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, vectors.slice(0, 3), DIM, opts), {
+      space: 'cosine',
+      dim: DIM,
+      maxElements: 0,
+    });
     expect(hnsw.searchHnsw(one, at(vectors, 1), 10, 10).labels.sort()).toEqual([0, 1, 2]);
     hnsw.freeHnswIndex(one);
     hnsw.freeHnswIndex(one); // idempotent
-    const empty = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, [], DIM, opts), { space: 'cosine', dim: DIM, maxElements: 0 });
+    const empty = hnsw.readHnswIndex(lib, hnsw.buildHnswIndex(lib, [], DIM, opts), {
+      space: 'cosine',
+      dim: DIM,
+      maxElements: 0,
+    });
     expect(hnsw.searchHnsw(empty, at(vectors, 0), 10, 10)).toEqual({ labels: [], distances: [] });
     hnsw.freeHnswIndex(empty);
   });

@@ -35,7 +35,14 @@ describe('runtime imports between src/ folders', () => {
       `const lazy = () => import('./lazy');`,
       `type T = typeof import('./type-query');`,
     ].join('\n');
-    expect(runtimeImports(code).map((i) => i.specifier)).toEqual(['./a', './e', './side-effect', './g', './all', './lazy']);
+    expect(runtimeImports(code).map((i) => i.specifier)).toEqual([
+      './a',
+      './e',
+      './side-effect',
+      './g',
+      './all',
+      './lazy',
+    ]);
   });
 
   it('reports every folder of a cycle, and only those', () => {

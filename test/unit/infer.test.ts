@@ -14,13 +14,46 @@ import type { CatalogHeader, CatalogSource } from '../../src/format/types';
  */
 const COMPANIES = [
   { ticker: 'ARBL', company: 'Arbelion Power', sector: 'Utilities', sub: 'Electric Utilities', fye: '12-31' },
-  { ticker: 'CHPX', company: 'Chipperfield Semiconductor', sector: 'Information Technology', sub: 'Semiconductors', fye: '09-30' },
-  { ticker: 'FDGR', company: 'Foodgrove Brands', sector: 'Consumer Staples', sub: 'Packaged Foods & Meats', fye: '12-31' },
+  {
+    ticker: 'CHPX',
+    company: 'Chipperfield Semiconductor',
+    sector: 'Information Technology',
+    sub: 'Semiconductors',
+    fye: '09-30',
+  },
+  {
+    ticker: 'FDGR',
+    company: 'Foodgrove Brands',
+    sector: 'Consumer Staples',
+    sub: 'Packaged Foods & Meats',
+    fye: '12-31',
+  },
 ];
 const FILINGS: { ticker: string; form: '10-K' | '10-Q'; fy: number; period: string; end: string; items: string[] }[] = [
-  ...[2021, 2022, 2023].map((fy) => ({ ticker: 'ARBL', form: '10-K' as const, fy, period: 'FY', end: `${fy}-12-31`, items: ['1', '1A', '3', '7', '8'] })),
-  ...[2022, 2023].map((fy) => ({ ticker: 'CHPX', form: '10-K' as const, fy, period: 'FY', end: `${fy}-09-30`, items: ['1', '1A', '3', '7', '7A', '8', '11'] })),
-  { ticker: 'CHPX', form: '10-Q', fy: 2024, period: 'Q1', end: '2023-12-30', items: ['PartI-Item-1', 'PartI-Item-2', 'PartII-Item-1A'] },
+  ...[2021, 2022, 2023].map((fy) => ({
+    ticker: 'ARBL',
+    form: '10-K' as const,
+    fy,
+    period: 'FY',
+    end: `${fy}-12-31`,
+    items: ['1', '1A', '3', '7', '8'],
+  })),
+  ...[2022, 2023].map((fy) => ({
+    ticker: 'CHPX',
+    form: '10-K' as const,
+    fy,
+    period: 'FY',
+    end: `${fy}-09-30`,
+    items: ['1', '1A', '3', '7', '7A', '8', '11'],
+  })),
+  {
+    ticker: 'CHPX',
+    form: '10-Q',
+    fy: 2024,
+    period: 'Q1',
+    end: '2023-12-30',
+    items: ['PartI-Item-1', 'PartI-Item-2', 'PartII-Item-1A'],
+  },
   { ticker: 'FDGR', form: '10-K', fy: 2023, period: 'FY', end: '2023-12-31', items: ['1A', '7', '8'] },
   { ticker: 'FDGR', form: '10-Q', fy: 2023, period: 'Q3', end: '2023-09-30', items: ['PartI-Item-1', 'PartI-Item-2'] },
 ];
@@ -59,7 +92,8 @@ function catalog(): CatalogHeader {
   const fieldValues = {} as CatalogHeader['field_values'];
   for (const field of Object.keys(sources[0]!.meta) as (keyof CatalogSource['meta'])[]) {
     fieldValues[field] = {};
-    for (const s of sources) if (s.meta[field]) fieldValues[field][s.meta[field]!] = (fieldValues[field][s.meta[field]!] ?? 0) + 1;
+    for (const s of sources)
+      if (s.meta[field]) fieldValues[field][s.meta[field]!] = (fieldValues[field][s.meta[field]!] ?? 0) + 1;
   }
   return {
     domain: 'sp500',
@@ -68,7 +102,14 @@ function catalog(): CatalogHeader {
     built_from: { filings: FILINGS.length, pages: 0 },
     stats: { statements: 0, sources: sources.length, avg_statement_terms: 0 },
     sources,
-    companies: COMPANIES.map((c) => ({ ticker: c.ticker, company: c.company, cik: null, sector: c.sector, sub_industry: c.sub, aliases: companyAliases(c.company, c.ticker) })),
+    companies: COMPANIES.map((c) => ({
+      ticker: c.ticker,
+      company: c.company,
+      cik: null,
+      sector: c.sector,
+      sub_industry: c.sub,
+      aliases: companyAliases(c.company, c.ticker),
+    })),
     shards: [],
     field_values: fieldValues,
     numeric_bounds: {},
@@ -79,14 +120,26 @@ function catalog(): CatalogHeader {
 const CATALOG = catalog();
 const infer = (q: string, caller: Condition[] = []) => {
   const r = inferFilters(analyzeQuery(q, CATALOG), CATALOG, caller);
-  return { filters: conditionsToObject(r.conditions), preference: r.preference, codes: r.notices.map((n) => n.code), notices: r.notices };
+  return {
+    filters: conditionsToObject(r.conditions),
+    preference: r.preference,
+    codes: r.notices.map((n) => n.code),
+    notices: r.notices,
+  };
 };
 
 describe('findPeriods', () => {
   it.each([
     ['Q2 2023 revenue', [], [{ quarter: 2, year: 'FY-2023' }]],
     ['second quarter of fiscal 2023', [], [{ quarter: 2, year: 'FY-2023' }]],
-    ["2Q23 against Q3'23", [], [{ quarter: 2, year: 'FY-2023' }, { quarter: 3, year: 'FY-2023' }]],
+    [
+      "2Q23 against Q3'23",
+      [],
+      [
+        { quarter: 2, year: 'FY-2023' },
+        { quarter: 3, year: 'FY-2023' },
+      ],
+    ],
     ['FY2024 Q1 net sales against fiscal 2023', ['FY-2023'], [{ quarter: 1, year: 'FY-2024' }]],
     ['first fiscal quarter of 2024', [], [{ quarter: 1, year: 'FY-2024' }]],
     ['Q2 10-Q filing', [], [{ quarter: 2, year: null }]],
@@ -109,7 +162,7 @@ describe('findPeriods', () => {
 describe('findItemHints', () => {
   it.each([
     ['What are the main risk factors?', ['10K-Item-1A', '10Q-PartII-Item-1A']],
-    ["cash flow in the MD&A", ['10K-Item-7', '10Q-PartI-Item-2']],
+    ['cash flow in the MD&A', ['10K-Item-7', '10Q-PartI-Item-2']],
     ["management's discussion and analysis", ['10K-Item-7', '10Q-PartI-Item-2']],
     ['pending legal proceedings', ['10K-Item-3', '10Q-PartII-Item-1']],
     ['executive compensation of the CEO', ['10K-Item-11']],
@@ -151,12 +204,20 @@ describe('inferFilters', () => {
     const r = infer('Chipperfield net sales in Q1 2024');
     expect(r.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2024'], sec_form_type: '10-Q' });
     expect(r.preference).toMatchObject({ filings: ['CHPX_2024_Q1'], itemTags: null });
-    expect(infer('Foodgrove results for the third quarter of fiscal 2023').filters).toEqual({ sec_ticker: ['FDGR'], sec_fiscal_year: ['FY-2023'], sec_form_type: '10-Q' });
+    expect(infer('Foodgrove results for the third quarter of fiscal 2023').filters).toEqual({
+      sec_ticker: ['FDGR'],
+      sec_fiscal_year: ['FY-2023'],
+      sec_form_type: '10-Q',
+    });
   });
 
   it('reads a quarter of a non-calendar fiscal year both ways: fiscal Q1 2024 and calendar Q4 2023 are the same 10-Q', () => {
     const q4 = infer('Chipperfield Q4 2023 10-Q');
-    expect(q4.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2023', 'FY-2024'], sec_form_type: '10-Q' });
+    expect(q4.filters).toEqual({
+      sec_ticker: ['CHPX'],
+      sec_fiscal_year: ['FY-2023', 'FY-2024'],
+      sec_form_type: '10-Q',
+    });
     expect(q4.preference?.filings).toEqual(['CHPX_2024_Q1']);
     // No reading of "Q3 2023" is a Chipperfield 10-Q: a warning, and the 10-Q form gives way.
     const calendar = infer('Chipperfield third quarter of 2023 quarterly report');
@@ -200,7 +261,10 @@ describe('inferFilters', () => {
   });
 
   it('admits the year before a forward-looking year, where the outlook was stated, and no 10-Q form for it', () => {
-    expect(infer('What capital expenditures does Chipperfield anticipate for fiscal 2024?').filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2023', 'FY-2024'] });
+    expect(infer('What capital expenditures does Chipperfield anticipate for fiscal 2024?').filters).toEqual({
+      sec_ticker: ['CHPX'],
+      sec_fiscal_year: ['FY-2023', 'FY-2024'],
+    });
     const quarter = infer('What does Arbelion expect for the second quarter of fiscal 2024?');
     expect(quarter.filters).toEqual({ sec_ticker: ['ARBL'], sec_fiscal_year: ['FY-2023', 'FY-2024'] });
     expect(quarter.codes).toContain('FILTER_VALUE_UNMATCHED'); // Arbelion has nothing for FY2024 yet
@@ -215,10 +279,16 @@ describe('inferFilters', () => {
   });
 
   it('infers sectors only with a cue word, multi-word sub-industries alone, and neither when a company is named', () => {
-    expect(infer('What do semiconductor companies say about export controls?').filters).toEqual({ sec_gics_sub_industry: ['Semiconductors'] });
-    expect(infer('storm costs at electric utilities').filters).toEqual({ sec_gics_sub_industry: ['Electric Utilities'] });
+    expect(infer('What do semiconductor companies say about export controls?').filters).toEqual({
+      sec_gics_sub_industry: ['Semiconductors'],
+    });
+    expect(infer('storm costs at electric utilities').filters).toEqual({
+      sec_gics_sub_industry: ['Electric Utilities'],
+    });
     expect(infer('utilities sector capital plans').filters).toEqual({ sec_gics_sector: ['Utilities'] });
-    expect(infer('packaged foods and meats pricing').filters).toEqual({ sec_gics_sub_industry: ['Packaged Foods & Meats'] });
+    expect(infer('packaged foods and meats pricing').filters).toEqual({
+      sec_gics_sub_industry: ['Packaged Foods & Meats'],
+    });
     expect(infer('how do semiconductors age').filters).toEqual({});
     expect(infer('Chipperfield versus other utilities companies').filters).toEqual({ sec_ticker: ['CHPX'] });
   });
@@ -230,7 +300,9 @@ describe('inferFilters', () => {
     ];
     const r = infer('Arbelion FY2023 annual report risk factors', caller);
     expect(r.filters).toEqual({ sec_form_type: '10-K' });
-    expect(infer('MD&A of Chipperfield', [{ field: 'sec_item_tag', op: 'eq', values: ['10K-Item-8'] }]).preference).toBeNull();
+    expect(
+      infer('MD&A of Chipperfield', [{ field: 'sec_item_tag', op: 'eq', values: ['10K-Item-8'] }]).preference,
+    ).toBeNull();
   });
 
   it('widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed fields', () => {
@@ -247,8 +319,12 @@ describe('inferFilters', () => {
     expect(widened('Arbelion Power rate base in fiscal 2023')).toBeNull();
     expect(widened('Arbelion Power 10-K for 2021')?.years).toEqual(['FY-2022', 'FY-2023']);
     expect(widened('CHPX revenue in Q1 2024')).toBeNull(); // a quarter names one filing
-    expect(widened('Arbelion Power capex in 2021', [{ field: 'sec_form_type', op: 'eq', values: ['10-K'] }])).toBeNull();
-    expect(widened('Arbelion Power capex in 2021', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2021'] }])).toBeNull();
+    expect(
+      widened('Arbelion Power capex in 2021', [{ field: 'sec_form_type', op: 'eq', values: ['10-K'] }]),
+    ).toBeNull();
+    expect(
+      widened('Arbelion Power capex in 2021', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2021'] }]),
+    ).toBeNull();
     expect(widened('Arbelion Power capital expenditure')).toBeNull(); // no year named
   });
 
@@ -279,7 +355,9 @@ describe('inferFilters', () => {
   });
 
   it('says when the caller filters alone match nothing', () => {
-    expect(infer('revenue', [{ field: 'sec_ticker', op: 'eq', values: ['ZZZZ'] }]).codes).toEqual(['FILTERS_MATCH_NOTHING']);
+    expect(infer('revenue', [{ field: 'sec_ticker', op: 'eq', values: ['ZZZZ'] }]).codes).toEqual([
+      'FILTERS_MATCH_NOTHING',
+    ]);
   });
 });
 
@@ -301,26 +379,49 @@ describe('withoutSharedAliases', () => {
 
 describe('latestAnnualSources', () => {
   // The filings (doc ids) of the sources a question that names no period searches first.
-  const latest = (q: string, conditions: Condition[] = []) =>
-    [...new Set(latestAnnualSources(analyzeQuery(q, CATALOG), CATALOG.sources, conditions).map((i) => CATALOG.sources[i]!.doc_id))];
+  const latest = (q: string, conditions: Condition[] = []) => [
+    ...new Set(
+      latestAnnualSources(analyzeQuery(q, CATALOG), CATALOG.sources, conditions).map((i) => CATALOG.sources[i]!.doc_id),
+    ),
+  ];
 
-  it('is each named company\'s newest 10-K, every item of it, within the conditions', () => {
+  it("is each named company's newest 10-K, every item of it, within the conditions", () => {
     expect(latest('How does Chipperfield describe its competition?')).toEqual(['CHPX_2023_FY']); // not its later 10-Q
-    expect(latestAnnualSources(analyzeQuery('How does Chipperfield describe its competition?', CATALOG), CATALOG.sources, [])).toHaveLength(7);
+    expect(
+      latestAnnualSources(
+        analyzeQuery('How does Chipperfield describe its competition?', CATALOG),
+        CATALOG.sources,
+        [],
+      ),
+    ).toHaveLength(7);
     expect(latest('Compare Arbelion and Chipperfield on competition')).toEqual(['ARBL_2023_FY', 'CHPX_2023_FY']);
-    expect(latest('How does Arbelion describe its competition?', [{ field: 'sec_fiscal_year', op: 'neq', values: ['FY-2023'] }])).toEqual(['ARBL_2022_FY']);
+    expect(
+      latest('How does Arbelion describe its competition?', [
+        { field: 'sec_fiscal_year', op: 'neq', values: ['FY-2023'] },
+      ]),
+    ).toEqual(['ARBL_2022_FY']);
     // The companies a caller's filter names count as the question's.
-    expect(latest('How is competition described?', [{ field: 'sec_ticker', op: 'in', values: ['ARBL'] }])).toEqual(['ARBL_2023_FY']);
+    expect(latest('How is competition described?', [{ field: 'sec_ticker', op: 'in', values: ['ARBL'] }])).toEqual([
+      'ARBL_2023_FY',
+    ]);
   });
 
   it('is none when the question names a period, a span of periods or the quarterly form, or no company is named or filtered', () => {
     expect(latest('How did Chipperfield describe its competition in fiscal 2022?')).toEqual([]);
     expect(latest('How has Chipperfield competition evolved?')).toEqual([]);
     expect(latest('What does the Chipperfield 10-Q say about competition?')).toEqual([]);
-    expect(latest('What does Chipperfield\'s latest 10-K say about competition?')).toEqual([]); // named: inference picks its year
+    expect(latest("What does Chipperfield's latest 10-K say about competition?")).toEqual([]); // named: inference picks its year
     expect(latest('How do chip makers describe competition?')).toEqual([]);
     // Filters that leave that report alone leave nothing to rank below it.
-    expect(latest('How does Arbelion describe its competition?', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] }])).toEqual([]);
-    expect(latest('How does Chipperfield describe its competition?', [{ field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023', 'FY-2024'] }])).toEqual(['CHPX_2023_FY']); // and its later 10-Q
+    expect(
+      latest('How does Arbelion describe its competition?', [
+        { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023'] },
+      ]),
+    ).toEqual([]);
+    expect(
+      latest('How does Chipperfield describe its competition?', [
+        { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023', 'FY-2024'] },
+      ]),
+    ).toEqual(['CHPX_2023_FY']); // and its later 10-Q
   });
 });

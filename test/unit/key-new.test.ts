@@ -23,10 +23,15 @@ function parse(stdout: string) {
 }
 
 /** What the printed command pipes into wrangler: the command run by a shell, with wrangler replaced by cat. */
-const pipedValue = (command: string) => execFileSync('sh', ['-c', command.replace(/npx wrangler secret put .*$/, 'cat')], { encoding: 'utf8' });
+const pipedValue = (command: string) =>
+  execFileSync('sh', ['-c', command.replace(/npx wrangler secret put .*$/, 'cat')], { encoding: 'utf8' });
 
 const withKey = (key: string) => new Request('https://evidence.test/', { headers: { 'x-api-key': key } });
-const authenticates = (key: string, hashes: string) => requireApiKey(withKey(key), hashes).then(() => true, () => false);
+const authenticates = (key: string, hashes: string) =>
+  requireApiKey(withKey(key), hashes).then(
+    () => true,
+    () => false,
+  );
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('npm run key:new', () => {
@@ -77,7 +82,9 @@ describe('npm run key:new', () => {
   });
 
   it('.dev.vars.example configures the documented local key', async () => {
-    const line = readFileSync('.dev.vars.example', 'utf8').split('\n').find((l) => l.startsWith('API_KEY_HASHES='))!;
+    const line = readFileSync('.dev.vars.example', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('API_KEY_HASHES='))!;
     expect(await authenticates('local-dev-key', line.slice('API_KEY_HASHES='.length))).toBe(true);
   });
 });

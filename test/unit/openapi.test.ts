@@ -8,7 +8,9 @@ import { NOTICE_CODES } from '../../src/schema/notices';
 import { openApiErrors } from '../support/openapi';
 
 function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 const doc = openApiDocument() as any;
@@ -26,8 +28,13 @@ describe('GET /v2/sp500/openapi.json document', () => {
   it('declares both operations with their ids and the X-API-Key security scheme on each', () => {
     expect(doc.paths['/query'].post.operationId).toBe('runResearchQuery');
     expect(doc.paths['/metadata-filters'].get.operationId).toBe('listMetadataFilters');
-    expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
-    for (const op of [doc.paths['/query'].post, doc.paths['/metadata-filters'].get]) expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
+    expect(doc.components.securitySchemes.ApiKeyAuth).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
+    for (const op of [doc.paths['/query'].post, doc.paths['/metadata-filters'].get])
+      expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
   });
 
   it('documents every error code of the one error table, under its status', () => {
@@ -68,13 +75,19 @@ describe('GET /v2/sp500/openapi.json document', () => {
 
   it('has examples that conform to their own schemas', () => {
     const checks: [string, unknown][] = [];
-    for (const ex of Object.values<any>(doc.paths['/query'].post.requestBody.content['application/json'].examples)) checks.push(['ResearchRequest', ex.value]);
-    for (const ex of Object.values<any>(doc.paths['/query'].post.responses['200'].content['application/json'].examples)) checks.push(['ResearchResponse', ex.value]);
-    for (const ex of Object.values<any>(doc.paths['/metadata-filters'].get.responses['200'].content['application/json'].examples)) checks.push(['MetadataFiltersListing', ex.value]);
+    for (const ex of Object.values<any>(doc.paths['/query'].post.requestBody.content['application/json'].examples))
+      checks.push(['ResearchRequest', ex.value]);
+    for (const ex of Object.values<any>(doc.paths['/query'].post.responses['200'].content['application/json'].examples))
+      checks.push(['ResearchResponse', ex.value]);
+    for (const ex of Object.values<any>(
+      doc.paths['/metadata-filters'].get.responses['200'].content['application/json'].examples,
+    ))
+      checks.push(['MetadataFiltersListing', ex.value]);
     for (const op of [doc.paths['/query'].post, doc.paths['/metadata-filters'].get]) {
       for (const [status, r] of Object.entries<any>(op.responses)) {
         if (status === '200') continue;
-        for (const ex of Object.values<any>(r.content['application/json'].examples)) checks.push(['ErrorResponse', ex.value]);
+        for (const ex of Object.values<any>(r.content['application/json'].examples))
+          checks.push(['ErrorResponse', ex.value]);
       }
     }
     expect(checks.length).toBeGreaterThan(15);

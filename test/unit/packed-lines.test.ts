@@ -6,18 +6,24 @@ import { PackedLines } from '../../src/format/packed-lines';
 import fc from 'fast-check';
 
 // Words over a small alphabet (so prefixes and near-misses are common), non-ASCII and astral characters included.
-const wordArb = fc.array(fc.constantFrom('a', 'b', 'c', 'z', '0', '9', '-', 'é', 'ß', '€', '中', '😀'), { maxLength: 5 }).map((cs) => cs.join(''));
+const wordArb = fc
+  .array(fc.constantFrom('a', 'b', 'c', 'z', '0', '9', '-', 'é', 'ß', '€', '中', '😀'), { maxLength: 5 })
+  .map((cs) => cs.join(''));
 
 describe('PackedLines', () => {
   it('reads every line and finds every word as a sorted array and indexOf would (random words, non-ASCII included)', () => {
     fc.assert(
-      fc.property(fc.array(wordArb, { minLength: 1, maxLength: 60 }), fc.array(wordArb, { maxLength: 30 }), (raw, probes) => {
-        const words = [...new Set(raw)].filter((w) => w !== '').sort();
-        if (!words.length) return;
-        const packed = PackedLines.of(words.join('\n'), words.length, 'words');
-        expect(packed.toArray()).toEqual(words);
-        for (const probe of [...words, ...probes]) expect(packed.find(probe)).toBe(words.indexOf(probe));
-      }),
+      fc.property(
+        fc.array(wordArb, { minLength: 1, maxLength: 60 }),
+        fc.array(wordArb, { maxLength: 30 }),
+        (raw, probes) => {
+          const words = [...new Set(raw)].filter((w) => w !== '').sort();
+          if (!words.length) return;
+          const packed = PackedLines.of(words.join('\n'), words.length, 'words');
+          expect(packed.toArray()).toEqual(words);
+          for (const probe of [...words, ...probes]) expect(packed.find(probe)).toBe(words.indexOf(probe));
+        },
+      ),
     );
   });
 
@@ -26,7 +32,8 @@ describe('PackedLines', () => {
       fc.property(fc.array(wordArb, { minLength: 2, maxLength: 40 }), (words) => {
         const packed = PackedLines.of(words.join('\n'), words.length, 'words');
         words.forEach((w, i) => {
-          for (const other of words) expect(Math.sign(packed.compare(i, other))).toBe(w < other ? -1 : w > other ? 1 : 0);
+          for (const other of words)
+            expect(Math.sign(packed.compare(i, other))).toBe(w < other ? -1 : w > other ? 1 : 0);
         });
       }),
     );
@@ -42,11 +49,17 @@ describe('PackedLines', () => {
     // Prefixes and extensions of one another, so a comparison that stops early or ignores length fails.
     const pool = ['net', 'ne', 'nets', 'sale', 'sales', 'total', 'asset', 'é', 'éé', 'x'];
     fc.assert(
-      fc.property(fc.array(fc.array(fc.constantFrom(...pool), { maxLength: 4 }), { minLength: 1, maxLength: 8 }), fc.subarray(pool), (lines, set) => {
-        const words = new Set(set);
-        const packed = PackedLines.of(lines.map((l) => l.join(' ')).join('\n'), lines.length, 'labels');
-        lines.forEach((l, i) => expect(packed.everyWordIn(i, set)).toBe(l.length > 0 && l.every((w) => words.has(w))));
-      }),
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...pool), { maxLength: 4 }), { minLength: 1, maxLength: 8 }),
+        fc.subarray(pool),
+        (lines, set) => {
+          const words = new Set(set);
+          const packed = PackedLines.of(lines.map((l) => l.join(' ')).join('\n'), lines.length, 'labels');
+          lines.forEach((l, i) => {
+            expect(packed.everyWordIn(i, set)).toBe(l.length > 0 && l.every((w) => words.has(w)));
+          });
+        },
+      ),
     );
   });
 

@@ -12,8 +12,17 @@ import { buildSample } from '../support/sample-build';
 
 const TICKER: Condition = { field: 'sec_ticker', op: 'in', values: ['ARBL'] };
 const YEAR: Condition = { field: 'sec_fiscal_year', op: 'in', values: ['FY-2022'] };
-const LATER: Condition[] = [TICKER, { field: 'sec_fiscal_year', op: 'in', values: ['FY-2023', 'FY-2024'] }, { field: 'sec_form_type', op: 'eq', values: ['10-K'] }];
-const facet = (id: string, sources?: number[]): Facet => ({ id, query: `${id} fy2022`, ...(sources ? { sources: new Set(sources) } : {}), covers: () => false });
+const LATER: Condition[] = [
+  TICKER,
+  { field: 'sec_fiscal_year', op: 'in', values: ['FY-2023', 'FY-2024'] },
+  { field: 'sec_form_type', op: 'eq', values: ['10-K'] },
+];
+const facet = (id: string, sources?: number[]): Facet => ({
+  id,
+  query: `${id} fy2022`,
+  ...(sources ? { sources: new Set(sources) } : {}),
+  covers: () => false,
+});
 const input = (over: Partial<PassPlanInput>): PassPlanInput => ({
   mode: 'research',
   analysis: { text: 'q', lexical: { terms: ['q'], metrics: [] } },
@@ -31,16 +40,33 @@ const shape = (passes: ReturnType<typeof planPasses>) => passes.map((p) => `${p.
 describe('planPasses', () => {
   it('basic: the named filings first, the whole index when they leave room, then one pass per line item there', () => {
     expect(shape(planPasses(input({ mode: 'basic' })))).toEqual(['question:question:first']);
-    const routed = planPasses(input({ mode: 'basic', basicRoute: [TICKER, YEAR], facets: [facet('current_assets'), facet('current_liabilities')] }));
-    expect(shape(routed)).toEqual(['route:route:first', 'fill:fill:fill', 'current_assets:line_item:round_robin', 'current_liabilities:line_item:round_robin']);
+    const routed = planPasses(
+      input({
+        mode: 'basic',
+        basicRoute: [TICKER, YEAR],
+        facets: [facet('current_assets'), facet('current_liabilities')],
+      }),
+    );
+    expect(shape(routed)).toEqual([
+      'route:route:first',
+      'fill:fill:fill',
+      'current_assets:line_item:round_robin',
+      'current_liabilities:line_item:round_robin',
+    ]);
     expect(routed[0]!.conditions).toEqual([TICKER, YEAR]);
     expect(routed[1]!.conditions).toEqual([]);
     expect(routed[2]!.conditions).toEqual([TICKER, YEAR]); // line items within the routed filings
   });
 
   it('research: the question under its filters, the later 10-Ks below it, then facets (line items or filings)', () => {
-    const passes = planPasses(input({ conditions: [TICKER, YEAR], widened: { conditions: LATER }, facets: [facet('ARBL_2023_FY', [7, 3, 5])] }));
-    expect(shape(passes)).toEqual(['question:question:first', 'later_years:later_years:below', 'ARBL_2023_FY:filing:round_robin']);
+    const passes = planPasses(
+      input({ conditions: [TICKER, YEAR], widened: { conditions: LATER }, facets: [facet('ARBL_2023_FY', [7, 3, 5])] }),
+    );
+    expect(shape(passes)).toEqual([
+      'question:question:first',
+      'later_years:later_years:below',
+      'ARBL_2023_FY:filing:round_robin',
+    ]);
     expect(passes[1]!.conditions).toEqual(LATER);
     expect(passes[2]!.sources).toEqual([3, 5, 7]);
   });
@@ -51,16 +77,29 @@ describe('planPasses', () => {
     expect(research[0]!.sources).toEqual([8, 9]);
     expect(research[0]!.conditions).toEqual([TICKER]);
     // Its line items are read from the latest annual reports too; a filing facet keeps its own filing.
-    const facets = planPasses(input({ conditions: [TICKER], latest: [9, 8], facets: [facet('capex'), facet('ARBL_2023_FY', [7])] }));
-    expect(shape(facets)).toEqual(['latest:latest:first', 'question:question:below', 'capex:line_item:round_robin', 'ARBL_2023_FY:filing:round_robin']);
+    const facets = planPasses(
+      input({ conditions: [TICKER], latest: [9, 8], facets: [facet('capex'), facet('ARBL_2023_FY', [7])] }),
+    );
+    expect(shape(facets)).toEqual([
+      'latest:latest:first',
+      'question:question:below',
+      'capex:line_item:round_robin',
+      'ARBL_2023_FY:filing:round_robin',
+    ]);
     expect(facets[2]!.sources).toEqual([8, 9]);
     expect(facets[2]!.label).toBe('line item capex, latest annual report');
     expect(facets[3]!.sources).toEqual([7]);
     const basic = planPasses(input({ mode: 'basic', basicRoute: [TICKER], latest: [8] }));
     expect(shape(basic)).toEqual(['latest:latest:first', 'route:route:below', 'fill:fill:fill']);
     expect(basic[0]!.conditions).toEqual([TICKER]);
-    const requirements = { decomposed: true, omitted: [], requirements: [{ id: 'R1', label: 'r', query: 'r', conditions: [TICKER] }] } as unknown as PassPlanInput['requirements'];
-    expect(shape(planPasses(input({ mode: 'agentic_research', requirements, latest: [8] })))).toEqual(['R1:requirement:round_robin']);
+    const requirements = {
+      decomposed: true,
+      omitted: [],
+      requirements: [{ id: 'R1', label: 'r', query: 'r', conditions: [TICKER] }],
+    } as unknown as PassPlanInput['requirements'];
+    expect(shape(planPasses(input({ mode: 'agentic_research', requirements, latest: [8] })))).toEqual([
+      'R1:requirement:round_robin',
+    ]);
   });
 
   it('the question passes search with the lexical query of the analysis, focused passes with that of their own text', () => {
@@ -73,7 +112,9 @@ describe('planPasses', () => {
 
   it('research: a caller filter is in every pass, the later-years pass included', () => {
     const caller: Condition = { field: 'report_filing_date', op: 'lte', values: ['2024-03-01'] };
-    const passes = planPasses(input({ conditions: [caller, TICKER, YEAR], callerConditions: [caller], widened: { conditions: LATER } }));
+    const passes = planPasses(
+      input({ conditions: [caller, TICKER, YEAR], callerConditions: [caller], widened: { conditions: LATER } }),
+    );
     for (const p of passes) expect(p.conditions).toContainEqual(caller);
   });
 
@@ -82,7 +123,13 @@ describe('planPasses', () => {
       decomposed: true,
       omitted: [],
       requirements: [
-        { id: 'R1', label: 'revenue of ARBL in FY2022', query: 'Arbelion revenue fiscal 2022', conditions: [TICKER], sources: new Set([4, 2]) },
+        {
+          id: 'R1',
+          label: 'revenue of ARBL in FY2022',
+          query: 'Arbelion revenue fiscal 2022',
+          conditions: [TICKER],
+          sources: new Set([4, 2]),
+        },
         { id: 'R2', label: 'revenue of ARBL in FY2023', query: 'Arbelion revenue fiscal 2023', conditions: [TICKER] },
       ],
     } as unknown as PassPlanInput['requirements'];
@@ -90,7 +137,9 @@ describe('planPasses', () => {
     expect(shape(passes)).toEqual(['R1:requirement:round_robin', 'R2:requirement:round_robin']);
     expect(passes.map((p) => p.label)).toEqual(['R1: revenue of ARBL in FY2022', 'R2: revenue of ARBL in FY2023']);
     expect(passes[0]!.sources).toEqual([2, 4]);
-    expect(shape(planPasses(input({ mode: 'agentic_research', conditions: [YEAR] })))).toEqual(['question:question:first']);
+    expect(shape(planPasses(input({ mode: 'agentic_research', conditions: [YEAR] })))).toEqual([
+      'question:question:first',
+    ]);
   });
 });
 
@@ -108,7 +157,10 @@ describe('runQuery: the trace lists every pass and every shard searched', () => 
   };
 
   it('research with line items and a named year: question, later years, one pass per item; shards of all of them', async () => {
-    const { trace } = await ask({ mode: 'research', query: 'What was the working capital of Quillvale in fiscal 2022?' });
+    const { trace } = await ask({
+      mode: 'research',
+      query: 'What was the working capital of Quillvale in fiscal 2022?',
+    });
     expect(trace.passes.map((p) => p.purpose)).toEqual(['question', 'later_years', 'line_item', 'line_item']);
     const union = new Set(trace.passes.flatMap((p) => [...p.searchedShards, ...(p.preference?.searchedShards ?? [])]));
     expect(new Set(trace.searchedShards)).toEqual(union);
@@ -131,6 +183,9 @@ describe('runQuery: the trace lists every pass and every shard searched', () => 
   it('agentic: retrieval_plan is the pass plan', async () => {
     const { body, trace } = await ask({ mode: 'agentic_research', query: 'Quillvale cost of sales in fiscal 2022' });
     expect(body.retrieval_plan?.queries.map((q) => q.label)).toEqual(trace.passes.map((p) => p.label));
-    expect(body.retrieval_plan?.queries[1]?.applied_metadata_filters).toMatchObject({ sec_fiscal_year: ['FY-2023'], sec_form_type: '10-K' });
+    expect(body.retrieval_plan?.queries[1]?.applied_metadata_filters).toMatchObject({
+      sec_fiscal_year: ['FY-2023'],
+      sec_form_type: '10-K',
+    });
   });
 });

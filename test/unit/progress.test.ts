@@ -5,7 +5,11 @@ describe('build progress off a terminal (index-builder/progress.ts)', () => {
   it('writes at most one line per 30 s while a stage runs, and a closing line', () => {
     let now = 1_000;
     const lines: string[] = [];
-    const log = throttledLog('segment', (l) => lines.push(l), () => now);
+    const log = throttledLog(
+      'segment',
+      (l) => lines.push(l),
+      () => now,
+    );
     for (let done = 1; done <= 100; done++) {
       now += 1_000; // one filing a second
       log.update(done, 100);
@@ -24,10 +28,21 @@ describe('build progress off a terminal (index-builder/progress.ts)', () => {
   it('says nothing for a stage that never started, and writes a short stage once, when it ends', () => {
     let now = 0;
     const lines: string[] = [];
-    throttledLog('publish', (l) => lines.push(l), () => now).stop();
+    throttledLog(
+      'publish',
+      (l) => lines.push(l),
+      () => now,
+    ).stop();
     expect(lines).toEqual([]);
-    const log = throttledLog('shards', (l) => lines.push(l), () => now);
-    for (let i = 1; i <= 3; i++) log.update(i, 3), (now += 2_000);
+    const log = throttledLog(
+      'shards',
+      (l) => lines.push(l),
+      () => now,
+    );
+    for (let i = 1; i <= 3; i++) {
+      log.update(i, 3);
+      now += 2_000;
+    }
     log.stop();
     log.stop();
     expect(lines).toEqual(['shards: 3/3 (100.0%), 0.5/s, elapsed 6s, ETA 0s']);
@@ -36,7 +51,11 @@ describe('build progress off a terminal (index-builder/progress.ts)', () => {
   it('does not repeat the last line on stop when nothing moved since', () => {
     let now = 0;
     const lines: string[] = [];
-    const log = throttledLog('fetch', (l) => lines.push(l), () => now);
+    const log = throttledLog(
+      'fetch',
+      (l) => lines.push(l),
+      () => now,
+    );
     log.update(0, 10);
     now = 45_000;
     log.update(5, 10);
@@ -47,6 +66,8 @@ describe('build progress off a terminal (index-builder/progress.ts)', () => {
   it('formats durations and an unknown rate', () => {
     expect([0, 59_400, 75_000, 3_725_000].map(formatDuration)).toEqual(['0s', '59s', '1m15s', '1h02m05s']);
     expect(progressLine('segment', 0, 20, 5_000)).toBe('segment: 0/20 (0.0%), 0.0/s, elapsed 5s, ETA unknown');
-    expect(progressLine('embed', 5000, 20000, 100_000)).toBe('embed: 5000/20000 (25.0%), 50/s, elapsed 1m40s, ETA 5m00s');
+    expect(progressLine('embed', 5000, 20000, 100_000)).toBe(
+      'embed: 5000/20000 (25.0%), 50/s, elapsed 1m40s, ETA 5m00s',
+    );
   });
 });

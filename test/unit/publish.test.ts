@@ -28,10 +28,17 @@ beforeAll(async () => {
   const filings = await readCorpus('fixtures/sample-corpus/filings');
   dirs.push(mkdtempSync(join(tmpdir(), 'fers-publish-')));
   live = await buildIndex(filings, { outDir: join(dirs[0]!, 'live') });
-  next = await buildIndex(filings.filter((f) => f.doc.ticker !== 'ZNHF'), { outDir: join(dirs[0]!, 'next') });
+  next = await buildIndex(
+    filings.filter((f) => f.doc.ticker !== 'ZNHF'),
+    { outDir: join(dirs[0]!, 'next') },
+  );
   persist = join(dirs[0]!, 'state');
 }, 120_000);
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() =>
+  dirs.forEach((d) => {
+    rmSync(d, { recursive: true, force: true });
+  }),
+);
 
 /**
  * The file's one Miniflare over the local state every publishVersion test writes (a workerd per publish or read made
@@ -40,7 +47,9 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 let storage: Awaited<ReturnType<typeof openLocalBindings>>;
 
 /** What a Worker would see: the pointer and whether a version's manifest exists, read with Miniflare's raw bindings. */
-async function readState(mf = storage.mf): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean> }> {
+async function readState(
+  mf = storage.mf,
+): Promise<{ pointer: string | null; hasManifest: (version: string) => Promise<boolean> }> {
   const bucket = await mf.getR2Bucket('BUCKET');
   const kv = await mf.getKVNamespace('KV');
   return {
@@ -93,7 +102,9 @@ describe('publishVersion', () => {
     expect(order[0]).toBe(`sp500/${live.version}/files.json`);
     const byContent = order.filter((k) => k.startsWith('sp500/objects/'));
     expect(byContent.length).toBeGreaterThan(0);
-    expect(byContent.every((k) => /^sp500\/objects\/(shards|graphs|issuers)\/[^/]+\.[0-9a-f]{32}\.bin$/.test(k))).toBe(true);
+    expect(byContent.every((k) => /^sp500\/objects\/(shards|graphs|issuers)\/[^/]+\.[0-9a-f]{32}\.bin$/.test(k))).toBe(
+      true,
+    );
     expect(order.filter((k) => k.startsWith(`sp500/${live.version}/`)).some((k) => k.includes('/terms/'))).toBe(true);
     const state = await readState();
     expect(state.pointer).toBe(live.version);
@@ -112,7 +123,10 @@ describe('publishVersion', () => {
   });
 
   it('leaves the pointer on the live version when the pointer write itself fails', async () => {
-    const failPointer = (t: PublishTarget): PublishTarget => ({ ...t, putPointer: () => Promise.reject(new Error('KV unavailable')) });
+    const failPointer = (t: PublishTarget): PublishTarget => ({
+      ...t,
+      putPointer: () => Promise.reject(new Error('KV unavailable')),
+    });
     await expect(publishThrough(next.dir, failPointer)).rejects.toThrow(/KV unavailable/);
     const state = await readState();
     expect(state.pointer).toBe(live.version);
@@ -140,13 +154,24 @@ describe('publishVersion', () => {
 describe('gc --keep N', () => {
   const obj = (key: string, uploaded: number): StoredObject => ({ key, bytes: 10, uploaded });
   const fileList = (...files: [string, string?][]) =>
-    JSON.stringify({ files: files.map(([file, id]) => ({ file, bytes: 10, sha256: '0'.repeat(64), ...(id ? { content_id: id } : {}) })) });
+    JSON.stringify({
+      files: files.map(([file, id]) => ({
+        file,
+        bytes: 10,
+        sha256: '0'.repeat(64),
+        ...(id ? { content_id: id } : {}),
+      })),
+    });
   const [A, B, C] = ['a', 'b', 'c'].map((x) => x.repeat(32)) as [string, string, string];
   const stored = (name: string, id: string) => `sp500/objects/shards/${name}.${id}.bin`;
   // Three versions published at t=0, 10, 20 (file list and data first, manifest last) that share shard a; b is v1's
   // alone, c is v3's; and a publish of v4 that stopped after its file list.
   const objects = [
-    ...['v1', 'v2', 'v3'].flatMap((v, i) => [obj(`sp500/${v}/files.json`, i * 10), obj(`sp500/${v}/terms/0.bin`, i * 10), obj(`sp500/${v}/manifest.json`, i * 10 + 1)]),
+    ...['v1', 'v2', 'v3'].flatMap((v, i) => [
+      obj(`sp500/${v}/files.json`, i * 10),
+      obj(`sp500/${v}/terms/0.bin`, i * 10),
+      obj(`sp500/${v}/manifest.json`, i * 10 + 1),
+    ]),
     obj(stored('a', A), 0),
     obj(stored('b', B), 0),
     obj(stored('c', C), 20),
@@ -165,7 +190,12 @@ describe('gc --keep N', () => {
     expect(plan.versions).toEqual(['v4', 'v3', 'v2', 'v1']);
     expect(plan.keep).toEqual(['v4', 'v3', 'v2']); // v4 newest, v3 current, v2 previous
     expect(plan.remove).toEqual(['v1']);
-    expect(plan.keys).toEqual(['sp500/v1/manifest.json', 'sp500/v1/files.json', 'sp500/v1/terms/0.bin', stored('b', B)]);
+    expect(plan.keys).toEqual([
+      'sp500/v1/manifest.json',
+      'sp500/v1/files.json',
+      'sp500/v1/terms/0.bin',
+      stored('b', B),
+    ]);
     expect(plan.bytes).toBe(40);
     expect(plan.unlisted).toEqual([]);
   });
@@ -178,7 +208,13 @@ describe('gc --keep N', () => {
   });
 
   it('removes no stored object while a kept version has no readable file list', () => {
-    const plan = planGc(objects, 'sp500', 'v3', 1, new Map([...lists].filter(([v]) => v !== 'v2').concat([['v4', 'not json']])));
+    const plan = planGc(
+      objects,
+      'sp500',
+      'v3',
+      1,
+      new Map([...lists].filter(([v]) => v !== 'v2').concat([['v4', 'not json']])),
+    );
     expect(plan.unlisted).toEqual(['v4', 'v2']);
     expect(plan.remove).toEqual(['v1']);
     expect(plan.keys.some((k) => k.startsWith('sp500/objects/'))).toBe(false);
@@ -186,7 +222,10 @@ describe('gc --keep N', () => {
 
   it('removes old versions from real local R2, leaves the live one serving, and reports what it did', async () => {
     const filings = await readCorpus('fixtures/sample-corpus/filings');
-    const third = await buildIndex(filings.filter((f) => f.doc.ticker !== 'QVLT'), { outDir: join(dirs[0]!, 'third') });
+    const third = await buildIndex(
+      filings.filter((f) => f.doc.ticker !== 'QVLT'),
+      { outDir: join(dirs[0]!, 'third') },
+    );
     const state = join(dirs[0]!, 'gc-state');
     const storage = await openLocalBindings(state);
     try {
@@ -226,9 +265,18 @@ describe('storage adapter and CLI flags', () => {
       if (++calls < 3) throw new Error('connection reset');
       return 'ok';
     };
-    expect(await withRetries('put x', flaky, async (ms) => void waits.push(ms), () => 1)).toBe('ok');
+    expect(
+      await withRetries(
+        'put x',
+        flaky,
+        async (ms) => void waits.push(ms),
+        () => 1,
+      ),
+    ).toBe('ok');
     expect(waits).toEqual([500, 1000]);
-    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow('put y: 503 from R2, giving up after 5 attempts');
+    await expect(withRetries('put y', () => Promise.reject(new Error('503 from R2')), noSleep)).rejects.toThrow(
+      'put y: 503 from R2, giving up after 5 attempts',
+    );
   });
 
   it('wraps R2/KV bindings: a put that fails twice still lands', async () => {
@@ -265,7 +313,12 @@ describe('storage adapter and CLI flags', () => {
   it('parses publish and gc flags, and refuses contradictions', () => {
     expect(parsePublishArgs([], 'state')).toEqual({ remote: false, persistDir: resolve('state') });
     expect(parsePublishArgs(['--remote', '--version', 'abc'])).toMatchObject({ remote: true, version: 'abc' });
-    expect(parseGcArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toEqual({ keep: 3, dryRun: true, remote: false, persistDir: resolve('x') });
+    expect(parseGcArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toEqual({
+      keep: 3,
+      dryRun: true,
+      remote: false,
+      persistDir: resolve('x'),
+    });
     expect(() => parsePublishArgs(['--local', '--remote'])).toThrow(/either/);
     expect(() => parseGcArgs(['--keep', '0'])).toThrow(/positive/);
     expect(() => parseGcArgs([])).toThrow(/needs --keep/);

@@ -16,14 +16,22 @@ import type { StatementKind } from '../../src/format/types';
 function withFeatures({ kind, metric, texts }: { kind: StatementKind[]; metric: Uint8Array; texts: string[] }): Shard {
   const features = texts.map((t, i) => statementFeatures(t, kind[i]!, metric[i]!));
   const labels = PackedLines.of(features.map((f) => f.label?.join(' ') ?? '').join('\n'), texts.length, 'labels');
-  return { texts, metric, labels, flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, kind[i]!, 'FACT', false)) } as unknown as Shard;
+  return {
+    texts,
+    metric,
+    labels,
+    flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, kind[i]!, 'FACT', false)),
+  } as unknown as Shard;
 }
 import { metricCode } from '../../src/text/metrics';
 
 describe('queryTerms', () => {
   it('drops question-phrasing words and units, keeps content words', () => {
-    const t = queryTerms('What is the FY2023 net sales amount (in USD millions) for Quillvale? Round to two decimal places, based on the income statement.');
-    for (const w of ['round', 'decimal', 'place', 'usd', 'million', 'amount', 'statement', 'based']) expect(t).not.toContain(w);
+    const t = queryTerms(
+      'What is the FY2023 net sales amount (in USD millions) for Quillvale? Round to two decimal places, based on the income statement.',
+    );
+    for (const w of ['round', 'decimal', 'place', 'usd', 'million', 'amount', 'statement', 'based'])
+      expect(t).not.toContain(w);
     for (const w of ['net', 'sale', 'quillvale', 'income', 'two']) expect(t).toContain(w);
   });
 
@@ -33,7 +41,9 @@ describe('queryTerms', () => {
   });
 
   it('adds the name of a metric the question names by a synonym (the builder indexes tagged rows under it)', () => {
-    expect(queryTerms('purchases of property and equipment at Quillvale')).toEqual(expect.arrayContaining(['capital', 'expenditure']));
+    expect(queryTerms('purchases of property and equipment at Quillvale')).toEqual(
+      expect.arrayContaining(['capital', 'expenditure']),
+    );
   });
 
   it('falls back to every term when only phrasing words are left', () => {
@@ -43,9 +53,15 @@ describe('queryTerms', () => {
 
 describe('rowLabel', () => {
   it('is the text before the value, innermost part of a nested label', () => {
-    expect(rowLabel('Total current assets: 16,525 for FY2019 | 15,134 for FY2018 (USD millions)')).toBe('Total current assets');
-    expect(rowLabel('Purchases of property, plant and equipment (PP&E): (1,577) for FY2018')).toBe('Purchases of property, plant and equipment (PP&E)');
-    expect(rowLabel("Shareholders' equity: Additional paid-in capital: 5,643 for FY2018")).toBe('Additional paid-in capital');
+    expect(rowLabel('Total current assets: 16,525 for FY2019 | 15,134 for FY2018 (USD millions)')).toBe(
+      'Total current assets',
+    );
+    expect(rowLabel('Purchases of property, plant and equipment (PP&E): (1,577) for FY2018')).toBe(
+      'Purchases of property, plant and equipment (PP&E)',
+    );
+    expect(rowLabel("Shareholders' equity: Additional paid-in capital: 5,643 for FY2018")).toBe(
+      'Additional paid-in capital',
+    );
     expect(rowLabel('Inventories: $ 1,200 for FY2022')).toBe('Inventories');
     expect(rowLabel('Note: the amounts below are unaudited')).toBeNull();
   });
@@ -86,10 +102,14 @@ describe('rowBoost and one-word labels', () => {
   const shard = withFeatures({
     kind: ['table_row', 'table_row', 'table_row'],
     metric: new Uint8Array([0, 0, 0]),
-    texts: ['Vantor: 795 | 658 | 21%', 'Total: 1,238 for three months ended December 30, 2023', 'QuillLink: 443 | 406 | 9%'],
+    texts: [
+      'Vantor: 795 | 658 | 21%',
+      'Total: 1,238 for three months ended December 30, 2023',
+      'QuillLink: 443 | 406 | 9%',
+    ],
   });
   it('boosts a product row the question names by its one-word label, never a bare "Total" row', () => {
-    const terms = (queryTerms('What was the total revenue from Quillvale Vantor sales in the latest quarter?'));
+    const terms = queryTerms('What was the total revenue from Quillvale Vantor sales in the latest quarter?');
     expect(rowBoost(shard, 0, terms, new Set())).toBe(METRIC_ROW_BOOST);
     expect(rowBoost(shard, 1, terms, new Set())).toBe(1);
     expect(rowBoost(shard, 2, terms, new Set())).toBe(1);
@@ -108,8 +128,8 @@ describe('rowBoost and reconciling rows', () => {
       'Changes in operating assets and liabilities: Inventories: (31) for FY2022',
     ],
   });
-  it('does not boost a row that only reconciles to the named metric, but does boost the metric\'s own row', () => {
-    const terms = (queryTerms('Zenharrow cash from operations FY2022'));
+  it("does not boost a row that only reconciles to the named metric, but does boost the metric's own row", () => {
+    const terms = queryTerms('Zenharrow cash from operations FY2022');
     expect(rowBoost(shard, 0, terms, new Set([ocf]))).toBe(1);
     expect(rowBoost(shard, 1, terms, new Set([ocf]))).toBe(METRIC_ROW_BOOST);
     expect(rowBoost(shard, 2, queryTerms('change in inventories'), new Set([inventory]))).toBe(METRIC_ROW_BOOST);
@@ -128,7 +148,9 @@ describe('relevanceScore', () => {
     const b = new Set(['flow']);
     const c = new Set(['capital']);
     const loose = relevanceScore(new Set([...a, ...b, ...c]), w, 0, [a, b, c]);
-    const focused = relevanceScore(new Set(['capital', 'expenditure', 'cash']), w, 0, [new Set(['capital', 'expenditure', 'cash'])]);
+    const focused = relevanceScore(new Set(['capital', 'expenditure', 'cash']), w, 0, [
+      new Set(['capital', 'expenditure', 'cash']),
+    ]);
     expect(focused).toBeGreaterThan(loose);
   });
 
@@ -141,7 +163,7 @@ describe('relevanceScore', () => {
 });
 
 describe('withoutIssuerNames', () => {
-  it('drops the filtered issuer\'s name words, keeps everything else', () => {
+  it("drops the filtered issuer's name words, keeps everything else", () => {
     const terms = queryTerms('What is Zenharrow Foods FY2021 inventory turnover?');
     const kept = withoutIssuerNames(terms, ['Zenharrow Foods Inc.', 'ZNHF', 'zenharrow foods']);
     expect(kept).not.toContain('zenharrow');

@@ -47,15 +47,20 @@ describe('planBlockReads', () => {
   it('covers every wanted byte with whole blocks, in order, never overlapping, merging reads at most `gap` blocks apart', () => {
     const span = fc.tuple(fc.nat(20_000), fc.nat(3_000)).map(([a, n]) => [a, a + n] as const);
     fc.assert(
-      fc.property(fc.array(span, { maxLength: 40 }), fc.integer({ min: 1, max: 4096 }), fc.nat(2), (spans, block, gap) => {
-        const reads = planBlockReads(spans, block, gap);
-        for (const [a, b] of spans) {
-          if (b <= a) continue;
-          expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
-        }
-        for (let i = 1; i < reads.length; i++) expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
-        for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
-      }),
+      fc.property(
+        fc.array(span, { maxLength: 40 }),
+        fc.integer({ min: 1, max: 4096 }),
+        fc.nat(2),
+        (spans, block, gap) => {
+          const reads = planBlockReads(spans, block, gap);
+          for (const [a, b] of spans) {
+            if (b <= a) continue;
+            expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
+          }
+          for (let i = 1; i < reads.length; i++) expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
+          for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -65,17 +70,22 @@ describe('planSpanReads', () => {
   it('covers every span exactly, merges spans within the gap, and merges the closest reads down to maxReads', () => {
     const span = fc.tuple(fc.nat(50_000), fc.integer({ min: 1, max: 2_000 })).map(([a, n]) => [a, a + n] as const);
     fc.assert(
-      fc.property(fc.array(span, { maxLength: 60 }), fc.nat(1_000), fc.integer({ min: 1, max: 20 }), (spans, gap, maxReads) => {
-        const reads = planSpanReads(spans, gap, maxReads);
-        for (const [a, b] of spans) expect(reads.some((r) => r.from <= a && r.to >= b)).toBe(true);
-        expect(reads.length).toBeLessThanOrEqual(Math.max(1, maxReads));
-        for (let i = 1; i < reads.length; i++) expect(reads[i]!.from).toBeGreaterThan(reads[i - 1]!.to + gap);
-        // Exact: every read starts and ends on a span's edge.
-        for (const r of reads) {
-          expect(spans.some(([a]) => a === r.from)).toBe(true);
-          expect(spans.some(([, b]) => b === r.to)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(span, { maxLength: 60 }),
+        fc.nat(1_000),
+        fc.integer({ min: 1, max: 20 }),
+        (spans, gap, maxReads) => {
+          const reads = planSpanReads(spans, gap, maxReads);
+          for (const [a, b] of spans) expect(reads.some((r) => r.from <= a && r.to >= b)).toBe(true);
+          expect(reads.length).toBeLessThanOrEqual(Math.max(1, maxReads));
+          for (let i = 1; i < reads.length; i++) expect(reads[i]!.from).toBeGreaterThan(reads[i - 1]!.to + gap);
+          // Exact: every read starts and ends on a span's edge.
+          for (const r of reads) {
+            expect(spans.some(([a]) => a === r.from)).toBe(true);
+            expect(spans.some(([, b]) => b === r.to)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -155,7 +165,8 @@ describe('range reads vs whole-object reads on the sample index', () => {
   it('answer the same whatever order concurrent passes read in (reads resolved after random delays)', async () => {
     // A request's passes run at once and fill the same shards' parts; when each read lands must not matter.
     let seed = 12345;
-    const delay = () => new Promise((resolve) => setTimeout(resolve, (seed = (seed * 1103515245 + 12345) % 2147483648) % 3));
+    const delay = () =>
+      new Promise((resolve) => setTimeout(resolve, (seed = (seed * 1103515245 + 12345) % 2147483648) % 3));
     const jittered = (reader: IndexReader): IndexReader =>
       new Proxy(reader, {
         get(target, key) {
@@ -184,13 +195,20 @@ describe('range reads vs whole-object reads on the sample index', () => {
     const { index } = sample.shard('QVLT-FY2023');
     const readsOf = async (callers: number) => {
       const reads: string[] = [];
-      const reader = openFileIndex(sample.result.dir, { latencyMs: 5, onRead: (file, bytes, offset) => reads.push(`${file}@${offset}+${bytes}`) });
+      const reader = openFileIndex(sample.result.dir, {
+        latencyMs: 5,
+        onRead: (file, bytes, offset) => reads.push(`${file}@${offset}+${bytes}`),
+      });
       const head = await reader.shard(index);
       reads.length = 0;
       const terms = [0, 5, 9].map((t) => head.terms.line(t));
       const need = { terms, records: [0, 1, 7] };
       // The second caller overlaps the first: one asks for part of the same, the other for all of it.
-      await Promise.all(Array.from({ length: callers }, (_, k) => reader.shardParts(index, k % 2 ? { terms: terms.slice(1), records: [7] } : need)));
+      await Promise.all(
+        Array.from({ length: callers }, (_, k) =>
+          reader.shardParts(index, k % 2 ? { terms: terms.slice(1), records: [7] } : need),
+        ),
+      );
       return reads;
     };
     const alone = await readsOf(1);
@@ -215,7 +233,9 @@ describe('range reads vs whole-object reads on the sample index', () => {
       const firstTerm = [shard.terms.line(0)];
       await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).resolves.toBeDefined(); // other blocks intact
       writeFileSync(file, good.subarray(0, layout.postings.start + 5));
-      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).rejects.toBeInstanceOf(RangeChecksumError);
+      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).rejects.toBeInstanceOf(
+        RangeChecksumError,
+      );
     } finally {
       writeFileSync(file, good);
     }

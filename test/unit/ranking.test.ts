@@ -14,7 +14,9 @@ import { buildSample } from '../support/sample-build';
 
 /** Every numeric field of RANKING, as [dotted path, value]. */
 function leaves(o: object, prefix = 'RANKING'): [string, number][] {
-  return Object.entries(o).flatMap(([k, v]) => (typeof v === 'number' ? [[`${prefix}.${k}`, v] as [string, number]] : leaves(v as object, `${prefix}.${k}`)));
+  return Object.entries(o).flatMap(([k, v]) =>
+    typeof v === 'number' ? [[`${prefix}.${k}`, v] as [string, number]] : leaves(v as object, `${prefix}.${k}`),
+  );
 }
 
 describe('RANKING', () => {
@@ -59,7 +61,13 @@ describe('chain explain', () => {
     // Whole shards: textEntryTerms reads the texts (the Worker's ranking reads posting lists instead).
     const reader = openFileIndex(sample.result.dir, { shardReads: 'whole' });
     const catalog = await reader.scope(['QVLT']);
-    const r = await retrieve(reader, catalog, lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'), [], EFFORT_PLANS.medium);
+    const r = await retrieve(
+      reader,
+      catalog,
+      lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'),
+      [],
+      EFFORT_PLANS.medium,
+    );
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
     const shards = await shardsOfHits(reader, r.hits);
     const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, textEntryTerms(tokenize), shards);
@@ -67,7 +75,11 @@ describe('chain explain', () => {
     const p = RANKING.relevance;
     for (const c of chains) {
       const e = c.explain!;
-      const raw = 10 * (p.termCoverage * (p.bestEntry * e.relevance.bestEntry + p.wholeChain * e.relevance.wholeChain) + p.cosine * e.relevance.cosine) + e.relevance.metricRowBonus;
+      const raw =
+        10 *
+          (p.termCoverage * (p.bestEntry * e.relevance.bestEntry + p.wholeChain * e.relevance.wholeChain) +
+            p.cosine * e.relevance.cosine) +
+        e.relevance.metricRowBonus;
       expect(c.relevance).toBe(Math.max(0, Math.min(10, Math.round(raw))));
       expect(e.relevance.score).toBe(c.relevance);
       expect(e.order.retrieval + e.order.graph + e.order.namedRow).toBeCloseTo(e.order.total, 12);
@@ -80,7 +92,9 @@ describe('chain explain', () => {
     const { ResearchRequest } = await import('../../src/schema/request');
     const req = ResearchRequest.parse({ query: 'Quillvale cost of sales in fiscal 2023', mode: 'research' });
     const { body, trace } = await runQuery(openFileIndex(sample.result.dir), { ...req, normalizedQuery: req.query });
-    const scores = [...(body.evidence ?? '').matchAll(/<evidence_chain relevance_score="(\d+)"/g)].map((m) => Number(m[1]));
+    const scores = [...(body.evidence ?? '').matchAll(/<evidence_chain relevance_score="(\d+)"/g)].map((m) =>
+      Number(m[1]),
+    );
     expect(trace.explain?.length).toBe(scores.length);
     expect(trace.explain!.every((e) => e !== null)).toBe(true);
     expect(trace.explain!.map((e) => e!.relevance.score)).toEqual(scores);
@@ -89,13 +103,19 @@ describe('chain explain', () => {
   it('orders a research response by the explained score, and each score is the sum of its parts', async () => {
     const { ResearchRequest } = await import('../../src/schema/request');
     const reader = openFileIndex(sample.result.dir);
-    for (const query of ['Quillvale cost of sales in fiscal 2023', 'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?', 'What risks did Quillvale describe for its supply chain?']) {
+    for (const query of [
+      'Quillvale cost of sales in fiscal 2023',
+      'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?',
+      'What risks did Quillvale describe for its supply chain?',
+    ]) {
       const req = ResearchRequest.parse({ query, mode: 'research' });
       const { trace } = await runQuery(reader, { ...req, normalizedQuery: req.query });
       const explained = trace.explain!.map((e) => e!);
       expect(explained.length, query).toBeGreaterThan(1);
-      for (const e of explained) expect(e.score, query).toBeCloseTo(e.relevance.score + e.order.total + e.preference, 12);
-      for (let i = 1; i < explained.length; i++) expect(explained[i]!.score, query).toBeLessThanOrEqual(explained[i - 1]!.score + 1e-9);
+      for (const e of explained)
+        expect(e.score, query).toBeCloseTo(e.relevance.score + e.order.total + e.preference, 12);
+      for (let i = 1; i < explained.length; i++)
+        expect(explained[i]!.score, query).toBeLessThanOrEqual(explained[i - 1]!.score + 1e-9);
     }
   });
 });

@@ -13,7 +13,9 @@ const PAGES = [
 
 function placed() {
   const sections = segmentFiling('10-K', PAGES);
-  const statements: PlacedStatement[] = sections.flatMap((section) => extractStatements(section, '10-K').map((s) => ({ ...s, section })));
+  const statements: PlacedStatement[] = sections.flatMap((section) =>
+    extractStatements(section, '10-K').map((s) => ({ ...s, section })),
+  );
   return { sections, statements };
 }
 
@@ -26,7 +28,10 @@ describe('items incorporated by reference from a note', () => {
     expect(noteTitle('unless otherwise agreed with the Company')).toBeNull();
     const { sections } = placed();
     expect([...filingNotes(sections)].map(([n, s]) => [n, s.title])).toEqual([
-      [1, 'Summary of Significant Accounting Policies'], [2, 'Revenue'], [3, 'Commitments and Contingencies'], [4, 'Income Taxes'],
+      [1, 'Summary of Significant Accounting Policies'],
+      [2, 'Revenue'],
+      [3, 'Commitments and Contingencies'],
+      [4, 'Income Taxes'],
     ]);
   });
 
@@ -44,7 +49,9 @@ describe('items incorporated by reference from a note', () => {
   it('follows the note that carries the item’s title when a pointer names several, and a subsection it names', () => {
     const linked = (pages: string[], pointerStart: string) => {
       const sections = segmentFiling('10-K', pages);
-      const statements: PlacedStatement[] = sections.flatMap((section) => extractStatements(section, '10-K').map((s) => ({ ...s, section })));
+      const statements: PlacedStatement[] = sections.flatMap((section) =>
+        extractStatements(section, '10-K').map((s) => ({ ...s, section })),
+      );
       const links = referenceLinks(sections, statements);
       const pointer = statements.findIndex((s) => s.text.startsWith(pointerStart));
       return links[pointer]!.map((d) => statements[pointer + d]!.text);
@@ -56,33 +63,72 @@ describe('items incorporated by reference from a note', () => {
       `${legalHeading}\nA distributor sued the company in 2023 alleging breach of a supply contract.\nThe company believes the claims are without merit.`;
     const item3 = (pointer: string) => `ITEM 3. LEGAL PROCEEDINGS\n${pointer}`;
     // Two notes named; the second is the one whose subheading repeats the item's title.
-    expect(linked([PAGES[0]!, item3('The material set forth in Note 1 (tax contingencies) and Note 2 (legal contingencies) is incorporated herein by reference.'), notes('Legal Proceedings')], 'The material set forth')).toEqual([
+    expect(
+      linked(
+        [
+          PAGES[0]!,
+          item3(
+            'The material set forth in Note 1 (tax contingencies) and Note 2 (legal contingencies) is incorporated herein by reference.',
+          ),
+          notes('Legal Proceedings'),
+        ],
+        'The material set forth',
+      ),
+    ).toEqual([
       'A distributor sued the company in 2023 alleging breach of a supply contract.',
       'The company believes the claims are without merit.',
     ]);
     // The pointer names the subsection in quotes.
-    expect(linked([PAGES[0]!, item3('See “Litigation” in Note 2 of the accompanying notes, which is incorporated herein by reference.'), notes('Litigation')], 'See “Litigation”')[0]).toBe(
-      'A distributor sued the company in 2023 alleging breach of a supply contract.',
-    );
+    expect(
+      linked(
+        [
+          PAGES[0]!,
+          item3('See “Litigation” in Note 2 of the accompanying notes, which is incorporated herein by reference.'),
+          notes('Litigation'),
+        ],
+        'See “Litigation”',
+      )[0],
+    ).toBe('A distributor sued the company in 2023 alleging breach of a supply contract.');
     // Neither: a subheading sharing a word of the item's short title.
-    expect(linked([PAGES[0]!, item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'), notes('Litigation and Regulatory Proceedings')], 'See Note 2 to the')[0]).toBe(
-      'A distributor sued the company in 2023 alleging breach of a supply contract.',
-    );
+    expect(
+      linked(
+        [
+          PAGES[0]!,
+          item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'),
+          notes('Litigation and Regulatory Proceedings'),
+        ],
+        'See Note 2 to the',
+      )[0],
+    ).toBe('A distributor sued the company in 2023 alleging breach of a supply contract.');
     // No marked line: the note's first sentences, as before.
-    expect(linked([PAGES[0]!, item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'), notes('Other Matters')], 'See Note 2 to the')[0]).toBe(
-      'The company leases its plants under operating leases that expire through 2031.',
-    );
+    expect(
+      linked(
+        [
+          PAGES[0]!,
+          item3('See Note 2 to the Consolidated Financial Statements, which is incorporated herein by reference.'),
+          notes('Other Matters'),
+        ],
+        'See Note 2 to the',
+      )[0],
+    ).toBe('The company leases its plants under operating leases that expire through 2031.');
   });
 
   it('links nothing from an item that states its own disclosure at length, or to a note the filing does not print', () => {
-    const long = ['ITEM 1. BUSINESS\n' + 'Example Widgets designs widgets for industrial customers in many markets. '.repeat(25) + 'See Note 2 for revenue by region.', ...PAGES.slice(1)];
+    const long = [
+      `ITEM 1. BUSINESS\n${'Example Widgets designs widgets for industrial customers in many markets. '.repeat(25)}See Note 2 for revenue by region.`,
+      ...PAGES.slice(1),
+    ];
     const sections = segmentFiling('10-K', long);
-    const statements: PlacedStatement[] = sections.flatMap((section) => extractStatements(section, '10-K').map((s) => ({ ...s, section })));
+    const statements: PlacedStatement[] = sections.flatMap((section) =>
+      extractStatements(section, '10-K').map((s) => ({ ...s, section })),
+    );
     const links = referenceLinks(sections, statements);
     expect(statements.filter((s, i) => s.section.itemTag === '10K-Item-1' && links[i]!.length)).toEqual([]);
     const missing = ['ITEM 3. LEGAL PROCEEDINGS\nSee Note 9 to the Consolidated Financial Statements.', PAGES[2]!];
     const s2 = segmentFiling('10-K', missing);
-    const st2: PlacedStatement[] = s2.flatMap((section) => extractStatements(section, '10-K').map((s) => ({ ...s, section })));
+    const st2: PlacedStatement[] = s2.flatMap((section) =>
+      extractStatements(section, '10-K').map((s) => ({ ...s, section })),
+    );
     expect(referenceLinks(s2, st2).every((l) => l.length === 0)).toBe(true);
   });
 
@@ -94,6 +140,9 @@ describe('items incorporated by reference from a note', () => {
       { ...base, filing: 0, itemTag: '10K-Item-8', text: 'The company is defending itself.' },
       { ...base, filing: 1, itemTag: '10Q-PartI-Item-1', text: 'Another filing.' },
     ];
-    expect(buildShardEdges(statements)[0]).toEqual([{ target: 1, kind: 'refers' }, { target: 2, kind: 'refers' }]);
+    expect(buildShardEdges(statements)[0]).toEqual([
+      { target: 1, kind: 'refers' },
+      { target: 2, kind: 'refers' },
+    ]);
   });
 });

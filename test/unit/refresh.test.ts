@@ -12,7 +12,15 @@ import { latestVersionDir, runBuild } from '../../index-builder/cli';
 import { runFetchCommand } from '../../index-builder/fetch/run-fetch-command';
 import { collectGarbage } from '../../index-builder/gc';
 import { publishVersion, type PublishTarget } from '../../index-builder/publish';
-import { beginRefresh, finishRefresh, prepareRefresh, readRefreshState, refreshKeys, refreshLayout, type RefreshPlan } from '../../index-builder/refresh';
+import {
+  beginRefresh,
+  finishRefresh,
+  prepareRefresh,
+  readRefreshState,
+  refreshKeys,
+  refreshLayout,
+  type RefreshPlan,
+} from '../../index-builder/refresh';
 import { EXTRACTION_VERSION } from '../../index-builder/build';
 import { pointerKey } from '../../src/format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
@@ -49,14 +57,36 @@ interface RunResult {
 }
 
 /** One run of the workflow on a fresh data folder, on `today`, with EDGAR as it stood that day. */
-async function refreshRun(target: PublishTarget, name: string, today: string, relearnModel = false): Promise<RunResult> {
+async function refreshRun(
+  target: PublishTarget,
+  name: string,
+  today: string,
+  relearnModel = false,
+): Promise<RunResult> {
   const layout = refreshLayout(join(work, name));
   mkdirSync(join(work, name));
   edgar.asOf(today);
   await beginRefresh(target, layout);
-  const fetchArgs = ['--constituents', constituents, '--forms', '10-K,10-Q', '--state', layout.fetchState, '--years', '2016-2100', '--out', layout.filings];
+  const fetchArgs = [
+    '--constituents',
+    constituents,
+    '--forms',
+    '10-K,10-Q',
+    '--state',
+    layout.fetchState,
+    '--years',
+    '2016-2100',
+    '--out',
+    layout.filings,
+  ];
   const servers = ['--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
-  const fetched = await runFetchCommand([...fetchArgs, ...servers], quiet, { EDGAR_USER_AGENT: UA }, silent, () => today);
+  const fetched = await runFetchCommand(
+    [...fetchArgs, ...servers],
+    quiet,
+    { EDGAR_USER_AGENT: UA },
+    silent,
+    () => today,
+  );
   expect(fetched.code).toBe(0);
   const plan = await prepareRefresh(target, layout, { relearnModel });
   let version: string | null = null;
@@ -64,8 +94,16 @@ async function refreshRun(target: PublishTarget, name: string, today: string, re
   let learnedModel: boolean | null = null;
   if (plan.full || plan.changed.length) {
     // As the workflow's build step: a full build gets the plan's model, an incremental one reuses its previous version's.
-    const how = plan.full ? (plan.model ? { embeddingModel: plan.model } : {}) : { incremental: true, partialCorpus: true };
-    const built = await runBuild(layout.filings, layout.artifacts, { quiet: true, graphMinStatements: Infinity, ...how });
+    const how = plan.full
+      ? plan.model
+        ? { embeddingModel: plan.model }
+        : {}
+      : { incremental: true, partialCorpus: true };
+    const built = await runBuild(layout.filings, layout.artifacts, {
+      quiet: true,
+      graphMinStatements: Infinity,
+      ...how,
+    });
     version = built.version;
     rebuilt = 'rebuiltIssuers' in built ? (built.rebuiltIssuers as string[]) : null;
     learnedModel = built.summary.embeddingSampleFilings !== null;
@@ -76,13 +114,22 @@ async function refreshRun(target: PublishTarget, name: string, today: string, re
   return { plan, found: fetched.summary!.found, version, rebuilt, learnedModel };
 }
 
-const contentKeys = async (target: PublishTarget) => new Set((await target.listObjects('sp500/objects/')).map((o) => o.key));
+const contentKeys = async (target: PublishTarget) =>
+  new Set((await target.listObjects('sp500/objects/')).map((o) => o.key));
 
 describe('refresh from R2: two runs of the workflow chain, then one with nothing new', () => {
   it('runs the workflow with no cache: its steps read and write the bucket', () => {
     const workflow = readFileSync('.github/workflows/refresh-index.yml', 'utf8');
     expect(workflow).not.toMatch(/actions\/cache/);
-    const steps = ['index:refresh -- begin', 'fetch:edgar', 'index:refresh -- prepare', 'index:build', 'index:publish', 'index:refresh -- finish', 'index:gc'];
+    const steps = [
+      'index:refresh -- begin',
+      'fetch:edgar',
+      'index:refresh -- prepare',
+      'index:build',
+      'index:publish',
+      'index:refresh -- finish',
+      'index:gc',
+    ];
     const at = steps.map((s) => workflow.indexOf(`npm run ${s}`));
     expect(at.every((i) => i > 0)).toBe(true);
     expect([...at].sort((a, b) => a - b)).toEqual(at);
@@ -116,14 +163,37 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
 
       // The incremental version is the one a full build of all ten filings gives with the same embedding model.
       const all = refreshLayout(join(work, 'all'));
-      const fetchAll = ['--constituents', constituents, '--years', '2016-2100', '--out', all.filings, '--rate', '10', '--www-base', edgar.bases.www, '--data-base', edgar.bases.data];
+      const fetchAll = [
+        '--constituents',
+        constituents,
+        '--years',
+        '2016-2100',
+        '--out',
+        all.filings,
+        '--rate',
+        '10',
+        '--www-base',
+        edgar.bases.www,
+        '--data-base',
+        edgar.bases.data,
+      ];
       expect((await runFetchCommand(fetchAll, quiet, { EDGAR_USER_AGENT: UA }, silent)).summary!.found).toBe(10);
       const modelFile = join(work, 'run-1', 'artifacts', 'sp500', 'models', `${model}.bin`);
-      const full = await runBuild(all.filings, all.artifacts, { quiet: true, graphMinStatements: Infinity, embeddingModel: modelFile });
+      const full = await runBuild(all.filings, all.artifacts, {
+        quiet: true,
+        graphMinStatements: Infinity,
+        embeddingModel: modelFile,
+      });
       expect(full.version).toBe(second.version);
 
       const third = await refreshRun(target, 'run-3', '2024-02-27');
-      expect(third).toEqual({ plan: { full: false, changed: [], previous: second.version, model }, found: 0, version: null, rebuilt: null, learnedModel: null });
+      expect(third).toEqual({
+        plan: { full: false, changed: [], previous: second.version, model },
+        found: 0,
+        version: null,
+        rebuilt: null,
+        learnedModel: null,
+      });
       expect(await readRefreshState(target)).toMatchObject({ since: '2024-02-27', version: second.version });
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
 
@@ -131,13 +201,18 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
       // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over, with the live
       // version's embedding model pulled from the bucket.
       const state = (await readRefreshState(target))!;
-      await target.putObject(refreshKeys.state('sp500'), new TextEncoder().encode(JSON.stringify({ ...state, build: { ...state.build, extraction_version: 1 } })));
+      await target.putObject(
+        refreshKeys.state('sp500'),
+        new TextEncoder().encode(JSON.stringify({ ...state, build: { ...state.build, extraction_version: 1 } })),
+      );
       const fourth = await refreshRun(target, 'run-4', '2024-02-28');
       expect(fourth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model });
       expect(fourth.found).toBe(0);
       expect(fourth.rebuilt).toBeNull();
       expect(fourth.learnedModel).toBe(false);
-      expect(readFileSync(join(latestVersionDir(join(work, 'run-4', 'artifacts'))!, 'manifest.json'), 'utf8')).toContain(`"embedding_model": "${model}"`);
+      expect(
+        readFileSync(join(latestVersionDir(join(work, 'run-4', 'artifacts'))!, 'manifest.json'), 'utf8'),
+      ).toContain(`"embedding_model": "${model}"`);
       expect(await target.getPointer(pointerKey('sp500'))).toBe(fourth.version);
       const rebuiltCatalog = readFullCatalog(latestVersionDir(join(work, 'run-4', 'artifacts'))!);
       expect(new Set(rebuiltCatalog.sources.map((s) => s.doc_id)).size).toBe(10);
@@ -150,7 +225,10 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
 
       // Another analyzer: the model's words are the old analyzer's tokens, so the full build learns a new one.
       const live = (await readRefreshState(target))!;
-      await target.putObject(refreshKeys.state('sp500'), new TextEncoder().encode(JSON.stringify({ ...live, build: { ...live.build, analyzer_version: 1 } })));
+      await target.putObject(
+        refreshKeys.state('sp500'),
+        new TextEncoder().encode(JSON.stringify({ ...live, build: { ...live.build, analyzer_version: 1 } })),
+      );
       const sixth = await refreshRun(target, 'run-6', '2024-03-01');
       expect(sixth.plan).toMatchObject({ full: true, model: null });
       expect(sixth.learnedModel).toBe(true);

@@ -23,10 +23,13 @@ describe('retry (index-builder/retry.ts)', () => {
 
   it('spreads the waits of calls that failed together', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     const waits = new Set(Array.from({ length: 20 }, () => retryWaitMs(2, 1000, null, random)));
     expect(waits.size).toBeGreaterThan(15);
-    for (const w of waits) expect(w).toBeGreaterThanOrEqual(2000), expect(w).toBeLessThanOrEqual(4000);
+    for (const w of waits) {
+      expect(w).toBeGreaterThanOrEqual(2000);
+      expect(w).toBeLessThanOrEqual(4000);
+    }
   });
 
   it('waits at least what Retry-After asks, and stops when that is above maxWaitMs', async () => {
@@ -37,7 +40,13 @@ describe('retry (index-builder/retry.ts)', () => {
     expect(waits).toEqual([7000, 100]);
 
     const b = failing([new RetryableError('HTTP 429', 600_000)]);
-    const err = await retry('get y', b.call, { retries: 5, baseMs: 100, maxWaitMs: 120_000, sleep, random: () => 0 }).catch((e: unknown) => e);
+    const err = await retry('get y', b.call, {
+      retries: 5,
+      baseMs: 100,
+      maxWaitMs: 120_000,
+      sleep,
+      random: () => 0,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RetriesExhaustedError);
     expect((err as Error).message).toBe('get y: HTTP 429, giving up: asked to wait 600 s');
     expect(b.calls()).toBe(1);
@@ -46,7 +55,12 @@ describe('retry (index-builder/retry.ts)', () => {
   it('gives up after retries + 1 attempts with the last reason, and reports each retry', async () => {
     const seen: string[] = [];
     const c = failing(Array.from({ length: 9 }, (_, i) => new Error(`reset ${i}`)));
-    const err = (await retry('put z', c.call, { retries: 2, baseMs: 1, sleep: async () => {}, onRetry: (r) => void seen.push(`${r.attempt}:${r.reason}`) }).catch((e: unknown) => e)) as RetriesExhaustedError;
+    const err = (await retry('put z', c.call, {
+      retries: 2,
+      baseMs: 1,
+      sleep: async () => {},
+      onRetry: (r) => void seen.push(`${r.attempt}:${r.reason}`),
+    }).catch((e: unknown) => e)) as RetriesExhaustedError;
     expect(err.message).toBe('put z: reset 2, giving up after 3 attempts');
     expect(err.attempts).toBe(3);
     expect((err.lastError as Error).message).toBe('reset 2');
@@ -56,10 +70,14 @@ describe('retry (index-builder/retry.ts)', () => {
   it('throws a failure that is not retryable at once, as it is', async () => {
     const fatal = new Error('403 forbidden');
     const d = failing([fatal]);
-    await expect(retry('get w', d.call, { retries: 5, baseMs: 1, retryable: () => false, sleep: async () => {} })).rejects.toBe(fatal);
+    await expect(
+      retry('get w', d.call, { retries: 5, baseMs: 1, retryable: () => false, sleep: async () => {} }),
+    ).rejects.toBe(fatal);
     expect(d.calls()).toBe(1);
     // A RetryableError is retried whatever `retryable` says.
     const e = failing([new RetryableError('HTTP 500')]);
-    expect(await retry('get v', e.call, { retries: 1, baseMs: 1, retryable: () => false, sleep: async () => {} })).toBe('ok');
+    expect(await retry('get v', e.call, { retries: 1, baseMs: 1, retryable: () => false, sleep: async () => {} })).toBe(
+      'ok',
+    );
   });
 });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import { mergePreferred } from '../../src/plan/merge';
-import type { Chain } from '../../src/evidence/model';
 import type { Mergeable } from '../../src/plan/merge';
 import { EFFORT_PLANS, planFor } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
@@ -27,7 +26,11 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
     // The caller keeps the 10-K of the year before in scope, so the general pass sees both filings.
     const { reader, body, trace } = await ask({
       query: 'Quillvale net sales in Q1 2024',
-      metadata_filters: { sec_ticker: 'QVLT', sec_fiscal_year: ['FY-2023', 'FY-2024'], sec_form_type: ['10-K', '10-Q'] },
+      metadata_filters: {
+        sec_ticker: 'QVLT',
+        sec_fiscal_year: ['FY-2023', 'FY-2024'],
+        sec_form_type: ['10-K', '10-Q'],
+      },
     });
     const tenQ = (await reader.scope(['QVLT'])).sources.filter((s) => s.doc_id === 'QVLT_2024Q1_10Q').length;
     expect(trace.preference?.label).toMatch(/Q1 2024/);
@@ -41,23 +44,28 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
 
 describe('runQuery: a financial statement the question names', () => {
   it('prefers the rows printed on that statement over the same figure elsewhere', async () => {
-    const { body, trace } = await ask({ query: 'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?' });
+    const { body, trace } = await ask({
+      query: 'From the balance sheet, how much cash did Quillvale hold at the end of fiscal 2023?',
+    });
     expect(trace.analysis.statements).toEqual({ list: ['balance_sheet'], named: true });
     expect(trace.preference?.label).toMatch(/rows of the balance sheet/);
     // The cash-flow statement's closing cash row and MD&A's liquidity sentences state cash too; the balance sheet's
     // rows (two columns, the fiscal year ends) lead, its cash row among the first three chains.
     const chains = (body.evidence ?? '').match(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/g) ?? [];
-    const balanceSheetRow = /^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ended September 24, 2022 \(USD millions\)/;
+    const balanceSheetRow =
+      /^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ended September 24, 2022 \(USD millions\)/;
     for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
-    expect(chains.slice(0, 3).join('')).toMatch(/<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/);
+    expect(chains.slice(0, 3).join('')).toMatch(
+      /<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/,
+    );
     // The explain trace names the bonus the named statement gave the leading chain.
     expect(trace.explain?.[0]?.preference).toBe(RANKING.namedStatementBonus);
   });
 
-  it('infers the statements of a ratio\'s inputs, and none for a plain lookup', async () => {
-    const ratio = await ask({ query: 'What was Quillvale\'s gross margin percentage in fiscal 2023?' });
+  it("infers the statements of a ratio's inputs, and none for a plain lookup", async () => {
+    const ratio = await ask({ query: "What was Quillvale's gross margin percentage in fiscal 2023?" });
     expect(ratio.trace.analysis.statements).toEqual({ list: ['income_statement'], named: false });
-    const lookup = await ask({ query: 'What were Quillvale\'s net sales in fiscal 2023?' });
+    const lookup = await ask({ query: "What were Quillvale's net sales in fiscal 2023?" });
     expect(lookup.trace.analysis.statements).toEqual({ list: [], named: false });
     expect(lookup.trace.preference).toBeUndefined();
   });
@@ -73,32 +81,43 @@ describe('runQuery: soft periods', () => {
     const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
     expect(first).toMatch(/sources='QVLT-10K-FY2022-/);
 
-    const strict = await ask({ query: 'Quillvale cost of sales in fiscal 2022', metadata_filters: { sec_fiscal_year: 'FY-2022' } });
+    const strict = await ask({
+      query: 'Quillvale cost of sales in fiscal 2022',
+      metadata_filters: { sec_fiscal_year: 'FY-2022' },
+    });
     expect(strict.trace.widened).toBeUndefined();
     expect(strict.body.evidence).not.toMatch(/FY2023/);
   });
 });
 
 describe('runQuery: a question that names no period', () => {
-  it.each(['research', 'basic'])('searches the latest annual report first and cites it for what the filings repeat (%s mode)', async (mode) => {
-    // Both of Quillvale's 10-Ks say so in the same words; the question is about the company now.
-    const { body, trace } = await ask({ mode, query: 'Is Quillvale\'s industry cyclical?' });
-    expect(trace.analysis.current).toBe(true);
-    expect(trace.passes.map((p) => `${p.purpose}:${p.merge}`).slice(0, 2)).toEqual(['latest:first', `${mode === 'basic' ? 'route' : 'question'}:below`]);
-    expect(trace.passes[0]!.searchedShards).toEqual(['QVLT-FY2023']);
-    const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
-    expect(first).toMatch(/<consensus>The semiconductor industry is cyclical\.<\/consensus>/);
-    expect(first).toMatch(/sources='QVLT-10K-FY2023-/);
-    expect(first).not.toMatch(/sources='QVLT-10K-FY2022-/);
-    // Research says so; basic mode adds no notice for its priors.
-    expect((body.notices ?? []).some((n) => n.code === 'LATEST_FILING_PREFERRED')).toBe(mode === 'research');
-  });
+  it.each(['research', 'basic'])(
+    'searches the latest annual report first and cites it for what the filings repeat (%s mode)',
+    async (mode) => {
+      // Both of Quillvale's 10-Ks say so in the same words; the question is about the company now.
+      const { body, trace } = await ask({ mode, query: "Is Quillvale's industry cyclical?" });
+      expect(trace.analysis.current).toBe(true);
+      expect(trace.passes.map((p) => `${p.purpose}:${p.merge}`).slice(0, 2)).toEqual([
+        'latest:first',
+        `${mode === 'basic' ? 'route' : 'question'}:below`,
+      ]);
+      expect(trace.passes[0]!.searchedShards).toEqual(['QVLT-FY2023']);
+      const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
+      expect(first).toMatch(/<consensus>The semiconductor industry is cyclical\.<\/consensus>/);
+      expect(first).toMatch(/sources='QVLT-10K-FY2023-/);
+      expect(first).not.toMatch(/sources='QVLT-10K-FY2022-/);
+      // Research says so; basic mode adds no notice for its priors.
+      expect((body.notices ?? []).some((n) => n.code === 'LATEST_FILING_PREFERRED')).toBe(mode === 'research');
+    },
+  );
 
   it('keeps to the year a question names', async () => {
-    const { body, trace } = await ask({ query: 'Was Quillvale\'s industry cyclical in fiscal 2022?' });
+    const { body, trace } = await ask({ query: "Was Quillvale's industry cyclical in fiscal 2022?" });
     expect(trace.analysis.current).toBe(false);
     expect(trace.passes.map((p) => p.purpose)).not.toContain('latest');
-    expect(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0]).toMatch(/sources='QVLT-10K-FY2022-/);
+    expect(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0]).toMatch(
+      /sources='QVLT-10K-FY2022-/,
+    );
   });
 });
 
@@ -115,16 +134,27 @@ describe('runQuery: basic mode', () => {
 describe('mergePreferred', () => {
   const chain = (relevance: number, text: string): Mergeable => ({ relevance, score: relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
-    const order = (pref: number, gen: number) => mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium.maxChains).map((c) => c.claims[0]);
+    const order = (pref: number, gen: number) =>
+      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium.maxChains).map(
+        (c) => c.claims[0],
+      );
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
     expect(order(7, 9)).toEqual(['other filing', 'named quarter']);
   });
 
-  it('keeps the bonus a chain earned from its own pass\'s preference when passes merge', () => {
+  it("keeps the bonus a chain earned from its own pass's preference when passes merge", () => {
     // The named year's chain (7, +1 as the preferred side) against a later 10-K's statement row that earned 3.
-    const merged = mergePreferred([chain(7, 'named year')], [{ ...chain(6, 'statement row'), earned: 3 }], EFFORT_PLANS.medium.maxChains);
+    const merged = mergePreferred(
+      [chain(7, 'named year')],
+      [{ ...chain(6, 'statement row'), earned: 3 }],
+      EFFORT_PLANS.medium.maxChains,
+    );
     expect(merged.map((c) => c.claims[0])).toEqual(['statement row', 'named year']);
-    const unearned = mergePreferred([chain(7, 'named year')], [chain(6, 'statement row')], EFFORT_PLANS.medium.maxChains);
+    const unearned = mergePreferred(
+      [chain(7, 'named year')],
+      [chain(6, 'statement row')],
+      EFFORT_PLANS.medium.maxChains,
+    );
     expect(unearned.map((c) => c.claims[0])).toEqual(['named year', 'statement row']);
   });
 });
@@ -134,7 +164,8 @@ describe('planFor: how many chains, how deep, by effort and question shape', () 
     for (const shape of ['lookup', 'ratio'] as const) {
       expect(planFor('medium', shape)).toEqual({ ...EFFORT_PLANS.medium, maxChains: 16, entriesPerChain: 2 });
     }
-    for (const shape of ['trend', 'comparison', 'descriptive'] as const) expect(planFor('medium', shape)).toEqual(EFFORT_PLANS.medium);
+    for (const shape of ['trend', 'comparison', 'descriptive'] as const)
+      expect(planFor('medium', shape)).toEqual(EFFORT_PLANS.medium);
     for (const effort of ['low', 'high'] as const) expect(planFor(effort, 'lookup')).toEqual(EFFORT_PLANS[effort]);
   });
 
@@ -152,7 +183,10 @@ describe('planFor: how many chains, how deep, by effort and question shape', () 
 describe('runQuery: a statement is shown once', () => {
   it('prints no statement twice when merged passes both found it (line-item facets of a ratio, agentic requirements)', async () => {
     for (const mode of ['research', 'agentic_research'] as const) {
-      for (const query of ['What was the gross margin percentage of Quillvale in fiscal 2023?', 'Compare Quillvale and Zenharrow net sales and operating income in 2023']) {
+      for (const query of [
+        'What was the gross margin percentage of Quillvale in fiscal 2023?',
+        'Compare Quillvale and Zenharrow net sales and operating income in 2023',
+      ]) {
         const { body } = await ask({ query, mode });
         const consensus = [...(body.evidence ?? '').matchAll(/<consensus>([\s\S]*?)<\/consensus>/g)].map((m) => m[1]);
         expect(consensus.length).toBeGreaterThan(0);

@@ -16,14 +16,23 @@ import { ArtifactFormatError } from '../../src/format/container';
 import { queryTerms } from '../../src/query/terms';
 import { tokenize } from '../../src/text/tokenize';
 
-const sortAll = (items: ScoredStatement[], k: number) => [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
+const sortAll = (items: ScoredStatement[], k: number) =>
+  [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
 
 describe('topK', () => {
   it('gives what sorting everything gives, ties and small k included', () => {
-    const item = fc.record({ local: fc.nat(5000), score: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ min: -1, max: 1, noNaN: true })) });
+    const item = fc.record({
+      local: fc.nat(5000),
+      score: fc.oneof(fc.integer({ min: -3, max: 3 }), fc.double({ min: -1, max: 1, noNaN: true })),
+    });
     fc.assert(
       fc.property(fc.uniqueArray(item, { selector: (x) => x.local, maxLength: 2000 }), fc.nat(300), (items, k) => {
-        expect(topK(items.map((x) => ({ ...x })), k)).toEqual(sortAll(items, k));
+        expect(
+          topK(
+            items.map((x) => ({ ...x })),
+            k,
+          ),
+        ).toEqual(sortAll(items, k));
       }),
       { numRuns: 300 },
     );
@@ -86,7 +95,9 @@ describe('query terms of a statement from posting lists against its tokenized te
         const terms = queryTerms(q);
         for (let local = 0; local < shard.count; local++) {
           const fromText = new Set(chainTerms(shard.texts[local]!, shard.metric[local]!, tokenize));
-          expect(statementQueryTerms(shard, local, membershipQuery(terms)), `${id} #${local}`).toEqual(terms.filter((t) => fromText.has(t)));
+          expect(statementQueryTerms(shard, local, membershipQuery(terms)), `${id} #${local}`).toEqual(
+            terms.filter((t) => fromText.has(t)),
+          );
           compared++;
         }
       }
@@ -96,7 +107,9 @@ describe('query terms of a statement from posting lists against its tokenized te
 
   it('refuses a posting list whose ids are not ascending (the binary search relies on it)', () => {
     const { shard } = sample.shard('QVLT-FY2023');
-    const t = Array.from({ length: shard.terms.length }, (_, i) => i).find((i) => shard.postOffsets[i + 1]! - shard.postOffsets[i]! >= 2)!;
+    const t = Array.from({ length: shard.terms.length }, (_, i) => i).find(
+      (i) => shard.postOffsets[i + 1]! - shard.postOffsets[i]! >= 2,
+    )!;
     const a = shard.postOffsets[t]!;
     const k = shard.postOffsets[t + 1]! - a;
     // The sample's shards are small: 16-bit ids (src/format/shard-layout.ts postingIdBytes).

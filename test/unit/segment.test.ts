@@ -41,7 +41,10 @@ describe('segmentFiling (10-K)', () => {
       'ITEM 1A. RISK FACTORS\nOur suppliers could fail to deliver parts on time.',
     ];
     const found = segmentFiling('10-K', pages);
-    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 0], ['10K-Item-1A', 1]]);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0],
+      ['10K-Item-1A', 1],
+    ]);
     expect(found[0]!.lines.map((l) => l.text).join('\n')).toContain('designs widgets');
   });
 
@@ -54,7 +57,10 @@ describe('segmentFiling (10-K)', () => {
       'ITEM 1. BUSINESS\nThe Utility delivers electricity and natural gas to customers in one state.\nITEM 1A. RISK FACTORS\nWildfires could cause losses.\nITEM 3. LEGAL PROCEEDINGS\nSee Note 9.\nITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nRevenue rose.',
     ];
     expect(segmentFiling('10-K', pages).map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-1', 1], ['10K-Item-1A', 1], ['10K-Item-3', 1], ['10K-Item-7', 1],
+      ['10K-Item-1', 1],
+      ['10K-Item-1A', 1],
+      ['10K-Item-3', 1],
+      ['10K-Item-7', 1],
     ]);
   });
 
@@ -64,7 +70,12 @@ describe('segmentFiling (10-K)', () => {
       'ITEM 1A. RISK FACTORS\nWildfires could cause losses.\nITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nRevenue rose.\nITEM 8. FINANCIAL STATEMENTS\nBalance sheet.',
     ];
     const found = segmentFiling('10-K', pages);
-    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 0], ['10K-Item-1A', 1], ['10K-Item-7', 1], ['10K-Item-8', 1]]);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 0],
+      ['10K-Item-1A', 1],
+      ['10K-Item-7', 1],
+      ['10K-Item-8', 1],
+    ]);
     expect(text(found[0]!)).toContain('can occur for many reasons');
   });
 
@@ -86,20 +97,38 @@ describe('segmentFiling (10-K)', () => {
     ];
     const found = segmentFiling('10-K', pages);
     expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-1', 0], ['10K-Item-8', 0], ['10K-Item-15', 1], ['10K-Item-16', 1], ['10K-Item-8', 2], ['10K-Item-16', 3],
+      ['10K-Item-1', 0],
+      ['10K-Item-8', 0],
+      ['10K-Item-15', 1],
+      ['10K-Item-16', 1],
+      ['10K-Item-8', 2],
+      ['10K-Item-16', 3],
     ]);
-    expect(text(found[4]!)).toMatch(/^INDEX TO FINANCIAL STATEMENTS[\s\S]*CONSOLIDATED BALANCE SHEETS[\s\S]*Revenue is recognized/);
+    expect(text(found[4]!)).toMatch(
+      /^INDEX TO FINANCIAL STATEMENTS[\s\S]*CONSOLIDATED BALANCE SHEETS[\s\S]*Revenue is recognized/,
+    );
     expect(text(found[5]!)).toContain('Credit agreement');
     // An Item 7 that points at the annual report's MD&A under a heading it names: that run is Item 7's.
-    const mdna = 'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
+    const mdna =
+      'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
     const withMdna = [
-      pages[0]!.replace('ITEM 8.', 'ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nInformation required by this item is incorporated by reference from the discussion under the heading Financial Review in our 2024 Financial Report.\nITEM 8.'),
+      pages[0]!.replace(
+        'ITEM 8.',
+        'ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\nInformation required by this item is incorporated by reference from the discussion under the heading Financial Review in our 2024 Financial Report.\nITEM 8.',
+      ),
       pages[1]!,
       `Financial Review\n${mdna}`,
       ...pages.slice(2),
     ];
     expect(segmentFiling('10-K', withMdna).map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-1', 0], ['10K-Item-7', 0], ['10K-Item-8', 0], ['10K-Item-15', 1], ['10K-Item-16', 1], ['10K-Item-7', 2], ['10K-Item-8', 3], ['10K-Item-16', 4],
+      ['10K-Item-1', 0],
+      ['10K-Item-7', 0],
+      ['10K-Item-8', 0],
+      ['10K-Item-15', 1],
+      ['10K-Item-16', 1],
+      ['10K-Item-7', 2],
+      ['10K-Item-8', 3],
+      ['10K-Item-16', 4],
     ]);
     // An Item 8 that prints the statements itself keeps everything after Part IV where it is.
     const own = [pages[0]!.replace(/The consolidated financial statements listed[^\n]*/, notes), ...pages.slice(1)];
@@ -108,8 +137,10 @@ describe('segmentFiling (10-K)', () => {
 
   it('finds the MD&A and statements of an annual report filed as Exhibit 13, and those an Item 8 only lists', () => {
     const notes = 'Revenue is recognized when control of the goods passes to the customer at shipment.\n'.repeat(130);
-    const mdna = 'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
-    const pointer = (what: string) => `The information required by this item is incorporated by reference to ${what} included in our Annual Report to Shareholders, Exhibit 13.`;
+    const mdna =
+      'Revenue rose because more widgets were sold to industrial customers in every region this year.\n'.repeat(130);
+    const pointer = (what: string) =>
+      `The information required by this item is incorporated by reference to ${what} included in our Annual Report to Shareholders, Exhibit 13.`;
     const pages = [
       'ITEM 1. BUSINESS\nExample Widgets designs widgets.',
       `ITEM 7. MANAGEMENT’S DISCUSSION AND ANALYSIS\n${pointer('the caption "Management\'s Discussion and Analysis of Financial Condition and Results of Operations"')}\nITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\n${pointer('the captions "Consolidated Statements of Income" and "Consolidated Balance Sheets"')}`,
@@ -123,7 +154,13 @@ describe('segmentFiling (10-K)', () => {
     ];
     const found = segmentFiling('10-K', pages);
     expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-1', 0], ['10K-Item-7', 1], ['10K-Item-8', 1], ['10K-Item-15', 2], ['10K-Item-7', 3], ['10K-Item-8', 4], ['10K-Item-15', 7],
+      ['10K-Item-1', 0],
+      ['10K-Item-7', 1],
+      ['10K-Item-8', 1],
+      ['10K-Item-15', 2],
+      ['10K-Item-7', 3],
+      ['10K-Item-8', 4],
+      ['10K-Item-15', 7],
     ]);
     expect(text(found[4]!)).toMatch(/^Item 2\. Management's Discussion[\s\S]*show the cash used\.$/); // a statement named in prose stays
     expect(text(found[5]!)).toMatch(/^Consolidated Statements of Income[\s\S]*We have audited the statements\.$/);
@@ -137,7 +174,11 @@ describe('segmentFiling (10-K)', () => {
       'EXHIBIT INDEX\n10.1 Credit agreement',
     ];
     expect(segmentFiling('10-K', listing).map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-1', 0], ['10K-Item-8', 1], ['10K-Item-15', 2], ['10K-Item-8', 3], ['10K-Item-15', 4],
+      ['10K-Item-1', 0],
+      ['10K-Item-8', 1],
+      ['10K-Item-15', 2],
+      ['10K-Item-8', 3],
+      ['10K-Item-15', 4],
     ]);
   });
 
@@ -152,7 +193,11 @@ describe('segmentFiling (10-K)', () => {
     ];
     const found = segmentFiling('10-K', pages);
     expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
-      ['10K-Item-7', 0], ['10K-Item-8', 1], ['10K-Item-7A', 4], ['10K-Item-8', 4], ['10K-Item-9A', 4],
+      ['10K-Item-7', 0],
+      ['10K-Item-8', 1],
+      ['10K-Item-7A', 4],
+      ['10K-Item-8', 4],
+      ['10K-Item-9A', 4],
     ]);
     expect(text(found[0]!)).toContain('The Consolidated Statement of Cash Flows shows'); // a statement named in prose
     expect(text(found[1]!)).toMatch(/^Consolidated Statement of Income[\s\S]*Revenue is recognized/);
@@ -169,7 +214,10 @@ describe('segmentFiling (10-K)', () => {
       'More about the segments.\nItem 1A. Risk Factors\nOur suppliers could fail to deliver parts on time.',
     ];
     const found = segmentFiling('10-K', pages);
-    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([['10K-Item-1', 2], ['10K-Item-1A', 3]]);
+    expect(found.map((s) => [s.itemTag, s.heading.page])).toEqual([
+      ['10K-Item-1', 2],
+      ['10K-Item-1A', 3],
+    ]);
     expect(text(found[0]!)).toContain('diversified technology company');
     expect(text(found[0]!)).toContain('More about the segments.');
     expect(text(found[0]!)).not.toContain('Our suppliers');
@@ -179,7 +227,8 @@ describe('segmentFiling (10-K)', () => {
 describe('segmentFiling (10-K laid out as an annual report, with a cross-reference index)', () => {
   // Invented: Arbelion Power prints no Item headings; page footers carry printed numbers one ahead of the PDF page.
   const footer = (n: number) => `   Arbelion Power 2023 Annual Report ${n}`;
-  const body = (title: string, n: number, extra = '') => `${title}\nArbelion Power sells electricity in three states.${extra}\n${footer(n)}`;
+  const body = (title: string, n: number, extra = '') =>
+    `${title}\nArbelion Power sells electricity in three states.${extra}\n${footer(n)}`;
   const pages = [
     'UNITED STATES SECURITIES AND EXCHANGE COMMISSION\nFORM 10-K\nArbelion Power, Inc.',
     body('OUR BUSINESS', 2),
@@ -222,13 +271,20 @@ describe('segmentFiling (10-K laid out as an annual report, with a cross-referen
       ['10K-Item-8', 6], // pages 7-8; the auditor's report and the signatures page, named by no item, continue it
       ['10K-Item-15', 11],
     ]);
-    expect(sections.find((s) => s.itemTag === '10K-Item-7')!.title).toBe("Management's Discussion and Analysis of Financial Condition and Results of Operations");
+    expect(sections.find((s) => s.itemTag === '10K-Item-7')!.title).toBe(
+      "Management's Discussion and Analysis of Financial Condition and Results of Operations",
+    );
     expect(sections.flatMap((s) => s.lines).some((l) => l.page === 9)).toBe(false); // the index page itself
     expect(sections.flatMap((s) => s.lines).some((l) => l.page === 0)).toBe(false); // the cover
   });
 
   it('gives pages after the last named one (appended exhibits) to Item 15', () => {
-    const shifted = pages.map((p) => p.replace('Exhibits and Financial Statement Schedules   Page 12', 'Exhibits and Financial Statement Schedules   Page 11'));
+    const shifted = pages.map((p) =>
+      p.replace(
+        'Exhibits and Financial Statement Schedules   Page 12',
+        'Exhibits and Financial Statement Schedules   Page 11',
+      ),
+    );
     const sections = segmentFiling('10-K', shifted);
     expect(sections[sections.length - 1]!.itemTag).toBe('10K-Item-15');
     expect(sections[sections.length - 1]!.heading.page).toBe(10);
@@ -247,19 +303,27 @@ describe('segmentFiling (10-Q)', () => {
       'PART II — OTHER INFORMATION\nItem 1. Legal Proceedings\nThere were no material legal proceedings during the quarter.\nItem 2. Unregistered Sales of Equity Securities and Use of Proceeds\nThe company repurchased 1,000 shares during the quarter.',
     ];
     expect(segmentFiling('10-Q', pages).map((s) => s.itemTag)).toEqual([
-      '10Q-PartI-Item-1', '10Q-PartI-Item-2', '10Q-PartII-Item-1', '10Q-PartII-Item-2',
+      '10Q-PartI-Item-1',
+      '10Q-PartI-Item-2',
+      '10Q-PartII-Item-1',
+      '10Q-PartII-Item-2',
     ]);
   });
 });
 
 // Invented 10-Q layouts, one trap each (written for these tests).
-const tags = (pages: string[]) => segmentFiling('10-Q', pages).map((s) => `${s.itemTag}@${s.heading.page}:${s.heading.lineNo}`);
+const tags = (pages: string[]) =>
+  segmentFiling('10-Q', pages).map((s) => `${s.itemTag}@${s.heading.page}:${s.heading.lineNo}`);
 const textOf = (pages: string[], tag: string) =>
-  segmentFiling('10-Q', pages).filter((s) => s.itemTag === tag).flatMap((s) => s.lines.map((l) => l.text)).join('\n');
+  segmentFiling('10-Q', pages)
+    .filter((s) => s.itemTag === tag)
+    .flatMap((s) => s.lines.map((l) => l.text))
+    .join('\n');
 
 describe('segmentFiling (10-Q layouts)', () => {
   const cover = 'ORCHARD LANTERN CORP\nQUARTERLY REPORT ON FORM 10-Q\nFor the quarterly period ended April 30, 2025';
-  const toc = 'INDEX\nPART I   Page\nItem 1. Financial Statements   3\nItem 2. Management’s Discussion and Analysis   9\nItem 3. Quantitative and Qualitative Disclosures About Market Risk   14\nItem 4. Controls and Procedures   15\nPART II\nItem 1. Legal Proceedings   16\nItem 1A. Risk Factors   16\nItem 6. Exhibits   17';
+  const toc =
+    'INDEX\nPART I   Page\nItem 1. Financial Statements   3\nItem 2. Management’s Discussion and Analysis   9\nItem 3. Quantitative and Qualitative Disclosures About Market Risk   14\nItem 4. Controls and Procedures   15\nPART II\nItem 1. Legal Proceedings   16\nItem 1A. Risk Factors   16\nItem 6. Exhibits   17';
 
   it('takes Part II from the item title when the PART II line is missing, and keeps cross-references in their item', () => {
     const pages = [
@@ -270,8 +334,12 @@ describe('segmentFiling (10-Q layouts)', () => {
       'Item 1. Legal Proceedings\nSee Note 5 in\nItem 1. “Financial Statements” in Part I.\nItem 3. Defaults Upon Senior Securities\nNone.\nItem 6. Exhibits\n31.1 Certification of the chief executive officer',
     ];
     expect(tags(pages)).toEqual([
-      '10Q-PartI-Item-1@2:1', '10Q-PartI-Item-2@3:0', '10Q-PartI-Item-4@3:3',
-      '10Q-PartII-Item-1@4:0', '10Q-PartII-Item-3@4:3', '10Q-PartII-Item-6@4:5',
+      '10Q-PartI-Item-1@2:1',
+      '10Q-PartI-Item-2@3:0',
+      '10Q-PartI-Item-4@3:3',
+      '10Q-PartII-Item-1@4:0',
+      '10Q-PartII-Item-3@4:3',
+      '10Q-PartII-Item-6@4:5',
     ]);
     expect(textOf(pages, '10Q-PartI-Item-2')).toContain('Item 1A. Risk Factors—Orchard Supply');
     expect(textOf(pages, '10Q-PartII-Item-1')).toContain('“Financial Statements” in Part I.');
@@ -299,15 +367,24 @@ describe('segmentFiling (10-Q layouts)', () => {
   });
 
   it('reads an MD&A-first report without Item 1/2 headings: the pages before the statements are Item 2', () => {
-    const mdna = (n: number) => `MANAGEMENT OVERVIEW ${n}\nThe firm’s lantern lending grew in the quarter, and deposits rose with orchard activity across regions.`;
+    const mdna = (n: number) =>
+      `MANAGEMENT OVERVIEW ${n}\nThe firm’s lantern lending grew in the quarter, and deposits rose with orchard activity across regions.`;
     const pages = [
       cover,
       toc,
-      mdna(1), mdna(2), mdna(3), mdna(4),
+      mdna(1),
+      mdna(2),
+      mdna(3),
+      mdna(4),
       'ORCHARD LANTERN CORP\nConsolidated statements of income (unaudited)\nLantern fees   $   12   $   10',
       'Item 3. Quantitative and Qualitative Disclosures About Market Risk\nRefer to the market risk section.\nItem 4. Controls and Procedures\nEffective.',
     ];
-    expect(tags(pages)).toEqual(['10Q-PartI-Item-2@2:0', '10Q-PartI-Item-1@6:0', '10Q-PartI-Item-3@7:0', '10Q-PartI-Item-4@7:2']);
+    expect(tags(pages)).toEqual([
+      '10Q-PartI-Item-2@2:0',
+      '10Q-PartI-Item-1@6:0',
+      '10Q-PartI-Item-3@7:0',
+      '10Q-PartI-Item-4@7:2',
+    ]);
   });
 
   it('reads a report of bare section titles (no "Item" headings), in order: statements, MD&A, the rest', () => {
@@ -319,7 +396,11 @@ describe('segmentFiling (10-Q layouts)', () => {
       'Risk Factors\nThe risks in our annual report still apply.\nControls and Procedures\nOur controls were effective.\nExhibits\n31.1 Certification',
     ];
     expect(tags(pages)).toEqual([
-      '10Q-PartI-Item-1@2:0', '10Q-PartI-Item-2@3:0', '10Q-PartII-Item-1A@4:0', '10Q-PartI-Item-4@4:2', '10Q-PartII-Item-6@4:4',
+      '10Q-PartI-Item-1@2:0',
+      '10Q-PartI-Item-2@3:0',
+      '10Q-PartII-Item-1A@4:0',
+      '10Q-PartI-Item-4@4:2',
+      '10Q-PartII-Item-6@4:4',
     ]);
     expect(textOf(pages, '10Q-PartI-Item-1')).toContain('A wick supplier sued us');
   });
@@ -337,13 +418,16 @@ describe('segmentFiling (10-Q layouts)', () => {
 
 describe('10-Q segmentation agreement with the hand labels (../shared)', () => {
   const filings = sharedDir() ? join(sharedDir()!, 'corpus/filings') : null;
-  it.skipIf(!filings || !existsSync(join(filings, 'pages.jsonl.gz')))('puts at least 98% of characters in the labelled item and finds 95% of the labelled headings (npm run eval:items10q)', async () => {
-    const { total, filings: n } = await evalItems10Q(filings!);
-    expect(n.length).toBeGreaterThanOrEqual(20);
-    expect(total.correct / total.chars).toBeGreaterThanOrEqual(0.98);
-    expect(total.matched / total.labelled).toBeGreaterThanOrEqual(0.95);
-    expect(total.matched / total.predicted).toBeGreaterThanOrEqual(0.95);
-  });
+  it.skipIf(!filings || !existsSync(join(filings, 'pages.jsonl.gz')))(
+    'puts at least 98% of characters in the labelled item and finds 95% of the labelled headings (npm run eval:items10q)',
+    async () => {
+      const { total, filings: n } = await evalItems10Q(filings!);
+      expect(n.length).toBeGreaterThanOrEqual(20);
+      expect(total.correct / total.chars).toBeGreaterThanOrEqual(0.98);
+      expect(total.matched / total.labelled).toBeGreaterThanOrEqual(0.95);
+      expect(total.matched / total.predicted).toBeGreaterThanOrEqual(0.95);
+    },
+  );
 });
 
 describe('statements', () => {
@@ -366,7 +450,9 @@ describe('statements', () => {
     const rows = extractStatements(item8!);
     const capex = rows.find((r) => r.text.startsWith('Purchases of property'));
     expect(capex).toMatchObject({ kind: 'table_row', status: 'FACT', page: 4 });
-    expect(capex!.text).toBe('Purchases of property, plant and equipment: (41) for FY2024 | (38) for FY2023 (USD millions)');
+    expect(capex!.text).toBe(
+      'Purchases of property, plant and equipment: (41) for FY2024 | (38) for FY2023 (USD millions)',
+    );
     expect(capex!.fact!.cells.map((c) => c.value)).toEqual([-41, -38]);
     const mdna = extractStatements(item7!);
     expect(mdna.find((s) => s.text.startsWith('We expect'))?.status).toBe('PREDICTION');
@@ -376,10 +462,13 @@ describe('statements', () => {
 
 describe('segmentation agreement with the real EDGAR item splits (../shared)', () => {
   const dir = sharedDir() ? join(sharedDir()!, 'corpus/edgar-items') : null;
-  it.skipIf(!dir || !existsSync(join(dir, 'items.jsonl.gz')))('puts at least 97% of characters in the right item (94% with a table of contents in front) (npm run eval:items)', async () => {
-    const { overall } = await evalItems(dir!);
-    expect(overall.correct / overall.chars).toBeGreaterThanOrEqual(0.97);
-    const withToc = await evalItems(dir!, { toc: true });
-    expect(withToc.overall.correct / withToc.overall.chars).toBeGreaterThanOrEqual(0.94);
-  });
+  it.skipIf(!dir || !existsSync(join(dir, 'items.jsonl.gz')))(
+    'puts at least 97% of characters in the right item (94% with a table of contents in front) (npm run eval:items)',
+    async () => {
+      const { overall } = await evalItems(dir!);
+      expect(overall.correct / overall.chars).toBeGreaterThanOrEqual(0.97);
+      const withToc = await evalItems(dir!, { toc: true });
+      expect(withToc.overall.correct / withToc.overall.chars).toBeGreaterThanOrEqual(0.94);
+    },
+  );
 });

@@ -1,7 +1,21 @@
 // The shard layout's encodings that the sample index does not reach: posting lists with 32-bit ids (a shard of more
 // than 65,536 statements; the shared corpus's largest has about 15,000), and a term dictionary out of order.
 import { describe, expect, it } from 'vitest';
-import { decodeShard, decodeShardHead, edgeCount, encodeShard, type ShardInput, fillPostings, postingList, rowLabelTerms, shardHead, statementEdges, statementFeatures, statementKind, statementStatus } from '../../src/format/shard-layout';
+import {
+  decodeShard,
+  decodeShardHead,
+  edgeCount,
+  encodeShard,
+  type ShardInput,
+  fillPostings,
+  postingList,
+  rowLabelTerms,
+  shardHead,
+  statementEdges,
+  statementFeatures,
+  statementKind,
+  statementStatus,
+} from '../../src/format/shard-layout';
 
 /** A shard's builder input of n plain statements, with `overrides` (columns of the same length). */
 function shardInput(n: number, overrides: Partial<ShardInput> = {}): ShardInput {
@@ -68,7 +82,9 @@ describe('shard term dictionary', () => {
       return decodeShardHead(bytes.subarray(0, shardHead(bytes).head_bytes));
     };
     const sorted = head(terms);
-    terms.forEach((t, i) => expect(sorted.termIndex.get(t)).toBe(i));
+    terms.forEach((t, i) => {
+      expect(sorted.termIndex.get(t)).toBe(i);
+    });
     for (const absent of ['', 'a', 'epsilon', 'zz']) expect(sorted.termIndex.get(absent)).toBeUndefined();
     expect(() => head(['beta', 'alpha'])).toThrow(/not strictly sorted/);
     expect(() => head(['alpha', 'alpha'])).toThrow(/not strictly sorted/);
@@ -80,8 +96,25 @@ describe('shard columns read from the head', () => {
     const n = 6;
     const kind = ['table_row', 'sentence', 'table_row', 'sentence', 'sentence', 'table_row'] as const;
     const status = ['FACT', 'PREDICTION', 'FACT', 'RISK', 'ASSESSMENT', 'FACT'] as const;
-    const texts = ['Net sales: 4,837 for FY2023', 'Sales will grow.', 'Other: 12 for FY2023', 'Rates may rise.', 'We believe demand is strong.', 'Total current assets: 2,310 for FY2023'];
-    const edges = [[{ target: 1, kind: 'explains' as const }, { target: 2, kind: 'period' as const }], [], [], [{ target: 0, kind: 'outlook' as const }], [], [{ target: 4, kind: 'explains' as const }]];
+    const texts = [
+      'Net sales: 4,837 for FY2023',
+      'Sales will grow.',
+      'Other: 12 for FY2023',
+      'Rates may rise.',
+      'We believe demand is strong.',
+      'Total current assets: 2,310 for FY2023',
+    ];
+    const edges = [
+      [
+        { target: 1, kind: 'explains' as const },
+        { target: 2, kind: 'period' as const },
+      ],
+      [],
+      [],
+      [{ target: 0, kind: 'outlook' as const }],
+      [],
+      [{ target: 4, kind: 'explains' as const }],
+    ];
     const bytes = encodeShard(
       shardInput(n, {
         id: 'COLS-FY2023',
@@ -100,7 +133,9 @@ describe('shard columns read from the head', () => {
       expect(Array.from({ length: n }, (_, i) => statementStatus(shard, i))).toEqual(status);
       expect(Array.from({ length: n }, (_, i) => statementEdges(shard, i))).toEqual(edges);
       expect(Array.from({ length: n }, (_, i) => edgeCount(shard, i))).toEqual(edges.map((e) => e.length));
-      expect(Array.from({ length: n }, (_, i) => rowLabelTerms(shard, i))).toEqual(texts.map((t, i) => statementFeatures(t, kind[i]!, 0).label));
+      expect(Array.from({ length: n }, (_, i) => rowLabelTerms(shard, i))).toEqual(
+        texts.map((t, i) => statementFeatures(t, kind[i]!, 0).label),
+      );
     }
   });
 });

@@ -32,14 +32,25 @@ const TEN_Q = [
 
 describe('table facts', () => {
   it('parses rows with $ tokens and parenthesised negatives', () => {
-    expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual(['222', '(3,086)', '(1,403)']);
+    expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
+      '222',
+      '(3,086)',
+      '(1,403)',
+    ]);
     expect(parseRow('Free cash flow conversion   91 %   100 %')!.values).toEqual(['91%', '100%']);
     expect(parseRow('The Company had   three   segments')).toBeNull();
     expect(cellValue('(1,577)')).toBe(-1577);
     expect(cellValue('—')).toBe(0);
-    expect(parseHeader('(Millions)   2018   2017   2016')).toEqual({ cells: ['2018', '2017', '2016'], caption: '(Millions)' });
+    expect(parseHeader('(Millions)   2018   2017   2016')).toEqual({
+      cells: ['2018', '2017', '2016'],
+      caption: '(Millions)',
+    });
     // A balance sheet's month-day heads its year columns: it is not a column of its own.
-    expect(parseHeader('September 30,   2024   2023')).toEqual({ cells: ['2024', '2023'], caption: null, monthDay: 'September 30,' });
+    expect(parseHeader('September 30,   2024   2023')).toEqual({
+      cells: ['2024', '2023'],
+      caption: null,
+      monthDay: 'September 30,',
+    });
   });
 
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
@@ -54,7 +65,8 @@ describe('table facts', () => {
     ].join('\n');
     const note = ['Note 7. Debt', '(In millions)   2024   2023', 'Senior notes due 2031   2,500   2,500'].join('\n');
     // The page before ends in a paragraph that only the statement's title closes.
-    const before = 'Item 8. Financial Statements and Supplementary Data\nThe statements below were audited by an independent registered public\naccounting firm whose report follows them';
+    const before =
+      'Item 8. Financial Statements and Supplementary Data\nThe statements below were audited by an independent registered public\naccounting firm whose report follows them';
     const stmts = segmentFiling('10-K', [before, page, note]).flatMap((s) => extractStatements(s, '10-K'));
     const debt = stmts.find((r) => r.text.startsWith('Long-term debt'))!;
     expect(debt.text).toBe('Long-term debt: 8,410 for FY2024 | 7,925 for FY2023 (USD millions)');
@@ -67,7 +79,12 @@ describe('table facts', () => {
 
   it('gives each column its period from a three-line 10-Q header', () => {
     const products = rows.find((r) => r.text.startsWith('Net sales: Products'))!;
-    expect(products.fact!.cells.map((c) => c.periodKey)).toEqual(['2024-03-30/3M', '2023-03-25/3M', '2024-03-30/9M', '2023-03-25/9M']);
+    expect(products.fact!.cells.map((c) => c.periodKey)).toEqual([
+      '2024-03-30/3M',
+      '2023-03-25/3M',
+      '2024-03-30/9M',
+      '2023-03-25/9M',
+    ]);
     expect(products.text).toBe(
       'Net sales: Products: 1,210 for three months ended March 30, 2024 | 1,105 for three months ended March 25, 2023 | 3,300 for nine months ended March 30, 2024 | 3,050 for nine months ended March 25, 2023 (USD millions)',
     );
@@ -105,7 +122,9 @@ describe('table facts', () => {
     const labels = rows.filter((r) => r.kind === 'table_row').map((r) => r.fact!.label);
     expect(labels).toContain('Cash and cash equivalents at end of year');
     expect(labels).toContain('Forfeiture of shares from employees');
-    expect(labels).toContain('Tax benefits from stock options, restricted stock vesting and employee stock purchase plan');
+    expect(labels).toContain(
+      'Tax benefits from stock options, restricted stock vesting and employee stock purchase plan',
+    );
     const cash = rows.find((r) => r.fact?.label === 'Cash and cash equivalents at end of year')!;
     expect(page.slice(cash.offset, cash.endOffset)).toMatch(/^Cash and cash[\s\S]*4,704$/);
     // Two lines of prose after the last row are a sentence, not a label: no row follows them.
@@ -118,7 +137,7 @@ describe('table facts', () => {
     const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
     expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
     const wrapped = rows.find((r) => r.text.startsWith('Purchases and proceeds'))!;
-    expect(TEN_Q.slice(wrapped.offset, wrapped.endOffset)).toMatch(/^Purchases and proceeds[\s\S]*\(30\)   9$/);
+    expect(TEN_Q.slice(wrapped.offset, wrapped.endOffset)).toMatch(/^Purchases and proceeds[\s\S]*\(30\) {3}9$/);
     const mdna = extractStatements(sections[1]!, '10-Q')[0]!;
     expect(TEN_Q.slice(mdna.offset, mdna.endOffset)).toBe('Net sales rose 10% to $1,410 million in the quarter.');
   });
@@ -141,7 +160,25 @@ describe('metric vocabulary', () => {
       fc.constantFrom(...synonyms),
       fc.constantFrom(...synonyms).map((x) => x.toUpperCase()),
       fc.constantFrom(...synonyms).map((x) => x.slice(0, Math.ceil(x.length / 2))),
-      fc.constantFrom(' ', '  ', ', ', '(', ')', '&', '_', 'é', '\u212a', '\u0130', "'", '\u2019', '%', '2023', 'total ', 'Net ', 'x'),
+      fc.constantFrom(
+        ' ',
+        '  ',
+        ', ',
+        '(',
+        ')',
+        '&',
+        '_',
+        'é',
+        '\u212a',
+        '\u0130',
+        "'",
+        '\u2019',
+        '%',
+        '2023',
+        'total ',
+        'Net ',
+        'x',
+      ),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 8 }), fc.integer({ min: 1, max: 5 }), (parts, max) => {
@@ -150,10 +187,13 @@ describe('metric vocabulary', () => {
       }),
       { numRuns: 3000 },
     );
-    for (const synonym of synonyms) for (const text of [synonym, `Total ${synonym}:`, `_${synonym}`, `${synonym}s`, synonym.toUpperCase()]) expect(metricCodes(text)).toEqual(metricCodesTryingAll(text));
+    for (const synonym of synonyms)
+      for (const text of [synonym, `Total ${synonym}:`, `_${synonym}`, `${synonym}s`, synonym.toUpperCase()])
+        expect(metricCodes(text)).toEqual(metricCodesTryingAll(text));
     // The question reading has its own first words (questionSynonyms): the same twin.
     for (const phrase of [...synonyms, ...METRICS.flatMap((m) => m.questionSynonyms ?? [])]) {
-      for (const text of [phrase, `How did ${phrase} move?`, phrase.toUpperCase()]) expect(metricCodes(text, 3, 'question')).toEqual(metricCodesTryingAll(text, 3, 'question'));
+      for (const text of [phrase, `How did ${phrase} move?`, phrase.toUpperCase()])
+        expect(metricCodes(text, 3, 'question')).toEqual(metricCodesTryingAll(text, 3, 'question'));
     }
   });
   it('reads "gross margin" as the amount in a filing and as the percentage in a question', () => {
@@ -173,20 +213,35 @@ describe('metric vocabulary', () => {
 describe('table facts on real pages (../shared)', () => {
   const shared = sharedDir();
   const pagesPath = shared ? join(shared, 'corpus/filings/pages.jsonl.gz') : null;
-  it.skipIf(!pagesPath || !existsSync(pagesPath))('reads 3M FY2018 purchases of PP&E as (1,577) million for 2018, with item, page and offsets', async () => {
-    const pages: string[] = [];
-    for await (const row of readJsonLines(pagesPath!)) {
-      const p = row as { doc_id: string; page: number; text: string };
-      if (p.doc_id === '3M_2018_10K') pages[p.page] = p.text;
-    }
-    const rows = segmentFiling('10-K', pages.map((p) => p ?? '')).flatMap((s) => extractStatements(s, '10-K').map((st) => ({ ...st, item: s.itemTag })));
-    const capex = rows.filter((r) => r.fact?.label === 'Purchases of property, plant and equipment (PP&E)');
-    const inStatement = capex.find((r) => r.item === '10K-Item-8')!;
-    expect(inStatement.fact!.cells[0]).toMatchObject({ raw: '(1,577)', value: -1577, periodKey: 'FY2018' });
-    expect(inStatement.fact!.scale).toBe('millions');
-    expect(inStatement.text.startsWith('Purchases of property, plant and equipment (PP&E): (1,577) for year ended December 31, 2018')).toBe(true);
-    expect(pages[inStatement.page]!.slice(inStatement.offset).startsWith('Purchases of property, plant and equipment (PP&E)')).toBe(true);
-  }, 120_000);
+  it.skipIf(!pagesPath || !existsSync(pagesPath))(
+    'reads 3M FY2018 purchases of PP&E as (1,577) million for 2018, with item, page and offsets',
+    async () => {
+      const pages: string[] = [];
+      for await (const row of readJsonLines(pagesPath!)) {
+        const p = row as { doc_id: string; page: number; text: string };
+        if (p.doc_id === '3M_2018_10K') pages[p.page] = p.text;
+      }
+      const rows = segmentFiling(
+        '10-K',
+        pages.map((p) => p ?? ''),
+      ).flatMap((s) => extractStatements(s, '10-K').map((st) => ({ ...st, item: s.itemTag })));
+      const capex = rows.filter((r) => r.fact?.label === 'Purchases of property, plant and equipment (PP&E)');
+      const inStatement = capex.find((r) => r.item === '10K-Item-8')!;
+      expect(inStatement.fact!.cells[0]).toMatchObject({ raw: '(1,577)', value: -1577, periodKey: 'FY2018' });
+      expect(inStatement.fact!.scale).toBe('millions');
+      expect(
+        inStatement.text.startsWith(
+          'Purchases of property, plant and equipment (PP&E): (1,577) for year ended December 31, 2018',
+        ),
+      ).toBe(true);
+      expect(
+        pages[inStatement.page]!.slice(inStatement.offset).startsWith(
+          'Purchases of property, plant and equipment (PP&E)',
+        ),
+      ).toBe(true);
+    },
+    120_000,
+  );
 });
 
 describe('rowMetrics', () => {
@@ -196,8 +251,10 @@ describe('rowMetrics', () => {
     expect(ids('Net sales: Industrial products')).toEqual(['revenue']);
     expect(ids('Total current liabilities')).toEqual(['current_liabilities']);
   });
-  it('puts the own label\'s metric first, the group\'s after it', () => {
+  it("puts the own label's metric first, the group's after it", () => {
     expect(ids('Cash flows from operating activities: Net income')).toEqual(['net_income', 'operating_cash_flow']);
-    expect(ids('Adjustments to reconcile net income to net cash provided by operating activities: Stock-based compensation')).toEqual(['operating_cash_flow', 'net_income']);
+    expect(
+      ids('Adjustments to reconcile net income to net cash provided by operating activities: Stock-based compensation'),
+    ).toEqual(['operating_cash_flow', 'net_income']);
   });
 });

@@ -2,7 +2,20 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluateStatuses } from '../../index-builder/eval/status-precision';
-import { FUTURE_PROBE_LABELS, RANDOM_LABELS, readInventedLabels, readRealLabelSets, REAL_LABELS, TUNING2_LABELS, TUNING3_LABELS, TUNING4_LABELS, TUNING5_LABELS, HOLDOUT_LABELS, RANDOM2_LABELS, FUTURE_PROBE2_LABELS } from '../../index-builder/eval/status';
+import {
+  FUTURE_PROBE_LABELS,
+  RANDOM_LABELS,
+  readInventedLabels,
+  readRealLabelSets,
+  REAL_LABELS,
+  TUNING2_LABELS,
+  TUNING3_LABELS,
+  TUNING4_LABELS,
+  TUNING5_LABELS,
+  HOLDOUT_LABELS,
+  RANDOM2_LABELS,
+  FUTURE_PROBE2_LABELS,
+} from '../../index-builder/eval/status';
 import { wilson } from '../../index-builder/eval/status-precision';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { classifyStatus } from '../../index-builder/status';
@@ -17,7 +30,9 @@ describe('epistemic status rules', () => {
   });
 
   it('orders the rules: a belief about the future is a prediction, a conditional harm is a risk', () => {
-    expect(classifyStatus('We believe our cash will be sufficient for the next twelve months.', 'sentence')).toBe('PREDICTION');
+    expect(classifyStatus('We believe our cash will be sufficient for the next twelve months.', 'sentence')).toBe(
+      'PREDICTION',
+    );
     expect(classifyStatus('We believe the loss of a key supplier could harm our results.', 'sentence')).toBe('RISK');
     expect(classifyStatus('Costs were higher than expected in the quarter.', 'sentence')).toBe('FACT');
     expect(classifyStatus('Revenue   $   10   $   9', 'table_row')).toBe('FACT');
@@ -31,7 +46,11 @@ describe('epistemic status rules', () => {
     ['We expect to grant additional awards to participants in 2026.', '10K-Item-8', 'PREDICTION'],
     // conditional "will" states a policy
     ['If the carrying amount exceeds fair value, the Company will record an impairment charge.', '10K-Item-8', 'FACT'],
-    ['The Company will record a restructuring charge of about $20 million in the first quarter.', '10K-Item-8', 'PREDICTION'],
+    [
+      'The Company will record a restructuring charge of about $20 million in the first quarter.',
+      '10K-Item-8',
+      'PREDICTION',
+    ],
     ['Costs are deferred when it is probable that they will be recovered through rates.', '10K-Item-8', 'FACT'],
     ['We will recover these costs through rates in 2026.', '10K-Item-8', 'PREDICTION'],
     ['Revenue will be recognized when control of the goods passes to the customer.', '10K-Item-8', 'FACT'],
@@ -73,9 +92,21 @@ describe('epistemic status rules', () => {
 
   // A loss contingency's likelihood as the company judges it (ASC 450), against a policy conditioned on that judgement.
   it.each([
-    ['The Company believes that it is probable that it will incur a loss from these matters, though it cannot estimate the loss that may arise.', '10K-Item-8', 'ASSESSMENT'],
-    ['While we may be exposed to credit losses from counterparties, we consider the risk remote.', '10K-Item-8', 'ASSESSMENT'],
-    ['We record accruals for these matters to the extent that we conclude that a loss is probable and reasonably estimable.', '10K-Item-8', 'FACT'],
+    [
+      'The Company believes that it is probable that it will incur a loss from these matters, though it cannot estimate the loss that may arise.',
+      '10K-Item-8',
+      'ASSESSMENT',
+    ],
+    [
+      'While we may be exposed to credit losses from counterparties, we consider the risk remote.',
+      '10K-Item-8',
+      'ASSESSMENT',
+    ],
+    [
+      'We record accruals for these matters to the extent that we conclude that a loss is probable and reasonably estimable.',
+      '10K-Item-8',
+      'FACT',
+    ],
     ['The loss of a key customer could adversely affect our results.', '10K-Item-8', 'RISK'],
   ] as const)('%s (%s) is %s', (text, item, status) => {
     expect(classifyStatus(text, 'sentence', item)).toBe(status);
@@ -85,7 +116,11 @@ describe('epistemic status rules', () => {
   const fourth: [string, string | null, 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK'][] = [
     // an expectation in a restrictive relative clause defines a noun
     ['Revenue is recognized over the period the services are expected to be provided.', '10K-Item-8', 'FACT'],
-    ['Goodwill was attributed to synergies that are expected to be achieved from the merger.', '10Q-PartI-Item-1', 'FACT'],
+    [
+      'Goodwill was attributed to synergies that are expected to be achieved from the merger.',
+      '10Q-PartI-Item-1',
+      'FACT',
+    ],
     ['The remaining cost is expected to be recognized over two years.', '10K-Item-8', 'PREDICTION'],
     ['We recorded a charge for severance, which is expected to be paid in 2026.', '10K-Item-8', 'PREDICTION'],
     // a standing commitment
@@ -101,10 +136,18 @@ describe('epistemic status rules', () => {
     ['We estimate the lease to commence in August 2026.', '10K-Item-2', 'PREDICTION'],
     ['We estimate the fair value to be $10 million.', '10K-Item-8', 'FACT'],
     // a long belief about the future is a forecast; someone else's belief is not the company's
-    ['We believe that our cash flow, together with our credit facilities, commercial paper programs, working capital lines and other sources of financing such as long-term debt, will be adequate to meet our operating, investing and financing needs.', '10K-Item-7', 'PREDICTION'],
+    [
+      'We believe that our cash flow, together with our credit facilities, commercial paper programs, working capital lines and other sources of financing such as long-term debt, will be adequate to meet our operating, investing and financing needs.',
+      '10K-Item-7',
+      'PREDICTION',
+    ],
     ['Employees who reasonably believe the law will be violated must report it.', '10K-Item-10', 'FACT'],
     // a condition clause before "the Company will" states a policy
-    ['For all awards, in the event the results equal the target, the Company will grant the target number of shares.', '10K-Item-8', 'FACT'],
+    [
+      'For all awards, in the event the results equal the target, the Company will grant the target number of shares.',
+      '10K-Item-8',
+      'FACT',
+    ],
     ['The Company will grant about 2 million shares in 2026.', '10K-Item-8', 'PREDICTION'],
     // litigation posture anywhere in the sentence; the premises of an investment strategy
     ['The Company intends to assert its claims on appeal and vigorously defend its position.', '10K-Item-3', 'FACT'],
@@ -113,14 +156,22 @@ describe('epistemic status rules', () => {
     // a forecast joined to a classification
     ['The notes are classified as current, and we expect to repay them from cash on hand.', '10K-Item-8', 'PREDICTION'],
     // the effective date of a rule, an investment where a return is expected
-    ['The update will be effective for the Company for periods beginning after December 15, 2026.', '10K-Item-8', 'FACT'],
+    [
+      'The update will be effective for the Company for periods beginning after December 15, 2026.',
+      '10K-Item-8',
+      'FACT',
+    ],
     ['We will adopt the update in the first quarter of 2026.', '10K-Item-8', 'PREDICTION'],
     ['We invest in regulated projects where we expect to earn a long-term return.', '10K-Item-7', 'FACT'],
     ['We expect to earn a return on these projects in 2027.', '10K-Item-7', 'PREDICTION'],
     // beliefs that are not a present judgement: a policy, the reason for a recorded figure, a restrictive clause
     ['If and when we believe capitalized costs are not recoverable, we expense them.', '10K-Item-8', 'FACT'],
     ['We believe these capitalized costs are recoverable.', '10K-Item-8', 'ASSESSMENT'],
-    ['We recorded a $5 million valuation allowance because the Company believes the assets do not meet the criteria.', '10K-Item-8', 'FACT'],
+    [
+      'We recorded a $5 million valuation allowance because the Company believes the assets do not meet the criteria.',
+      '10K-Item-8',
+      'FACT',
+    ],
     ['The Company believes the assets meet the recognition criteria.', '10K-Item-8', 'ASSESSMENT'],
     ['See Note 14 for the amounts that we believe are required for cleanup.', '10K-Item-1', 'FACT'],
     ['Our approach gives customers choice, which we believe is a priority for them.', '10K-Item-7', 'ASSESSMENT'],
@@ -131,13 +182,21 @@ describe('epistemic status rules', () => {
     ['Our brand is important to our success.', '10K-Item-1', 'ASSESSMENT'],
     // exhibits that hold the annual report body: a modal with a strong adverse word, outside contract language
     ['A change in the vaccine recommendation could negatively impact future revenues.', '10K-Item-16', 'RISK'],
-    ['Any amendment that would adversely affect the rights of the Participant requires consent.', '10K-Item-16', 'FACT'],
+    [
+      'Any amendment that would adversely affect the rights of the Participant requires consent.',
+      '10K-Item-16',
+      'FACT',
+    ],
     ['The Borrower may be liable for damages if it breaches this Agreement.', '10K-Item-16', 'FACT'],
     // modal words that are not a hypothetical harm
     ['Any resulting gain or loss would be recognized in earnings.', '10K-Item-7', 'FACT'],
     ['A decline in prices could result in a loss on these contracts.', '10K-Item-7', 'RISK'],
     ['See the risk factors in Item 1A, which could affect our future results.', '10K-Item-7', 'FACT'],
-    ['Options were excluded from diluted loss per share because their effect would be anti-dilutive.', '10K-Item-8', 'FACT'],
+    [
+      'Options were excluded from diluted loss per share because their effect would be anti-dilutive.',
+      '10K-Item-8',
+      'FACT',
+    ],
     ['Higher interest rates could reduce our margins.', '10K-Item-7', 'RISK'],
   ];
   it.each(fourth)('%s (%s) is %s', (text, item, status) => {
@@ -170,14 +229,24 @@ describe('epistemic status rules', () => {
   };
   const hasCorpus = !!filings && existsSync(join(filings, 'documents.jsonl'));
   let sets: Promise<Awaited<ReturnType<typeof readRealLabelSets>>> | null = null;
-  const load = () => (sets ??= readRealLabelSets(filings!, Object.values(floors).map((f) => f.path)));
+  const load = () =>
+    (sets ??= readRealLabelSets(
+      filings!,
+      Object.values(floors).map((f) => f.path),
+    ));
   for (const [k, [name, f]] of Object.entries(floors).entries()) {
-    it.skipIf(!hasCorpus)(`keeps precision per status on the real ${name} sample (../shared)`, async () => {
-      const { sample, missing } = (await load())[k]!;
-      expect(missing).toEqual([]);
-      const report = evaluateStatuses(sample);
-      if ('accuracy' in f) expect(report.accuracy).toBeGreaterThanOrEqual(f.accuracy);
-      else for (const status of ['FACT', 'PREDICTION', 'ASSESSMENT', 'RISK'] as const) expect(report.perStatus[status].precision!, status).toBeGreaterThanOrEqual(f[status]);
-    }, 180_000);
+    it.skipIf(!hasCorpus)(
+      `keeps precision per status on the real ${name} sample (../shared)`,
+      async () => {
+        const { sample, missing } = (await load())[k]!;
+        expect(missing).toEqual([]);
+        const report = evaluateStatuses(sample);
+        if ('accuracy' in f) expect(report.accuracy).toBeGreaterThanOrEqual(f.accuracy);
+        else
+          for (const status of ['FACT', 'PREDICTION', 'ASSESSMENT', 'RISK'] as const)
+            expect(report.perStatus[status].precision!, status).toBeGreaterThanOrEqual(f[status]);
+      },
+      180_000,
+    );
   }
 });

@@ -31,7 +31,10 @@ const model = { dim: 2, vocab: [], weights: new Float32Array(0), vectors: new In
 function table() {
   const { blocks, files } = termBlocks(lexicon(), model);
   const decoded = new Map(files.map(([, bytes], k) => [k, decodeTermBlock(bytes, k)]));
-  const directory = { embedding_dim: 2, terms: { blocks, total_statements: SHARDS * 20, avg_len: 10, impact_scale: 1 } } as Directory;
+  const directory = {
+    embedding_dim: 2,
+    terms: { blocks, total_statements: SHARDS * 20, avg_len: 10, impact_scale: 1 },
+  } as Directory;
   return termTable(directory, decoded, ['common', 'rare']).lexicon;
 }
 
@@ -44,7 +47,9 @@ describe('term block shard lists', () => {
     expect(listed).toEqual([...listed].sort((a, b) => a - b));
     // Impacts run 1..200 twice over 300 shards; the 256 best are all impacts >= 73 (ties by shard number).
     const all = lexicon();
-    const order = Array.from({ length: SHARDS }, (_, s) => s).sort((a, b) => all.shardImpact[b]! - all.shardImpact[a]! || a - b);
+    const order = Array.from({ length: SHARDS }, (_, s) => s).sort(
+      (a, b) => all.shardImpact[b]! - all.shardImpact[a]! || a - b,
+    );
     expect(new Set(listed)).toEqual(new Set(order.slice(0, MAX_SHARDS_PER_TERM)));
     expect(lex.restImpact[t]).toBe(all.shardImpact[order[MAX_SHARDS_PER_TERM]!]);
     expect(lex.restImpact[lex.termIndex.get('rare')!]).toBe(0); // a short list is whole

@@ -18,18 +18,26 @@ describe('normalizeQuery', () => {
 
 describe('fast paths against their general twins', () => {
   // Filing-like ASCII: letters, digits and the characters the token pattern treats specially.
-  const asciiText = fc.string({ unit: fc.constantFrom(...'aZ09 .,&\'$()-%:;/\n\tUSsiePE'.split('')), maxLength: 80 });
+  const asciiText = fc.string({ unit: fc.constantFrom(..."aZ09 .,&'$()-%:;/\n\tUSsiePE".split('')), maxLength: 80 });
   it('tokenize: the ASCII path gives the tokens of the Unicode path', () => {
     const same = fc.property(asciiText, (t) => {
       expect(tokenize(t)).toEqual(tokenizeUnicode(t));
     });
     fc.assert(same, { numRuns: 2000 });
-    for (const t of ['U.S. sales rose 12.5% to $1,577.0 million', "PP&E and the company's R&D", 'Item 7A. FY2023 Q3 10-Q']) expect(tokenize(t)).toEqual(tokenizeUnicode(t));
-    expect(tokenize('ﬁscal 2023 caf\u00e9 sales’ growth')).toEqual(tokenizeUnicode('ﬁscal 2023 caf\u00e9 sales’ growth')); // not ASCII: the general path
+    for (const t of [
+      'U.S. sales rose 12.5% to $1,577.0 million',
+      "PP&E and the company's R&D",
+      'Item 7A. FY2023 Q3 10-Q',
+    ])
+      expect(tokenize(t)).toEqual(tokenizeUnicode(t));
+    expect(tokenize('ﬁscal 2023 caf\u00e9 sales’ growth')).toEqual(
+      tokenizeUnicode('ﬁscal 2023 caf\u00e9 sales’ growth'),
+    ); // not ASCII: the general path
   });
   it('isWordChar: the ASCII test agrees with the Unicode property test', () => {
     const word = /[\p{L}\p{N}]/u;
-    for (let c = 0; c < 0x3000; c++) expect(isWordChar(String.fromCharCode(c)), `U+${c.toString(16)}`).toBe(word.test(String.fromCharCode(c)));
+    for (let c = 0; c < 0x3000; c++)
+      expect(isWordChar(String.fromCharCode(c)), `U+${c.toString(16)}`).toBe(word.test(String.fromCharCode(c)));
     expect(isWordChar(undefined)).toBe(false);
   });
   it('escapeText: text without markup characters is returned as it is, the rest escaped', () => {

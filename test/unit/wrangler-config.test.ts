@@ -13,7 +13,8 @@ function dryRun(env: string | undefined, outdir: string) {
       'node_modules/.bin/wrangler',
       args,
       { env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_ENV: '', NO_COLOR: '1' }, timeout: 120_000 },
-      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
     );
   });
 }
@@ -44,7 +45,11 @@ describe('wrangler.toml', () => {
       expect(c.observability).toEqual({ enabled: true, head_sampling_rate: 1 });
       expect(c.limits?.cpu_ms).toBeGreaterThan(0);
       // Vars are not inherited: each environment states them, and the 429's Retry-After matches the limiter's period.
-      expect(Object.keys(c.vars).sort()).toEqual(['ARTIFACT_CACHE_BYTES', 'POINTER_TTL_SECONDS', 'RATE_LIMIT_PERIOD_SECONDS']);
+      expect(Object.keys(c.vars).sort()).toEqual([
+        'ARTIFACT_CACHE_BYTES',
+        'POINTER_TTL_SECONDS',
+        'RATE_LIMIT_PERIOD_SECONDS',
+      ]);
       expect(c.vars.RATE_LIMIT_PERIOD_SECONDS).toBe(String(c.ratelimits[0]?.simple.period));
     }
   });

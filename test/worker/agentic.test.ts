@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 
 const TWO_ISSUERS = 'Compare Quillvale and Quarrystone capital expenditures in fiscal 2023';
-const agentic = async (q: string, extra: Record<string, unknown> = {}) => (await query({ query: q, mode: 'agentic_research', ...extra })).json;
+const agentic = async (q: string, extra: Record<string, unknown> = {}) =>
+  (await query({ query: q, mode: 'agentic_research', ...extra })).json;
 
 /** Spec 3's rules, checked on any coverage object against the response it came with. */
 function expectConsistent(json: any) {
@@ -22,7 +23,8 @@ function expectConsistent(json: any) {
     expect(r.returned_evidence_count).toBeLessThanOrEqual(r.retrieved_evidence_count);
     expect(r.returned_evidence_count).toBeLessThanOrEqual(json.evidence_budget.returned_evidence_count);
     if (r.status === 'covered') expect(r.returned_evidence_count).toBeGreaterThan(0);
-    if (r.status === 'omitted_by_budget') expect([r.retrieved_evidence_count > 0, r.returned_evidence_count]).toEqual([true, 0]);
+    if (r.status === 'omitted_by_budget')
+      expect([r.retrieved_evidence_count > 0, r.returned_evidence_count]).toEqual([true, 0]);
     if (r.status === 'missing') expect(r.retrieved_evidence_count).toBe(0);
   }
   const covered = c.covered_requirement_count;
@@ -93,7 +95,9 @@ describe('agentic_research: decomposition and coverage', () => {
   });
 
   it('a ratio of two issuers over two years: four planned, the rest omitted with requirement_limit, never complete', async () => {
-    const json = await agentic('Compare the operating margin of Quillvale and Zenharrow in fiscal 2023 and fiscal 2022');
+    const json = await agentic(
+      'Compare the operating margin of Quillvale and Zenharrow in fiscal 2023 and fiscal 2022',
+    );
     expectConsistent(json);
     expect(json.coverage.requirement_count).toBe(4);
     expect(json.retrieval_plan.queries).toHaveLength(4);
@@ -104,9 +108,18 @@ describe('agentic_research: decomposition and coverage', () => {
 
   it('nothing to decompose: the original question, not_assessed with planning_fallback', async () => {
     const json = await agentic('Quillvale net sales in fiscal 2023');
-    expect(json.coverage).toEqual({ status: 'not_assessed', requirement_count: 0, covered_requirement_count: 0, limitations: ['planning_fallback'] });
+    expect(json.coverage).toEqual({
+      status: 'not_assessed',
+      requirement_count: 0,
+      covered_requirement_count: 0,
+      limitations: ['planning_fallback'],
+    });
     expect(json.retrieval_plan.queries).toEqual([
-      { query: 'Quillvale net sales in fiscal 2023', label: 'original question', applied_metadata_filters: { sec_ticker: ['QVLT'], sec_fiscal_year: ['FY-2023'] } },
+      {
+        query: 'Quillvale net sales in fiscal 2023',
+        label: 'original question',
+        applied_metadata_filters: { sec_ticker: ['QVLT'], sec_fiscal_year: ['FY-2023'] },
+      },
     ]);
   });
 
@@ -117,10 +130,14 @@ describe('agentic_research: decomposition and coverage', () => {
     expect(json.coverage.requirements.map((r: any) => r.status).sort()).toEqual(['covered', 'missing']);
   });
 
-  it('a question about change across one issuer\'s filings: one requirement per filing, each searched in that filing only', async () => {
+  it("a question about change across one issuer's filings: one requirement per filing, each searched in that filing only", async () => {
     const json = await agentic('How have Zenharrow net sales evolved over time?');
     expectConsistent(json);
-    expect(json.coverage.requirements.map((r: any) => r.label)).toEqual(['ZNHF revenue 10-K FY2023', 'ZNHF revenue 10-Q FY2023Q3', 'ZNHF revenue 10-K FY2022']);
+    expect(json.coverage.requirements.map((r: any) => r.label)).toEqual([
+      'ZNHF revenue 10-K FY2023',
+      'ZNHF revenue 10-Q FY2023Q3',
+      'ZNHF revenue 10-K FY2022',
+    ]);
     expect(json.retrieval_plan.queries.map((q: any) => q.applied_metadata_filters)).toEqual([
       { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_form_type: '10-K' },
       { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023', sec_form_type: '10-Q' },
@@ -132,4 +149,3 @@ describe('agentic_research: decomposition and coverage', () => {
     if (covered.includes('ZNHF revenue 10-Q FY2023Q3')) expect(json.evidence).toContain('ZNHF-10Q-FY2023Q3');
   });
 });
-

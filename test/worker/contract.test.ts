@@ -44,7 +44,12 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
   });
 
   it('enums: values outside mode, effort and evidence_format are rejected', async () => {
-    for (const body of [{ mode: 'deep' }, { effort: 'max' }, { include: { evidence_format: 'html' } }, { mode: 'BASIC' }]) {
+    for (const body of [
+      { mode: 'deep' },
+      { effort: 'max' },
+      { include: { evidence_format: 'html' } },
+      { mode: 'BASIC' },
+    ]) {
       const json = await rejects({ query: Q, ...body }, 'VALIDATION_ERROR');
       expect(json.detail.errors.length).toBe(1);
     }
@@ -59,12 +64,18 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
 
   it('the legacy filters key is rejected with LEGACY_FILTERS_KEY, even next to metadata_filters', async () => {
     await rejects({ query: Q, filters: { sec_ticker: 'QVLT' } }, 'LEGACY_FILTERS_KEY');
-    await rejects({ query: Q, mode: 'research', filters: null, metadata_filters: { sec_ticker: 'QVLT' } }, 'LEGACY_FILTERS_KEY');
+    await rejects(
+      { query: Q, mode: 'research', filters: null, metadata_filters: { sec_ticker: 'QVLT' } },
+      'LEGACY_FILTERS_KEY',
+    );
   });
 
   it('basic mode, explicit or default, rejects non-empty metadata_filters; {} and null are accepted', async () => {
     await rejects({ query: Q, metadata_filters: { sec_ticker: 'QVLT' } }, 'FILTERS_NOT_ALLOWED_IN_BASIC_MODE');
-    await rejects({ query: Q, mode: 'basic', metadata_filters: { sec_ticker: 'QVLT' } }, 'FILTERS_NOT_ALLOWED_IN_BASIC_MODE');
+    await rejects(
+      { query: Q, mode: 'basic', metadata_filters: { sec_ticker: 'QVLT' } },
+      'FILTERS_NOT_ALLOWED_IN_BASIC_MODE',
+    );
     expect((await query({ query: Q, metadata_filters: {} })).status).toBe(200);
     expect((await query({ query: Q, mode: 'basic', metadata_filters: null })).status).toBe(200);
   });
@@ -75,7 +86,9 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
       await rejects({ query: Q, retrieval: { max_evidence_tokens: bad } }, 'VALIDATION_ERROR');
     }
     for (const ok of [1, null, 2.0]) {
-      expect((await query({ query: Q, retrieval: { max_evidence: ok, max_evidence_tokens: ok === 1 ? 5000 : ok } })).status).toBe(200);
+      expect(
+        (await query({ query: Q, retrieval: { max_evidence: ok, max_evidence_tokens: ok === 1 ? 5000 : ok } })).status,
+      ).toBe(200);
     }
     expect((await query({ query: Q, retrieval: null })).status).toBe(200);
   });
@@ -86,7 +99,9 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
     expect((await query({ query: exact })).status).toBe(200);
     await rejects({ query: `${exact}y` }, 'QUERY_TOO_LONG');
     // Whitespace runs collapse before counting: 3,999 characters plus long runs of spaces fit.
-    expect((await query({ query: `  ${exact.slice(0, 1999)}${' '.repeat(3000)}${exact.slice(2000)}  ` })).status).toBe(200);
+    expect((await query({ query: `  ${exact.slice(0, 1999)}${' '.repeat(3000)}${exact.slice(2000)}  ` })).status).toBe(
+      200,
+    );
     // Astral characters count once each (code points, not UTF-16 units).
     expect((await query({ query: '𝔁'.repeat(4000) })).status).toBe(200);
   });
@@ -122,11 +137,17 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
     const limit = DRAIN_LIMIT_BYTES / 8192;
     for (const chunks of [10, limit * 2]) {
       const { stream, counter } = streamOf(chunks);
-      const res = await call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit);
+      const res = await call('/query', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit);
       const { status, json } = await expectConforms(res, 'POST', `${BASE}/query`);
       expect(status).toBe(413);
       expectEnvelope(json, 413, 'BODY_TOO_LARGE');
-      if (chunks === 10) expect(counter.sent).toBe(10); // drained to its end
+      if (chunks === 10)
+        expect(counter.sent).toBe(10); // drained to its end
       else expect(counter.sent).toBeLessThan(limit + 16); // stopped reading past the drain limit
     }
     // Exactly at the limit is accepted (padding with whitespace keeps it valid JSON).
@@ -142,7 +163,11 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
       expect(status, String(type)).toBe(415);
       expectEnvelope(json, 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
-    const ok = await call('/query', { method: 'POST', headers: { 'content-type': 'Application/JSON; Charset=UTF-8' }, body: JSON.stringify({ query: Q }) });
+    const ok = await call('/query', {
+      method: 'POST',
+      headers: { 'content-type': 'Application/JSON; Charset=UTF-8' },
+      body: JSON.stringify({ query: Q }),
+    });
     expect(ok.status).toBe(200);
   });
 });
@@ -165,7 +190,11 @@ describe('metadata filters (spec 2.2, 8)', () => {
       report_filing_date: { gte: '2022-01-01', lte: '2023-12-31' },
     });
     // Every returned source satisfies every condition (and there is at least one, so this cannot pass vacuously).
-    const registered = [...(json.evidence ?? '').matchAll(/<source id="[^"]+" type="[^"]+" date="([^"]+)"[^>]*sec_fiscal_year="([^"]+)"[^>]*sec_form_type="([^"]+)"[^>]*sec_ticker="([^"]+)"/g)];
+    const registered = [
+      ...(json.evidence ?? '').matchAll(
+        /<source id="[^"]+" type="[^"]+" date="([^"]+)"[^>]*sec_fiscal_year="([^"]+)"[^>]*sec_form_type="([^"]+)"[^>]*sec_ticker="([^"]+)"/g,
+      ),
+    ];
     expect(registered.length).toBeGreaterThan(0);
     for (const m of registered) {
       expect(m[4]).toBe('QVLT');
@@ -176,9 +205,22 @@ describe('metadata filters (spec 2.2, 8)', () => {
   });
 
   it('operators allowed per field: gte on a ticker and neq on a filing date are rejected; in on a date is rejected', async () => {
-    const json = await rejects({ query: Q, mode: 'research', metadata_filters: { sec_ticker: { gte: 'A' }, report_filing_date: { neq: '2023-01-01' } } }, 'INVALID_FILTER');
-    expect(json.detail.errors.map((e: any) => e.path).sort()).toEqual(['metadata_filters.report_filing_date.neq', 'metadata_filters.sec_ticker.gte']);
-    await rejects({ query: Q, mode: 'research', metadata_filters: { report_filing_date: ['2023-01-01'] } }, 'INVALID_FILTER');
+    const json = await rejects(
+      {
+        query: Q,
+        mode: 'research',
+        metadata_filters: { sec_ticker: { gte: 'A' }, report_filing_date: { neq: '2023-01-01' } },
+      },
+      'INVALID_FILTER',
+    );
+    expect(json.detail.errors.map((e: any) => e.path).sort()).toEqual([
+      'metadata_filters.report_filing_date.neq',
+      'metadata_filters.sec_ticker.gte',
+    ]);
+    await rejects(
+      { query: Q, mode: 'research', metadata_filters: { report_filing_date: ['2023-01-01'] } },
+      'INVALID_FILTER',
+    );
     await rejects({ query: Q, mode: 'research', metadata_filters: { sec_ticker: { like: 'Q%' } } }, 'INVALID_FILTER');
   });
 
@@ -197,7 +239,11 @@ describe('metadata filters (spec 2.2, 8)', () => {
       { sec_ticker: '' },
     ];
     for (const f of bad) await rejects({ query: Q, mode: 'research', metadata_filters: f }, 'INVALID_FILTER');
-    const good = [{ report_filing_date: '2024-02-29' }, { sec_fiscal_year_end: '02-29' }, { sec_item_tag: '10Q-PartII-Item-1A' }];
+    const good = [
+      { report_filing_date: '2024-02-29' },
+      { sec_fiscal_year_end: '02-29' },
+      { sec_item_tag: '10Q-PartII-Item-1A' },
+    ];
     for (const f of good) expect((await research(f)).status, JSON.stringify(f)).toBe(200);
   });
 
@@ -222,11 +268,27 @@ describe('metadata filters (spec 2.2, 8)', () => {
 
   it('limits: 50 conditions, 100 values per condition, 250 values in total, 256 characters per value (FILTER_LIMIT_EXCEEDED)', async () => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `T${i}`);
-    await rejects({ query: Q, mode: 'research', metadata_filters: { sec_ticker: values(101) } }, 'FILTER_LIMIT_EXCEEDED');
+    await rejects(
+      { query: Q, mode: 'research', metadata_filters: { sec_ticker: values(101) } },
+      'FILTER_LIMIT_EXCEEDED',
+    );
     expect((await research({ sec_ticker: values(100) })).status).toBe(200);
-    await rejects({ query: Q, mode: 'research', metadata_filters: { sec_ticker: values(100), sec_gics_sector: values(100), sec_gics_sub_industry: values(51) } }, 'FILTER_LIMIT_EXCEEDED');
-    expect((await research({ sec_ticker: values(100), sec_gics_sector: values(100), sec_gics_sub_industry: values(50) })).status).toBe(200);
-    await rejects({ query: Q, mode: 'research', metadata_filters: { sec_gics_sector: 'x'.repeat(257) } }, 'FILTER_LIMIT_EXCEEDED');
+    await rejects(
+      {
+        query: Q,
+        mode: 'research',
+        metadata_filters: { sec_ticker: values(100), sec_gics_sector: values(100), sec_gics_sub_industry: values(51) },
+      },
+      'FILTER_LIMIT_EXCEEDED',
+    );
+    expect(
+      (await research({ sec_ticker: values(100), sec_gics_sector: values(100), sec_gics_sub_industry: values(50) }))
+        .status,
+    ).toBe(200);
+    await rejects(
+      { query: Q, mode: 'research', metadata_filters: { sec_gics_sector: 'x'.repeat(257) } },
+      'FILTER_LIMIT_EXCEEDED',
+    );
     expect((await research({ sec_gics_sector: 'x'.repeat(256) })).status).toBe(200);
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`field_${i}`, 'x']));
     await rejects({ query: Q, mode: 'research', metadata_filters: many }, 'FILTER_LIMIT_EXCEEDED');
@@ -234,18 +296,31 @@ describe('metadata filters (spec 2.2, 8)', () => {
 
   it('boolean expression roots (and, or, not, field) are rejected with detail.code FILTER_EXPRESSION_UNSUPPORTED', async () => {
     for (const root of ['and', 'or', 'not', 'field', 'AND']) {
-      await rejects({ query: Q, mode: 'research', metadata_filters: { [root]: [{ sec_ticker: 'QVLT' }] } }, 'FILTER_EXPRESSION_UNSUPPORTED');
+      await rejects(
+        { query: Q, mode: 'research', metadata_filters: { [root]: [{ sec_ticker: 'QVLT' }] } },
+        'FILTER_EXPRESSION_UNSUPPORTED',
+      );
     }
-    await rejects({ query: Q, mode: 'agentic_research', metadata_filters: { sec_ticker: { or: ['QVLT', 'ZNHF'] } } }, 'FILTER_EXPRESSION_UNSUPPORTED');
+    await rejects(
+      { query: Q, mode: 'agentic_research', metadata_filters: { sec_ticker: { or: ['QVLT', 'ZNHF'] } } },
+      'FILTER_EXPRESSION_UNSUPPORTED',
+    );
   });
 
   it('unknown filter fields are rejected with the list of known fields', async () => {
-    const json = await rejects({ query: Q, mode: 'research', metadata_filters: { sec_cik: '9990101' } }, 'INVALID_FILTER');
+    const json = await rejects(
+      { query: Q, mode: 'research', metadata_filters: { sec_cik: '9990101' } },
+      'INVALID_FILTER',
+    );
     expect(json.detail.errors[0].message).toContain('sec_ticker');
   });
 
   it('caller filters are constraints on every entry of every chain, graph-linked entries included', async () => {
-    for (const metadata_filters of [{ sec_item_tag: '10K-Item-8' }, { sec_item_tag: '10K-Item-7', sec_ticker: 'QVLT' }, { sec_fiscal_year: 'FY-2022' }]) {
+    for (const metadata_filters of [
+      { sec_item_tag: '10K-Item-8' },
+      { sec_item_tag: '10K-Item-7', sec_ticker: 'QVLT' },
+      { sec_fiscal_year: 'FY-2022' },
+    ]) {
       const { json } = await research(metadata_filters, 'capital expenditure net sales outlook');
       const [field, value] = Object.entries(metadata_filters)[0]!;
       // The first source of an entry is the statement retrieved; later ones are filings that state the same claim.
@@ -260,8 +335,14 @@ describe('metadata filters (spec 2.2, 8)', () => {
 
   it('caller filters bound every cited source, agreeing and disagreeing filings included (neq; a report_filing_date lte backtest)', async () => {
     const cases: { filters: Record<string, unknown>; ok: (attrs: Record<string, string>) => boolean }[] = [
-      { filters: { sec_ticker: 'QVLT', sec_fiscal_year: { neq: 'FY-2022' } }, ok: (a) => a.sec_fiscal_year !== 'FY-2022' },
-      { filters: { sec_ticker: 'QVLT', report_filing_date: { lte: '2022-12-31' } }, ok: (a) => a.date! <= '2022-12-31' },
+      {
+        filters: { sec_ticker: 'QVLT', sec_fiscal_year: { neq: 'FY-2022' } },
+        ok: (a) => a.sec_fiscal_year !== 'FY-2022',
+      },
+      {
+        filters: { sec_ticker: 'QVLT', report_filing_date: { lte: '2022-12-31' } },
+        ok: (a) => a.date! <= '2022-12-31',
+      },
     ];
     for (const { filters, ok } of cases) {
       const { json } = await research(filters, 'purchases of property, plant and equipment and net sales');
@@ -273,13 +354,20 @@ describe('metadata filters (spec 2.2, 8)', () => {
       for (const attrs of registry) expect(ok(attrs), `${attrs.id} cited under ${JSON.stringify(filters)}`).toBe(true);
       // Every id an entry cites is in the registry, so the registry is the whole list of cited sources.
       for (const m of evidence.matchAll(/sources='([^']+)'/g)) {
-        for (const id of m[1]!.split(', ')) expect(registry.some((a) => a.id === id), id).toBe(true);
+        for (const id of m[1]!.split(', '))
+          expect(
+            registry.some((a) => a.id === id),
+            id,
+          ).toBe(true);
       }
     }
   });
 
   it('caller filters are constraints: inference never contradicts them', async () => {
-    const { json } = await research({ sec_ticker: 'ZNHF' }, 'Quillvale Microdevices capital expenditure in fiscal 2023');
+    const { json } = await research(
+      { sec_ticker: 'ZNHF' },
+      'Quillvale Microdevices capital expenditure in fiscal 2023',
+    );
     expect(json.summary.applied_metadata_filters.sec_ticker).toBe('ZNHF');
     const tickers = [...(json.evidence ?? '').matchAll(/sec_ticker="([^"]+)"/g)].map((m) => m[1]);
     expect(tickers.length).toBeGreaterThan(0);
@@ -291,7 +379,13 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
   it('rule 1: a body with only query returns exactly request_id, evidence, evidence_instructions, evidence_budget and summary', async () => {
     const { status, json, headers } = await query({ query: Q });
     expect(status).toBe(200);
-    expect(Object.keys(json).sort()).toEqual(['evidence', 'evidence_budget', 'evidence_instructions', 'request_id', 'summary']);
+    expect(Object.keys(json).sort()).toEqual([
+      'evidence',
+      'evidence_budget',
+      'evidence_instructions',
+      'request_id',
+      'summary',
+    ]);
     expect(headers.get('x-request-id')).toBe(json.request_id);
   });
 
@@ -306,7 +400,9 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
 
   it('rule 3: evidence_budget is present whenever evidence or agent_context is requested, absent otherwise', async () => {
     expect((await query({ query: Q })).json.evidence_budget).toBeDefined();
-    expect((await query({ query: Q, include: { evidence: false, agent_context: true } })).json.evidence_budget).toBeDefined();
+    expect(
+      (await query({ query: Q, include: { evidence: false, agent_context: true } })).json.evidence_budget,
+    ).toBeDefined();
     expect((await query({ query: Q, include: { evidence: false } })).json.evidence_budget).toBeUndefined();
     const budget = (await query({ query: Q, retrieval: { max_evidence_tokens: 100000 } })).json.evidence_budget;
     expect(budget).toMatchObject({ requested_max_tokens: 100000, estimator: 'chars_div_4_v1', truncated: false });
@@ -329,7 +425,10 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
   });
 
   it('agent_context only: with evidence and evidence_instructions false, only agent_context of the three is returned', async () => {
-    const { json } = await query({ query: Q, include: { evidence: false, evidence_instructions: false, agent_context: true } });
+    const { json } = await query({
+      query: Q,
+      include: { evidence: false, evidence_instructions: false, agent_context: true },
+    });
     expect(json.evidence).toBeUndefined();
     expect(json.evidence_instructions).toBeUndefined();
     expect(json.agent_context.content_type).toBe('text/markdown');
@@ -338,8 +437,17 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
   });
 
   it('metadata_distribution and metadata_dashboard are returned exactly when requested, independently of each other', async () => {
-    for (const [distribution, dashboard] of [[true, false], [false, true], [true, true], [false, false]]) {
-      const { json } = await query({ query: Q, mode: 'research', include: { metadata_distribution: distribution, metadata_dashboard: dashboard } });
+    for (const [distribution, dashboard] of [
+      [true, false],
+      [false, true],
+      [true, true],
+      [false, false],
+    ]) {
+      const { json } = await query({
+        query: Q,
+        mode: 'research',
+        include: { metadata_distribution: distribution, metadata_dashboard: dashboard },
+      });
       expect('metadata_distribution' in json).toBe(distribution);
       expect('metadata_dashboard' in json).toBe(dashboard);
       if (distribution) expect(json.metadata_distribution.evidence_paths).toBe(json.summary.evidence_count);
@@ -355,7 +463,11 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
 
   it('summary: submitted_metadata_filters is what the caller sent, applied_metadata_filters the caller filters plus inferred ones', async () => {
     const sent = { sec_form_type: ['10k'] };
-    const { json } = await query({ query: 'Zenharrow Foods net sales fiscal 2023', mode: 'research', metadata_filters: sent });
+    const { json } = await query({
+      query: 'Zenharrow Foods net sales fiscal 2023',
+      mode: 'research',
+      metadata_filters: sent,
+    });
     expect(json.summary.submitted_metadata_filters).toEqual(sent);
     expect(json.summary.applied_metadata_filters.sec_form_type).toEqual(['10-K']);
     expect([json.summary.applied_metadata_filters.sec_ticker].flat()).toEqual(['ZNHF']); // inferred from the question
@@ -373,7 +485,12 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
 
 describe('authentication (spec 5, DESIGN.md 2)', () => {
   it('both operations require X-API-Key: missing and wrong keys get the same 401 UNAUTHORIZED envelope', async () => {
-    const results = [await query({ query: Q }, null), await query({ query: Q }, 'wrong'), await get('/metadata-filters', null), await get('/metadata-filters', `${API_KEY}x`)];
+    const results = [
+      await query({ query: Q }, null),
+      await query({ query: Q }, 'wrong'),
+      await get('/metadata-filters', null),
+      await get('/metadata-filters', `${API_KEY}x`),
+    ];
     for (const r of results) expectEnvelope(r.json, 401, 'UNAUTHORIZED');
     expect(new Set(results.map((r) => r.json.message)).size).toBe(1);
   });
@@ -417,7 +534,9 @@ describe('GET /metadata-filters (spec 2.6, 4.2)', () => {
     expect(field('sec_fiscal_year_end').allowed_values.map((v: any) => v.value)).toEqual(['09-24', '09-30', '12-31']);
     expect(field('report_filing_date').allowed_values).toBeUndefined(); // has_values false
     const tags = field('sec_item_tag').allowed_values;
-    expect(tags.find((v: any) => v.value === '10K-Item-1A')).toMatchObject({ display_value: '10-K Item 1A. Risk Factors' });
+    expect(tags.find((v: any) => v.value === '10K-Item-1A')).toMatchObject({
+      display_value: '10-K Item 1A. Risk Factors',
+    });
     expect(tags.some((v: any) => v.value.startsWith('10Q-Part'))).toBe(true);
   });
 
@@ -426,7 +545,12 @@ describe('GET /metadata-filters (spec 2.6, 4.2)', () => {
     for (const f of json.fields.filter((x: any) => x.has_values)) {
       for (const v of f.allowed_values) {
         for (const alias of [v.value, ...v.aliases]) {
-          const res = await query({ query: 'revenue', mode: 'research', include: { evidence: false }, metadata_filters: { [f.name]: alias } });
+          const res = await query({
+            query: 'revenue',
+            mode: 'research',
+            include: { evidence: false },
+            metadata_filters: { [f.name]: alias },
+          });
           expect(res.status, `${f.name}=${alias}`).toBe(200);
           expect(res.json.summary.applied_metadata_filters[f.name], `${f.name}=${alias}`).toBe(v.value);
         }
@@ -448,9 +572,17 @@ describe('GET /metadata-filters (spec 2.6, 4.2)', () => {
 
 describe('routes (DESIGN.md 2)', () => {
   it('unknown domains get 404 UNKNOWN_DOMAIN on every route', async () => {
-    for (const [method, path] of [['POST', '/query'], ['GET', '/metadata-filters'], ['GET', '/openapi.json']] as const) {
+    for (const [method, path] of [
+      ['POST', '/query'],
+      ['GET', '/metadata-filters'],
+      ['GET', '/openapi.json'],
+    ] as const) {
       const url = `${ORIGIN}/v2/nasdaq${path}`;
-      const res = await call(url, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{"query":"x"}' : undefined });
+      const res = await call(url, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: method === 'POST' ? '{"query":"x"}' : undefined,
+      });
       const { json } = await expectConforms(res, method, url);
       expectEnvelope(json, 404, 'UNKNOWN_DOMAIN');
     }
@@ -462,7 +594,13 @@ describe('routes (DESIGN.md 2)', () => {
       const { json } = await expectConforms(await call(url), 'GET', url);
       expectEnvelope(json, 404, 'NOT_FOUND');
     }
-    for (const [method, path] of [['GET', '/query'], ['PUT', '/query'], ['DELETE', '/metadata-filters'], ['POST', '/metadata-filters'], ['POST', '/openapi.json']] as const) {
+    for (const [method, path] of [
+      ['GET', '/query'],
+      ['PUT', '/query'],
+      ['DELETE', '/metadata-filters'],
+      ['POST', '/metadata-filters'],
+      ['POST', '/openapi.json'],
+    ] as const) {
       const res = await call(path, { method });
       const { json } = await expectConforms(res, method, `${BASE}${path}`);
       expectEnvelope(json, 405, 'METHOD_NOT_ALLOWED');

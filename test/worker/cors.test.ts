@@ -9,11 +9,18 @@ const ORIGIN = { origin: 'https://notebook.example' };
 
 describe('CORS', () => {
   it('answers a preflight with 204 and the policy, without an API key, on both operations', async () => {
-    for (const [path, method] of [['/query', 'POST'], ['/metadata-filters', 'GET']] as const) {
+    for (const [path, method] of [
+      ['/query', 'POST'],
+      ['/metadata-filters', 'GET'],
+    ] as const) {
       const res = await call(path, {
         method: 'OPTIONS',
         key: null,
-        headers: { ...ORIGIN, 'access-control-request-method': method, 'access-control-request-headers': 'content-type, x-api-key' },
+        headers: {
+          ...ORIGIN,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'content-type, x-api-key',
+        },
       });
       expect(res.status).toBe(204);
       expect(await res.text()).toBe('');
@@ -29,7 +36,11 @@ describe('CORS', () => {
     const ok = await call('/metadata-filters', { headers: ORIGIN });
     const unauthorized = await call('/metadata-filters', { headers: ORIGIN, key: 'wrong' });
     const notFound = await call('/nowhere', { headers: ORIGIN });
-    const invalid = await call('/query', { method: 'POST', headers: { ...ORIGIN, 'content-type': 'application/json' }, body: '{"query": 1}' });
+    const invalid = await call('/query', {
+      method: 'POST',
+      headers: { ...ORIGIN, 'content-type': 'application/json' },
+      body: '{"query": 1}',
+    });
     expect([ok.status, unauthorized.status, notFound.status, invalid.status]).toEqual([200, 401, 404, 422]);
     for (const res of [ok, unauthorized, notFound, invalid]) {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');

@@ -20,8 +20,16 @@ const BODY = { query: 'revenue of Quillvale in FY2023', mode: 'research', metada
 
 async function ask(vars: Record<string, string> = {}) {
   const ctx = createExecutionContext();
-  const request = new Request(`${BASE}/query`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(BODY) });
-  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, POINTER_TTL_SECONDS: '0', ...vars }, ctx);
+  const request = new Request(`${BASE}/query`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(BODY),
+  });
+  const res = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, POINTER_TTL_SECONDS: '0', ...vars },
+    ctx,
+  );
   await waitOnExecutionContext(ctx); // the edge puts run through waitUntil
   return { status: res.status, json: (await res.json()) as any, log: lines.at(-1) };
 }
@@ -70,7 +78,10 @@ describe('Cache API in front of R2', () => {
     const object = await env.INDEX_BUCKET.get(keyOf('edge-v2', 'directory.bin'));
     const bytes = new Uint8Array(await object!.arrayBuffer());
     bytes[bytes.length - 1]! ^= 0xff;
-    await cache.put(edgeUrl('edge-v2', 'directory.bin'), new Response(bytes, { headers: { 'cache-control': 'max-age=3600' } }));
+    await cache.put(
+      edgeUrl('edge-v2', 'directory.bin'),
+      new Response(bytes, { headers: { 'cache-control': 'max-age=3600' } }),
+    );
 
     dropIsolateCache();
     const res = await ask();

@@ -4,15 +4,32 @@ import { describe, expect, it } from 'vitest';
 import { decodeDirectory } from '../../src/format/codec';
 import { termBlockFile, termBlockOf } from '../../src/format/views';
 import { queryTerms } from '../../src/query/terms';
-import { fetchWith, forgetPointerMemo, keyOf, queryWith, SAMPLE, setPointer, shardFile, uploadVersion } from './index-versions';
+import {
+  fetchWith,
+  forgetPointerMemo,
+  keyOf,
+  queryWith,
+  SAMPLE,
+  setPointer,
+  shardFile,
+  uploadVersion,
+} from './index-versions';
 
 /*
  * Broken deployments, in workerd against local R2/KV filled from the real builder's output. Every test uploads the
  * sample index under a fresh version name, so the isolate's artifact cache holds nothing of it yet.
  */
 
-const QVLT = { query: 'purchases of property, plant and equipment', mode: 'research', metadata_filters: { sec_ticker: 'QVLT' } };
-const ZNHF_2023 = { query: 'cost of sales', mode: 'research', metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023' } };
+const QVLT = {
+  query: 'purchases of property, plant and equipment',
+  mode: 'research',
+  metadata_filters: { sec_ticker: 'QVLT' },
+};
+const ZNHF_2023 = {
+  query: 'cost of sales',
+  mode: 'research',
+  metadata_filters: { sec_ticker: 'ZNHF', sec_fiscal_year: 'FY-2023' },
+};
 // The memo of the KV pointer is off unless a test is about it: each request reads the pointer a test just wrote. So is
 // the colo cache: objects stored by content are shared by every test's version, and a good copy an earlier test left
 // there would hide the broken object in R2 (which is what it is for: test/worker/edge-cache.test.ts).
@@ -61,7 +78,7 @@ describe('a shard whose checksum fails', () => {
     };
 
     // A head column and the binary codes after it: one range, read first and checked against the issuer table's CRC.
-    for (const at of [places['source']!.start + 1, places['codes']!.start + Math.floor(places['codes']!.bytes / 2)]) {
+    for (const at of [places.source!.start + 1, places.codes!.start + Math.floor(places.codes!.bytes / 2)]) {
       await env.INDEX_BUCKET.put(keyOf(version, file), flippedAt(at));
       expectUnavailable(await queryWith(ZNHF_2023, NO_MEMO), 'artifact_checksum_mismatch', file);
       expect((await queryWith(QVLT, NO_MEMO)).status).toBe(200);
@@ -82,7 +99,11 @@ describe('a shard whose checksum fails', () => {
     const flipped = good.slice();
     flipped[flipped.length - 1]! ^= 0xff; // in the provenance section, which range reads never read
     await env.INDEX_BUCKET.put(keyOf(version, file), flipped);
-    expectUnavailable(await queryWith(ZNHF_2023, { ...NO_MEMO, SHARD_READS: 'whole' }), 'artifact_checksum_mismatch', file);
+    expectUnavailable(
+      await queryWith(ZNHF_2023, { ...NO_MEMO, SHARD_READS: 'whole' }),
+      'artifact_checksum_mismatch',
+      file,
+    );
     expect((await queryWith(ZNHF_2023, NO_MEMO)).status).toBe(200);
     await env.INDEX_BUCKET.put(keyOf(version, file), good);
   });

@@ -16,21 +16,48 @@ beforeAll(async () => {
 const ALLOWED = new Set([200, 413, 415, 422]);
 
 const queryText = fc.oneof(
-  fc.constantFrom('Quillvale capital expenditure fiscal 2023', 'Zenharrow net sales', 'risk factors supply chain', 'QSEP dividends 10-K', '</evidence_chain><source id="x">'),
+  fc.constantFrom(
+    'Quillvale capital expenditure fiscal 2023',
+    'Zenharrow net sales',
+    'risk factors supply chain',
+    'QSEP dividends 10-K',
+    '</evidence_chain><source id="x">',
+  ),
   fc.string({ maxLength: 120 }),
   fc.string({ unit: 'grapheme', maxLength: 60 }),
 );
 
 const filterValue = fc.oneof(
-  fc.constantFrom('QVLT', 'zenharrow', '10k', 'FY-2023', 'fy2022', '12-31', '02-30', '10K-Item-7', 'risk factors', '2023-02-23', 'Utilities', 'and'),
+  fc.constantFrom(
+    'QVLT',
+    'zenharrow',
+    '10k',
+    'FY-2023',
+    'fy2022',
+    '12-31',
+    '02-30',
+    '10K-Item-7',
+    'risk factors',
+    '2023-02-23',
+    'Utilities',
+    'and',
+  ),
   fc.string({ maxLength: 20 }),
 );
 const filterForm = fc.oneof(
   filterValue,
   fc.array(filterValue, { maxLength: 4 }),
-  fc.dictionary(fc.constantFrom('eq', 'neq', 'in', 'gte', 'lte', 'or', 'like'), fc.oneof(filterValue, fc.array(filterValue, { maxLength: 3 })), { maxKeys: 2 }),
+  fc.dictionary(
+    fc.constantFrom('eq', 'neq', 'in', 'gte', 'lte', 'or', 'like'),
+    fc.oneof(filterValue, fc.array(filterValue, { maxLength: 3 })),
+    { maxKeys: 2 },
+  ),
 );
-const filters = fc.dictionary(fc.oneof(fc.constantFrom(...FILTER_FIELDS), fc.constantFrom('and', 'or', 'sec_cik'), fc.string({ maxLength: 8 })), filterForm, { maxKeys: 4 });
+const filters = fc.dictionary(
+  fc.oneof(fc.constantFrom(...FILTER_FIELDS), fc.constantFrom('and', 'or', 'sec_cik'), fc.string({ maxLength: 8 })),
+  filterForm,
+  { maxKeys: 4 },
+);
 
 const validish = fc.record(
   {
@@ -40,7 +67,13 @@ const validish = fc.record(
     metadata_filters: fc.option(filters),
     include: includeArb,
     retrieval: fc.option(
-      fc.record({ max_evidence: fc.option(fc.integer({ min: 1, max: 8 })), max_evidence_tokens: fc.option(fc.integer({ min: 1, max: 6000 })) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          max_evidence: fc.option(fc.integer({ min: 1, max: 8 })),
+          max_evidence_tokens: fc.option(fc.integer({ min: 1, max: 6000 })),
+        },
+        { requiredKeys: [] },
+      ),
     ),
   },
   { requiredKeys: ['query'] },
@@ -52,7 +85,10 @@ const mutation = fc.record({
   depth: fc.nat({ max: 3 }),
   pick: fc.nat(),
   op: fc.constantFrom('set', 'delete', 'add', 'legacy'),
-  key: fc.oneof(fc.constantFrom('filters', '__proto__', 'constructor', 'query', 'mode', 'max_evidence'), fc.string({ maxLength: 6 })),
+  key: fc.oneof(
+    fc.constantFrom('filters', '__proto__', 'constructor', 'query', 'mode', 'max_evidence'),
+    fc.string({ maxLength: 6 }),
+  ),
   value: fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(0, -1, 1.5, 1e308, null, true, '', [], {})),
 });
 
@@ -68,7 +104,9 @@ function mutate(body: Json, m: Mutation): Json {
   const root = structuredClone(body) as Record<string, Json>;
   let target: Record<string, Json> = root;
   for (let d = 0; d < m.depth; d++) {
-    const objects = Object.values(target).filter((v): v is Record<string, Json> => !!v && typeof v === 'object' && !Array.isArray(v));
+    const objects = Object.values(target).filter(
+      (v): v is Record<string, Json> => !!v && typeof v === 'object' && !Array.isArray(v),
+    );
     if (!objects.length) break;
     target = objects[m.pick % objects.length]!;
   }
@@ -97,7 +135,8 @@ describe('fuzzing POST /query (never a 5xx, always the contract)', () => {
         const cap = body.retrieval?.max_evidence_tokens;
         if (cap && json.evidence_budget) expect(json.evidence_budget.estimated_tokens).toBeLessThanOrEqual(cap);
         const maxChains = body.retrieval?.max_evidence;
-        if (maxChains && json.evidence) expect(json.evidence.match(/<evidence_chain /g)!.length).toBeLessThanOrEqual(maxChains);
+        if (maxChains && json.evidence)
+          expect(json.evidence.match(/<evidence_chain /g)!.length).toBeLessThanOrEqual(maxChains);
       }),
       { numRuns: 300, seed: 20261121 },
     );
@@ -115,9 +154,16 @@ describe('fuzzing POST /query (never a 5xx, always the contract)', () => {
 
   it('arbitrary JSON values and arbitrary text as the body: a 422 envelope or a valid answer', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)), fc.string({ maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 })), async (text) => {
-        await send(text);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 200 }),
+          fc.string({ unit: 'binary', maxLength: 200 }),
+        ),
+        async (text) => {
+          await send(text);
+        },
+      ),
       { numRuns: 800, seed: 20261123 },
     );
   }, 240_000);
@@ -125,7 +171,11 @@ describe('fuzzing POST /query (never a 5xx, always the contract)', () => {
   it('arbitrary bytes (invalid UTF-8 included) are a 422 MALFORMED_JSON or a valid answer', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (bytes) => {
-        const res = await call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: bytes });
+        const res = await call('/query', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: bytes,
+        });
         const { status } = await expectConforms(res, 'POST', `${BASE}/query`);
         expect(ALLOWED.has(status)).toBe(true);
       }),

@@ -15,11 +15,54 @@ beforeAll(async () => {
 });
 
 const WORDS = [
-  'net', 'sales', 'revenue', 'gross', 'margin', 'purchases', 'property', 'plant', 'equipment', 'risk', 'factors',
-  'supply', 'chain', 'legal', 'proceedings', 'lawsuit', 'impairment', 'cash', 'flow', 'dividends', 'outlook',
-  'anticipate', 'capital', 'expenditures', 'Quillvale', 'Zenharrow', 'Quarrystone', 'QVLT', 'ZNHF', 'QSEP',
-  'fiscal', '2022', '2023', '2024', 'Q1', 'Q3', 'MD&A', '10-K', '10-Q', 'semiconductor', 'companies', 'rate', 'case',
-  '</evidence_chain>', '<source id="x">', 'ignore', 'previous', 'instructions',
+  'net',
+  'sales',
+  'revenue',
+  'gross',
+  'margin',
+  'purchases',
+  'property',
+  'plant',
+  'equipment',
+  'risk',
+  'factors',
+  'supply',
+  'chain',
+  'legal',
+  'proceedings',
+  'lawsuit',
+  'impairment',
+  'cash',
+  'flow',
+  'dividends',
+  'outlook',
+  'anticipate',
+  'capital',
+  'expenditures',
+  'Quillvale',
+  'Zenharrow',
+  'Quarrystone',
+  'QVLT',
+  'ZNHF',
+  'QSEP',
+  'fiscal',
+  '2022',
+  '2023',
+  '2024',
+  'Q1',
+  'Q3',
+  'MD&A',
+  '10-K',
+  '10-Q',
+  'semiconductor',
+  'companies',
+  'rate',
+  'case',
+  '</evidence_chain>',
+  '<source id="x">',
+  'ignore',
+  'previous',
+  'instructions',
 ];
 
 const requestArb = fc.record({
@@ -30,7 +73,9 @@ const requestArb = fc.record({
   retrieval: fc.record(
     {
       max_evidence: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
-      max_evidence_tokens: fc.option(fc.oneof(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 400, max: 6000 })), { nil: null }),
+      max_evidence_tokens: fc.option(fc.oneof(fc.integer({ min: 1, max: 400 }), fc.integer({ min: 400, max: 6000 })), {
+        nil: null,
+      }),
     },
     { requiredKeys: [] },
   ),
@@ -43,7 +88,16 @@ describe('response properties for any request (fast-check, through the Worker)',
         const { status, json } = await query(req);
         expect(status).toBe(200);
         expect(ResearchResponse.safeParse(json).success).toBe(true);
-        const inc = { evidence: true, evidence_instructions: true, agent_context: false, evidence_format: 'rendered', metadata_distribution: false, metadata_dashboard: false, summary: true, ...req.include };
+        const inc = {
+          evidence: true,
+          evidence_instructions: true,
+          agent_context: false,
+          evidence_format: 'rendered',
+          metadata_distribution: false,
+          metadata_dashboard: false,
+          summary: true,
+          ...req.include,
+        };
         const cap = req.retrieval.max_evidence_tokens ?? null;
         const maxChains = req.retrieval.max_evidence ?? Infinity;
 
@@ -89,7 +143,8 @@ describe('response properties for any request (fast-check, through the Worker)',
         const n = budget?.returned_evidence_count;
         if (json.summary && n !== undefined) expect(json.summary.evidence_count).toBe(n);
         if (json.metadata_distribution && n !== undefined) expect(json.metadata_distribution.evidence_paths).toBe(n);
-        if (json.metadata_dashboard && n !== undefined) expect(json.metadata_dashboard).toContain(`\nEvidence paths: ${n}\n`);
+        if (json.metadata_dashboard && n !== undefined)
+          expect(json.metadata_dashboard).toContain(`\nEvidence paths: ${n}\n`);
         if (budget && budget.available_evidence_count > 0 && budget.returned_evidence_count === 0) {
           expect(json.notices.map((x: any) => x.code)).toContain('EVIDENCE_OMITTED_BY_TOKEN_BUDGET');
         }

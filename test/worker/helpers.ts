@@ -38,7 +38,11 @@ export async function call(path: string, init: RequestInit & { key?: string | nu
   if (init.key !== null) headers.set('x-api-key', init.key ?? API_KEY);
   const url = /^https?:/.test(path) ? path : `${BASE}${path}`;
   const ctx = createExecutionContext();
-  const res = await worker.fetch!(new Request(url, { ...init, headers }) as Parameters<NonNullable<typeof worker.fetch>>[0], env, ctx);
+  const res = await worker.fetch!(
+    new Request(url, { ...init, headers }) as Parameters<NonNullable<typeof worker.fetch>>[0],
+    env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -65,7 +69,8 @@ export async function expectConforms(res: Response, method: string, url: string)
       if (res.status < 400) throw err;
     }
   }
-  if (component) expect(openApiErrors(component, json), `${method} ${path} ${res.status} conforms to ${component}`).toEqual([]);
+  if (component)
+    expect(openApiErrors(component, json), `${method} ${path} ${res.status} conforms to ${component}`).toEqual([]);
   if (res.status >= 400) {
     expect(json.status_code).toBe(res.status);
     expect(JSON.stringify(json)).not.toMatch(/at \S+\.(ts|js):\d+/); // no stack traces

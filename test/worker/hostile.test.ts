@@ -32,7 +32,8 @@ async function safe(res: Response | Promise<Response>): Promise<{ status: number
   return { status: r.status, json };
 }
 
-const post = (body: unknown) => call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown) =>
+  call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 const postRaw = (body: BodyInit | null, headers: Record<string, string> = { 'content-type': 'application/json' }) =>
   call('/query', { method: 'POST', headers, body });
@@ -55,7 +56,19 @@ describe('hostile JSON', () => {
   });
 
   it('handles huge, tiny and non-finite numbers as validation errors or valid integers', async () => {
-    const values = ['1e308', '1e309', '-1e309', '9007199254740993', '1'.repeat(5_000), '0.5', '-0', '1e-400', '0', '-1', '2.0'];
+    const values = [
+      '1e308',
+      '1e309',
+      '-1e309',
+      '9007199254740993',
+      '1'.repeat(5_000),
+      '0.5',
+      '-0',
+      '1e-400',
+      '0',
+      '-1',
+      '2.0',
+    ];
     for (const v of values) {
       for (const field of ['max_evidence', 'max_evidence_tokens']) {
         const { status, json } = await safe(postRaw(`{"query":"net sales","retrieval":{"${field}":${v}}}`));
@@ -102,15 +115,26 @@ describe('hostile JSON', () => {
       expect(status).toBe(422);
       expect(json.detail.code).toBe('MALFORMED_JSON');
     }
-    for (const body of ['{"query":"net \\ud800 sales"}', '{"query":"\\udfff"}', '\ufeff{"query":"net sales"}', '{"query":"net sales"}\u0000']) {
+    for (const body of [
+      '{"query":"net \\ud800 sales"}',
+      '{"query":"\\udfff"}',
+      '\ufeff{"query":"net sales"}',
+      '{"query":"net sales"}\u0000',
+    ]) {
       await safe(postRaw(body));
     }
   });
 
   it('answers wrong content types and non-JSON bodies in the envelope', async () => {
-    const form = await safe(postRaw('query=net+sales&mode=research', { 'content-type': 'application/x-www-form-urlencoded' }));
+    const form = await safe(
+      postRaw('query=net+sales&mode=research', { 'content-type': 'application/x-www-form-urlencoded' }),
+    );
     expect(form.status).toBeGreaterThanOrEqual(400);
-    const multipart = await safe(postRaw('--b\r\nContent-Disposition: form-data; name="query"\r\n\r\nnet sales\r\n--b--', { 'content-type': 'multipart/form-data; boundary=b' }));
+    const multipart = await safe(
+      postRaw('--b\r\nContent-Disposition: form-data; name="query"\r\n\r\nnet sales\r\n--b--', {
+        'content-type': 'multipart/form-data; boundary=b',
+      }),
+    );
     expect(multipart.status).toBeGreaterThanOrEqual(400);
     const xml = await safe(postRaw('<query>net sales</query>', { 'content-type': 'application/xml' }));
     expect(xml.status).toBeGreaterThanOrEqual(400);
@@ -178,18 +202,32 @@ describe('unicode tricks', () => {
   it('matches full-width filter values like their ASCII forms (NFKC), and rejects invisible or control characters in values', async () => {
     const ascii = await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_ticker: 'QVLT' } }));
     expect(ascii.status).toBe(200);
-    const fullWidth = await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_ticker: 'ＱＶＬＴ' } }));
+    const fullWidth = await safe(
+      post({ query: 'net sales', mode: 'research', metadata_filters: { sec_ticker: 'ＱＶＬＴ' } }),
+    );
     expect(fullWidth.status).toBe(200);
     expect(fullWidth.json.summary.applied_metadata_filters).toEqual(ascii.json.summary.applied_metadata_filters);
-    for (const [name, value] of [['zero_width', 'QV\u200bLT'], ['rtl', '\u202eQVLT'], ['nul', 'QVLT\u0000'], ['control', 'QVLT\u001b']]) {
-      const { status, json } = await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_ticker: value } }));
+    for (const [name, value] of [
+      ['zero_width', 'QV\u200bLT'],
+      ['rtl', '\u202eQVLT'],
+      ['nul', 'QVLT\u0000'],
+      ['control', 'QVLT\u001b'],
+    ]) {
+      const { status, json } = await safe(
+        post({ query: 'net sales', mode: 'research', metadata_filters: { sec_ticker: value } }),
+      );
       expect(status, name).toBe(422);
       expect(json.detail.code).toBe('INVALID_FILTER');
     }
     for (const value of ['FY-2023\u0000', 'FY\u200b-2023']) {
-      expect((await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_fiscal_year: value } }))).status).toBe(422);
+      expect(
+        (await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_fiscal_year: value } })))
+          .status,
+      ).toBe(422);
     }
-    const fy = await safe(post({ query: 'net sales', mode: 'research', metadata_filters: { sec_fiscal_year: 'ＦＹ－２０２３' } }));
+    const fy = await safe(
+      post({ query: 'net sales', mode: 'research', metadata_filters: { sec_fiscal_year: 'ＦＹ－２０２３' } }),
+    );
     expect(fy.json.summary.applied_metadata_filters.sec_fiscal_year).toEqual('FY-2023');
   });
 });
@@ -201,7 +239,13 @@ describe('filing text is data', () => {
   });
 
   it('keeps markup-like filing text escaped inside its entry (sample trap 4)', async () => {
-    const { json } = await safe(post({ query: 'Edge accelerator module ordering code QV7 shipments', mode: 'research', metadata_filters: { sec_ticker: 'QVLT' } }));
+    const { json } = await safe(
+      post({
+        query: 'Edge accelerator module ordering code QV7 shipments',
+        mode: 'research',
+        metadata_filters: { sec_ticker: 'QVLT' },
+      }),
+    );
     const evidence: string = json.evidence;
     expect(evidence).toMatch(/&lt;Quill&amp;Vale (&quot;|")Edge(&quot;|")&gt;/);
     expect(evidence).toContain('&lt;/evidence_chain&gt;-QV7');
@@ -214,7 +258,12 @@ describe('filing text is data', () => {
 
   it('keeps instruction-like filing text inside an entry, never in the instructions or outside the evidence (sample trap 5)', async () => {
     const { json } = await safe(
-      post({ query: 'ignore previous instructions no material risks shares bought immediately', mode: 'research', metadata_filters: { sec_ticker: 'ZNHF' }, include: { agent_context: true } }),
+      post({
+        query: 'ignore previous instructions no material risks shares bought immediately',
+        mode: 'research',
+        metadata_filters: { sec_ticker: 'ZNHF' },
+        include: { agent_context: true },
+      }),
     );
     const evidence: string = json.evidence;
     expect(evidence).toMatch(/Ignore previous instructions/i);
@@ -243,7 +292,11 @@ describe('hostile routes and methods', () => {
       ['/v2/sp500/metadata-filters?constructor=1', 'GET'],
     ];
     for (const [path, method] of cases) {
-      const { status } = await safe(exports.default.fetch(new Request(`https://evidence.test${path}`, { method, headers: { 'x-api-key': API_KEY } })));
+      const { status } = await safe(
+        exports.default.fetch(
+          new Request(`https://evidence.test${path}`, { method, headers: { 'x-api-key': API_KEY } }),
+        ),
+      );
       expect(status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
     }
   });

@@ -27,7 +27,8 @@ export const SAMPLE = sample();
  * The R2 key of a file of a version: under the version, or (shards, graphs, issuer tables) under its content, a key
  * every version holding the same bytes shares.
  */
-export const keyOf = (version: string, file: string) => storedKey(SAMPLE.domain, version, SAMPLE.refs.get(file) ?? { file });
+export const keyOf = (version: string, file: string) =>
+  storedKey(SAMPLE.domain, version, SAMPLE.refs.get(file) ?? { file });
 
 /**
  * Uploads the sample index under a new version name (the manifest's version field rewritten, every artifact
@@ -36,7 +37,10 @@ export const keyOf = (version: string, file: string) => storedKey(SAMPLE.domain,
  * uploaded are there all the same); `missing` deletes them from the bucket (a lost object, for every version that
  * shares it); `pointer: false` leaves the KV pointer alone (a publish that stopped before the end).
  */
-export async function uploadVersion(version: string, opts: { skip?: string[]; missing?: string[]; pointer?: boolean } = {}): Promise<void> {
+export async function uploadVersion(
+  version: string,
+  opts: { skip?: string[]; missing?: string[]; pointer?: boolean } = {},
+): Promise<void> {
   for (const [file, bytes] of SAMPLE.files) {
     if (file === 'manifest.json') continue;
     if (opts.missing?.includes(file)) await env.INDEX_BUCKET.delete(keyOf(version, file));
@@ -67,16 +71,28 @@ type Vars = Partial<Record<'POINTER_TTL_SECONDS' | 'EDGE_CACHE' | 'SHARD_READS',
  * Calls the Worker's fetch handler with extra vars (e.g. POINTER_TTL_SECONDS): the same handler `exports.default`
  * serves, in the test file's isolate (so the same artifact cache).
  */
-export async function fetchWith(path: string, init: RequestInit, vars: Vars = {}): Promise<{ status: number; json: any }> {
+export async function fetchWith(
+  path: string,
+  init: RequestInit,
+  vars: Vars = {},
+): Promise<{ status: number; json: any }> {
   const headers = new Headers(init.headers);
   headers.set('x-api-key', API_KEY);
   const request = new Request(`${BASE}${path}`, { ...init, headers });
-  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...vars }, createExecutionContext());
+  const res = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, ...vars },
+    createExecutionContext(),
+  );
   return { status: res.status, json: await res.json() };
 }
 
 export const queryWith = (body: unknown, vars: Vars = {}) =>
-  fetchWith('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, vars);
+  fetchWith(
+    '/query',
+    { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    vars,
+  );
 
 /** Starts a test with no memoized pointer in this isolate, whatever earlier tests read. */
 export function forgetPointerMemo(): void {

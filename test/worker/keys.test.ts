@@ -49,7 +49,15 @@ describe('API keys', () => {
   });
 
   it('answer the same 401 envelope for a near miss, a huge key and odd bytes, never a 5xx', async () => {
-    const keys = [`${API_KEY}x`, API_KEY.slice(0, -1), API_KEY.toUpperCase(), 'k'.repeat(16_000), 'k\u00ff\u00fe', '%00', '\t'];
+    const keys = [
+      `${API_KEY}x`,
+      API_KEY.slice(0, -1),
+      API_KEY.toUpperCase(),
+      'k'.repeat(16_000),
+      'k\u00ff\u00fe',
+      '%00',
+      '\t',
+    ];
     const messages = new Set<string>();
     for (const key of keys) {
       const res = await call('/metadata-filters', { key });

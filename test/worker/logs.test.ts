@@ -21,12 +21,22 @@ describe('structured request logs', () => {
   it('name the reason of a 503 (before any index is published)', async () => {
     const res = await query({ query: SECRET_WORDS });
     expect(res.status).toBe(503);
-    expect(lineOf(res.headers.get('x-request-id'))).toMatchObject({ level: 'error', status: 503, error_code: 'INDEX_UNAVAILABLE', reason: 'no_published_version' });
+    expect(lineOf(res.headers.get('x-request-id'))).toMatchObject({
+      level: 'error',
+      status: 503,
+      error_code: 'INDEX_UNAVAILABLE',
+      reason: 'no_published_version',
+    });
   });
 
   it('carry request id, mode, effort, stage timings, shards loaded, cache hits and bytes for a query', async () => {
     await seedSampleIndex();
-    const body = { query: `${SECRET_WORDS} of Quillvale in FY2023`, mode: 'research', effort: 'high', metadata_filters: { sec_ticker: 'QVLT' } };
+    const body = {
+      query: `${SECRET_WORDS} of Quillvale in FY2023`,
+      mode: 'research',
+      effort: 'high',
+      metadata_filters: { sec_ticker: 'QVLT' },
+    };
     const cold = await query(body);
     expect(cold.status).toBe(200);
     const first = lineOf(cold.headers.get('x-request-id'));

@@ -32,7 +32,7 @@ async function connect(auth: Auth = { header: 'x-api-key' }, era: 'legacy' | 'mo
   return client;
 }
 
-const textOf = (result: { content?: unknown }) => ((result.content as { type: string; text: string }[])[0]?.text ?? '');
+const textOf = (result: { content?: unknown }) => (result.content as { type: string; text: string }[])[0]?.text ?? '';
 
 let lines: string[] = [];
 afterEach(() => vi.restoreAllMocks());
@@ -52,8 +52,16 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual(['list_metadata_filters', 'search_filing_evidence']);
       const search = tools.find((t) => t.name === 'search_filing_evidence')!;
-      const props = (search.inputSchema as { properties: Record<string, { description?: string; default?: unknown }> }).properties;
-      expect(Object.keys(props).sort()).toEqual(['effort', 'max_evidence', 'max_evidence_tokens', 'metadata_filters', 'mode', 'query']);
+      const props = (search.inputSchema as { properties: Record<string, { description?: string; default?: unknown }> })
+        .properties;
+      expect(Object.keys(props).sort()).toEqual([
+        'effort',
+        'max_evidence',
+        'max_evidence_tokens',
+        'metadata_filters',
+        'mode',
+        'query',
+      ]);
       expect(props.max_evidence_tokens!.default).toBe(8000);
       expect(props.query!.description).toMatch(/4000 characters/);
       expect(search.description).toMatch(/agentic_research/);
@@ -66,7 +74,11 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     const client = await connect();
     const result = await client.callTool({
       name: 'search_filing_evidence',
-      arguments: { query: 'What did Quillvale spend on property, plant and equipment in fiscal 2023?', mode: 'research', max_evidence: 2 },
+      arguments: {
+        query: 'What did Quillvale spend on property, plant and equipment in fiscal 2023?',
+        mode: 'research',
+        max_evidence: 2,
+      },
     });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(/^# Filing evidence/);
@@ -83,7 +95,11 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     const client = await connect();
     const result = await client.callTool({
       name: 'search_filing_evidence',
-      arguments: { query: 'Compare Quillvale capital expenditure in fiscal 2022 and fiscal 2023', mode: 'agentic_research', max_evidence_tokens: 600 },
+      arguments: {
+        query: 'Compare Quillvale capital expenditure in fiscal 2022 and fiscal 2023',
+        mode: 'agentic_research',
+        max_evidence_tokens: 600,
+      },
     });
     expect(result.isError).toBeFalsy();
     const structured = result.structuredContent as any;
@@ -98,7 +114,11 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     const client = await connect();
     const result = await client.callTool({
       name: 'search_filing_evidence',
-      arguments: { query: 'Quillvale revenue, gross margin and capital expenditure in fiscal 2023 and 2022', mode: 'agentic_research', effort: 'high' },
+      arguments: {
+        query: 'Quillvale revenue, gross margin and capital expenditure in fiscal 2023 and 2022',
+        mode: 'agentic_research',
+        effort: 'high',
+      },
     });
     const structured = result.structuredContent as any;
     const evidenceTokens = estimateTokens(structured.evidence ?? '');
@@ -111,7 +131,10 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
 
   it('lists metadata filters, one field with its values', async () => {
     const client = await connect();
-    const result = await client.callTool({ name: 'list_metadata_filters', arguments: { field: 'sec_ticker', include_values: true } });
+    const result = await client.callTool({
+      name: 'list_metadata_filters',
+      arguments: { field: 'sec_ticker', include_values: true },
+    });
     expect(result.isError).toBeFalsy();
     const listing = result.structuredContent as any;
     expect(listing.fields).toHaveLength(1);
@@ -122,12 +145,18 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
 
   it('returns contract errors as tool errors with the code and envelope, and the session goes on', async () => {
     const client = await connect();
-    const basic = await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'capex', metadata_filters: { sec_ticker: 'QVLT' } } });
+    const basic = await client.callTool({
+      name: 'search_filing_evidence',
+      arguments: { query: 'capex', metadata_filters: { sec_ticker: 'QVLT' } },
+    });
     expect(basic.isError).toBe(true);
     expect(textOf(basic)).toMatch(/^FILTERS_NOT_ALLOWED_IN_BASIC_MODE \(422\)/);
     expect(textOf(basic)).toContain('"status_code":422');
 
-    const badArgs = await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'capex', max_evidence_tokens: 0, extra: 1 } });
+    const badArgs = await client.callTool({
+      name: 'search_filing_evidence',
+      arguments: { query: 'capex', max_evidence_tokens: 0, extra: 1 },
+    });
     expect(badArgs.isError).toBe(true);
     expect(textOf(badArgs)).toMatch(/^VALIDATION_ERROR \(422\)/);
     expect(textOf(badArgs)).toMatch(/max_evidence_tokens/);
@@ -142,7 +171,10 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     expect(textOf(badField)).toMatch(/^INVALID_PARAMETER \(422\)/);
 
     // The same session still answers.
-    const ok = await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'Quillvale capital expenditure' } });
+    const ok = await client.callTool({
+      name: 'search_filing_evidence',
+      arguments: { query: 'Quillvale capital expenditure' },
+    });
     expect(ok.isError).toBeFalsy();
     await client.close();
   });
@@ -151,12 +183,18 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     const client = await connect();
     await unpublish();
     forgetPointerMemo();
-    const down = await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'Quillvale capital expenditure' } });
+    const down = await client.callTool({
+      name: 'search_filing_evidence',
+      arguments: { query: 'Quillvale capital expenditure' },
+    });
     expect(down.isError).toBe(true);
     expect(textOf(down)).toMatch(/^INDEX_UNAVAILABLE \(503\)/);
     await seedSampleIndex();
     forgetPointerMemo();
-    const up = await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'Quillvale capital expenditure' } });
+    const up = await client.callTool({
+      name: 'search_filing_evidence',
+      arguments: { query: 'Quillvale capital expenditure' },
+    });
     expect(up.isError).toBeFalsy();
     await client.close();
   });
@@ -171,7 +209,12 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
   it('answers GET and DELETE with 405 and enforces the body cap while streaming', async () => {
     expect((await call('/mcp', { method: 'GET' })).status).toBe(405);
     expect((await call('/mcp', { method: 'DELETE' })).status).toBe(405);
-    const tooBig = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_filing_evidence', arguments: { query: 'x'.repeat(MCP_MAX_BODY_BYTES) } } });
+    const tooBig = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'search_filing_evidence', arguments: { query: 'x'.repeat(MCP_MAX_BODY_BYTES) } },
+    });
     const res = await call('/mcp', {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -187,7 +230,9 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     captureLogs();
     await client.callTool({ name: 'search_filing_evidence', arguments: { query: 'Quillvale capital expenditure' } });
     const parsed = lines.map((l) => JSON.parse(l)).filter((l) => l.path === '/v2/sp500/mcp');
-    expect(parsed.some((l) => l.tool === 'search_filing_evidence' && l.mode === 'basic' && l.status === 200)).toBe(true);
+    expect(parsed.some((l) => l.tool === 'search_filing_evidence' && l.mode === 'basic' && l.status === 200)).toBe(
+      true,
+    );
     expect(lines.join('\n')).not.toContain(API_KEY);
     expect(lines.join('\n')).not.toContain('Quillvale capital');
     await client.close();

@@ -22,8 +22,10 @@ describe('POST /v2/sp500/query', () => {
   });
 
   it('gives the same evidence without the footer in xml format', async () => {
-    const rendered = (await query({ query: 'risk factors supply chain', include: { evidence_format: 'rendered' } })).json.evidence as string;
-    const xml = (await query({ query: 'risk factors supply chain', include: { evidence_format: 'xml' } })).json.evidence as string;
+    const rendered = (await query({ query: 'risk factors supply chain', include: { evidence_format: 'rendered' } }))
+      .json.evidence as string;
+    const xml = (await query({ query: 'risk factors supply chain', include: { evidence_format: 'xml' } })).json
+      .evidence as string;
     expect(xml).not.toContain('<source_key>');
     expect(rendered.startsWith(xml)).toBe(true);
   });
@@ -45,14 +47,10 @@ describe('POST /v2/sp500/query', () => {
   });
 
   it('infers company and fiscal-year filters in research mode and reports them', async () => {
-    const { json } = await query({ query: 'What were QNTM purchases of property, plant and equipment in FY2023?', mode: 'research' });
+    const { json } = await query({
+      query: 'What were QNTM purchases of property, plant and equipment in FY2023?',
+      mode: 'research',
+    });
     expect(json.summary.applied_metadata_filters).toBeDefined();
   });
-
-
-
-
-
-
-
 });

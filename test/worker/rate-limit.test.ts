@@ -9,6 +9,7 @@ import { API_KEY, call } from './helpers';
  * minute turns. No index is published here, so allowed requests end in 422/503; the limiter runs before either.
  */
 declare module 'vitest' {
+  // biome-ignore lint/suspicious/noExportsInTest: augments vitest's ProvidedContext, not an export of the test
   export interface ProvidedContext {
     rateLimit: number;
     secondApiKey: string;
@@ -18,7 +19,8 @@ declare module 'vitest' {
 const LIMIT = inject('rateLimit');
 const SECOND_KEY = inject('secondApiKey');
 
-const post = (key: string | null) => call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', key });
+const post = (key: string | null) =>
+  call('/query', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', key });
 
 /**
  * Sends requests with one key until the first 429. A window boundary can fall inside the burst (Miniflare's window is
@@ -58,7 +60,11 @@ describe('per-key rate limit (RATE_LIMITER binding)', () => {
     // A wrong key is a 401, not a 429: unauthenticated requests are never counted against (or blamed on) a key.
     expect((await post('not-a-key')).status).toBe(401);
     expect((await post(null)).status).toBe(401);
-    const preflight = await call('/query', { method: 'OPTIONS', key: null, headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' } });
+    const preflight = await call('/query', {
+      method: 'OPTIONS',
+      key: null,
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
   });
 
@@ -67,7 +73,11 @@ describe('per-key rate limit (RATE_LIMITER binding)', () => {
     const mcp = await call('/mcp', {
       method: 'POST',
       key: null,
-      headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      headers: {
+        authorization: `Bearer ${API_KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(429);
@@ -79,7 +89,12 @@ describe('per-key rate limit (RATE_LIMITER binding)', () => {
     vi.spyOn(console, 'log').mockImplementation((line: unknown) => void lines.push(String(line)));
     const { limited } = await burstUntilLimited(SECOND_KEY);
     const entry = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === limited.headers.get('x-request-id'));
-    expect(entry).toMatchObject({ status: 429, error_code: 'RATE_LIMITED', rate_limit: 'limited', key_id: expect.stringMatching(/^[0-9a-f]{8}$/) });
+    expect(entry).toMatchObject({
+      status: 429,
+      error_code: 'RATE_LIMITED',
+      rate_limit: 'limited',
+      key_id: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
     for (const line of lines) expect(line).not.toContain(SECOND_KEY);
   });
 });
@@ -92,7 +107,12 @@ describe('enforceRateLimit', () => {
 
   it('hands the binding the hash of the key, never the key', async () => {
     const seen: string[] = [];
-    const recording: RateLimiter = { limit: (o) => (seen.push(o.key), env.RATE_LIMITER!.limit(o)) };
+    const recording: RateLimiter = {
+      limit: (o) => {
+        seen.push(o.key);
+        return env.RATE_LIMITER!.limit(o);
+      },
+    };
     const hash = await sha256Hex('yet-another-key');
     expect(await enforceRateLimit(recording, hash, 60)).toBe('allowed');
     expect(seen).toEqual([`key:${hash}`]);
