@@ -39,6 +39,8 @@ export default defineConfig({
           // test/quality: floors on real benchmark questions; they skip themselves when ../shared is absent.
           include: ['test/unit/**/*.test.ts', 'test/quality/**/*.test.ts'],
           testTimeout: 60_000,
+          // Builds of the sample corpus in beforeAll take seconds alone and longer on a loaded machine.
+          hookTimeout: 60_000,
         },
       },
       {

@@ -219,77 +219,103 @@ export class EntityCollector {
           mentions: mentionsOf(name),
         });
       }
-      // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity"; "Walmart Inc.", "Wal-Mart Stores, Inc.")
-      // are one entity, shown under the shortest variant the filings use, the others kept as aliases so the
-      // glossary matches every spelling; support counts statements naming any variant.
-      const counterparties = new Map<string, Observed[]>();
-      for (const o of obs) {
-        if (o.candidate.kind !== 'counterparty' || taken.has(o.candidate.name) || isIssuer(o.candidate.name)) continue;
-        const explicit = o.candidate.role === 'customer' || o.candidate.role === 'supplier';
-        if (!explicit && groupMentionsOf(o.candidate.name) < COUNTERPARTY_MIN_MENTIONS) continue;
-        const key = baseName(o.candidate.name);
-        const list2 = counterparties.get(key) ?? [];
-        list2.push(o);
-        counterparties.set(key, list2);
-      }
-      const cpRanked = [...counterparties.values()].map((os) => {
-        os.sort((a, b) => ROLE_RANK[a.candidate.role]! - ROLE_RANK[b.candidate.role]! || b.hits - a.hits);
-        const name = os.map((o) => o.candidate.name).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0]!;
-        return { name, os, rank: ROLE_RANK[os[0]!.candidate.role]!, score: groupMentionsOf(name) };
-      });
-      cpRanked.sort((a, b) => a.rank - b.rank || b.score - a.score || (a.name < b.name ? -1 : 1));
-      for (const { name, os } of cpRanked.slice(0, MAX_PER_KIND.counterparty)) {
-        taken.add(name);
-        const aliases = [...new Set(os.map((x) => x.candidate.name))].filter((n) => n !== name).sort();
-        for (const a of aliases) taken.add(a);
-        const o = os[0]!;
-        const first = os.reduce((f, x) => (newer(f, x.first) ? x.first : f), o.first);
-        const latest = os.reduce((l, x) => (newer(x.latest, l) ? x.latest : l), o.latest);
-        const roles = [...new Set(os.map((x) => x.candidate.role))].join(' and ');
-        entities.push({
-          name,
-          kind: 'counterparty',
-          description: `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} (${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
-          first: first.id,
-          latest: latest.id,
-          mentions: groupMentionsOf(name),
-          ...(aliases.length ? { aliases } : {}),
-        });
-      }
-      // Names the filings call another owner's trademarks ("Xbox ... are trademarks of Microsoft Corporation") are
-      // not the issuer's products.
-      const thirdParty = new Set(
-        obs
-          .filter(
-            (o) => o.candidate.role === 'trademark' && !isIssuer(o.candidate.detail.replace(/^trademark of /, '')),
-          )
-          .map((o) => o.candidate.name),
-      );
-      const products = obs.filter(
-        (o) =>
-          o.candidate.kind === 'product' &&
-          o.candidate.role === 'product' &&
-          !taken.has(o.candidate.name) &&
-          !thirdParty.has(o.candidate.name) &&
-          !isIssuer(o.candidate.name) &&
-          mentionsOf(o.candidate.name) >= PRODUCT_MIN_MENTIONS,
-      );
-      products.sort(
-        (a, b) =>
-          mentionsOf(b.candidate.name) - mentionsOf(a.candidate.name) || (a.candidate.name < b.candidate.name ? -1 : 1),
-      );
-      for (const o of products.slice(0, MAX_PER_KIND.product)) {
-        entities.push({
-          name: o.candidate.name,
-          kind: 'product',
-          description: `Product or brand of ${label}: ${o.latestDetail}; named in ${mentionsOf(o.candidate.name)} statements (${o.first.label === o.latest.label ? o.latest.label : `${o.first.label} to ${o.latest.label}`}).`,
-          first: o.first.id,
-          latest: o.latest.id,
-          mentions: mentionsOf(o.candidate.name),
-        });
-      }
+      entities.push(...counterpartyEntities(obs, { label, taken, isIssuer, groupMentionsOf }));
+      entities.push(...productEntities(obs, { label, taken, isIssuer, mentionsOf }));
       if (segments.length || entities.length) out.set(co.ticker, { segments, entities });
     }
     return out;
   }
+}
+
+/** What the entity lists of one issuer are built with. */
+interface IssuerContext {
+  label: string;
+  /** Names already listed (segments, then counterparties): a name is one entity only. */
+  taken: Set<string>;
+  isIssuer: (name: string) => boolean;
+}
+
+/** The issuer's counterparties, ranked by role then by the statements naming any variant. */
+function counterpartyEntities(
+  obs: readonly Observed[],
+  { label, taken, isIssuer, groupMentionsOf }: IssuerContext & { groupMentionsOf: (name: string) => number },
+): CatalogEntity[] {
+  const out: CatalogEntity[] = [];
+  // Variants of one company ("Acelity Inc.", "Acelity, Inc.", "Acelity"; "Walmart Inc.", "Wal-Mart Stores, Inc.")
+  // are one entity, shown under the shortest variant the filings use, the others kept as aliases so the
+  // glossary matches every spelling; support counts statements naming any variant.
+  const counterparties = new Map<string, Observed[]>();
+  for (const o of obs) {
+    if (o.candidate.kind !== 'counterparty' || taken.has(o.candidate.name) || isIssuer(o.candidate.name)) continue;
+    const explicit = o.candidate.role === 'customer' || o.candidate.role === 'supplier';
+    if (!explicit && groupMentionsOf(o.candidate.name) < COUNTERPARTY_MIN_MENTIONS) continue;
+    const key = baseName(o.candidate.name);
+    const list2 = counterparties.get(key) ?? [];
+    list2.push(o);
+    counterparties.set(key, list2);
+  }
+  const cpRanked = [...counterparties.values()].map((os) => {
+    os.sort((a, b) => ROLE_RANK[a.candidate.role]! - ROLE_RANK[b.candidate.role]! || b.hits - a.hits);
+    const name = os.map((o) => o.candidate.name).sort((a, b) => a.length - b.length || (a < b ? -1 : 1))[0]!;
+    return { name, os, rank: ROLE_RANK[os[0]!.candidate.role]!, score: groupMentionsOf(name) };
+  });
+  cpRanked.sort((a, b) => a.rank - b.rank || b.score - a.score || (a.name < b.name ? -1 : 1));
+  for (const { name, os } of cpRanked.slice(0, MAX_PER_KIND.counterparty)) {
+    taken.add(name);
+    const aliases = [...new Set(os.map((x) => x.candidate.name))].filter((n) => n !== name).sort();
+    for (const a of aliases) taken.add(a);
+    const o = os[0]!;
+    const first = os.reduce((f, x) => (newer(f, x.first) ? x.first : f), o.first);
+    const latest = os.reduce((l, x) => (newer(x.latest, l) ? x.latest : l), o.latest);
+    const roles = [...new Set(os.map((x) => x.candidate.role))].join(' and ');
+    out.push({
+      name,
+      kind: 'counterparty',
+      description: `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} (${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
+      first: first.id,
+      latest: latest.id,
+      mentions: groupMentionsOf(name),
+      ...(aliases.length ? { aliases } : {}),
+    });
+  }
+  return out;
+}
+
+/** The issuer's products and brands named often enough, not another owner's trademarks. */
+function productEntities(
+  obs: readonly Observed[],
+  { label, taken, isIssuer, mentionsOf }: IssuerContext & { mentionsOf: (name: string) => number },
+): CatalogEntity[] {
+  const out: CatalogEntity[] = [];
+  // Names the filings call another owner's trademarks ("Xbox ... are trademarks of Microsoft Corporation") are
+  // not the issuer's products.
+  const thirdParty = new Set(
+    obs
+      .filter((o) => o.candidate.role === 'trademark' && !isIssuer(o.candidate.detail.replace(/^trademark of /, '')))
+      .map((o) => o.candidate.name),
+  );
+  const products = obs.filter(
+    (o) =>
+      o.candidate.kind === 'product' &&
+      o.candidate.role === 'product' &&
+      !taken.has(o.candidate.name) &&
+      !thirdParty.has(o.candidate.name) &&
+      !isIssuer(o.candidate.name) &&
+      mentionsOf(o.candidate.name) >= PRODUCT_MIN_MENTIONS,
+  );
+  products.sort(
+    (a, b) =>
+      mentionsOf(b.candidate.name) - mentionsOf(a.candidate.name) || (a.candidate.name < b.candidate.name ? -1 : 1),
+  );
+  for (const o of products.slice(0, MAX_PER_KIND.product)) {
+    out.push({
+      name: o.candidate.name,
+      kind: 'product',
+      description: `Product or brand of ${label}: ${o.latestDetail}; named in ${mentionsOf(o.candidate.name)} statements (${o.first.label === o.latest.label ? o.latest.label : `${o.first.label} to ${o.latest.label}`}).`,
+      first: o.first.id,
+      latest: o.latest.id,
+      mentions: mentionsOf(o.candidate.name),
+    });
+  }
+  return out;
 }
