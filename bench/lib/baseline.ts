@@ -10,7 +10,7 @@ import { analyzeQuery } from '../../src/query/analyze';
 import { inferFilters } from '../../src/filters/infer';
 import { matchesConditions } from '../../src/filters/match';
 import type { Condition } from '../../src/filters/parse';
-import type { CatalogHeader, CatalogSource } from '../../src/format/types';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 
 export interface CorpusPage {
   docId: string;

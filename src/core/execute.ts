@@ -8,10 +8,10 @@ import {
 } from '../evidence/chains';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader } from '../../index-format/types';
 import { mergeBranches, mergePreferred } from '../plan/merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
-import { bm25Idf } from '../search/bm25';
+import { bm25Idf } from '../../index-format/bm25';
 import { RANKING } from '../search/ranking';
 import {
   retrieveScopes,
@@ -22,8 +22,8 @@ import {
   type RetrievalTrace,
 } from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
-import { tokenize } from '../text/tokenize';
-import type { IndexReader } from './index-reader';
+import { tokenize } from '../../index-format/tokenize';
+import type { IndexReader } from '../../index-format/index-reader';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
 export type PassTrace = Omit<PlannedPass, 'preferred'> & {

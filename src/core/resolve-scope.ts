@@ -3,7 +3,7 @@ import type { QueryAnalysis } from '../query/analyze';
 import { issuerNames, withoutIssuerNames } from '../query/terms';
 import { planScope, routeScope, type Scope } from '../plan/scope';
 import type { EffortPlan } from '../search/effort';
-import type { IndexReader } from './index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 
 /**
  * The issuers this request reads (src/plan/scope.ts): everything after it sees their sources and shards only. A

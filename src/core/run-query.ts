@@ -9,7 +9,7 @@ import type { ResearchRequest } from '../schema/request';
 import { planFor } from '../search/effort';
 import type { RetrievalTrace } from '../search/retrieve';
 import { executePlan, type ExecutedPlan, type PassTrace } from './execute';
-import type { IndexReader } from './index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { resolveScope } from './resolve-scope';
 import { selectEvidence } from './select-evidence';
 

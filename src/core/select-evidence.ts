@@ -14,13 +14,13 @@ import {
 } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader } from '../../index-format/types';
 import { assessCoverage, requirementsOfChain } from '../plan/coverage';
 import { facetsOfChain } from '../plan/facets';
 import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
 import type { ExecutedPlan } from './execute';
-import type { IndexReader } from './index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 
 /** The evidence a response returns, chosen from the executed plan's chains. */
 export interface SelectedEvidence {

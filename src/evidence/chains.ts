@@ -1,11 +1,17 @@
-import { edgeCount, recordContentBytes, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
-import type { EdgeKind, Shard } from '../format/types';
+import {
+  edgeCount,
+  recordContentBytes,
+  statementEdges,
+  statementKind,
+  statementStatus,
+} from '../../index-format/shard-layout';
+import type { EdgeKind, Shard } from '../../index-format/types';
 import type { EffortPlan } from '../search/effort';
-import { metricByCode } from '../text/metrics';
+import { metricByCode } from '../../index-format/metrics';
 import type { Hit } from '../search/retrieve';
 import { chainOrder, chainRelevance } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
-import { claimKey } from '../text/claims';
+import { claimKey } from '../../index-format/claims';
 
 /**
  * Confidence (docs/DECISIONS.md "Confidence"): High when two or more filings state the claim and none disagrees;

@@ -1,5 +1,5 @@
 import type { ChainOrderParts, RelevanceParts } from '../search/ranking';
-import type { EpistemicStatus, StatementKind } from '../format/types';
+import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 
 export type Confidence = 'High' | 'Medium' | 'Low';
 
@@ -22,7 +22,7 @@ export interface Entry {
   /** Other filings that give a different value for the same row and period (never merged into `sources`). */
   disagreements?: EntrySource[];
   confidence: Confidence;
-  /** Primary metric code of the claim (src/text/metrics.ts), for the glossary; absent or 0 = none. */
+  /** Primary metric code of the claim (index-format/metrics.ts), for the glossary; absent or 0 = none. */
   metric?: number;
 }
 

@@ -1,7 +1,7 @@
-import type { FinancialStatement } from '../text/financial-statements';
-import type { CatalogHeader, CatalogSource } from '../format/types';
-import { heldSourceList } from '../format/views';
-import type { FilterField } from './fields';
+import type { FinancialStatement } from '../../index-format/financial-statements';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
+import { heldSourceList } from '../../index-format/views';
+import type { FilterField } from '../../index-format/fields';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
 import type { QueryAnalysis } from '../query/analyze';
@@ -24,7 +24,7 @@ export interface RankingPreference {
   filings: string[] | null;
   /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
   label: string;
-  /** Table rows printed on these primary financial statements only (src/text/financial-statements.ts); absent for any. */
+  /** Table rows printed on these primary financial statements only (index-format/financial-statements.ts); absent for any. */
   statements?: FinancialStatement[];
 }
 

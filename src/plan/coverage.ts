@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import type { Chain } from '../evidence/model';
-import type { CatalogSource } from '../format/types';
+import type { CatalogSource } from '../../index-format/types';
 import type { Coverage } from '../schema/response';
-import { metricCode, metricCodes, METRICS } from '../text/metrics';
+import { metricCode, metricCodes, METRICS } from '../../index-format/metrics';
 import type { Requirement, RequirementPlan } from './requirements';
 
 type CoverageValue = z.infer<typeof Coverage>;

@@ -1,7 +1,7 @@
 import type { Chain } from '../evidence/model';
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { metricCode } from '../text/metrics';
+import type { CatalogSource } from '../../index-format/types';
+import { metricCode } from '../../index-format/metrics';
 import { namesMetric } from './coverage';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';

@@ -1,7 +1,7 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { heldSources } from '../format/views';
+import type { CatalogSource } from '../../index-format/types';
+import { heldSources } from '../../index-format/views';
 import type { QueryAnalysis } from '../query/analyze';
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */

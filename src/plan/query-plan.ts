@@ -9,13 +9,13 @@ import {
 } from '../filters/infer';
 import { matchesConditions } from '../filters/match';
 import { conditionsToObject, type Condition } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
-import { heldSourceList, heldSources } from '../format/views';
+import type { CatalogHeader } from '../../index-format/types';
+import { heldSourceList, heldSources } from '../../index-format/views';
 import type { QueryAnalysis } from '../query/analyze';
 import type { Mode } from '../schema/request';
 import type { EffortPlan } from '../search/effort';
 import { RANKING } from '../search/ranking';
-import { financialStatementCode } from '../text/financial-statements';
+import { financialStatementCode } from '../../index-format/financial-statements';
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
 import { latestAnnualSources } from './periods';
@@ -44,7 +44,7 @@ export interface PreferredSubPass {
   conditions: Condition[];
   /** Catalog sources it may search (the preferred filings within the pass's own sources); absent = any allowed. */
   sources?: number[];
-  /** Primary financial statement codes its hits must be printed on (src/text/financial-statements.ts); absent = any. */
+  /** Primary financial statement codes its hits must be printed on (index-format/financial-statements.ts); absent = any. */
   statements?: number[];
   itemTags: string[] | null;
   filings: string[] | null;

@@ -1,6 +1,6 @@
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { metricByCode, metricCode, type Metric } from '../text/metrics';
+import type { CatalogSource } from '../../index-format/types';
+import { metricByCode, metricCode, type Metric } from '../../index-format/metrics';
 import type { QueryAnalysis } from '../query/analyze';
 import { filingsAcrossPeriods, latestAnnualSources } from './periods';
 
@@ -18,7 +18,7 @@ export interface Requirement {
   ticker: string | null;
   /** FY-YYYY. */
   fiscalYear: string | null;
-  /** Metric id (src/text/metrics.ts). */
+  /** Metric id (index-format/metrics.ts). */
   metric: string | null;
   /** The branch's filters: the question's filters with ticker and fiscal year narrowed to this requirement's. */
   conditions: Condition[];

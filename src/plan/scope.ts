@@ -1,8 +1,8 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { Directory, SourceMeta } from '../format/types';
-import type { Lexicon } from '../format/types';
-import { DirectoryIndex } from '../format/views';
+import type { Directory, SourceMeta } from '../../index-format/types';
+import type { Lexicon } from '../../index-format/types';
+import { DirectoryIndex } from '../../index-format/views';
 import { rankShards } from '../search/select-shards';
 import type { QueryAnalysis } from '../query/analyze';
 

@@ -1,11 +1,15 @@
 import { findClassification, findCompanies } from './companies';
 import { BUSINESS_DESCRIPTION, FINANCIAL_STATEMENTS_HINT, findItemHints } from './items';
 import { findPeriods, type PeriodMentions } from './periods';
-import type { Directory } from '../format/types';
+import type { Directory } from '../../index-format/types';
 import { lexicalQuery, type LexicalQuery } from './terms';
 import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from './cues';
-import { FINANCIAL_STATEMENTS, namedFinancialStatements, type FinancialStatement } from '../text/financial-statements';
-import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
+import {
+  FINANCIAL_STATEMENTS,
+  namedFinancialStatements,
+  type FinancialStatement,
+} from '../../index-format/financial-statements';
+import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../../index-format/metrics';
 
 /**
  * One reading of a question (analyse -> plan -> execute): everything the pipeline needs from the question's text,
@@ -51,7 +55,7 @@ export interface QueryAnalysis {
   lineItems: string[];
   /**
    * Primary financial statements the question is about: those it names ("balance sheet") and those that report its
-   * inputs when it is a ratio (src/text/metrics.ts `statement`), in FINANCIAL_STATEMENTS order; `named` when the
+   * inputs when it is a ratio (index-format/metrics.ts `statement`), in FINANCIAL_STATEMENTS order; `named` when the
    * question names one. A ranking preference for the rows printed on them, never a filter.
    */
   statements: { list: FinancialStatement[]; named: boolean };

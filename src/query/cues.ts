@@ -1,4 +1,4 @@
-import { tokenize } from '../text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 
 /**
  * The service's cue vocabularies, in one place: words and phrases that say how a question is asked or what shape it

@@ -1,5 +1,5 @@
-import { metricByCode, metricCodes, type MetricReading } from '../text/metrics';
-import { tokenize } from '../text/tokenize';
+import { metricByCode, metricCodes, type MetricReading } from '../../index-format/metrics';
+import { tokenize } from '../../index-format/tokenize';
 import { cueTerms, PHRASING_WORDS } from './cues';
 
 /** Words of how a question is asked, not of what it asks about (src/query/cues.ts), stemmed as the analyzer stems them. */

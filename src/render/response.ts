@@ -2,7 +2,7 @@ import type { SelectedEvidence } from '../core/select-evidence';
 import { TOKEN_ESTIMATOR } from '../evidence/budget';
 import type { QueryNotice } from '../filters/infer';
 import { conditionsToObject } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader } from '../../index-format/types';
 import type { QueryPlan } from '../plan/query-plan';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';

@@ -1,11 +1,16 @@
-import type { IndexReader } from '../core/index-reader';
-import type { CatalogHeader, Lexicon } from '../format/types';
-import { heldSources } from '../format/views';
-import { statementFinancialCode, statementKind, statementStatus } from '../format/shard-layout';
+import type { IndexReader } from '../../index-format/index-reader';
+import type { CatalogHeader, Lexicon } from '../../index-format/types';
+import { heldSources } from '../../index-format/views';
+import { statementFinancialCode, statementKind, statementStatus } from '../../index-format/shard-layout';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
-import { embedTokens } from '../text/embed';
+import {
+  SHARD_FLAG_RECONCILING_ONLY,
+  type EpistemicStatus,
+  type Shard,
+  type StatementKind,
+} from '../../index-format/types';
+import { embedTokens } from '../../index-format/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../query/terms';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
@@ -37,7 +42,7 @@ export interface Hit {
    * its whole label ("total current assets"). Chains anchored on one rank higher (evidence/chains.ts).
    */
   namedRow?: boolean;
-  /** The primary financial statement a table row is printed on (code; 0 none: src/text/financial-statements.ts). */
+  /** The primary financial statement a table row is printed on (code; 0 none: index-format/financial-statements.ts). */
   statement: number;
 }
 
@@ -72,7 +77,7 @@ export function rowBoost(
 ): number {
   const metric = queryMetrics.has(shard.metric[local]!);
   if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
-  // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
+  // A row tagged through its reconciling group only is not the metric's row (index-format/row-label.ts).
   if (metric) return shard.flags[local]! & SHARD_FLAG_RECONCILING_ONLY ? 1 : RANKING.metricRowBoost;
   return shard.labels.everyWordIn(local, queryTerms) ? RANKING.metricRowBoost : 1;
 }

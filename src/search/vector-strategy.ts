@@ -1,6 +1,6 @@
-import type { HnswIndexHandle } from '../core/index-reader';
-import type { Shard } from '../format/types';
-import { searchHnsw, type HnswIndex } from '../vector/hnsw';
+import type { HnswIndexHandle } from '../../index-format/index-reader';
+import type { Shard } from '../../index-format/types';
+import { searchHnsw, type HnswIndex } from '../../index-format/hnsw';
 import { topK, type ScoredStatement } from './top-k';
 import { codeScorer } from './vector';
 

@@ -2,7 +2,7 @@
 // every later step (scope, inference, facets, requirements, passes) reads instead of the question's text.
 import { describe, expect, it } from 'vitest';
 import { companyAliases } from '../../index-builder/aliases';
-import type { Directory } from '../../src/format/types';
+import type { Directory } from '../../index-format/types';
 import { analyzeQuery, type QueryAnalysis } from '../../src/query/analyze';
 
 /** An invented directory: a utility, a chip maker and a food company, with their GICS values. */
@@ -144,7 +144,7 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       // A question's "gross margin" is the percentage (gross profit over revenue), as its "operating margin" is; a
-      // filing's "Gross margin" row is the amount (src/text/metrics.ts questionSynonyms).
+      // filing's "Gross margin" row is the amount (index-format/metrics.ts questionSynonyms).
       question: "What drove Chipperfield's gross margins in fiscal 2023?",
       expected: {
         lineItems: ['gross_profit', 'revenue'],

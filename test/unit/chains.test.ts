@@ -11,11 +11,11 @@ import {
   type PendingChain,
 } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
-import { statementKind, statementStatus } from '../../src/format/shard-layout';
-import type { Shard } from '../../src/format/types';
+import { statementKind, statementStatus } from '../../index-format/shard-layout';
+import type { Shard } from '../../index-format/types';
 import { EFFORT_PLANS } from '../../src/search/effort';
 import type { Hit } from '../../src/search/retrieve';
-import { tokenize } from '../../src/text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 

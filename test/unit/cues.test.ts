@@ -13,7 +13,7 @@ import {
   PHRASING_WORDS,
   type Cue,
 } from '../../src/query/cues';
-import { tokenize } from '../../src/text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 
 const noDuplicates = (cues: readonly Cue[], split: (c: Cue) => string[]) => {
   const all = cues.flatMap(split);

@@ -10,19 +10,19 @@ import { mulberry32 } from '../../index-builder/embeddings';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Filing } from '../../index-builder/read-corpus';
 import type { BuildResult } from '../../index-builder/build';
-import type { HnswIndexHandle, IndexReader } from '../../src/core/index-reader';
+import type { HnswIndexHandle, IndexReader } from '../../index-format/index-reader';
 import type { Condition } from '../../src/filters/parse';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { LoadStats } from '../../src/adapters/r2-index';
-import { ArtifactFormatError, encodeArtifact } from '../../src/format/container';
-import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
-import { decodeFileList, decodeGraph, decodeManifest } from '../../src/format/codec';
-import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
+import { ArtifactFormatError, encodeArtifact } from '../../index-format/container';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import { decodeFileList, decodeGraph, decodeManifest } from '../../index-format/codec';
+import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../index-format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 import { EFFORT_PLANS } from '../../src/search/effort';
 import { lexicalQuery } from '../../src/query/terms';
-import { embedTokens, dotInt8 } from '../../src/text/embed';
-import { tokenize } from '../../src/text/tokenize';
+import { embedTokens, dotInt8 } from '../../index-format/embed';
+import { tokenize } from '../../index-format/tokenize';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -31,7 +31,7 @@ if (!READY) console.warn('graph build tests SKIPPED: generated/hnswlib is missin
 // Imported lazily: these modules import the generated glue, which may not exist.
 type Build = typeof import('../../index-builder/build');
 type Graphs = typeof import('../../index-builder/graphs');
-type Hnsw = typeof import('../../src/vector/hnsw');
+type Hnsw = typeof import('../../index-format/hnsw');
 type Strategy = typeof import('../../src/search/vector-strategy');
 type Retrieve = typeof import('../../src/search/retrieve');
 
@@ -44,8 +44,8 @@ const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
 // Node the same instance-per-process role is played by a lib compiled from the file.
 vi.mock('../../src/adapters/hnsw-runtime', async () => {
   const { readFileSync: read } = await import('node:fs');
-  const { loadHnswlib } = await import('../../src/vector/hnsw');
-  let lib: import('../../src/vector/hnsw').HnswLib | undefined;
+  const { loadHnswlib } = await import('../../index-format/hnsw');
+  let lib: import('../../index-format/hnsw').HnswLib | undefined;
   const wasmPath = new URL('../../generated/hnswlib/hnswlib.wasm', import.meta.url).pathname;
   return {
     HNSW_ARENA: 'hnswlib-wasm-heap',
@@ -195,7 +195,7 @@ function recallAtK(
 
 describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   let build: Build, graphs: Graphs, hnsw: Hnsw, strategy: Strategy, retrieveMod: Retrieve;
-  let lib: import('../../src/vector/hnsw').HnswLib;
+  let lib: import('../../index-format/hnsw').HnswLib;
   const dirs: string[] = [];
   let first: BuildResult;
   let buildMs = 0;
@@ -205,7 +205,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   let model: EmbeddingModel;
   let bigIndex: number;
   let big: Shard;
-  let graphIndex: import('../../src/vector/hnsw').HnswIndex;
+  let graphIndex: import('../../index-format/hnsw').HnswIndex;
   let handle: HnswIndexHandle;
   const queries: Float32Array[] = [];
 
@@ -213,7 +213,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     [build, graphs, hnsw, strategy, retrieveMod] = await Promise.all([
       import('../../index-builder/build'),
       import('../../index-builder/graphs'),
-      import('../../src/vector/hnsw'),
+      import('../../index-format/hnsw'),
       import('../../src/search/vector-strategy'),
       import('../../src/search/retrieve'),
     ]);

@@ -1,12 +1,12 @@
 // The per-shard choice between exact scan and HNSW graph, the graph leg's rescoring, and the cache rules that keep
 // graphs (which live in the never-shrinking wasm heap) inside the isolate's memory budget.
-import { binaryCodes } from '../../src/format/shard-layout';
+import { binaryCodes } from '../../index-format/shard-layout';
 import { codeScorer } from '../../src/search/vector';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
-import type { GraphSearchResult, HnswIndexHandle } from '../../src/core/index-reader';
-import type { Shard } from '../../src/format/types';
+import type { GraphSearchResult, HnswIndexHandle } from '../../index-format/index-reader';
+import type { Shard } from '../../index-format/types';
 import { EFFORT_PLANS } from '../../src/search/effort';
 import {
   chooseVectorStrategy,
@@ -15,7 +15,7 @@ import {
   hnswHandle,
   searchVectorGraph,
 } from '../../src/search/vector-strategy';
-import { quantizeUnit } from '../../src/text/embed';
+import { quantizeUnit } from '../../index-format/embed';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -130,7 +130,7 @@ describe('searchVectorGraph', () => {
 
 describe.skipIf(!READY)('hnswHandle over a real graph', () => {
   it('searches while loaded and answers null once freed (evicted)', async () => {
-    const hnsw = await import('../../src/vector/hnsw');
+    const hnsw = await import('../../index-format/hnsw');
     const wasm = new (
       globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
     ).WebAssembly.Module(readFileSync(`${GENERATED}hnswlib.wasm`));

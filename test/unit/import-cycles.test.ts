@@ -1,5 +1,31 @@
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, runtimeImports } from '../support/source-code';
+import { cycles, folderGraph, moduleImports, partGraph, runtimeImports } from '../support/source-code';
+
+/**
+ * The Worker (src/) and the index builder (index-builder/) share what both read and write, the artifact format, its
+ * codecs and the analyzer, through index-format/, which imports neither: a change to the Worker cannot reach into
+ * the builder's output, or the other way round, except through that folder. Type imports count: a type names the
+ * module it comes from as much as a value does.
+ */
+describe('imports between the Worker, the builder and index-format', () => {
+  const edges = partGraph(['src', 'index-format', 'index-builder']);
+
+  it('index-format imports neither the Worker nor the builder, type imports included', () => {
+    expect(edges.filter((e) => e.from === 'index-format')).toEqual([]);
+  });
+
+  it('the Worker and the builder do not import each other', () => {
+    const between = edges.filter((e) => e.from !== 'index-format' && e.to !== 'index-format');
+    expect(between).toEqual([]);
+  });
+
+  it('finds the imports of both into index-format (the check is not vacuous)', () => {
+    expect(edges.map((e) => `${e.from} -> ${e.to}`).sort()).toEqual([
+      'index-builder -> index-format',
+      'src -> index-format',
+    ]);
+  });
+});
 
 /**
  * The folders of src/ import each other one way: a runtime import cycle between two folders means neither can be
@@ -19,7 +45,7 @@ describe('runtime imports between src/ folders', () => {
 
   it('finds the folder graph (the check is not vacuous)', () => {
     expect(edges.some((e) => e.from === 'routes' && e.to === 'schema')).toBe(true);
-    expect(edges.some((e) => e.from === 'format' && e.to === 'text')).toBe(true);
+    expect(edges.some((e) => e.from === 'core' && e.to === 'search')).toBe(true);
   });
 
   it('counts value imports, re-exports and import() but not type-only imports', () => {
@@ -42,6 +68,18 @@ describe('runtime imports between src/ folders', () => {
       './g',
       './all',
       './lazy',
+    ]);
+    expect(moduleImports(code, { types: true }).map((i) => i.specifier)).toEqual([
+      './a',
+      './b',
+      './c',
+      './e',
+      './side-effect',
+      './g',
+      './h',
+      './all',
+      './lazy',
+      './type-query',
     ]);
   });
 

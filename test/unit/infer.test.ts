@@ -6,7 +6,7 @@ import { conditionsToObject, type Condition } from '../../src/filters/parse';
 import { findPeriods } from '../../src/query/periods';
 import { analyzeQuery } from '../../src/query/analyze';
 import { latestAnnualSources } from '../../src/plan/periods';
-import type { CatalogHeader, CatalogSource } from '../../src/format/types';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 
 /**
  * A small invented catalog: a December-year utility with 10-Ks FY2021-FY2023, a September-year chip maker with

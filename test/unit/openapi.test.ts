@@ -49,7 +49,7 @@ describe('GET /v2/sp500/openapi.json document', () => {
 
   it('documents every notice code the service can return', () => {
     const used = new Set<string>();
-    for (const file of sourceFiles('src')) {
+    for (const file of [...sourceFiles('src'), ...sourceFiles('index-format')]) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/(?:code: |warn\()'([A-Z][A-Z_]+)'/g)) used.add(m[1]!);
     }

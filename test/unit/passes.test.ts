@@ -6,7 +6,7 @@ import type { Facet } from '../../src/plan/facets';
 import { planPasses, type PassPlanInput } from '../../src/plan/passes';
 import { ResearchRequest } from '../../src/schema/request';
 import { lexicalQuery } from '../../src/query/terms';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
 import type { Chain } from '../../src/evidence/model';
 import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
-import type { CatalogSource } from '../../src/format/types';
+import type { CatalogSource } from '../../index-format/types';
 import { mergeBranches } from '../../src/plan/merge';
-import { claimKey } from '../../src/text/claims';
+import { claimKey } from '../../index-format/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 import { analyzeQuery } from '../../src/query/analyze';
-import type { Directory } from '../../src/format/types';
+import type { Directory } from '../../index-format/types';
 
 /** The analysis of a question with no company directory (these plans take issuers from their conditions). */
 const analyze = (q: string) => analyzeQuery(q, { companies: [], field_values: {} as Directory['field_values'] });

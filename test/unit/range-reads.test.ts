@@ -4,13 +4,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { runQuery } from '../../src/core/run-query';
-import { RangeChecksumError } from '../../src/core/partitioned-reader';
-import { crc32 } from '../../src/format/crc32';
-import { planBlockReads, planSpanReads } from '../../src/format/shard-layout';
+import { RangeChecksumError } from '../../index-format/partitioned-reader';
+import { crc32 } from '../../index-format/crc32';
+import { planBlockReads, planSpanReads } from '../../index-format/shard-layout';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 

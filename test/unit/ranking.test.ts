@@ -8,7 +8,7 @@ import { buildChains, textEntryTerms } from '../../src/evidence/chains';
 import { EFFORT_PLANS } from '../../src/search/effort';
 import { lexicalQuery } from '../../src/query/terms';
 import { retrieve, shardsOfHits } from '../../src/search/retrieve';
-import { tokenize } from '../../src/text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 

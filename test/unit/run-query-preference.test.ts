@@ -5,7 +5,7 @@ import type { Mergeable } from '../../src/plan/merge';
 import { EFFORT_PLANS, planFor } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 

@@ -1,4 +1,4 @@
-import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
+import { decodeIssuerTable, decodeShard, decodeTermBlock } from './codec';
 import {
   blocksIntact,
   decodeShardHead,
@@ -9,7 +9,7 @@ import {
   recordBody,
   recordIntact,
   shardMemory,
-} from '../format/shard-layout';
+} from './shard-layout';
 import type {
   Directory,
   DirectoryCompany,
@@ -19,20 +19,13 @@ import type {
   ShardInfo,
   StoredRef,
   TermBlock,
-} from '../format/types';
-import {
-  DirectoryIndex,
-  scopedCatalog,
-  termBlockFile,
-  termBlockOf,
-  termTable,
-  withGlobalSources,
-} from '../format/views';
+} from './types';
+import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from './views';
 import type { IndexReader, ShardNeed } from './index-reader';
 
 /**
  * Loads one artifact of the open version: read, verified (its seal), decoded and cached by the implementation.
- * `ref` names the file and, for objects stored by content, its content id (src/format/keys.ts). `size` is what the
+ * `ref` names the file and, for objects stored by content, its content id (index-format/keys.ts). `size` is what the
  * decoded value costs in memory, for the cache's budget.
  */
 export type LoadArtifact = <T>(
