@@ -4,6 +4,7 @@ import {
   selectWithinBudgetLazily,
   type BudgetSelection,
   type LazyCandidate,
+  type SelectedEvidence,
 } from '../evidence/budget';
 import {
   materializeChain,
@@ -21,17 +22,6 @@ import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
 import type { ExecutedPlan } from './execute';
 import type { IndexReader } from '../../index-format/index-reader';
-
-/** The evidence a response returns, chosen from the executed plan's chains. */
-export interface SelectedEvidence {
-  /** Chains that reached budget selection (after dedupe and max_evidence). */
-  available: number;
-  selection: BudgetSelection;
-  /** agentic_research: the requirements' coverage by what was returned. */
-  coverage?: ReturnType<typeof assessCoverage>;
-  /** When chains exist but none fits the token budget: the smallest one's size in tokens. */
-  smallestChainTokens?: number;
-}
 
 export interface SelectOptions {
   maxEvidence: number | null;

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { Coverage } from '../schema/response';
 import type { Chain } from './model';
 
 export const TOKEN_ESTIMATOR = 'chars_div_4_v1';
@@ -11,6 +13,17 @@ export interface BudgetSelection {
   chains: Chain[];
   evidence: string | null;
   estimatedTokens: number;
+}
+
+/** The evidence a response returns, chosen from the executed plan's chains. */
+export interface SelectedEvidence {
+  /** Chains that reached budget selection (after dedupe and max_evidence). */
+  available: number;
+  selection: BudgetSelection;
+  /** agentic_research: the requirements' coverage by what was returned. */
+  coverage?: z.infer<typeof Coverage>;
+  /** When chains exist but none fits the token budget: the smallest one's size in tokens. */
+  smallestChainTokens?: number;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SelectedEvidence } from '../core/select-evidence';
+import type { SelectedEvidence } from '../evidence/budget';
 import { TOKEN_ESTIMATOR } from '../evidence/budget';
 import type { QueryNotice } from '../filters/infer';
 import { conditionsToObject } from '../filters/parse';

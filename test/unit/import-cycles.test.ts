@@ -28,12 +28,12 @@ describe('imports between the Worker, the builder and index-format', () => {
 });
 
 /**
- * The folders of src/ import each other one way: a runtime import cycle between two folders means neither can be
- * read, tested or moved without the other. `import type` is erased at build time and does not count. A file directly
- * in src/ (index.ts, router.ts, errors.ts, ...) is a node of its own.
+ * The folders of src/ import each other one way: an import cycle between two folders means neither can be read,
+ * tested or moved without the other. Type imports count: `import type` is erased at build time, but the reader still
+ * needs the other folder. A file directly in src/ (index.ts, router.ts, errors.ts, ...) is a node of its own.
  */
-describe('runtime imports between src/ folders', () => {
-  const edges = folderGraph('src');
+describe('imports between src/ folders, type imports included', () => {
+  const edges = folderGraph('src', { types: true });
 
   it('form no cycle', () => {
     const report = cycles(edges).map((component) => ({
@@ -46,6 +46,9 @@ describe('runtime imports between src/ folders', () => {
   it('finds the folder graph (the check is not vacuous)', () => {
     expect(edges.some((e) => e.from === 'routes' && e.to === 'schema')).toBe(true);
     expect(edges.some((e) => e.from === 'core' && e.to === 'search')).toBe(true);
+    // Type-only: render reads the plan's shape, never runs it.
+    expect(edges.some((e) => e.from === 'render' && e.to === 'plan')).toBe(true);
+    expect(folderGraph('src').some((e) => e.from === 'render' && e.to === 'plan')).toBe(false);
   });
 
   it('counts value imports, re-exports and import() but not type-only imports', () => {
