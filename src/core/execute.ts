@@ -9,7 +9,7 @@ import {
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
 import type { CatalogHeader } from '../../index-format/types';
-import { mergeBranches, mergePreferred } from '../plan/merge';
+import { mergeBranches, mergePreferred } from './merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
 import { bm25Idf } from '../../index-format/bm25';
 import { RANKING } from '../search/ranking';

@@ -16,8 +16,8 @@ import {
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
 import type { CatalogHeader } from '../../index-format/types';
-import { assessCoverage, requirementsOfChain } from '../plan/coverage';
-import { facetsOfChain } from '../plan/facets';
+import { assessCoverage, facetsOfChain, requirementsOfChain } from './coverage';
+
 import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
 import type { ExecutedPlan } from './execute';

@@ -209,7 +209,7 @@ export interface PendingChain {
   draft: ChainDraft;
   shards: ReadonlyMap<number, Shard>;
   claims: readonly (number | string)[];
-  /** Relevance points from its pass's ranking preference (src/plan/merge.ts Mergeable.earned). */
+  /** Relevance points from its pass's ranking preference (src/core/merge.ts Mergeable.earned). */
   earned?: number;
 }
 
@@ -229,8 +229,8 @@ export function pendingChains(drafts: readonly ChainDraft[], shards: ReadonlyMap
 
 /**
  * The chains without the statements an earlier chain already shows. Each pass drafts its chains without repeating a
- * claim, and a preferred pass's chains push out general chains that share one (src/plan/merge.ts
- * mergePreferred); but passes merged round-robin (facets, requirements: src/plan/merge.ts) drop a chain only when an
+ * claim, and a preferred pass's chains push out general chains that share one (src/core/merge.ts
+ * mergePreferred); but passes merged round-robin (facets, requirements: src/core/merge.ts) drop a chain only when an
  * earlier one holds all of its claims, so a row two passes found could be printed twice, once in each chain. A later
  * chain keeps its other statements (its relevance_score is the one it was drafted with) and goes when none is left.
  * Returns the chains kept, each mapped from the chain it came from.

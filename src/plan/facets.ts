@@ -1,8 +1,6 @@
-import type { Chain } from '../evidence/model';
 import type { Condition } from '../filters/parse';
 import type { CatalogSource } from '../../index-format/types';
 import { metricCode } from '../../index-format/metrics';
-import { namesMetric } from './coverage';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
 import type { QueryAnalysis } from '../query/analyze';
@@ -30,22 +28,22 @@ export interface Facet {
   query: string;
   /** Catalog sources the pass may search (a period facet's filing); absent = the question's filters only. */
   sources?: ReadonlySet<number>;
-  /** Does a chain state this facet (the line item, or evidence from the filing)? */
-  covers(chain: Chain): boolean;
+  /**
+   * What a chain holds when it covers this facet (applied at selection, src/core/coverage.ts coversFacet): the line
+   * item's metric (its code, index-format/metrics.ts), or a citation of one of the filing's catalog sources.
+   */
+  covers: { metric: number } | { sources: ReadonlySet<number> };
 }
 
 export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
   const metrics = plannedMetrics(analysis);
   if (metrics.length < 2) return [];
   const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
-  return metrics.slice(0, MAX_FACETS).map((metric) => {
-    const code = metricCode(metric.id);
-    return {
-      id: metric.id,
-      query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
-      covers: (c: Chain) => namesMetric(c, code),
-    };
-  });
+  return metrics.slice(0, MAX_FACETS).map((metric) => ({
+    id: metric.id,
+    query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
+    covers: { metric: metricCode(metric.id) },
+  }));
 }
 
 /**
@@ -61,11 +59,6 @@ export function periodFacets(
     id: f.docId,
     query: analysis.text,
     sources: f.sources,
-    covers: (c: Chain) => c.entries.some((e) => e.sources.some((s) => f.sources.has(s.source))),
+    covers: { sources: f.sources },
   }));
-}
-
-/** The facets a chain covers. */
-export function facetsOfChain(chain: Chain, facets: readonly Facet[]): string[] {
-  return facets.filter((f) => f.covers(chain)).map((f) => f.id);
 }

@@ -21,7 +21,7 @@ const facet = (id: string, sources?: number[]): Facet => ({
   id,
   query: `${id} fy2022`,
   ...(sources ? { sources: new Set(sources) } : {}),
-  covers: () => false,
+  covers: { metric: 0 },
 });
 const input = (over: Partial<PassPlanInput>): PassPlanInput => ({
   mode: 'research',

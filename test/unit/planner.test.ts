@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
 import type { Chain } from '../../src/evidence/model';
-import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
+import { facetsOfChain } from '../../src/core/coverage';
+import { lineItemFacets, periodFacets } from '../../src/plan/facets';
 import type { CatalogSource } from '../../index-format/types';
-import { mergeBranches } from '../../src/plan/merge';
+import { mergeBranches } from '../../src/core/merge';
 import { claimKey } from '../../index-format/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
 import { analyzeQuery } from '../../src/query/analyze';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
-import { mergePreferred } from '../../src/plan/merge';
-import type { Mergeable } from '../../src/plan/merge';
+import { mergePreferred } from '../../src/core/merge';
+import type { Mergeable } from '../../src/core/merge';
 import { EFFORT_PLANS, planFor } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
