@@ -4,7 +4,6 @@ import {
   sectionPreference,
   withStatementPreference,
   type InferredFilters,
-  type QueryNotice,
   type RankingPreference,
 } from '../filters/infer';
 import { matchesConditions } from '../filters/match';
@@ -12,6 +11,7 @@ import { conditionsToObject, type Condition } from '../filters/parse';
 import type { CatalogHeader } from '../../index-format/types';
 import { heldSourceList, heldSources } from '../../index-format/views';
 import type { QueryAnalysis } from '../query/analyze';
+import { NOTICES, type ResponseNotice } from '../schema/notices';
 import type { Mode } from '../schema/request';
 import type { EffortPlan } from '../search/effort';
 import { RANKING } from '../search/ranking';
@@ -76,7 +76,7 @@ export interface QueryPlan {
   /** Soft periods: the later fiscal years whose 10-Ks a `later_years` pass searches, or null. */
   laterYears: string[] | null;
   /** The notices the plan itself implies (inferred filters, preferences, widened periods), in response order. */
-  notices: QueryNotice[];
+  notices: ResponseNotice[];
   coverage: CoverageRule;
   /** agentic_research reports its requirements (coverage) and its passes (retrieval_plan); null otherwise. */
   requirements: RequirementPlan | null;
@@ -95,7 +95,7 @@ interface Reading {
   route: Condition[];
   preference: RankingPreference | null;
   widened: InferredFilters['widened'];
-  notices: QueryNotice[];
+  notices: ResponseNotice[];
 }
 
 function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, caller: Condition[]): Reading {
@@ -114,13 +114,9 @@ function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode
     };
   }
   const inferred = inferFilters(analysis, catalog, caller);
-  const notices: QueryNotice[] = [];
+  const notices: ResponseNotice[] = [];
   if (inferred.conditions.length) {
-    notices.push({
-      code: 'FILTERS_INFERRED',
-      message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.filtersInferred(JSON.stringify(conditionsToObject(inferred.conditions))));
   }
   notices.push(...inferred.notices);
   return {
@@ -192,29 +188,17 @@ function passNotices(
   reading: Reading,
   catalog: CatalogHeader,
   latest: readonly number[],
-): QueryNotice[] {
-  const notices: QueryNotice[] = [];
+): ResponseNotice[] {
+  const notices: ResponseNotice[] = [];
   if (passes.some((p) => p.purpose === 'latest')) {
     const filings = new Set(latest.map((i) => catalog.sources[i]!.doc_id)).size;
-    notices.push({
-      code: 'LATEST_FILING_PREFERRED',
-      message: `The question names no period: evidence from the latest annual report (${filings} filing${filings > 1 ? 's' : ''}) is ranked first; this is a preference, not a filter.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.latestFilingPreferred(filings));
   }
   if (passes.some((p) => p.purpose === 'later_years') && reading.widened) {
-    notices.push({
-      code: 'PERIOD_WIDENED',
-      message: `Later annual reports (${reading.widened.years.join(', ')}), which restate the fiscal year the question names as a comparative period, were searched too; their evidence ranks below that year's own filings.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.periodWidened(reading.widened.years));
   }
   if (reading.preference) {
-    notices.push({
-      code: 'RANKING_PREFERENCE',
-      message: `Evidence from ${reading.preference.label} is ranked first; this is a preference, not a filter.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.rankingPreference(reading.preference.label));
   }
   return notices;
 }
