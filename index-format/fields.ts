@@ -1,7 +1,7 @@
 /**
  * The eight metadata fields every source carries (spec 2.2), and the items of the 10-K and 10-Q forms that name a
  * section. The builder writes them into the catalog and tags sections with the items; the Worker filters by them
- * (src/filters/fields.ts adds the filter rules, display values and aliases).
+ * (src/schema/filter-fields.ts adds the filter rules, display values and aliases).
  */
 export const FILTER_FIELDS = [
   'report_filing_date',

@@ -4,8 +4,8 @@ import {
   decodeShardHead,
   fillPostings,
   fillRecord,
-  planBlockReads,
-  planSpanReads,
+  blockReads,
+  spanReads,
   recordBody,
   recordIntact,
   shardMemory,
@@ -201,7 +201,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     const wanted = unread.filter((t) => !pending.postings.has(t));
     const at = layout.postingAt;
     const { start, bytes: size, crc } = layout.postings;
-    for (const read of planBlockReads(
+    for (const read of blockReads(
       wanted.map((t) => [at[t]!, at[t + 1]!] as const),
       layout.block,
       1,
@@ -226,7 +226,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     const locals = unread.filter((i) => !pending.records.has(i));
     const at = layout.recordAt;
     const { start } = layout.records;
-    for (const read of planSpanReads(
+    for (const read of spanReads(
       locals.map((i) => [at[i]!, at[i + 1]!] as const),
       RECORD_GAP_BYTES,
       MAX_RECORD_READS,

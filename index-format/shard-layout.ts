@@ -723,13 +723,13 @@ export interface BlockRead {
  * than `gap` blocks merged, then the closest reads merged until at most `maxReads` remain (a Worker has six
  * connections at a time: fewer, larger reads beat many small ones).
  */
-export function planBlockReads(
+export function blockReads(
   spans: readonly (readonly [number, number])[],
   block: number,
   gap = 1,
   maxReads = Infinity,
 ): BlockRead[] {
-  const reads = planSpanReads(
+  const reads = spanReads(
     spans.filter(([a, b]) => b > a).map(([a, b]) => [Math.floor(a / block), Math.floor((b - 1) / block) + 1] as const),
     gap,
     maxReads,
@@ -741,7 +741,7 @@ export function planBlockReads(
  * Ranges to read for these spans (within a section), exactly: spans closer than `gap` read together, then the
  * closest reads merged until at most `maxReads` remain.
  */
-export function planSpanReads(
+export function spanReads(
   spans: readonly (readonly [number, number])[],
   gap: number,
   maxReads = Infinity,

@@ -4,7 +4,7 @@ import type { CatalogSource } from '../../index-format/types';
 import type { Coverage } from '../schema/response';
 import { metricCode, metricCodes, METRICS } from '../../index-format/metrics';
 import type { Facet } from '../plan/facets';
-import type { Requirement, RequirementPlan } from '../plan/requirements';
+import type { Requirement, RequirementSet } from '../plan/requirements';
 
 type CoverageValue = z.infer<typeof Coverage>;
 
@@ -47,7 +47,7 @@ function fromScope(chain: Chain, r: Requirement, sources: readonly CatalogSource
  */
 export function requirementsOfChain(
   chain: Chain,
-  plan: RequirementPlan,
+  plan: RequirementSet,
   sources: readonly CatalogSource[],
   retrievedBy: ReadonlySet<string>,
 ): string[] {
@@ -68,7 +68,7 @@ export function requirementsOfChain(
  * missing), token_budget (a requirement omitted by the budget).
  */
 export function assessCoverage(
-  plan: RequirementPlan,
+  plan: RequirementSet,
   available: readonly Chain[],
   returned: readonly Chain[],
   supports: (chain: Chain) => readonly string[],

@@ -14,10 +14,10 @@ import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-pla
 import { bm25Idf } from '../../index-format/bm25';
 import { RANKING } from '../search/ranking';
 import {
-  retrieveScopes,
+  retrieveWithin,
   shardsOfHits,
   type Hit,
-  type RetrievalScope,
+  type SearchBounds,
   type RetrievalResult,
   type RetrievalTrace,
 } from '../search/retrieve';
@@ -48,7 +48,7 @@ export interface ExecutedPlan {
   /** Hits over every pass: 0 means nothing in the index matched the query and filters. */
   hitCount: number;
   passes: PassTrace[];
-  /** `retrieveScopes` calls the request made (passes that search the same text share one). */
+  /** `retrieveWithin` calls the request made (passes that search the same text share one). */
   retrieveCalls: number;
   /** Every shard any pass searched, in first-searched order. */
   searchedShards: string[];
@@ -67,25 +67,25 @@ interface PassResult {
   preferred: { chains: number; trace: RetrievalTrace } | null;
 }
 
-/** A scope as the plan writes it (plain arrays). */
-interface PlannedScope {
+/** Search bounds as the plan writes them (plain arrays). */
+interface PlannedBounds {
   conditions: Condition[];
   sources?: number[];
   statements?: number[];
 }
 
-const toScope = ({ conditions, sources, statements }: PlannedScope): RetrievalScope => ({
+const toBounds = ({ conditions, sources, statements }: PlannedBounds): SearchBounds => ({
   conditions,
   ...(sources ? { sources: new Set(sources) } : {}),
   ...(statements ? { statements: new Set(statements) } : {}),
 });
 
-/** A pass's scopes: its own, and its preference sub-pass's when it has one. */
-const scopesOf = (pass: PlannedPass): PlannedScope[] => [pass, ...(pass.preferred ? [pass.preferred] : [])];
+/** A pass's bounds: its own, and its preference sub-pass's when it has one. */
+const boundsOf = (pass: PlannedPass): PlannedBounds[] => [pass, ...(pass.preferred ? [pass.preferred] : [])];
 
 /**
  * The request's retrievals. The passes that always run and search the same text (the latest annual reports, the
- * question, the later years: one question, several scopes) share one retrieval, so a shard two of them search is
+ * question, the later years: one question, several bounds) share one retrieval, so a shard two of them search is
  * read and scored once; a `fill` pass, which runs only when needed, retrieves on its own when it does.
  */
 class Retrievals {
@@ -107,13 +107,13 @@ class Retrievals {
       let offset = 0;
       for (const pass of group) {
         const from = offset;
-        const count = scopesOf(pass).length;
+        const count = boundsOf(pass).length;
         offset += count;
-        // One retrieval for the group, made on the first pass's turn; each pass takes its own scopes' results.
+        // One retrieval for the group, made on the first pass's turn; each pass takes its own bounds' results.
         this.byPass.set(
           pass,
           Promise.resolve().then(async () => {
-            all ??= this.retrieve(pass.lexical, group.flatMap(scopesOf));
+            all ??= this.retrieve(pass.lexical, group.flatMap(boundsOf));
             return (await all).slice(from, from + count);
           }),
         );
@@ -121,13 +121,13 @@ class Retrievals {
     }
   }
 
-  private retrieve(lexical: PlannedPass['lexical'], scopes: PlannedScope[]): Promise<RetrievalResult[]> {
+  private retrieve(lexical: PlannedPass['lexical'], bounds: PlannedBounds[]): Promise<RetrievalResult[]> {
     this.calls++;
-    return retrieveScopes(this.reader, this.catalog, lexical, scopes.map(toScope), this.plan.effort);
+    return retrieveWithin(this.reader, this.catalog, lexical, bounds.map(toBounds), this.plan.effort);
   }
 
   get(pass: PlannedPass): Promise<RetrievalResult[]> {
-    return this.byPass.get(pass) ?? this.retrieve(pass.lexical, scopesOf(pass));
+    return this.byPass.get(pass) ?? this.retrieve(pass.lexical, boundsOf(pass));
   }
 }
 

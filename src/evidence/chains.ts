@@ -6,7 +6,7 @@ import {
   statementStatus,
 } from '../../index-format/shard-layout';
 import type { EdgeKind, Shard } from '../../index-format/types';
-import type { EffortPlan } from '../search/effort';
+import type { EffortLimits } from '../search/effort';
 import { metricByCode } from '../../index-format/metrics';
 import type { Hit } from '../search/retrieve';
 import { chainOrder, chainRelevance } from '../search/ranking';
@@ -131,8 +131,8 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 }
 
 /** Statements a chain from this anchor may hold (a named row's chain stays short). */
-const pathLength = (anchor: Hit, plan: EffortPlan) =>
-  anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain;
+const pathLength = (anchor: Hit, limits: EffortLimits) =>
+  anchor.namedRow ? Math.min(limits.entriesPerChain, NAMED_ROW_ENTRIES) : limits.entriesPerChain;
 
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
@@ -343,12 +343,12 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
  * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped. Graph
  * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
- * them, and a linked MD&A sentence must not smuggle in another item or year. The best plan.maxChains drafts are
+ * them, and a linked MD&A sentence must not smuggle in another item or year. The best limits.maxChains drafts are
  * returned.
  */
 export function draftChains(
   hits: readonly Hit[],
-  plan: EffortPlan,
+  limits: EffortLimits,
   queryTermWeights: ReadonlyMap<string, number>,
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
@@ -377,7 +377,7 @@ export function draftChains(
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
   // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
   // chain before its own path (fact -> explanation -> outlook) is built.
-  const maxAnchors = plan.maxChains * ANCHORS_PER_CHAIN;
+  const maxAnchors = limits.maxChains * ANCHORS_PER_CHAIN;
   const top = hits.slice(0, maxAnchors);
   const hasPath = (h: Hit) => {
     const sh = shards.get(h.shard);
@@ -394,7 +394,7 @@ export function draftChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, pathLength(hit, plan), allowed) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, pathLength(hit, limits), allowed) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.
@@ -402,7 +402,7 @@ export function draftChains(
       // statements far apart are unrelated text that costs budget without supporting the anchor.
       const mates = (bySource.get(hit.source) ?? [])
         .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimOf(nodeOf(h))))
-        .slice(0, plan.entriesPerChain - 1);
+        .slice(0, limits.entriesPerChain - 1);
       nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map(nodeOf);
     }
     const kept: Node[] = [];
@@ -442,7 +442,7 @@ export function draftChains(
     const score = relevance + order.total;
     chains.push({ score, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score } });
   }
-  return chains.sort(byScore).slice(0, plan.maxChains);
+  return chains.sort(byScore).slice(0, limits.maxChains);
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

@@ -4,7 +4,7 @@ import { heldSourceList } from '../../index-format/views';
 import type { FilterField } from '../../index-format/fields';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
-import type { QueryAnalysis } from '../query/analyze';
+import type { QuestionAnalysis } from '../question/analyze';
 import { NOTICES, type ResponseNotice } from '../schema/notices';
 
 /**
@@ -31,7 +31,7 @@ const STATEMENT_LABELS: Record<FinancialStatement, string> = {
 };
 
 /**
- * A preference narrowed to the rows of the financial statements a question is about (QueryAnalysis.statements): a
+ * A preference narrowed to the rows of the financial statements a question is about (QuestionAnalysis.statements): a
  * figure is printed once on its statement and again in notes and MD&A tables, among rows that share its words.
  */
 export function withStatementPreference(
@@ -114,7 +114,7 @@ function describeScope(conditions: readonly Condition[]): string {
 
 /** The inference in progress: the conditions inferred so far and what the later steps need. */
 interface Inference {
-  analysis: QueryAnalysis;
+  analysis: QuestionAnalysis;
   catalog: CatalogHeader;
   caller: readonly Condition[];
   held: CatalogSource[];
@@ -346,7 +346,7 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
 }
 
 /**
- * Infers filters from a question's analysis (src/query/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * Infers filters from a question's analysis (src/question/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
  * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
  * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
@@ -359,7 +359,7 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
  * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
  */
 export function inferFilters(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   catalog: CatalogHeader,
   caller: readonly Condition[],
 ): InferredFilters {
@@ -396,7 +396,7 @@ export function inferFilters(
 
 /** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
 export function sectionPreference(
-  intents: QueryAnalysis['sectionIntents'],
+  intents: QuestionAnalysis['sectionIntents'],
   sources: readonly CatalogSource[],
 ): RankingPreference | null {
   const present = new Set(sources.map((s) => s.meta.sec_item_tag));

@@ -3,7 +3,7 @@ import type { CatalogSource } from '../../index-format/types';
 import { metricCode } from '../../index-format/metrics';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
-import type { QueryAnalysis } from '../query/analyze';
+import type { QuestionAnalysis } from '../question/analyze';
 
 /**
  * Facets of a research question (docs/DECISIONS.md "Line-item facets", "Period facets"): parts every one of which
@@ -35,7 +35,7 @@ export interface Facet {
   covers: { metric: number } | { sources: ReadonlySet<number> };
 }
 
-export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
+export function lineItemFacets(analysis: QuestionAnalysis): Facet[] {
   const metrics = plannedMetrics(analysis);
   if (metrics.length < 2) return [];
   const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
@@ -51,7 +51,7 @@ export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
  * more filings, one facet per filing (src/plan/periods.ts), latest first.
  */
 export function periodFacets(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   sources: readonly CatalogSource[],
   conditions: readonly Condition[],
 ): Facet[] {

@@ -10,22 +10,22 @@ import { matchesConditions } from '../filters/match';
 import { conditionsToObject, type Condition } from '../filters/parse';
 import type { CatalogHeader } from '../../index-format/types';
 import { heldSourceList, heldSources } from '../../index-format/views';
-import type { QueryAnalysis } from '../query/analyze';
+import type { QuestionAnalysis } from '../question/analyze';
 import { NOTICES, type ResponseNotice } from '../schema/notices';
 import type { Mode } from '../schema/request';
-import type { EffortPlan } from '../search/effort';
+import type { EffortLimits } from '../search/effort';
 import { RANKING } from '../search/ranking';
 import { financialStatementCode } from '../../index-format/financial-statements';
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
 import { latestAnnualSources } from './periods';
-import { planRequirements, type RequirementPlan } from './requirements';
+import { planRequirements, type RequirementSet } from './requirements';
 
 /** What the planner reads of a request besides its question: the mode, the caller's filters and the budget. */
 export interface PlanRequest {
   mode: Mode;
-  /** The effort plan of the request's effort and question shape (src/search/effort.ts planFor). */
-  effort: EffortPlan;
+  /** The effort limits of the request's effort and question shape (src/search/effort.ts effortLimits). */
+  effort: EffortLimits;
   callerConditions: Condition[];
   tokenCap: number | null;
   /** 'every_chain' reads every chain's records (the budget path's slow twin, RunOptions.recordReads). */
@@ -61,13 +61,13 @@ export type PlannedPass = RetrievalPass & { preferred: PreferredSubPass | null }
  * Coverage reads every chain's entries, so with a rule every candidate chain is read before selection.
  */
 export type CoverageRule =
-  | { kind: 'requirements'; requirements: RequirementPlan }
+  | { kind: 'requirements'; requirements: RequirementSet }
   | { kind: 'facets'; facets: Facet[] }
   | null;
 
 /** The whole plan of one request, as a value: the executor runs it, the trace prints it, tests pin it. */
 export interface QueryPlan {
-  effort: EffortPlan;
+  effort: EffortLimits;
   callerConditions: Condition[];
   /** The caller's filters and the inferred ones (summary.applied_metadata_filters). */
   conditions: Condition[];
@@ -79,7 +79,7 @@ export interface QueryPlan {
   notices: ResponseNotice[];
   coverage: CoverageRule;
   /** agentic_research reports its requirements (coverage) and its passes (retrieval_plan); null otherwise. */
-  requirements: RequirementPlan | null;
+  requirements: RequirementSet | null;
   /** max_evidence_tokens, or null for no cap. */
   tokenCap: number | null;
   /** 'budget': only the chains the token budget may keep are read; 'every_chain': all (coverage, no cap, the twin). */
@@ -98,7 +98,7 @@ interface Reading {
   notices: ResponseNotice[];
 }
 
-function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, caller: Condition[]): Reading {
+function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode, caller: Condition[]): Reading {
   if (mode === 'basic') {
     // basic mode infers nothing, but the companies and years a question names still pick where to look first, and
     // the sections it is about are preferred as in research (a named quarter is not: it is a filing, and basic mode
@@ -132,7 +132,7 @@ function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode
  * Facets: research questions that need several line items, or one issuer's figures across several filings;
  * basic-mode questions that need several line items, within the filings the question names (its routing).
  */
-function facetsOf(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, reading: Reading): Facet[] {
+function facetsOf(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode, reading: Reading): Facet[] {
   if (mode === 'research') {
     const lineItems = lineItemFacets(analysis);
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
@@ -160,8 +160,8 @@ function preferredSubPass(
   pass: RetrievalPass,
   preference: RankingPreference,
   catalog: CatalogHeader,
-  analysis: QueryAnalysis,
-  effort: EffortPlan,
+  analysis: QuestionAnalysis,
+  effort: EffortLimits,
 ): PreferredSubPass {
   const sources = preference.filings ? preferredSources(catalog, preference.filings, pass.sources) : pass.sources;
   const itemConditions: Condition[] = preference.itemTags
@@ -208,13 +208,13 @@ function passNotices(
  * requirements or research facets, and from them every retrieval pass with its preference sub-pass, the notices the
  * plan implies and how the evidence is read and covered. Pure: it reads the analysis and the scoped catalog only.
  */
-export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, request: PlanRequest): QueryPlan {
+export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, request: PlanRequest): QueryPlan {
   const { mode, effort, callerConditions, tokenCap } = request;
   const read = readFilters(analysis, catalog, mode, callerConditions);
   // A statement the question is about narrows the preference to its rows, whatever else it prefers.
   const reading: Reading = { ...read, preference: withStatementPreference(read.preference, analysis.statements.list) };
   const { preference } = reading;
-  const requirements: RequirementPlan =
+  const requirements: RequirementSet =
     mode === 'agentic_research'
       ? planRequirements(analysis, catalog, reading.conditions)
       : { decomposed: false, requirements: [], omitted: [] };

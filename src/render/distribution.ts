@@ -1,5 +1,5 @@
 import type { Chain } from '../evidence/model';
-import { FIELD_RULES } from '../filters/fields';
+import { FIELD_RULES } from '../schema/filter-fields';
 import type { CatalogHeader } from '../../index-format/types';
 
 /**

@@ -1,7 +1,7 @@
 import type { IndexReader } from '../../index-format/index-reader';
 import { ApiError } from '../errors';
 import { FILTER_FIELDS, type FilterField } from '../../index-format/fields';
-import { FIELD_RULES, isFilterField, ITEM_TAGS } from '../filters/fields';
+import { FIELD_RULES, isFilterField, ITEM_TAGS } from '../schema/filter-fields';
 import { FORM_TYPE_ALIASES } from '../filters/parse';
 import type { Directory } from '../../index-format/types';
 import { LIMITS } from '../schema/request';

@@ -45,7 +45,7 @@ export const RANKING = {
    */
   namedStatementBonus: 3,
   /**
-   * At most this share of the chains an effort plan keeps come from a statement preference: the statement's other
+   * At most this share of the chains the effort limits keep come from a statement preference: the statement's other
    * rows, weakly matched, would otherwise take every place from a note or MD&A passage that answers.
    */
   statementChainShare: 0.5,

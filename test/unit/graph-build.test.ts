@@ -19,8 +19,8 @@ import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 import { decodeFileList, decodeGraph, decodeManifest } from '../../index-format/codec';
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../index-format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
-import { EFFORT_PLANS } from '../../src/search/effort';
-import { lexicalQuery } from '../../src/query/terms';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { lexicalQuery } from '../../src/question/terms';
 import { embedTokens, dotInt8 } from '../../index-format/embed';
 import { tokenize } from '../../index-format/tokenize';
 
@@ -321,7 +321,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   }, 120_000);
 
   it('graph recall@10 >= 0.95 vs the exact scan, unfiltered and at 50% / 30% pass rates', () => {
-    const plan = EFFORT_PLANS.low; // the cheapest beam the product uses (efSearch 64)
+    const plan = EFFORT_LIMITS.low; // the cheapest beam the product uses (efSearch 64)
     const bigSources = catalog.sources
       .map((s, i) => ({ s, i }))
       .filter((x) => x.s.shard === bigIndex)
@@ -393,7 +393,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     const strategies = async (reader: IndexReader, conditions: Condition[]) =>
       Object.fromEntries(
         (
-          await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_PLANS.medium)
+          await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_LIMITS.medium)
         ).trace.vectorStrategy.map((v) => [v.shard, v]),
       );
 
@@ -434,14 +434,14 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
         catalog,
         lexicalQuery(query()),
         [],
-        EFFORT_PLANS.medium,
+        EFFORT_LIMITS.medium,
       );
       const scan = await retrieveMod.retrieve(
         fileReader('no-graph-method'),
         catalog,
         lexicalQuery(query()),
         [],
-        EFFORT_PLANS.medium,
+        EFFORT_LIMITS.medium,
       );
       const scorer = codeScorer(big, embedTokens(model, tokenize(query())));
       for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0))

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { GraphSearchResult, HnswIndexHandle } from '../../index-format/index-reader';
 import type { Shard } from '../../index-format/types';
-import { EFFORT_PLANS } from '../../src/search/effort';
+import { EFFORT_LIMITS } from '../../src/search/effort';
 import {
   chooseVectorStrategy,
   countAllowed,
@@ -48,10 +48,10 @@ describe('chooseVectorStrategy', () => {
   });
 
   it('effort levels buy wider graph beams, never narrower than the depth they must fill', () => {
-    expect([EFFORT_PLANS.low.efSearch, EFFORT_PLANS.medium.efSearch, EFFORT_PLANS.high.efSearch]).toEqual([
+    expect([EFFORT_LIMITS.low.efSearch, EFFORT_LIMITS.medium.efSearch, EFFORT_LIMITS.high.efSearch]).toEqual([
       64, 128, 256,
     ]);
-    for (const plan of Object.values(EFFORT_PLANS)) expect(plan.efSearch).toBeGreaterThanOrEqual(plan.depth);
+    for (const plan of Object.values(EFFORT_LIMITS)) expect(plan.efSearch).toBeGreaterThanOrEqual(plan.depth);
   });
 });
 

@@ -5,7 +5,7 @@ const relevanceScore = (...args: Parameters<typeof chainRelevance>) => chainRele
 import type { Shard } from '../../index-format/types';
 import { RANKING } from '../../src/search/ranking';
 const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
-import { queryTerms, withoutIssuerNames } from '../../src/query/terms';
+import { queryTerms, withoutIssuerNames } from '../../src/question/terms';
 import { rowBoost } from '../../src/search/retrieve';
 import { rowLabel } from '../../index-format/row-label';
 import { packedFlags, statementFeatures } from '../../index-format/shard-layout';

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import { chainOrder, fusedScore, normaliseLeg, RANKING } from '../../src/search/ranking';
 import { buildChains, textEntryTerms } from '../../src/evidence/chains';
-import { EFFORT_PLANS } from '../../src/search/effort';
-import { lexicalQuery } from '../../src/query/terms';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { lexicalQuery } from '../../src/question/terms';
 import { retrieve, shardsOfHits } from '../../src/search/retrieve';
 import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
@@ -66,11 +66,11 @@ describe('chain explain', () => {
       catalog,
       lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'),
       [],
-      EFFORT_PLANS.medium,
+      EFFORT_LIMITS.medium,
     );
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
     const shards = await shardsOfHits(reader, r.hits);
-    const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, textEntryTerms(tokenize), shards);
+    const chains = buildChains(r.hits, EFFORT_LIMITS.medium, weights, textEntryTerms(tokenize), shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;
     for (const c of chains) {

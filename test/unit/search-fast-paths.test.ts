@@ -13,7 +13,7 @@ import { chainTerms } from '../../src/evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../index-format/shard-layout';
 import { ArtifactFormatError } from '../../index-format/container';
-import { queryTerms } from '../../src/query/terms';
+import { queryTerms } from '../../src/question/terms';
 import { tokenize } from '../../index-format/tokenize';
 
 const sortAll = (items: ScoredStatement[], k: number) =>

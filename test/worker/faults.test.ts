@@ -3,7 +3,7 @@ import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { decodeDirectory } from '../../index-format/codec';
 import { termBlockFile, termBlockOf } from '../../index-format/views';
-import { queryTerms } from '../../src/query/terms';
+import { queryTerms } from '../../src/question/terms';
 import {
   fetchWith,
   forgetPointerMemo,

@@ -20,10 +20,10 @@ import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../
  */
 export type QuestionShape = 'comparison' | 'trend' | 'ratio' | 'lookup' | 'descriptive';
 
-export interface QueryAnalysis {
+export interface QuestionAnalysis {
   /** The normalized question. */
   text: string;
-  /** The question's lexical query: index terms and the metrics named (src/query/terms.ts). */
+  /** The question's lexical query: index terms and the metrics named (src/question/terms.ts). */
   lexical: LexicalQuery;
   /** Companies named by name or alias (any case) or ticker (capitals or "$"); ticker-like words no company has. */
   companies: { tickers: string[]; unknown: string[] };
@@ -46,7 +46,7 @@ export interface QueryAnalysis {
    */
   current: boolean;
   /**
-   * Sections the question is about, as item tags (src/query/items.ts): those it names, or for a descriptive
+   * Sections the question is about, as item tags (src/question/items.ts): those it names, or for a descriptive
    * question that names none, does not look forward and does not ask why, the business description. A ranking
    * preference, never a filter.
    */
@@ -117,7 +117,11 @@ function shapeOf(
  * often a segment's or a product's ("iPhone net sales", "Data Center revenue"), printed in notes and MD&A, not on
  * the statement (docs/PARAMETERS.md has the measurements).
  */
-function statementsOf(text: string, lineItems: readonly string[], shape: QuestionShape): QueryAnalysis['statements'] {
+function statementsOf(
+  text: string,
+  lineItems: readonly string[],
+  shape: QuestionShape,
+): QuestionAnalysis['statements'] {
   const named = namedFinancialStatements(text);
   const found = new Set(named);
   if (shape === 'ratio') {
@@ -129,7 +133,7 @@ function statementsOf(text: string, lineItems: readonly string[], shape: Questio
   return { list: FINANCIAL_STATEMENTS.filter((s) => found.has(s)), named: named.length > 0 };
 }
 
-export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
+export function analyzeQuestion(text: string, directory: DirectoryNames): QuestionAnalysis {
   const companies = findCompanies(text, directory.companies);
   const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') =>
     Object.keys(directory.field_values[field] ?? {});
