@@ -3,7 +3,7 @@
  * (generated/hnswlib, written by scripts/prepare-hnswlib.mjs at postinstall), so the Worker can load them as is.
  *
  * A graph is only worth it where an exact scan gets expensive; docs/PARAMETERS.md ("Vector search: exact scan or
- * HNSW graph") has the numbers behind DEFAULT_GRAPH_MIN_STATEMENTS and the Worker's GRAPH_MIN_PASS_RATE.
+ * HNSW graph") has the numbers behind DEFAULT_GRAPH_MIN_STATEMENTS and the Worker's RANKING.graphMinPassRate.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

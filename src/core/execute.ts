@@ -12,7 +12,7 @@ import type { CatalogHeader } from '../../index-format/types';
 import { mergeBranches, mergePreferred } from './merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
 import { bm25Idf } from '../../index-format/bm25';
-import { RANKING } from '../search/ranking';
+import { RANKING, withPreference } from '../search/ranking';
 import {
   retrieveWithin,
   shardsOfHits,
@@ -52,12 +52,6 @@ export interface ExecutedPlan {
   retrieveCalls: number;
   /** Every shard any pass searched, in first-searched order. */
   searchedShards: string[];
-  /**
-   * The preference points each chain ranked with in the merge that placed it: what it earned from its pass's
-   * preference plus the bonus of its side of a `below` or `fill` merge (absent: 0). Its explain adds them to its
-   * own score, so the explain sums to the score the response is ordered by (round-robin merges order by turn).
-   */
-  preferencePoints: Map<PendingChain, number>;
 }
 
 interface PassResult {
@@ -284,17 +278,20 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
   const distinct = withoutRepeatedStatements(chains);
   // A trimmed chain keeps the branches that retrieved the chain it came from.
   const kept = new Map<PendingChain, Set<string>>();
-  const preferencePoints = new Map<PendingChain, number>();
-  for (const c of distinct.chains) {
+  // Each chain's rank takes the preference points it ranked with in the merge that placed it: what it earned from
+  // its pass's preference plus the bonus of its side of a `below` or `fill` merge, so its explain sums to the score
+  // the response is ordered by (round-robin merges order by turn).
+  const ranked = distinct.chains.map((c) => {
     const from = distinct.from.get(c)!;
-    const by = retrievedBy.get(from);
-    if (by) kept.set(c, by);
     const points = (from.earned ?? 0) + (sideBonus.get(from) ?? 0);
-    if (points) preferencePoints.set(c, points);
-  }
+    const chain = points ? { ...c, draft: { ...c.draft, explain: withPreference(c.draft.explain, points) } } : c;
+    const by = retrievedBy.get(from);
+    if (by) kept.set(chain, by);
+    return chain;
+  });
   const executed = traces.filter((t) => !t.skipped);
   return {
-    chains: distinct.chains,
+    chains: ranked,
     retrievedBy: kept,
     hitCount: executed.reduce((n, t) => n + t.hits, 0),
     passes: traces,
@@ -302,6 +299,5 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
     searchedShards: [
       ...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])])),
     ],
-    preferencePoints,
   };
 }

@@ -61,10 +61,6 @@ export async function selectEvidence(
         citable,
         plan.agreeingCited,
       );
-      // The explain trace shows the preference points the chain ranked with in the merges, beside its own signals.
-      const points = executed.preferencePoints.get(p);
-      if (points && chain.explain)
-        chain.explain = { ...chain.explain, preference: points, score: chain.explain.score + points };
       materialized.set(p, chain);
       pendingOf.set(chain, p);
     }

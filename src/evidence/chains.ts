@@ -9,7 +9,7 @@ import type { EdgeKind, Shard } from '../../index-format/types';
 import type { EffortLimits } from '../search/effort';
 import { metricByCode } from '../../index-format/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainOrder, chainRelevance } from '../search/ranking';
+import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 import { claimKey } from '../../index-format/claims';
 
@@ -53,15 +53,6 @@ export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms
     chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, tokenize);
 }
 
-/** How many pages away from its anchor a graph-less chain may take its other statements. */
-const MATE_PAGE_SPAN = 1;
-
-/**
- * Entries of a chain anchored on a named row: the row and the sentence that explains it. The outlook would follow,
- * but at a 4,000-token cap it costs the room of another row the question needs (ratios need two or three).
- */
-const NAMED_ROW_ENTRIES = 2;
-
 /** A statement a chain shows: of a loaded shard, or a hit alone (callers without shards). */
 interface Node {
   shard: number;
@@ -77,11 +68,9 @@ export interface ChainDraft {
   score: number;
   relevance: number;
   nodes: Node[];
-  explain: NonNullable<Chain['explain']>;
+  explain: ChainRank;
 }
 
-/** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
-const ANCHORS_PER_CHAIN = 4;
 /** Which statements of a shard a chain may show: those whose source satisfies the request's filters. */
 export type AllowedStatement = (shard: Shard, local: number) => boolean;
 const ANY: AllowedStatement = () => true;
@@ -132,21 +121,11 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 
 /** Statements a chain from this anchor may hold (a named row's chain stays short). */
 const pathLength = (anchor: Hit, limits: EffortLimits) =>
-  anchor.namedRow ? Math.min(limits.entriesPerChain, NAMED_ROW_ENTRIES) : limits.entriesPerChain;
+  anchor.namedRow ? Math.min(limits.entriesPerChain, RANKING.chains.namedRowEntries) : limits.entriesPerChain;
 
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;
-
-/**
- * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten
- * filings (a table row in each later 10-K's MD&A and statements), and each cited source costs a registry line, a
- * source-key line, a status line and a context line: with every one cited, sources took about 60% of a 4,000-token
- * response and fewer chains fit. So under a budget an entry cites the nearest agreeing filing and counts the rest
- * (Entry.moreSources); without one it cites them all. Confidence counts them all either way. docs/PARAMETERS.md has
- * the measurements.
- */
-export const AGREEING_SOURCES_CITED = 1;
 
 function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCited: number): Entry {
   const kind = statementKind(shard, local);
@@ -377,7 +356,7 @@ export function draftChains(
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
   // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
   // chain before its own path (fact -> explanation -> outlook) is built.
-  const maxAnchors = limits.maxChains * ANCHORS_PER_CHAIN;
+  const maxAnchors = limits.maxChains * RANKING.chains.anchorsPerChain;
   const top = hits.slice(0, maxAnchors);
   const hasPath = (h: Hit) => {
     const sh = shards.get(h.shard);
@@ -401,7 +380,10 @@ export function draftChains(
       // Only hits on the anchor's page or the next/previous one: a filing item spans dozens of pages, and
       // statements far apart are unrelated text that costs budget without supporting the anchor.
       const mates = (bySource.get(hit.source) ?? [])
-        .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimOf(nodeOf(h))))
+        .filter(
+          (h) =>
+            h !== hit && Math.abs(h.page - hit.page) <= RANKING.chains.matePageSpan && !shown.has(claimOf(nodeOf(h))),
+        )
         .slice(0, limits.entriesPerChain - 1);
       nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map(nodeOf);
     }
@@ -439,8 +421,8 @@ export function draftChains(
         shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
     const order = chainOrder(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    const score = relevance + order.total;
-    chains.push({ score, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score } });
+    const rank = rankChain(relevanceParts, order);
+    chains.push({ score: rank.score, relevance, nodes: kept, explain: rank });
   }
   return chains.sort(byScore).slice(0, limits.maxChains);
 }

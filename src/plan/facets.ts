@@ -4,6 +4,7 @@ import { metricCode } from '../../index-format/metrics';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
 import type { QuestionAnalysis } from '../question/analyze';
+import { RANKING } from '../search/ranking';
 
 /**
  * Facets of a research question (docs/DECISIONS.md "Line-item facets", "Period facets"): parts every one of which
@@ -20,8 +21,6 @@ import type { QuestionAnalysis } from '../question/analyze';
  * the 10-Qs") gets one pass per filing of its issuer (the latest four the filters allow), since one ranked list
  * returns the best-matching filing's rows several times and the other quarters' figures not at all.
  */
-export const MAX_FACETS = 4;
-
 export interface Facet {
   id: string;
   /** The pass's query text. */
@@ -39,7 +38,7 @@ export function lineItemFacets(analysis: QuestionAnalysis): Facet[] {
   const metrics = plannedMetrics(analysis);
   if (metrics.length < 2) return [];
   const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
-  return metrics.slice(0, MAX_FACETS).map((metric) => ({
+  return metrics.slice(0, RANKING.maxFacets).map((metric) => ({
     id: metric.id,
     query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
     covers: { metric: metricCode(metric.id) },
@@ -55,7 +54,7 @@ export function periodFacets(
   sources: readonly CatalogSource[],
   conditions: readonly Condition[],
 ): Facet[] {
-  return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, MAX_FACETS).map((f) => ({
+  return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, RANKING.maxFacets).map((f) => ({
     id: f.docId,
     query: analysis.text,
     sources: f.sources,

@@ -1,4 +1,3 @@
-import { AGREEING_SOURCES_CITED } from '../evidence/chains';
 import {
   inferFilters,
   sectionPreference,
@@ -256,6 +255,6 @@ export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, re
       tokenCap !== null && request.recordReads !== 'every_chain' && mode !== 'agentic_research' && !facets.length
         ? 'budget'
         : 'every_chain',
-    agreeingCited: tokenCap === null ? Infinity : AGREEING_SOURCES_CITED,
+    agreeingCited: tokenCap === null ? Infinity : RANKING.agreeingSourcesCited,
   };
 }

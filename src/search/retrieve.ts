@@ -14,7 +14,7 @@ import { embedTokens } from '../../index-format/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../question/terms';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { UNFILTERED_MAX_SHARDS, type EffortLimits } from './effort';
+import type { EffortLimits } from './effort';
 import { fusedScore, normaliseLeg, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { codeScorer, searchVectorCodes } from './vector';
@@ -131,7 +131,7 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
  */
 function searchedShards(r: ResolvedBounds, lexicon: Lexicon, limits: EffortLimits): number[] {
   if (!r.allowed)
-    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(limits.maxShards, UNFILTERED_MAX_SHARDS));
+    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(limits.maxShards, RANKING.unfilteredMaxShards));
   return r.candidates.length <= limits.maxShards
     ? r.candidates
     : rankShards(lexicon, r.candidates, r.queryTerms, limits.maxShards);

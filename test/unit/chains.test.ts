@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AGREEING_SOURCES_CITED,
   buildChains,
   confidenceOf,
   draftChains,
@@ -14,6 +13,7 @@ import { metricEntities } from '../../src/evidence/glossary';
 import { statementKind, statementStatus } from '../../index-format/shard-layout';
 import type { Shard } from '../../index-format/types';
 import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
 import type { Hit } from '../../src/search/retrieve';
 import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
@@ -107,14 +107,14 @@ describe('buildChains over the evidence graph', () => {
     expect(all.moreSources).toBeUndefined();
     const nearest = (list: number[]) => [...list].sort((a, b) => Math.abs(a - own) - Math.abs(b - own) || a - b)[0]!;
 
-    const budgeted = entryOf(() => true, AGREEING_SOURCES_CITED);
+    const budgeted = entryOf(() => true, RANKING.agreeingSourcesCited);
     expect(budgeted.sources.map((s) => s.source)).toEqual([own, nearest(agreeing)]);
     expect(budgeted.moreSources).toBe(agreeing.length - 1);
     expect(budgeted.confidence).toBe(all.confidence);
 
     // A caller filter that excludes the nearest: the next one is cited, and the excluded one is not even counted.
     const excluded = nearest(agreeing);
-    const filtered = entryOf((source) => source !== excluded, AGREEING_SOURCES_CITED);
+    const filtered = entryOf((source) => source !== excluded, RANKING.agreeingSourcesCited);
     const rest = agreeing.filter((s) => s !== excluded);
     expect(filtered.sources.map((s) => s.source)).toEqual([own, nearest(rest)]);
     expect(filtered.moreSources ?? 0).toBe(rest.length - 1);

@@ -20,6 +20,7 @@ import { decodeFileList, decodeGraph, decodeManifest } from '../../index-format/
 import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../index-format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
 import { lexicalQuery } from '../../src/question/terms';
 import { embedTokens, dotInt8 } from '../../index-format/embed';
 import { tokenize } from '../../index-format/tokenize';
@@ -346,7 +347,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     expect(bigSources).toHaveLength(ITEMS.length); // one source per item
     for (const [name, isAllowed] of cases) {
       const allowedShare = isAllowed ? strategy.countAllowed(big, isAllowed) / big.texts.length : 1;
-      expect(allowedShare, name).toBeGreaterThanOrEqual(strategy.GRAPH_MIN_PASS_RATE); // a share the product sends to the graph
+      // A share the product sends to the graph.
+      expect(allowedShare, name).toBeGreaterThanOrEqual(RANKING.graphMinPassRate);
       // The graph's own neighbours (by the exact inner product, best first) against the exact scan.
       const found = queries.map((q) => {
         const r = handle.search(q, plan.depth, plan.efSearch, isAllowed)!;

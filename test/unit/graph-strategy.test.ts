@@ -8,13 +8,8 @@ import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { GraphSearchResult, HnswIndexHandle } from '../../index-format/index-reader';
 import type { Shard } from '../../index-format/types';
 import { EFFORT_LIMITS } from '../../src/search/effort';
-import {
-  chooseVectorStrategy,
-  countAllowed,
-  GRAPH_MIN_PASS_RATE,
-  hnswHandle,
-  searchVectorGraph,
-} from '../../src/search/vector-strategy';
+import { RANKING } from '../../src/search/ranking';
+import { chooseVectorStrategy, countAllowed, hnswHandle, searchVectorGraph } from '../../src/search/vector-strategy';
 import { quantizeUnit } from '../../index-format/embed';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
@@ -29,7 +24,7 @@ describe('chooseVectorStrategy', () => {
     [false, 50_000, 1_000, 'exact_scan', 'no_graph'],
     [true, 50_000, 50_000, 'hnsw', 'graph'], // unfiltered
     [true, 50_000, 25_000, 'hnsw', 'graph'], // 50%
-    [true, 20_000, 5_000, 'hnsw', 'graph'], // exactly GRAPH_MIN_PASS_RATE
+    [true, 20_000, 5_000, 'hnsw', 'graph'], // exactly RANKING.graphMinPassRate
     [true, 20_000, 4_999, 'exact_scan', 'selective_filter'], // just below
     [true, 20_000, 4_000, 'exact_scan', 'selective_filter'], // 20%, item-level: a graph is no faster at high effort
     [true, 50_000, 1_000, 'exact_scan', 'selective_filter'], // 2%: the graph would be ~10x slower
@@ -44,7 +39,7 @@ describe('chooseVectorStrategy', () => {
   );
 
   it('uses the documented pass-rate threshold of 0.25', () => {
-    expect(GRAPH_MIN_PASS_RATE).toBe(0.25);
+    expect(RANKING.graphMinPassRate).toBe(0.25);
   });
 
   it('effort levels buy wider graph beams, never narrower than the depth they must fill', () => {

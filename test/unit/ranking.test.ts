@@ -11,11 +11,16 @@ import { retrieve, shardsOfHits } from '../../src/search/retrieve';
 import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
+import { typeScriptFiles } from '../support/source-code';
 
 /** Every numeric field of RANKING, as [dotted path, value]. */
 function leaves(o: object, prefix = 'RANKING'): [string, number][] {
   return Object.entries(o).flatMap(([k, v]) =>
-    typeof v === 'number' ? [[`${prefix}.${k}`, v] as [string, number]] : leaves(v as object, `${prefix}.${k}`),
+    typeof v === 'number'
+      ? [[`${prefix}.${k}`, v] as [string, number]]
+      : v && typeof v === 'object'
+        ? leaves(v as object, `${prefix}.${k}`)
+        : [],
   );
 }
 
@@ -29,6 +34,19 @@ describe('RANKING', () => {
       const next = doc.slice(at, doc.indexOf('\n', doc.indexOf('\n', at) + 1)); // prose may wrap once
       expect(`${line}\n${next}`, path).toContain(String(value));
     }
+  });
+
+  it('is where the query path keeps its tuning constants: no numeric constant of its own elsewhere', () => {
+    // The stages a query runs through; MAX_REQUIREMENTS is spec 3's limit, not a tuning choice.
+    const stages = ['src/question', 'src/plan', 'src/filters', 'src/core', 'src/search', 'src/evidence'];
+    const found = stages
+      .flatMap((dir) => typeScriptFiles(dir))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]+)\s*(?::[^=]+)?=\s*[0-9]/gm)].map(
+          (m) => `${file} ${m[1]}`,
+        ),
+      );
+    expect(found).toEqual(['src/plan/requirements.ts MAX_REQUIREMENTS']);
   });
 
   it('fuses the normalised legs into one 0-1 score, the lexical leg weighing more', () => {
