@@ -217,21 +217,12 @@ export function folderGraph(
   root: string,
   { types = false, read = readSource }: { types?: boolean; read?: (file: string) => string } = {},
 ): FolderEdge[] {
-  const edges = new Map<string, FolderEdge>();
-  for (const file of typeScriptFiles(root)) {
-    const from = folderOf(root, file);
-    for (const { specifier, line } of moduleImports(read(file), { types })) {
-      const target = resolveImport(file, specifier);
-      if (!target?.startsWith(`${root}/`)) continue;
-      const to = folderOf(root, target);
-      if (to === from) continue;
-      const key = `${from}\0${to}`;
-      let edge = edges.get(key);
-      if (!edge) edges.set(key, (edge = { from, to, imports: [] }));
-      edge.imports.push(`${file.slice(root.length + 1)}:${line} -> ${target.slice(root.length + 1)}`);
-    }
-  }
-  return [...edges.values()];
+  const show = (path: string) => path.slice(root.length + 1);
+  return importGraph(typeScriptFiles(root), (path) => (path.startsWith(`${root}/`) ? folderOf(root, path) : null), {
+    types,
+    read,
+    show,
+  });
 }
 
 /**
@@ -239,18 +230,32 @@ export function folderGraph(
  * part that imports a module of another part (packages and folders outside `parts` left out), type imports included.
  */
 export function partGraph(parts: readonly string[], read: (file: string) => string = readSource): FolderEdge[] {
+  const partOf = (path: string) => parts.find((p) => path.startsWith(`${p}/`)) ?? null;
+  return importGraph(
+    parts.flatMap((p) => typeScriptFiles(p)),
+    partOf,
+    { types: true, read, show: (path) => path },
+  );
+}
+
+/** The edges between the nodes (`nodeOf` a module; null: not in the graph) that these files' imports make. */
+function importGraph(
+  files: readonly string[],
+  nodeOf: (path: string) => string | null,
+  { types, read, show }: { types: boolean; read: (file: string) => string; show: (path: string) => string },
+): FolderEdge[] {
   const edges = new Map<string, FolderEdge>();
-  for (const from of parts) {
-    for (const file of typeScriptFiles(from)) {
-      for (const { specifier, line } of moduleImports(read(file), { types: true })) {
-        const target = resolveImport(file, specifier);
-        const to = parts.find((p) => target?.startsWith(`${p}/`));
-        if (!to || to === from) continue;
-        const key = `${from}\0${to}`;
-        let edge = edges.get(key);
-        if (!edge) edges.set(key, (edge = { from, to, imports: [] }));
-        edge.imports.push(`${file}:${line} -> ${target}`);
-      }
+  for (const file of files) {
+    const from = nodeOf(file);
+    if (!from) continue;
+    for (const { specifier, line } of moduleImports(read(file), { types })) {
+      const target = resolveImport(file, specifier);
+      const to = target && nodeOf(target);
+      if (!target || !to || to === from) continue;
+      const key = `${from}\0${to}`;
+      let edge = edges.get(key);
+      if (!edge) edges.set(key, (edge = { from, to, imports: [] }));
+      edge.imports.push(`${show(file)}:${line} -> ${show(target)}`);
     }
   }
   return [...edges.values()];
