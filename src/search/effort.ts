@@ -25,11 +25,11 @@ export const EFFORT_LIMITS: Record<Effort, EffortLimits> = {
   high: { maxShards: 12, depth: 200, maxChains: 12, entriesPerChain: 4, efSearch: 256 },
 };
 
-/** The plan of a request: its effort's, with the breadth variant for a medium lookup or ratio question. */
+/** The limits of a request: its effort's, with the breadth variant for a medium lookup or ratio question. */
 export function effortLimits(effort: Effort, shape: QuestionShape): EffortLimits {
-  const plan = EFFORT_LIMITS[effort];
+  const limits = EFFORT_LIMITS[effort];
   const { deepShapes, ...breadth } = RANKING.mediumBreadth;
   return effort === 'medium' && !(deepShapes as readonly QuestionShape[]).includes(shape)
-    ? { ...plan, ...breadth }
-    : plan;
+    ? { ...limits, ...breadth }
+    : limits;
 }

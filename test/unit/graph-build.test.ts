@@ -322,7 +322,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   }, 120_000);
 
   it('graph recall@10 >= 0.95 vs the exact scan, unfiltered and at 50% / 30% pass rates', () => {
-    const plan = EFFORT_LIMITS.low; // the cheapest beam the product uses (efSearch 64)
+    const limits = EFFORT_LIMITS.low; // the cheapest beam the product uses (efSearch 64)
     const bigSources = catalog.sources
       .map((s, i) => ({ s, i }))
       .filter((x) => x.s.shard === bigIndex)
@@ -351,7 +351,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
       expect(allowedShare, name).toBeGreaterThanOrEqual(RANKING.graphMinPassRate);
       // The graph's own neighbours (by the exact inner product, best first) against the exact scan.
       const found = queries.map((q) => {
-        const r = handle.search(q, plan.depth, plan.efSearch, isAllowed)!;
+        const r = handle.search(q, limits.depth, limits.efSearch, isAllowed)!;
         return r.labels.map((local) => ({ local, score: dotInt8(q, big.vectors, local * big.dim) }));
       });
       const expected = queries.map((q) => exactTopK(big, q, isAllowed ?? (() => true), 10));
@@ -365,7 +365,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
       // so the legs fuse on one scale.
       for (const q of queries) {
         const scorer = codeScorer(big, q);
-        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, plan.depth, plan.efSearch)!)
+        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, limits.depth, limits.efSearch)!)
           expect(h.score).toBe(scorer.score(h.local));
       }
       const recall = recallAtK(found, expected);

@@ -46,7 +46,7 @@ describe('chooseVectorStrategy', () => {
     expect([EFFORT_LIMITS.low.efSearch, EFFORT_LIMITS.medium.efSearch, EFFORT_LIMITS.high.efSearch]).toEqual([
       64, 128, 256,
     ]);
-    for (const plan of Object.values(EFFORT_LIMITS)) expect(plan.efSearch).toBeGreaterThanOrEqual(plan.depth);
+    for (const limits of Object.values(EFFORT_LIMITS)) expect(limits.efSearch).toBeGreaterThanOrEqual(limits.depth);
   });
 });
 

@@ -53,9 +53,10 @@ function functionsIn(value: unknown, path = 'plan', seen = new Set<unknown>()): 
 
 describe('the query plan is plain data', () => {
   let sample: Awaited<ReturnType<typeof buildSample>>;
+  // Builds the sample index with the real builder: allow for a busy machine.
   beforeAll(async () => {
     sample = await buildSample();
-  });
+  }, 120_000);
   afterAll(() => sample.dispose());
 
   // Questions whose plans hold each kind of rule: line-item and period facets, agentic requirements, a preferred
