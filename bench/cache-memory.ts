@@ -13,12 +13,12 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ArtifactCache } from '../src/adapters/artifact-cache';
-import { partitionedReader } from '../src/core/partitioned-reader';
+import { partitionedReader } from '../index-format/partitioned-reader';
 import { runQuery } from '../src/core/run-query';
-import { decodeDirectory, decodeManifest } from '../src/format/codec';
-import type { StoredRef } from '../src/format/types';
+import { decodeDirectory, decodeManifest } from '../index-format/codec';
+import type { StoredRef } from '../index-format/types';
 import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
+import { normalizeQuery } from '../index-format/normalize';
 import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -11,10 +11,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { decodeArtifactHead } from '../src/format/container';
+import { decodeArtifactHead } from '../index-format/container';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
+import { normalizeQuery } from '../index-format/normalize';
 import { openFileIndex } from '../test/support/file-index';
 import { devQuestions } from './lib/dev-questions';
 

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
+import { normalizeQuery } from '../index-format/normalize';
 import { openFileIndex } from '../test/support/file-index';
 import { devQuestions } from './lib/dev-questions';
 

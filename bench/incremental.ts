@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { openStorage } from '../index-builder/storage';
 import { publishVersion, type PublishReport } from '../index-builder/publish';
-import type { FileList } from '../src/format/types';
+import type { FileList } from '../index-format/types';
 import { replicateCorpus } from '../scripts/replicate-corpus';
 
 const ROOT = resolve(import.meta.dirname, '..');

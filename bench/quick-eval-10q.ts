@@ -15,7 +15,7 @@
 import { join, resolve } from 'node:path';
 import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
-import { normalizeQuery } from '../src/text/normalize';
+import { normalizeQuery } from '../index-format/normalize';
 import { loadCatalog } from './lib/catalog';
 import { openFileIndex } from '../test/support/file-index';
 import { parseEvidence } from './lib/evidence';

@@ -2,10 +2,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
-import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../src/format/codec';
-import { shardHead, statementKind, statementStatus } from '../src/format/shard-layout';
-import { itemSource } from '../src/format/views';
-import { FORMAT_VERSION } from '../src/format/container';
+import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../index-format/codec';
+import { shardHead, statementKind, statementStatus } from '../index-format/shard-layout';
+import { itemSource } from '../index-format/views';
+import { FORMAT_VERSION } from '../index-format/container';
 import { seal, sha256 } from './seal';
 import {
   EDGE_KINDS,
@@ -19,16 +19,16 @@ import {
   type Shard,
   type ShardInfo,
   type StatementKind,
-} from '../src/format/types';
-import { FILTER_FIELDS, type FilterField } from '../src/filters/fields';
-import { embedTokens, quantizeUnit } from '../src/text/embed';
-import { metricByCode } from '../src/text/metrics';
-import { financialStatementCode, type FinancialStatement } from '../src/text/financial-statements';
-import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
-import { bm25Idf, bm25TermScore } from '../src/search/bm25';
+} from '../index-format/types';
+import { FILTER_FIELDS, type FilterField } from '../index-format/fields';
+import { embedTokens, quantizeUnit } from '../index-format/embed';
+import { metricByCode } from '../index-format/metrics';
+import { financialStatementCode, type FinancialStatement } from '../index-format/financial-statements';
+import { ANALYZER_VERSION, tokenize } from '../index-format/tokenize';
+import { bm25Idf, bm25TermScore } from '../index-format/bm25';
 import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
-import { contentIdOf, FILE_LIST } from '../src/format/keys';
+import { contentIdOf, FILE_LIST } from '../index-format/keys';
 import { buildConsensus } from './consensus';
 import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './embeddings';
 import { embeddingSample, saveModel } from './model-store';
@@ -73,7 +73,7 @@ export interface StatementDraft {
   itemTag: string;
   metrics: number[];
   fact?: TableFact;
-  /** A table row of a primary financial statement (src/text/financial-statements.ts). */
+  /** A table row of a primary financial statement (index-format/financial-statements.ts). */
   statement?: FinancialStatement;
   tokens: string[];
   /** A pointer to a note: the statements it refers to, as offsets from its index in the filing (references.ts). */

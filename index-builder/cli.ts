@@ -13,7 +13,7 @@ import { collectGarbage } from './gc';
 import { incrementalBuild } from './incremental';
 import { loadModel } from './model-store';
 import type { EmbeddingMethod } from './embeddings';
-import { decodeManifest } from '../src/format/codec';
+import { decodeManifest } from '../index-format/codec';
 import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { stageProgress } from './progress';
 import { publishVersion } from './publish';

@@ -1,4 +1,4 @@
-import { metricCodes } from '../src/text/metrics';
+import { metricCodes } from '../index-format/metrics';
 import type { Section, SectionLine } from './segment';
 import { classifyStatus, extractStatements, type RawStatement } from './statements';
 

@@ -1,5 +1,5 @@
-import type { EmbeddingModel } from '../src/format/types';
-import { normalizeInPlace, quantizeUnit } from '../src/text/embed';
+import type { EmbeddingModel } from '../index-format/types';
+import { normalizeInPlace, quantizeUnit } from '../index-format/embed';
 import { randomizedSvd, symmetricEigen } from './svd';
 
 /**
@@ -378,7 +378,7 @@ export function commonComponent(
 /**
  * Takes the common component `u` out of every word vector and quantizes it: x' = x - (x.u) u is stored as x'/|x'|
  * with the pooling weight multiplied by |x'|. A weighted sum of the stored vectors is then exactly the weighted sum
- * of the original ones with u removed, so a query pooled by src/text/embed.ts loses u as the statements did.
+ * of the original ones with u removed, so a query pooled by index-format/embed.ts loses u as the statements did.
  */
 export function foldCommonComponent(
   raw: Float32Array,

@@ -1,4 +1,4 @@
-import type { EdgeKind, EpistemicStatus, StatementKind } from '../src/format/types';
+import type { EdgeKind, EpistemicStatus, StatementKind } from '../index-format/types';
 import { normalizeLabel } from './consensus';
 import type { TableFact } from './table-facts';
 

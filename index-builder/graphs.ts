@@ -3,12 +3,12 @@
  * (generated/hnswlib, written by scripts/prepare-hnswlib.mjs at postinstall), so the Worker can load them as is.
  *
  * A graph is only worth it where an exact scan gets expensive; docs/PARAMETERS.md ("Vector search: exact scan or
- * HNSW graph") has the numbers behind DEFAULT_GRAPH_MIN_STATEMENTS and the Worker's GRAPH_MIN_PASS_RATE.
+ * HNSW graph") has the numbers behind DEFAULT_GRAPH_MIN_STATEMENTS and the Worker's RANKING.graphMinPassRate.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeGraph, type GraphHeader } from '../src/format/codec';
-import type { HnswLib } from '../src/vector/hnsw';
+import { encodeGraph, type GraphHeader } from '../index-format/codec';
+import type { HnswLib } from '../index-format/hnsw';
 
 /**
  * Shards with at least this many statements get a graph. An exact scan costs ~0.5 us per int8 vector, so ~10 ms for an
@@ -66,7 +66,7 @@ export function requireHnswlibBuild(dir: string = HNSWLIB_DIR): { wasm: string; 
  */
 export async function openGraphBuilder(dir: string = HNSWLIB_DIR): Promise<GraphBuilder> {
   const paths = requireHnswlibBuild(dir);
-  const hnsw = await import('../src/vector/hnsw');
+  const hnsw = await import('../index-format/hnsw');
   const lib: HnswLib = await hnsw.loadHnswlib(compileWasm(readFileSync(paths.wasm)));
   return {
     build(shardId, vectors, dim) {

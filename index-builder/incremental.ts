@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeDirectory, decodeIssuerTable, decodeManifest, decodeShard } from '../src/format/codec';
-import type { IssuerTable } from '../src/format/types';
-import { ANALYZER_VERSION } from '../src/text/tokenize';
+import { decodeDirectory, decodeIssuerTable, decodeManifest, decodeShard } from '../index-format/codec';
+import type { IssuerTable } from '../index-format/types';
+import { ANALYZER_VERSION } from '../index-format/tokenize';
 import {
   addShardStats,
   assembleIndex,

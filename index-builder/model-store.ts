@@ -6,8 +6,8 @@ import {
   encodeArtifact,
   requireSection,
   verifySeal,
-} from '../src/format/container';
-import type { EmbeddingModel } from '../src/format/types';
+} from '../index-format/container';
+import type { EmbeddingModel } from '../index-format/types';
 import type { LearnedModel } from './embeddings';
 import { seal, sha256 } from './seal';
 

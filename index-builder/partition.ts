@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { ANALYZER_VERSION } from '../src/text/tokenize';
+import { ANALYZER_VERSION } from '../index-format/tokenize';
 import {
   assembleIndex,
   EXTRACTION_VERSION,

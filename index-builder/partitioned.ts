@@ -1,5 +1,5 @@
-import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../src/format/codec';
-import { NO_VECTOR } from '../src/format/types';
+import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../index-format/codec';
+import { NO_VECTOR } from '../index-format/types';
 import type {
   CatalogHeader,
   Directory,
@@ -9,9 +9,9 @@ import type {
   IssuerTable,
   Lexicon,
   TermBlock,
-} from '../src/format/types';
-import { issuerFile, termBlockFile, termBlockOf } from '../src/format/views';
-import { contentIdOf } from '../src/format/keys';
+} from '../index-format/types';
+import { issuerFile, termBlockFile, termBlockOf } from '../index-format/views';
+import { contentIdOf } from '../index-format/keys';
 import { seal, sha256 } from './seal';
 
 /**
@@ -180,7 +180,7 @@ function issuerTable(
 
 /**
  * The directory and issuer tables of a corpus catalog. Shards and sources must be numbered contiguously per issuer
- * (the builder plans them so; src/format/views.ts places an issuer's by the first number and finds a shard's issuer
+ * (the builder plans them so; index-format/views.ts places an issuer's by the first number and finds a shard's issuer
  * by its range).
  */
 export function issuerArtifacts(
@@ -270,7 +270,7 @@ export function partitionedArtifacts(
 export const DIRECTORY_FILE = 'directory.bin';
 
 /**
- * Which artifacts are stored by content (src/format/keys.ts): the ones an incremental build reuses byte for byte, so
+ * Which artifacts are stored by content (index-format/keys.ts): the ones an incremental build reuses byte for byte, so
  * a publish skips them. The directory and term blocks change with every build and stay under the version.
  */
 export const storedByContent = (file: string) => /^(shards|graphs|issuers)\//.test(file);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeFileList, decodeManifest } from '../src/format/codec';
-import type { Manifest } from '../src/format/types';
-import { manifestKey, pointerKey, storedKey } from '../src/format/keys';
+import { decodeFileList, decodeManifest } from '../index-format/codec';
+import type { Manifest } from '../index-format/types';
+import { manifestKey, pointerKey, storedKey } from '../index-format/keys';
 
 /** An object in the bucket, as a listing reports it. */
 export interface StoredObject {
@@ -36,7 +36,7 @@ export interface PublishReport {
 /**
  * Publishes one built version: files.json first (so gc sees which stored objects the version needs), then every
  * data file it lists, then the manifest, then (last) the KV pointer that makes the version live. A crash at any point
- * leaves the previous version serving. Shards, graphs and issuer tables are stored by content (src/format/keys.ts),
+ * leaves the previous version serving. Shards, graphs and issuer tables are stored by content (index-format/keys.ts),
  * so an object an earlier version already uploaded is skipped, as is anything an interrupted run got to: a re-run
  * resumes, and an incremental build's publish uploads only what changed.
  */

@@ -1,4 +1,4 @@
-import { TEN_K_ITEM_TITLES } from '../src/filters/fields';
+import { TEN_K_ITEM_TITLES } from '../index-format/fields';
 import { POINTER_ITEM_CHARS, STATEMENTS_END, textChars, type Section } from './segment';
 
 /**

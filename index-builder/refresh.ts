@@ -27,9 +27,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { decodeFileList, decodeManifest } from '../src/format/codec';
-import { manifestKey, objectKey, pointerKey, storedKey } from '../src/format/keys';
-import { ANALYZER_VERSION } from '../src/text/tokenize';
+import { decodeFileList, decodeManifest } from '../index-format/codec';
+import { manifestKey, objectKey, pointerKey, storedKey } from '../index-format/keys';
+import { ANALYZER_VERSION } from '../index-format/tokenize';
 import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from './build';
 import { readFetchState } from './fetch/parse-fetch-args';
 import { MODELS_DIR } from './model-store';

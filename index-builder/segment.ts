@@ -1,5 +1,5 @@
-import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../src/filters/fields';
-import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../src/text/financial-statements';
+import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../index-format/fields';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../index-format/financial-statements';
 import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
@@ -164,7 +164,7 @@ export const textChars = (s: Pick<Section, 'lines'>) => s.lines.reduce((n, l) =>
 /**
  * A primary statement's page title, with or without the company's name after it: capitalised, no comma (a wrapped line
  * of the auditor's report, "consolidated statements of income, comprehensive income, ...", is prose), no page number.
- * Not financialStatementTitle (src/text/financial-statements.ts): that one reads cells, so a contents line
+ * Not financialStatementTitle (index-format/financial-statements.ts): that one reads cells, so a contents line
  * ("Consolidated Statements of Income   75") is a title to it, and here it must not start the statements.
  */
 const STATEMENT_TITLE_WORDS =

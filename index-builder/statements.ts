@@ -1,6 +1,6 @@
-import type { EpistemicStatus, StatementKind } from '../src/format/types';
-import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../src/text/financial-statements';
-import { metricCodes } from '../src/text/metrics';
+import type { EpistemicStatus, StatementKind } from '../index-format/types';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../index-format/financial-statements';
+import { metricCodes } from '../index-format/metrics';
 import type { Section, SectionLine } from './segment';
 import { classifyStatus } from './status';
 import { factText, parseHeader, parseRow, TableState, type TableFact } from './table-facts';
@@ -17,7 +17,7 @@ export interface RawStatement {
   endOffset: number;
   kind: StatementKind;
   status: EpistemicStatus;
-  /** Metric codes (src/text/metrics.ts) the statement names, most specific first. */
+  /** Metric codes (index-format/metrics.ts) the statement names, most specific first. */
   metrics: number[];
   /** Table rows: the label, cells with periods, scale and unit. */
   fact?: TableFact;

@@ -372,7 +372,7 @@ function main() {
     'export-fs',
     '\nvar unexportedSymbols = [',
     `
-// patched (prepare-hnswlib): exports used by src/vector/hnsw.ts
+// patched (prepare-hnswlib): exports used by index-format/hnsw.ts
 Module['FS'] = FS;
 Module['freeCppException'] = function(ex) {
   Module['___cxa_decrement_exception_refcount'](getCppExceptionThrownObjectFromWebAssemblyException(ex));

@@ -24,9 +24,6 @@ declare global {
       /** `whole` reads shards as whole objects (the slow twin of range reads, docs/RANGE-READS.md); else by range. */
       SHARD_READS?: string;
     }
-    interface GlobalProps {
-      mainModule: typeof import('./index');
-    }
   }
 }
 

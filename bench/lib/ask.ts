@@ -1,7 +1,7 @@
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { runQuery, type QueryOutcome } from '../../src/core/run-query';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { parseEvidence, type EvidenceEntry } from './evidence';
 
 /** A question as the in-process benches and the quality floors ask it. */

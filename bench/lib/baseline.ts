@@ -6,11 +6,11 @@
  * (the service's chars_div_4_v1 estimator).
  */
 import MiniSearch from 'minisearch';
-import { analyzeQuery } from '../../src/query/analyze';
+import { analyzeQuestion } from '../../src/question/analyze';
 import { inferFilters } from '../../src/filters/infer';
 import { matchesConditions } from '../../src/filters/match';
 import type { Condition } from '../../src/filters/parse';
-import type { CatalogHeader, CatalogSource } from '../../src/format/types';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 
 export interface CorpusPage {
   docId: string;
@@ -68,7 +68,7 @@ export class PageBm25Baseline {
   conditionsFor(question: string, callerConditions: readonly Condition[] = []): Condition[] {
     return [
       ...callerConditions,
-      ...inferFilters(analyzeQuery(question, this.catalog), this.catalog, callerConditions).conditions,
+      ...inferFilters(analyzeQuestion(question, this.catalog), this.catalog, callerConditions).conditions,
     ];
   }
 

@@ -10,8 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
 import { latestVersionDir, runBuild } from '../../index-builder/cli';
-import { decodeManifest } from '../../src/format/codec';
-import { ANALYZER_VERSION } from '../../src/text/tokenize';
+import { decodeManifest } from '../../index-format/codec';
+import { ANALYZER_VERSION } from '../../index-format/tokenize';
 
 export interface BuildRecord {
   fingerprint: string;

@@ -1,8 +1,8 @@
 /** The built index's whole catalog, read from the artifacts directory (the same bytes the Worker serves from R2). */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeManifest } from '../../src/format/codec';
-import type { CatalogHeader, CatalogSource, Manifest } from '../../src/format/types';
+import { decodeManifest } from '../../index-format/codec';
+import type { CatalogHeader, CatalogSource, Manifest } from '../../index-format/types';
 import { readFullCatalog } from '../../test/support/file-index';
 
 export interface LoadedCatalog {

@@ -1,6 +1,6 @@
 /**
  * What an index build depends on, as one hash: the corpus files' bytes and every local source file the builder's
- * CLI imports (found by esbuild's import graph, so a change to src/format or src/text counts, a change to
+ * CLI imports (found by esbuild's import graph, so a change to index-format/ counts, a change to
  * src/routes does not). The bench rebuilds only when this changes.
  */
 import { createHash } from 'node:crypto';

@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { askInProcess } from './ask';
 import type { LoadedCatalog } from './catalog';
 import { readJsonl } from './jsonl';

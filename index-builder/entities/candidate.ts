@@ -1,4 +1,4 @@
-import type { EntityKind } from '../../src/evidence/entities';
+import type { EntityKind } from '../../index-format/entities';
 
 /**
  * One entity named by one sentence through an explicit pattern, with what the sentence says about it: `role` is

@@ -1,5 +1,5 @@
-import type { CatalogEntity } from '../../src/format/types';
-import { entityMatcher, segmentNeedsContext, type EntityKind } from '../../src/evidence/entities';
+import type { CatalogEntity } from '../../index-format/types';
+import { entityMatcher, segmentNeedsContext, type EntityKind } from '../../index-format/entities';
 import type { EntityCandidate } from './candidate';
 import { counterpartyCandidates } from './counterparties';
 import { productCandidates } from './products';

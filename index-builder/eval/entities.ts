@@ -19,8 +19,8 @@ import { readCorpus } from '../read-corpus';
 import { segmentFiling } from '../segment';
 import { sharedDir } from '../shared-dir';
 import { extractStatements } from '../statements';
-import { ENTITY_KINDS, entityMatcher, type EntityKind } from '../../src/evidence/entities';
-import type { CatalogEntity } from '../../src/format/types';
+import { ENTITY_KINDS, entityMatcher, type EntityKind } from '../../index-format/entities';
+import type { CatalogEntity } from '../../index-format/types';
 import { mulberry32 } from '../embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');

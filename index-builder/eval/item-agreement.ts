@@ -1,4 +1,4 @@
-import { TEN_K_ITEMS } from '../../src/filters/fields';
+import { TEN_K_ITEMS } from '../../index-format/fields';
 import { POINTER_ITEM_CHARS, segmentFiling } from '../segment';
 
 /** One filing split into items by someone else (edgar-items): the reference we measure segmentation against. */

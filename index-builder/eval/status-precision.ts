@@ -1,4 +1,4 @@
-import { EPISTEMIC_STATUSES, type EpistemicStatus } from '../../src/format/types';
+import { EPISTEMIC_STATUSES, type EpistemicStatus } from '../../index-format/types';
 import { classifyStatus } from '../status';
 
 /** One hand-labelled statement: its text, the item it stands in, and the status a careful reader gives it. */

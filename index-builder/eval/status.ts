@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { EpistemicStatus } from '../../src/format/types';
+import type { EpistemicStatus } from '../../index-format/types';
 import { sharedDir } from '../shared-dir';
 import { corpusSentences } from './corpus-statements';
 import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './status-precision';

@@ -1,7 +1,7 @@
 // The Worker's hnswlib-wasm instance. The only module that imports the .wasm (a CompiledWasm module under
 // wrangler): everything else reaches the wasm through hnswRuntime().
 import wasm from '../../generated/hnswlib/hnswlib.wasm';
-import { loadHnswlib, type HnswLib } from '../vector/hnsw';
+import { loadHnswlib, type HnswLib } from '../../index-format/hnsw';
 
 /** Cache arena name of the wasm heap (see ArtifactCache.setArena): graphs live inside it. */
 export const HNSW_ARENA = 'hnswlib-wasm-heap';

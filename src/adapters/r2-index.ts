@@ -1,18 +1,18 @@
-import type { HnswIndexHandle, IndexReader } from '../core/index-reader';
+import type { HnswIndexHandle, IndexReader } from '../../index-format/index-reader';
 import {
   partitionedReader,
   RangeChecksumError,
   ShardNotInIndexError,
   type ReadRange,
-} from '../core/partitioned-reader';
-import { crc32 } from '../format/crc32';
+} from '../../index-format/partitioned-reader';
+import { crc32 } from '../../index-format/crc32';
 import { ApiError } from '../errors';
-import { ArtifactFormatError, verifySeal } from '../format/container';
-import { decodeDirectory, decodeGraph, decodeManifest } from '../format/codec';
-import { manifestKey, pointerKey, storedKey } from '../format/keys';
-import type { Directory, Manifest, ShardInfo, StoredRef } from '../format/types';
+import { ArtifactFormatError, verifySeal } from '../../index-format/container';
+import { decodeDirectory, decodeGraph, decodeManifest } from '../../index-format/codec';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import type { Directory, Manifest, ShardInfo, StoredRef } from '../../index-format/types';
 import { hnswHandle } from '../search/vector-strategy';
-import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../vector/hnsw';
+import { freeHnswIndex, hnswHeapBytes, parseHnswHeader, readHnswIndex, type HnswIndex } from '../../index-format/hnsw';
 import type { ArtifactCache } from './artifact-cache';
 import type { EdgeCache } from './edge-cache';
 import { HNSW_ARENA, HNSW_MIN_HEAP_BYTES, hnswRuntime } from './hnsw-runtime';
@@ -91,7 +91,7 @@ export interface OpenOptions {
 
 /**
  * Opens the live version of a domain's index: the pointer from KV, the manifest and the directory, then the other
- * artifacts from R2 on demand (src/core/partitioned-reader.ts says which), each verified by its seal before
+ * artifacts from R2 on demand (index-format/partitioned-reader.ts says which), each verified by its seal before
  * decoding and cached per isolate under a byte budget.
  * Any missing, corrupt or mismatched artifact is a 503 INDEX_UNAVAILABLE with a reason; nothing half-loaded is
  * cached, so the next request retries and the Worker recovers by itself once the data is fixed.
@@ -235,7 +235,7 @@ class VersionReads {
   /**
    * Bytes of an object (or of the range offset..offset+length): the colo's copy when it has one that passes `intact`,
    * else R2's (then offered to the colo's cache under the same key). Keys are versioned or content-addressed
-   * (src/format/keys.ts), a range's key adds the range, so a cached copy is never stale, only possibly corrupt,
+   * (index-format/keys.ts), a range's key adds the range, so a cached copy is never stale, only possibly corrupt,
    * which the seal or the block checksums catch. `colo` false skips the colo's cache (ranges that depend on the
    * query: each would cost a cache lookup and a put, subrequests of a limited budget, for little reuse).
    */

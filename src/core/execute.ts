@@ -8,22 +8,22 @@ import {
 } from '../evidence/chains';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
-import { mergeBranches, mergePreferred } from '../plan/merge';
+import type { CatalogHeader } from '../../index-format/types';
+import { mergeBranches, mergePreferred } from './merge';
 import type { PlannedPass, PreferredSubPass, QueryPlan } from '../plan/query-plan';
-import { bm25Idf } from '../search/bm25';
-import { RANKING } from '../search/ranking';
+import { bm25Idf } from '../../index-format/bm25';
+import { RANKING, withPreference } from '../search/ranking';
 import {
-  retrieveScopes,
+  retrieveWithin,
   shardsOfHits,
   type Hit,
-  type RetrievalScope,
+  type SearchBounds,
   type RetrievalResult,
   type RetrievalTrace,
 } from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
-import { tokenize } from '../text/tokenize';
-import type { IndexReader } from './index-reader';
+import { tokenize } from '../../index-format/tokenize';
+import type { IndexReader } from '../../index-format/index-reader';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
 export type PassTrace = Omit<PlannedPass, 'preferred'> & {
@@ -48,16 +48,10 @@ export interface ExecutedPlan {
   /** Hits over every pass: 0 means nothing in the index matched the query and filters. */
   hitCount: number;
   passes: PassTrace[];
-  /** `retrieveScopes` calls the request made (passes that search the same text share one). */
+  /** `retrieveWithin` calls the request made (passes that search the same text share one). */
   retrieveCalls: number;
   /** Every shard any pass searched, in first-searched order. */
   searchedShards: string[];
-  /**
-   * The preference points each chain ranked with in the merge that placed it: what it earned from its pass's
-   * preference plus the bonus of its side of a `below` or `fill` merge (absent: 0). Its explain adds them to its
-   * own score, so the explain sums to the score the response is ordered by (round-robin merges order by turn).
-   */
-  preferencePoints: Map<PendingChain, number>;
 }
 
 interface PassResult {
@@ -67,25 +61,25 @@ interface PassResult {
   preferred: { chains: number; trace: RetrievalTrace } | null;
 }
 
-/** A scope as the plan writes it (plain arrays). */
-interface PlannedScope {
+/** Search bounds as the plan writes them (plain arrays). */
+interface PlannedBounds {
   conditions: Condition[];
   sources?: number[];
   statements?: number[];
 }
 
-const toScope = ({ conditions, sources, statements }: PlannedScope): RetrievalScope => ({
+const toBounds = ({ conditions, sources, statements }: PlannedBounds): SearchBounds => ({
   conditions,
   ...(sources ? { sources: new Set(sources) } : {}),
   ...(statements ? { statements: new Set(statements) } : {}),
 });
 
-/** A pass's scopes: its own, and its preference sub-pass's when it has one. */
-const scopesOf = (pass: PlannedPass): PlannedScope[] => [pass, ...(pass.preferred ? [pass.preferred] : [])];
+/** A pass's bounds: its own, and its preference sub-pass's when it has one. */
+const boundsOf = (pass: PlannedPass): PlannedBounds[] => [pass, ...(pass.preferred ? [pass.preferred] : [])];
 
 /**
  * The request's retrievals. The passes that always run and search the same text (the latest annual reports, the
- * question, the later years: one question, several scopes) share one retrieval, so a shard two of them search is
+ * question, the later years: one question, several bounds) share one retrieval, so a shard two of them search is
  * read and scored once; a `fill` pass, which runs only when needed, retrieves on its own when it does.
  */
 class Retrievals {
@@ -107,13 +101,13 @@ class Retrievals {
       let offset = 0;
       for (const pass of group) {
         const from = offset;
-        const count = scopesOf(pass).length;
+        const count = boundsOf(pass).length;
         offset += count;
-        // One retrieval for the group, made on the first pass's turn; each pass takes its own scopes' results.
+        // One retrieval for the group, made on the first pass's turn; each pass takes its own bounds' results.
         this.byPass.set(
           pass,
           Promise.resolve().then(async () => {
-            all ??= this.retrieve(pass.lexical, group.flatMap(scopesOf));
+            all ??= this.retrieve(pass.lexical, group.flatMap(boundsOf));
             return (await all).slice(from, from + count);
           }),
         );
@@ -121,13 +115,13 @@ class Retrievals {
     }
   }
 
-  private retrieve(lexical: PlannedPass['lexical'], scopes: PlannedScope[]): Promise<RetrievalResult[]> {
+  private retrieve(lexical: PlannedPass['lexical'], bounds: PlannedBounds[]): Promise<RetrievalResult[]> {
     this.calls++;
-    return retrieveScopes(this.reader, this.catalog, lexical, scopes.map(toScope), this.plan.effort);
+    return retrieveWithin(this.reader, this.catalog, lexical, bounds.map(toBounds), this.plan.effort);
   }
 
   get(pass: PlannedPass): Promise<RetrievalResult[]> {
-    return this.byPass.get(pass) ?? this.retrieve(pass.lexical, scopesOf(pass));
+    return this.byPass.get(pass) ?? this.retrieve(pass.lexical, boundsOf(pass));
   }
 }
 
@@ -284,17 +278,20 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
   const distinct = withoutRepeatedStatements(chains);
   // A trimmed chain keeps the branches that retrieved the chain it came from.
   const kept = new Map<PendingChain, Set<string>>();
-  const preferencePoints = new Map<PendingChain, number>();
-  for (const c of distinct.chains) {
+  // Each chain's rank takes the preference points it ranked with in the merge that placed it: what it earned from
+  // its pass's preference plus the bonus of its side of a `below` or `fill` merge, so its explain sums to the score
+  // the response is ordered by (round-robin merges order by turn).
+  const ranked = distinct.chains.map((c) => {
     const from = distinct.from.get(c)!;
-    const by = retrievedBy.get(from);
-    if (by) kept.set(c, by);
     const points = (from.earned ?? 0) + (sideBonus.get(from) ?? 0);
-    if (points) preferencePoints.set(c, points);
-  }
+    const chain = points ? { ...c, draft: { ...c.draft, explain: withPreference(c.draft.explain, points) } } : c;
+    const by = retrievedBy.get(from);
+    if (by) kept.set(chain, by);
+    return chain;
+  });
   const executed = traces.filter((t) => !t.skipped);
   return {
-    chains: distinct.chains,
+    chains: ranked,
     retrievedBy: kept,
     hitCount: executed.reduce((n, t) => n + t.hits, 0),
     passes: traces,
@@ -302,6 +299,5 @@ export async function executePlan(reader: IndexReader, catalog: CatalogHeader, p
     searchedShards: [
       ...new Set(executed.flatMap((t) => [...t.searchedShards, ...(t.preference?.searchedShards ?? [])])),
     ],
-    preferencePoints,
   };
 }

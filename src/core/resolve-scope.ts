@@ -1,9 +1,9 @@
 import type { Condition } from '../filters/parse';
-import type { QueryAnalysis } from '../query/analyze';
-import { issuerNames, withoutIssuerNames } from '../query/terms';
-import { planScope, routeScope, type Scope } from '../plan/scope';
-import type { EffortPlan } from '../search/effort';
-import type { IndexReader } from './index-reader';
+import type { QuestionAnalysis } from '../question/analyze';
+import { issuerNames, withoutIssuerNames } from '../question/terms';
+import { chooseScope, routeScope, type Scope } from '../plan/scope';
+import type { EffortLimits } from '../search/effort';
+import type { IndexReader } from '../../index-format/index-reader';
 
 /**
  * The issuers this request reads (src/plan/scope.ts): everything after it sees their sources and shards only. A
@@ -11,11 +11,11 @@ import type { IndexReader } from './index-reader';
  */
 export async function resolveScope(
   reader: IndexReader,
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   caller: readonly Condition[],
-  effort: EffortPlan,
+  effort: EffortLimits,
 ): Promise<Scope> {
-  const plan = planScope(analysis, reader.directory, caller);
+  const plan = chooseScope(analysis, reader.directory, caller);
   if (plan.kind === 'route') {
     const { terms } = analysis.lexical;
     const { lexicon } = await reader.terms(terms);

@@ -2,14 +2,14 @@ import type { Chain } from '../evidence/model';
 import { filterVocabulary, parseMetadataFilters } from '../filters/parse';
 import { planQuery, type QueryPlan } from '../plan/query-plan';
 import type { Scope } from '../plan/scope';
-import { analyzeQuery, type QueryAnalysis } from '../query/analyze';
+import { analyzeQuestion, type QuestionAnalysis } from '../question/analyze';
 import { renderEvidence } from '../render/evidence';
 import { renderResponse, type ResponseBody } from '../render/response';
 import type { ResearchRequest } from '../schema/request';
-import { planFor } from '../search/effort';
+import { effortLimits } from '../search/effort';
 import type { RetrievalTrace } from '../search/retrieve';
 import { executePlan, type ExecutedPlan, type PassTrace } from './execute';
-import type { IndexReader } from './index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { resolveScope } from './resolve-scope';
 import { selectEvidence } from './select-evidence';
 
@@ -22,7 +22,7 @@ export interface QueryOutcome {
   body: ResponseBody;
   /** The first pass's retrieval at the top level, and every step's value below it (for logs, tests and the bench). */
   trace: RetrievalTrace & {
-    analysis: QueryAnalysis;
+    analysis: QuestionAnalysis;
     scope: Scope;
     plan: QueryPlan;
     passes: PassTrace[];
@@ -56,8 +56,8 @@ export async function runQuery(
 ): Promise<QueryOutcome> {
   const submitted = req.metadata_filters && Object.keys(req.metadata_filters).length ? req.metadata_filters : null;
   const callerConditions = submitted ? parseMetadataFilters(submitted, filterVocabulary(reader.directory)) : [];
-  const analysis = analyzeQuery(req.normalizedQuery, reader.directory);
-  const effort = planFor(req.effort, analysis.shape);
+  const analysis = analyzeQuestion(req.normalizedQuery, reader.directory);
+  const effort = effortLimits(req.effort, analysis.shape);
   const scope = await resolveScope(reader, analysis, callerConditions, effort);
   const catalog = await reader.scope(scope.tickers);
   const tokenCap = req.retrieval?.max_evidence_tokens ?? null;
@@ -79,7 +79,7 @@ export async function runQuery(
 }
 
 function traceOf(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   scope: Scope,
   plan: QueryPlan,
   executed: ExecutedPlan,

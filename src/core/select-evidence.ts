@@ -4,6 +4,7 @@ import {
   selectWithinBudgetLazily,
   type BudgetSelection,
   type LazyCandidate,
+  type SelectedEvidence,
 } from '../evidence/budget';
 import {
   materializeChain,
@@ -14,24 +15,13 @@ import {
 } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { matchesConditions } from '../filters/match';
-import type { CatalogHeader } from '../format/types';
-import { assessCoverage, requirementsOfChain } from '../plan/coverage';
-import { facetsOfChain } from '../plan/facets';
+import type { CatalogHeader } from '../../index-format/types';
+import { assessCoverage, facetsOfChain, requirementsOfChain } from './coverage';
+
 import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
 import type { ExecutedPlan } from './execute';
-import type { IndexReader } from './index-reader';
-
-/** The evidence a response returns, chosen from the executed plan's chains. */
-export interface SelectedEvidence {
-  /** Chains that reached budget selection (after dedupe and max_evidence). */
-  available: number;
-  selection: BudgetSelection;
-  /** agentic_research: the requirements' coverage by what was returned. */
-  coverage?: ReturnType<typeof assessCoverage>;
-  /** When chains exist but none fits the token budget: the smallest one's size in tokens. */
-  smallestChainTokens?: number;
-}
+import type { IndexReader } from '../../index-format/index-reader';
 
 export interface SelectOptions {
   maxEvidence: number | null;
@@ -71,10 +61,6 @@ export async function selectEvidence(
         citable,
         plan.agreeingCited,
       );
-      // The explain trace shows the preference points the chain ranked with in the merges, beside its own signals.
-      const points = executed.preferencePoints.get(p);
-      if (points && chain.explain)
-        chain.explain = { ...chain.explain, preference: points, score: chain.explain.score + points };
       materialized.set(p, chain);
       pendingOf.set(chain, p);
     }

@@ -1,3 +1,6 @@
+import type { z } from 'zod';
+import type { Coverage } from '../schema/response';
+import { RANKING } from '../search/ranking';
 import type { Chain } from './model';
 
 export const TOKEN_ESTIMATOR = 'chars_div_4_v1';
@@ -11,6 +14,17 @@ export interface BudgetSelection {
   chains: Chain[];
   evidence: string | null;
   estimatedTokens: number;
+}
+
+/** The evidence a response returns, chosen from the executed plan's chains. */
+export interface SelectedEvidence {
+  /** Chains that reached budget selection (after dedupe and max_evidence). */
+  available: number;
+  selection: BudgetSelection;
+  /** agentic_research: the requirements' coverage by what was returned. */
+  coverage?: z.infer<typeof Coverage>;
+  /** When chains exist but none fits the token budget: the smallest one's size in tokens. */
+  smallestChainTokens?: number;
 }
 
 /**
@@ -66,14 +80,6 @@ export function selectWithinBudget(
   return { chains: selected, evidence, estimatedTokens: evidence ? estimateTokens(evidence) : 0 };
 }
 
-/**
- * How far past the budget the first read of records reaches, in estimated tokens (skeletons rendered alone, records'
- * sizes: both overestimate). Smaller reads fewer records but needs a second read more often (a round trip): cold, 233
- * dev questions at 4,000 tokens, research, 1.0: a second read in 173 of 233, median 14 record reads; 1.5: 63, 13;
- * 2.5: none, 14 (docs/PARAMETERS.md).
- */
-export const FIRST_READ_SHARE = 2.5;
-
 /** A chain to select whose entries may not be read yet (src/core/select-evidence.ts reads them on demand). */
 export interface LazyCandidate {
   /** The chain, once its records are read. */
@@ -88,7 +94,7 @@ export interface LazyCandidate {
  * selectWithinBudget without a coverage pass, over chains read on demand: the same selection as over every chain
  * read (its slow twin, tested against it), reading fewer. A chain whose skeleton does not fit next to the chains
  * already kept cannot fit read, so it is skipped unread. The first read takes the best chains until their estimated
- * sizes reach FIRST_READ_SHARE times the budget; should an unread chain still fit after that, one more read takes
+ * sizes reach RANKING.firstReadShare times the budget; should an unread chain still fit after that, one more read takes
  * every unread chain that may (the room left is then small).
  */
 export async function selectWithinBudgetLazily(
@@ -110,9 +116,9 @@ export async function selectWithinBudgetLazily(
     if (!candidate.chain()) {
       if (skeletonTokens(rank) > cap) continue;
       // The unread chains from here that may fit; the first read only the best of them, until their skeletons and
-      // estimated texts reach FIRST_READ_SHARE budgets, and the one after.
+      // estimated texts reach RANKING.firstReadShare budgets, and the one after.
       const batch: LazyCandidate[] = [];
-      let room = reads++ === 0 ? cap * FIRST_READ_SHARE : Infinity;
+      let room = reads++ === 0 ? cap * RANKING.firstReadShare : Infinity;
       for (let r = rank; r < ranked.length && room >= 0; r++) {
         const c = ranked[r]!;
         if (c.chain()) continue;

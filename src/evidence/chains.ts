@@ -1,11 +1,17 @@
-import { edgeCount, recordContentBytes, statementEdges, statementKind, statementStatus } from '../format/shard-layout';
-import type { EdgeKind, Shard } from '../format/types';
-import type { EffortPlan } from '../search/effort';
-import { metricByCode } from '../text/metrics';
+import {
+  edgeCount,
+  recordContentBytes,
+  statementEdges,
+  statementKind,
+  statementStatus,
+} from '../../index-format/shard-layout';
+import type { EdgeKind, Shard } from '../../index-format/types';
+import type { EffortLimits } from '../search/effort';
+import { metricByCode } from '../../index-format/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainOrder, chainRelevance } from '../search/ranking';
+import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
-import { claimKey } from '../text/claims';
+import { claimKey } from '../../index-format/claims';
 
 /**
  * Confidence (docs/DECISIONS.md "Confidence"): High when two or more filings state the claim and none disagrees;
@@ -47,15 +53,6 @@ export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms
     chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, tokenize);
 }
 
-/** How many pages away from its anchor a graph-less chain may take its other statements. */
-const MATE_PAGE_SPAN = 1;
-
-/**
- * Entries of a chain anchored on a named row: the row and the sentence that explains it. The outlook would follow,
- * but at a 4,000-token cap it costs the room of another row the question needs (ratios need two or three).
- */
-const NAMED_ROW_ENTRIES = 2;
-
 /** A statement a chain shows: of a loaded shard, or a hit alone (callers without shards). */
 interface Node {
   shard: number;
@@ -71,11 +68,9 @@ export interface ChainDraft {
   score: number;
   relevance: number;
   nodes: Node[];
-  explain: NonNullable<Chain['explain']>;
+  explain: ChainRank;
 }
 
-/** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
-const ANCHORS_PER_CHAIN = 4;
 /** Which statements of a shard a chain may show: those whose source satisfies the request's filters. */
 export type AllowedStatement = (shard: Shard, local: number) => boolean;
 const ANY: AllowedStatement = () => true;
@@ -125,22 +120,12 @@ export function graphPath(shard: Shard, anchor: number, max: number, allowed: Al
 }
 
 /** Statements a chain from this anchor may hold (a named row's chain stays short). */
-const pathLength = (anchor: Hit, plan: EffortPlan) =>
-  anchor.namedRow ? Math.min(plan.entriesPerChain, NAMED_ROW_ENTRIES) : plan.entriesPerChain;
+const pathLength = (anchor: Hit, limits: EffortLimits) =>
+  anchor.namedRow ? Math.min(limits.entriesPerChain, RANKING.chains.namedRowEntries) : limits.entriesPerChain;
 
 /** Which sources an entry may cite besides its own: those satisfying the caller's filters (a hard constraint). */
 export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;
-
-/**
- * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten
- * filings (a table row in each later 10-K's MD&A and statements), and each cited source costs a registry line, a
- * source-key line, a status line and a context line: with every one cited, sources took about 60% of a 4,000-token
- * response and fewer chains fit. So under a budget an entry cites the nearest agreeing filing and counts the rest
- * (Entry.moreSources); without one it cites them all. Confidence counts them all either way. docs/PARAMETERS.md has
- * the measurements.
- */
-export const AGREEING_SOURCES_CITED = 1;
 
 function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCited: number): Entry {
   const kind = statementKind(shard, local);
@@ -203,7 +188,7 @@ export interface PendingChain {
   draft: ChainDraft;
   shards: ReadonlyMap<number, Shard>;
   claims: readonly (number | string)[];
-  /** Relevance points from its pass's ranking preference (src/plan/merge.ts Mergeable.earned). */
+  /** Relevance points from its pass's ranking preference (src/core/merge.ts Mergeable.earned). */
   earned?: number;
 }
 
@@ -223,8 +208,8 @@ export function pendingChains(drafts: readonly ChainDraft[], shards: ReadonlyMap
 
 /**
  * The chains without the statements an earlier chain already shows. Each pass drafts its chains without repeating a
- * claim, and a preferred pass's chains push out general chains that share one (src/plan/merge.ts
- * mergePreferred); but passes merged round-robin (facets, requirements: src/plan/merge.ts) drop a chain only when an
+ * claim, and a preferred pass's chains push out general chains that share one (src/core/merge.ts
+ * mergePreferred); but passes merged round-robin (facets, requirements: src/core/merge.ts) drop a chain only when an
  * earlier one holds all of its claims, so a row two passes found could be printed twice, once in each chain. A later
  * chain keeps its other statements (its relevance_score is the one it was drafted with) and goes when none is left.
  * Returns the chains kept, each mapped from the chain it came from.
@@ -337,12 +322,12 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
  * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped. Graph
  * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
- * them, and a linked MD&A sentence must not smuggle in another item or year. The best plan.maxChains drafts are
+ * them, and a linked MD&A sentence must not smuggle in another item or year. The best limits.maxChains drafts are
  * returned.
  */
 export function draftChains(
   hits: readonly Hit[],
-  plan: EffortPlan,
+  limits: EffortLimits,
   queryTermWeights: ReadonlyMap<string, number>,
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
@@ -371,7 +356,7 @@ export function draftChains(
   // repeats the query's words, and the final order is by relevance, not by anchor rank.
   // Anchors with graph neighbours go first, so a table fact is not taken as a plain "mate" of another hit's
   // chain before its own path (fact -> explanation -> outlook) is built.
-  const maxAnchors = plan.maxChains * ANCHORS_PER_CHAIN;
+  const maxAnchors = limits.maxChains * RANKING.chains.anchorsPerChain;
   const top = hits.slice(0, maxAnchors);
   const hasPath = (h: Hit) => {
     const sh = shards.get(h.shard);
@@ -388,15 +373,18 @@ export function draftChains(
     anchors++;
     const shard = shards.get(hit.shard);
     let nodes: Node[];
-    const path = shard ? graphPath(shard, hit.local, pathLength(hit, plan), allowed) : [hit.local];
+    const path = shard ? graphPath(shard, hit.local, pathLength(hit, limits), allowed) : [hit.local];
     if (path.length > 1) nodes = path.map((local) => ({ shard: hit.shard, local }));
     else {
       // No graph neighbours: the anchor and the next best hits of the same filing item, in document order.
       // Only hits on the anchor's page or the next/previous one: a filing item spans dozens of pages, and
       // statements far apart are unrelated text that costs budget without supporting the anchor.
       const mates = (bySource.get(hit.source) ?? [])
-        .filter((h) => h !== hit && Math.abs(h.page - hit.page) <= MATE_PAGE_SPAN && !shown.has(claimOf(nodeOf(h))))
-        .slice(0, plan.entriesPerChain - 1);
+        .filter(
+          (h) =>
+            h !== hit && Math.abs(h.page - hit.page) <= RANKING.chains.matePageSpan && !shown.has(claimOf(nodeOf(h))),
+        )
+        .slice(0, limits.entriesPerChain - 1);
       nodes = [hit, ...mates].sort((a, b) => a.local - b.local).map(nodeOf);
     }
     const kept: Node[] = [];
@@ -433,10 +421,10 @@ export function draftChains(
         shownRows.add(rowAt(source[k]!, page[k]!, s.rowLabel[n.local]!));
     }
     const order = chainOrder(hit.fused, mateFused, path.length > 1, !!hit.namedRow);
-    const score = relevance + order.total;
-    chains.push({ score, relevance, nodes: kept, explain: { relevance: relevanceParts, order, preference: 0, score } });
+    const rank = rankChain(relevanceParts, order);
+    chains.push({ score: rank.score, relevance, nodes: kept, explain: rank });
   }
-  return chains.sort(byScore).slice(0, plan.maxChains);
+  return chains.sort(byScore).slice(0, limits.maxChains);
 }
 
 /** An entry from a hit alone, for callers that pass no shards (tests of the ranking without an index). */

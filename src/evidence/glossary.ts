@@ -1,6 +1,6 @@
-import type { CatalogCompany, CatalogEntity, CatalogHeader } from '../format/types';
-import { metricByCode } from '../text/metrics';
-import { entityMatcher, segmentNeedsContext, type EntityMatcher } from './entities';
+import type { CatalogCompany, CatalogEntity, CatalogHeader } from '../../index-format/types';
+import { metricByCode } from '../../index-format/metrics';
+import { entityMatcher, segmentNeedsContext, type EntityMatcher } from '../../index-format/entities';
 import type { Chain } from './model';
 
 /**

@@ -1,5 +1,5 @@
-import type { ChainOrderParts, RelevanceParts } from '../search/ranking';
-import type { EpistemicStatus, StatementKind } from '../format/types';
+import type { ChainRank } from '../search/ranking';
+import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 
 export type Confidence = 'High' | 'Medium' | 'Low';
 
@@ -17,12 +17,15 @@ export interface EntrySource {
 export interface Entry {
   consensus: string;
   sources: EntrySource[];
-  /** Further filings (within the caller's filters) that state the same claim, counted but not cited (chains.ts AGREEING_SOURCES_CITED). */
+  /**
+   * Further filings (within the caller's filters) that state the same claim, counted but not cited
+   * (RANKING.agreeingSourcesCited).
+   */
   moreSources?: number;
   /** Other filings that give a different value for the same row and period (never merged into `sources`). */
   disagreements?: EntrySource[];
   confidence: Confidence;
-  /** Primary metric code of the claim (src/text/metrics.ts), for the glossary; absent or 0 = none. */
+  /** Primary metric code of the claim (index-format/metrics.ts), for the glossary; absent or 0 = none. */
   metric?: number;
 }
 
@@ -31,18 +34,6 @@ export interface Chain {
   relevance: number;
   score: number;
   entries: Entry[];
-  /** Each ranking signal's part in the score the chain ranked with (src/search/ranking.ts), for tests and the bench. */
-  explain?: ChainExplain;
-}
-
-/**
- * A chain's score on the one ranking scale, by part: `score` = relevance.score (the reported 0-10 relevance_score)
- * + order.total (its order within that score, below 1) + preference (the points a ranking preference (a named section,
- * quarter, statement, filing or year) gave it when passes merged).
- */
-export interface ChainExplain {
-  relevance: RelevanceParts;
-  order: ChainOrderParts;
-  preference: number;
-  score: number;
+  /** Each ranking signal's part in the score the chain ranked with (src/search/ranking.ts ChainRank), for the trace. */
+  explain?: ChainRank;
 }

@@ -1,17 +1,11 @@
-import type { FinancialStatement } from '../text/financial-statements';
-import type { CatalogHeader, CatalogSource } from '../format/types';
-import { heldSourceList } from '../format/views';
-import type { FilterField } from './fields';
+import type { FinancialStatement } from '../../index-format/financial-statements';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
+import { heldSourceList } from '../../index-format/views';
+import type { FilterField } from '../../index-format/fields';
 import { matchesConditions } from './match';
 import type { Condition } from './parse';
-import type { QueryAnalysis } from '../query/analyze';
-
-/** A message for the caller: `warning`s also go to summary.warnings, every notice to the top-level `notices`. */
-export interface QueryNotice {
-  code: string;
-  message: string;
-  level: 'info' | 'warning';
-}
+import type { QuestionAnalysis } from '../question/analyze';
+import { NOTICES, type ResponseNotice } from '../schema/notices';
 
 /**
  * What the question prefers without filtering on it: sections it names (item tags) and fiscal quarters (no
@@ -24,7 +18,7 @@ export interface RankingPreference {
   filings: string[] | null;
   /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
   label: string;
-  /** Table rows printed on these primary financial statements only (src/text/financial-statements.ts); absent for any. */
+  /** Table rows printed on these primary financial statements only (index-format/financial-statements.ts); absent for any. */
   statements?: FinancialStatement[];
 }
 
@@ -37,7 +31,7 @@ const STATEMENT_LABELS: Record<FinancialStatement, string> = {
 };
 
 /**
- * A preference narrowed to the rows of the financial statements a question is about (QueryAnalysis.statements): a
+ * A preference narrowed to the rows of the financial statements a question is about (QuestionAnalysis.statements): a
  * figure is printed once on its statement and again in notes and MD&A tables, among rows that share its words.
  */
 export function withStatementPreference(
@@ -66,7 +60,7 @@ export interface InferredFilters {
    * is in scope.
    */
   widened: { conditions: Condition[]; years: string[] } | null;
-  notices: QueryNotice[];
+  notices: ResponseNotice[];
 }
 
 function describe(conditions: readonly Condition[]): string {
@@ -120,12 +114,12 @@ function describeScope(conditions: readonly Condition[]): string {
 
 /** The inference in progress: the conditions inferred so far and what the later steps need. */
 interface Inference {
-  analysis: QueryAnalysis;
+  analysis: QuestionAnalysis;
   catalog: CatalogHeader;
   caller: readonly Condition[];
   held: CatalogSource[];
   free: (field: FilterField) => boolean;
-  warn: (code: string, message: string) => void;
+  warn: (notice: ResponseNotice) => void;
   tickers: Condition | null;
   sectors: Condition | null;
   subIndustries: Condition | null;
@@ -143,10 +137,7 @@ function inferIssuers(x: Inference): void {
   const { tickers: found, unknown } = x.analysis.companies;
   if (found.length) x.tickers = { field: 'sec_ticker', op: 'in', values: found };
   for (const t of unknown) {
-    x.warn(
-      'COMPANY_NOT_IN_INDEX',
-      `"${t}" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.`,
-    );
+    x.warn(NOTICES.unknownTicker(t));
   }
   if (x.tickers) return;
   const { subIndustries, sectors } = x.analysis.classification;
@@ -187,10 +178,7 @@ function resolvePeriods(x: Inference): ResolvedPeriods {
       out.labels.push(name);
     } else if (q.quarter !== 4) {
       if (q.year) out.years.add(q.year);
-      x.warn(
-        'PERIOD_NOT_IN_INDEX',
-        `No quarterly report for ${name} matches the filters${describeScope([...x.caller, ...inferredOf(x)])}; evidence from other periods may be returned.`,
-      );
+      x.warn(NOTICES.quarterNotInIndex(name, describeScope([...x.caller, ...inferredOf(x)])));
     }
   }
   for (const date of periods.dates) {
@@ -259,15 +247,14 @@ function inferYears(x: Inference, yearSet: ReadonlySet<string>): void {
   const covers = bounds.length ? ` (it covers ${bounds[0]} to ${bounds[bounds.length - 1]})` : '';
   if (substituted.length) {
     x.warn(
-      'PERIOD_SUBSTITUTED',
-      `No filings for ${named.filter((y) => !lost.includes(y)).join(', ')} in the index${covers}; used the next fiscal years instead (${substituted.join('; ')}), whose filings report it as a comparative period.`,
+      NOTICES.yearsSubstituted(
+        named.filter((y) => !lost.includes(y)),
+        covers,
+        substituted,
+      ),
     );
   }
-  if (lost.length)
-    x.warn(
-      'PERIOD_NOT_IN_INDEX',
-      `No filings for ${lost.join(', ')} in the index${covers}; ${lost.length > 1 ? 'those periods were' : 'that period was'} not used as a filter.`,
-    );
+  if (lost.length) x.warn(NOTICES.yearsNotInIndex(lost, covers));
   if (present.size) x.years = { field: 'sec_fiscal_year', op: 'in', values: [...present].sort() };
 }
 
@@ -283,15 +270,11 @@ function inferForm(x: Inference, impliedQuarterly: boolean): void {
 function relax(x: Inference): void {
   const all = () => [...x.caller, ...inferredOf(x)];
   if (!anyMatch(x, x.caller)) {
-    x.warn('FILTERS_MATCH_NOTHING', `No indexed filing matches the metadata_filters (${describe(x.caller)}).`);
+    x.warn(NOTICES.callerFiltersMatchNothing(describe(x.caller)));
     return;
   }
   if (anyMatch(x, all())) return;
-  const drop = (c: Condition) =>
-    x.warn(
-      'INFERRED_FILTER_DROPPED',
-      `No indexed filing matches ${describe([c])} together with the other filters; that inferred filter was not applied.`,
-    );
+  const drop = (c: Condition) => x.warn(NOTICES.inferredFilterDropped(describe([c])));
   if (x.form && !anyMatch(x, all())) {
     drop(x.form);
     x.form = null;
@@ -310,10 +293,7 @@ function relax(x: Inference): void {
     const others = inferredOf(x).filter((c) => c !== years);
     const usable = successor.values.filter((y) => anyMatch(x, [...x.caller, ...others, { ...successor, values: [y] }]));
     if (usable.length) {
-      x.warn(
-        'PERIOD_SUBSTITUTED',
-        `No indexed filing matches ${describe([years])} with the other filters; used ${usable.join(', ')} instead, whose filings report ${years.values.join(', ')} as a comparative period.`,
-      );
+      x.warn(NOTICES.yearFilterSubstituted(describe([years]), usable, years.values));
       x.years = { ...successor, values: usable };
     } else {
       drop(years);
@@ -328,7 +308,7 @@ function relax(x: Inference): void {
     drop(x.sectors);
     x.sectors = null;
   }
-  if (!anyMatch(x, all())) x.warn('FILTERS_MATCH_NOTHING', `No indexed filing matches ${describe(all())}.`);
+  if (!anyMatch(x, all())) x.warn(NOTICES.filtersMatchNothing(describe(all())));
 }
 
 /** A named company or year that no filing matches together with the other filters is worth saying. */
@@ -344,10 +324,7 @@ function warnUnmatchedValues(x: Inference, all: readonly Condition[]): void {
     const others = all.filter((o) => o !== c);
     for (const v of c.values) {
       if (!anyMatch(x, [...others, { ...c, values: [v] }])) {
-        x.warn(
-          'FILTER_VALUE_UNMATCHED',
-          `No indexed filing matches ${c.field}=${v} together with the other filters (${describe(others) || 'none'}).`,
-        );
+        x.warn(NOTICES.filterValueUnmatched(c.field, v, describe(others)));
       }
     }
   }
@@ -369,7 +346,7 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
 }
 
 /**
- * Infers filters from a question's analysis (src/query/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * Infers filters from a question's analysis (src/question/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
  * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
  * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that
@@ -382,11 +359,11 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
  * filters that leave no filing are relaxed (form, then year, then sector) with a warning.
  */
 export function inferFilters(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   catalog: CatalogHeader,
   caller: readonly Condition[],
 ): InferredFilters {
-  const notices: QueryNotice[] = [];
+  const notices: ResponseNotice[] = [];
   const callerFields = new Set<FilterField>(caller.map((c) => c.field));
   const x: Inference = {
     analysis,
@@ -394,7 +371,7 @@ export function inferFilters(
     caller,
     held: heldSourceList(catalog.sources),
     free: (f) => !callerFields.has(f),
-    warn: (code, message) => notices.push({ code, message, level: 'warning' }),
+    warn: (notice) => notices.push(notice),
     tickers: null,
     sectors: null,
     subIndustries: null,
@@ -419,7 +396,7 @@ export function inferFilters(
 
 /** The sections a question is about that `sources` hold, as a ranking preference on their item tags, or null. */
 export function sectionPreference(
-  intents: QueryAnalysis['sectionIntents'],
+  intents: QuestionAnalysis['sectionIntents'],
   sources: readonly CatalogSource[],
 ): RankingPreference | null {
   const present = new Set(sources.map((s) => s.meta.sec_item_tag));

@@ -1,4 +1,4 @@
-import type { SourceMeta } from '../format/types';
+import type { SourceMeta } from '../../index-format/types';
 import type { Condition } from './parse';
 
 /** Does one source satisfy every condition? Unknown (null) values never match a positive condition. */

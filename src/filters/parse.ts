@@ -1,6 +1,7 @@
 import { ApiError, type FieldError } from '../errors';
-import type { Directory } from '../format/types';
-import { FIELD_RULES, FILTER_LIMITS, itemTagOf, isFilterField, type FilterField, type FilterOperator } from './fields';
+import type { Directory } from '../../index-format/types';
+import type { FilterField } from '../../index-format/fields';
+import { FIELD_RULES, FILTER_LIMITS, itemTagOf, isFilterField, type FilterOperator } from '../schema/filter-fields';
 
 /** One normalized condition; a filter object is the AND of its conditions. */
 export interface Condition {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FILTER_FIELDS } from '../filters/fields';
+import { FILTER_FIELDS } from '../../index-format/fields';
 import { metadataFiltersSchema } from '../schema/metadata-filters';
 import { LIMITS, ResearchRequest, RetrievalControls } from '../schema/request';
 import { MetadataFiltersListing, ResearchResponse } from '../schema/response';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ERRORS, type ErrorCode } from '../errors';
-import { FILTER_FIELDS } from '../filters/fields';
+import { FILTER_FIELDS } from '../../index-format/fields';
 import { metadataFiltersSchema } from '../schema/metadata-filters';
 import { NOTICE_CODES } from '../schema/notices';
 import { IncludeOptions, LIMITS, ResearchRequest, RetrievalControls } from '../schema/request';

@@ -1,11 +1,10 @@
-import type { Chain } from '../evidence/model';
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { metricCode } from '../text/metrics';
-import { namesMetric } from './coverage';
+import type { CatalogSource } from '../../index-format/types';
+import { metricCode } from '../../index-format/metrics';
 import { filingsAcrossPeriods } from './periods';
 import { focusedQuery, plannedMetrics } from './requirements';
-import type { QueryAnalysis } from '../query/analyze';
+import type { QuestionAnalysis } from '../question/analyze';
+import { RANKING } from '../search/ranking';
 
 /**
  * Facets of a research question (docs/DECISIONS.md "Line-item facets", "Period facets"): parts every one of which
@@ -22,30 +21,28 @@ import type { QueryAnalysis } from '../query/analyze';
  * the 10-Qs") gets one pass per filing of its issuer (the latest four the filters allow), since one ranked list
  * returns the best-matching filing's rows several times and the other quarters' figures not at all.
  */
-export const MAX_FACETS = 4;
-
 export interface Facet {
   id: string;
   /** The pass's query text. */
   query: string;
   /** Catalog sources the pass may search (a period facet's filing); absent = the question's filters only. */
   sources?: ReadonlySet<number>;
-  /** Does a chain state this facet (the line item, or evidence from the filing)? */
-  covers(chain: Chain): boolean;
+  /**
+   * What a chain holds when it covers this facet (applied at selection, src/core/coverage.ts coversFacet): the line
+   * item's metric (its code, index-format/metrics.ts), or a citation of one of the filing's catalog sources.
+   */
+  covers: { metric: number } | { sources: ReadonlySet<number> };
 }
 
-export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
+export function lineItemFacets(analysis: QuestionAnalysis): Facet[] {
   const metrics = plannedMetrics(analysis);
   if (metrics.length < 2) return [];
   const years = [...new Set(analysis.periods.years)].map((y) => `FY${y.slice(3)}`).join(' ');
-  return metrics.slice(0, MAX_FACETS).map((metric) => {
-    const code = metricCode(metric.id);
-    return {
-      id: metric.id,
-      query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
-      covers: (c: Chain) => namesMetric(c, code),
-    };
-  });
+  return metrics.slice(0, RANKING.maxFacets).map((metric) => ({
+    id: metric.id,
+    query: [focusedQuery(metric, null, null), years].filter(Boolean).join(' '),
+    covers: { metric: metricCode(metric.id) },
+  }));
 }
 
 /**
@@ -53,19 +50,14 @@ export function lineItemFacets(analysis: QueryAnalysis): Facet[] {
  * more filings, one facet per filing (src/plan/periods.ts), latest first.
  */
 export function periodFacets(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   sources: readonly CatalogSource[],
   conditions: readonly Condition[],
 ): Facet[] {
-  return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, MAX_FACETS).map((f) => ({
+  return filingsAcrossPeriods(analysis.acrossPeriods, sources, conditions, RANKING.maxFacets).map((f) => ({
     id: f.docId,
     query: analysis.text,
     sources: f.sources,
-    covers: (c: Chain) => c.entries.some((e) => e.sources.some((s) => f.sources.has(s.source))),
+    covers: { sources: f.sources },
   }));
-}
-
-/** The facets a chain covers. */
-export function facetsOfChain(chain: Chain, facets: readonly Facet[]): string[] {
-  return facets.filter((f) => f.covers(chain)).map((f) => f.id);
 }

@@ -1,8 +1,8 @@
 import type { Condition } from '../filters/parse';
-import { lexicalQuery, type LexicalQuery } from '../query/terms';
-import type { QueryAnalysis } from '../query/analyze';
+import { lexicalQuery, type LexicalQuery } from '../question/terms';
+import type { QuestionAnalysis } from '../question/analyze';
 import type { Facet } from './facets';
-import type { RequirementPlan } from './requirements';
+import type { RequirementSet } from './requirements';
 
 /**
  * The retrieval passes of one request, as a plain value: what runQuery executes, what the trace
@@ -31,7 +31,7 @@ export type PassPurpose =
  * How a pass's chains join the chains so far:
  * - `first`: they are the chains so far;
  * - `below`: merged after them, each earlier chain ranked as if RANKING.preferenceBonus higher, repeated claims dropped;
- * - `fill`: the same, and the pass runs only when the chains so far are fewer than the effort plan keeps;
+ * - `fill`: the same, and the pass runs only when the chains so far are fewer than the effort limits keep;
  * - `round_robin`: consecutive such passes are merged with the chains so far (when any) one chain each in turn.
  */
 export type PassMerge = 'first' | 'below' | 'fill' | 'round_robin';
@@ -51,9 +51,9 @@ export interface RetrievalPass {
   merge: PassMerge;
 }
 
-export interface PassPlanInput {
+export interface PassInput {
   mode: 'basic' | 'research' | 'agentic_research';
-  analysis: Pick<QueryAnalysis, 'text' | 'lexical'>;
+  analysis: Pick<QuestionAnalysis, 'text' | 'lexical'>;
   /** The request's filters: the caller's and (research, agentic) the inferred ones. */
   conditions: Condition[];
   callerConditions: Condition[];
@@ -64,13 +64,13 @@ export interface PassPlanInput {
   /** A question that names no period (src/plan/periods.ts latestAnnualSources): those sources, or empty. */
   latest: readonly number[];
   facets: readonly Facet[];
-  requirements: RequirementPlan;
+  requirements: RequirementSet;
 }
 
 const sortedSources = (s: ReadonlySet<number> | undefined) => (s ? { sources: [...s].sort((a, b) => a - b) } : {});
 
 /** The passes of a request, in execution order. */
-export function planPasses(input: PassPlanInput): RetrievalPass[] {
+export function planPasses(input: PassInput): RetrievalPass[] {
   const question = input.analysis.text;
   const withLexical = (pass: Omit<RetrievalPass, 'lexical'>): RetrievalPass => ({
     ...pass,
@@ -79,7 +79,7 @@ export function planPasses(input: PassPlanInput): RetrievalPass[] {
   return plainPasses(input).map(withLexical);
 }
 
-function plainPasses(input: PassPlanInput): Omit<RetrievalPass, 'lexical'>[] {
+function plainPasses(input: PassInput): Omit<RetrievalPass, 'lexical'>[] {
   const question = input.analysis.text;
   if (input.requirements.decomposed) {
     return input.requirements.requirements.map((r) => ({

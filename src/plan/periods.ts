@@ -1,8 +1,8 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { heldSources } from '../format/views';
-import type { QueryAnalysis } from '../query/analyze';
+import type { CatalogSource } from '../../index-format/types';
+import { heldSources } from '../../index-format/views';
+import type { QuestionAnalysis } from '../question/analyze';
 
 /** One filing of a time series: its catalog sources (items) and what labels it. */
 export interface PeriodFiling {
@@ -22,7 +22,7 @@ export interface PeriodFiling {
  * comparison of several issuers (not a time series), or a single filing.
  */
 export function filingsAcrossPeriods(
-  across: QueryAnalysis['acrossPeriods'],
+  across: QuestionAnalysis['acrossPeriods'],
   sources: readonly CatalogSource[],
   conditions: readonly Condition[],
   max: number,
@@ -63,7 +63,7 @@ function filingsOf(sources: readonly CatalogSource[], conditions: readonly Condi
 
 /**
  * The catalog sources of the latest annual report of each company a request is about (named in the question, or in
- * a sec_ticker filter), for a question that names no period and speaks of no span of them (QueryAnalysis.current:
+ * a sec_ticker filter), for a question that names no period and speaks of no span of them (QuestionAnalysis.current:
  * "Is Boeing's business cyclical?"): such a question is about the company as it is now, so its own pass searches
  * those filings first and the others rank below them (src/plan/passes.ts `latest`); a statement the filings repeat
  * is then cited from the latest. Without it, the filing whose words scored best led, and ties went to the oldest.
@@ -72,7 +72,7 @@ function filingsOf(sources: readonly CatalogSource[], conditions: readonly Condi
  * (a caller's filter on one filing: nothing would rank below it). Sorted.
  */
 export function latestAnnualSources(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   sources: readonly CatalogSource[],
   conditions: readonly Condition[],
 ): number[] {

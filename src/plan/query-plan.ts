@@ -1,31 +1,30 @@
-import { AGREEING_SOURCES_CITED } from '../evidence/chains';
 import {
   inferFilters,
   sectionPreference,
   withStatementPreference,
   type InferredFilters,
-  type QueryNotice,
   type RankingPreference,
 } from '../filters/infer';
 import { matchesConditions } from '../filters/match';
 import { conditionsToObject, type Condition } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
-import { heldSourceList, heldSources } from '../format/views';
-import type { QueryAnalysis } from '../query/analyze';
+import type { CatalogHeader } from '../../index-format/types';
+import { heldSourceList, heldSources } from '../../index-format/views';
+import type { QuestionAnalysis } from '../question/analyze';
+import { NOTICES, type ResponseNotice } from '../schema/notices';
 import type { Mode } from '../schema/request';
-import type { EffortPlan } from '../search/effort';
+import type { EffortLimits } from '../search/effort';
 import { RANKING } from '../search/ranking';
-import { financialStatementCode } from '../text/financial-statements';
+import { financialStatementCode } from '../../index-format/financial-statements';
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
 import { latestAnnualSources } from './periods';
-import { planRequirements, type RequirementPlan } from './requirements';
+import { planRequirements, type RequirementSet } from './requirements';
 
 /** What the planner reads of a request besides its question: the mode, the caller's filters and the budget. */
 export interface PlanRequest {
   mode: Mode;
-  /** The effort plan of the request's effort and question shape (src/search/effort.ts planFor). */
-  effort: EffortPlan;
+  /** The effort limits of the request's effort and question shape (src/search/effort.ts effortLimits). */
+  effort: EffortLimits;
   callerConditions: Condition[];
   tokenCap: number | null;
   /** 'every_chain' reads every chain's records (the budget path's slow twin, RunOptions.recordReads). */
@@ -44,7 +43,7 @@ export interface PreferredSubPass {
   conditions: Condition[];
   /** Catalog sources it may search (the preferred filings within the pass's own sources); absent = any allowed. */
   sources?: number[];
-  /** Primary financial statement codes its hits must be printed on (src/text/financial-statements.ts); absent = any. */
+  /** Primary financial statement codes its hits must be printed on (index-format/financial-statements.ts); absent = any. */
   statements?: number[];
   itemTags: string[] | null;
   filings: string[] | null;
@@ -61,13 +60,13 @@ export type PlannedPass = RetrievalPass & { preferred: PreferredSubPass | null }
  * Coverage reads every chain's entries, so with a rule every candidate chain is read before selection.
  */
 export type CoverageRule =
-  | { kind: 'requirements'; requirements: RequirementPlan }
+  | { kind: 'requirements'; requirements: RequirementSet }
   | { kind: 'facets'; facets: Facet[] }
   | null;
 
 /** The whole plan of one request, as a value: the executor runs it, the trace prints it, tests pin it. */
 export interface QueryPlan {
-  effort: EffortPlan;
+  effort: EffortLimits;
   callerConditions: Condition[];
   /** The caller's filters and the inferred ones (summary.applied_metadata_filters). */
   conditions: Condition[];
@@ -76,10 +75,10 @@ export interface QueryPlan {
   /** Soft periods: the later fiscal years whose 10-Ks a `later_years` pass searches, or null. */
   laterYears: string[] | null;
   /** The notices the plan itself implies (inferred filters, preferences, widened periods), in response order. */
-  notices: QueryNotice[];
+  notices: ResponseNotice[];
   coverage: CoverageRule;
   /** agentic_research reports its requirements (coverage) and its passes (retrieval_plan); null otherwise. */
-  requirements: RequirementPlan | null;
+  requirements: RequirementSet | null;
   /** max_evidence_tokens, or null for no cap. */
   tokenCap: number | null;
   /** 'budget': only the chains the token budget may keep are read; 'every_chain': all (coverage, no cap, the twin). */
@@ -95,10 +94,10 @@ interface Reading {
   route: Condition[];
   preference: RankingPreference | null;
   widened: InferredFilters['widened'];
-  notices: QueryNotice[];
+  notices: ResponseNotice[];
 }
 
-function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, caller: Condition[]): Reading {
+function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode, caller: Condition[]): Reading {
   if (mode === 'basic') {
     // basic mode infers nothing, but the companies and years a question names still pick where to look first, and
     // the sections it is about are preferred as in research (a named quarter is not: it is a filing, and basic mode
@@ -114,13 +113,9 @@ function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode
     };
   }
   const inferred = inferFilters(analysis, catalog, caller);
-  const notices: QueryNotice[] = [];
+  const notices: ResponseNotice[] = [];
   if (inferred.conditions.length) {
-    notices.push({
-      code: 'FILTERS_INFERRED',
-      message: `Filters inferred from the query and applied: ${JSON.stringify(conditionsToObject(inferred.conditions))}.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.filtersInferred(JSON.stringify(conditionsToObject(inferred.conditions))));
   }
   notices.push(...inferred.notices);
   return {
@@ -136,7 +131,7 @@ function readFilters(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode
  * Facets: research questions that need several line items, or one issuer's figures across several filings;
  * basic-mode questions that need several line items, within the filings the question names (its routing).
  */
-function facetsOf(analysis: QueryAnalysis, catalog: CatalogHeader, mode: Mode, reading: Reading): Facet[] {
+function facetsOf(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode, reading: Reading): Facet[] {
   if (mode === 'research') {
     const lineItems = lineItemFacets(analysis);
     // A named quarter already picks its filing (the ranking preference); spreading over others would dilute it.
@@ -164,8 +159,8 @@ function preferredSubPass(
   pass: RetrievalPass,
   preference: RankingPreference,
   catalog: CatalogHeader,
-  analysis: QueryAnalysis,
-  effort: EffortPlan,
+  analysis: QuestionAnalysis,
+  effort: EffortLimits,
 ): PreferredSubPass {
   const sources = preference.filings ? preferredSources(catalog, preference.filings, pass.sources) : pass.sources;
   const itemConditions: Condition[] = preference.itemTags
@@ -192,29 +187,17 @@ function passNotices(
   reading: Reading,
   catalog: CatalogHeader,
   latest: readonly number[],
-): QueryNotice[] {
-  const notices: QueryNotice[] = [];
+): ResponseNotice[] {
+  const notices: ResponseNotice[] = [];
   if (passes.some((p) => p.purpose === 'latest')) {
     const filings = new Set(latest.map((i) => catalog.sources[i]!.doc_id)).size;
-    notices.push({
-      code: 'LATEST_FILING_PREFERRED',
-      message: `The question names no period: evidence from the latest annual report (${filings} filing${filings > 1 ? 's' : ''}) is ranked first; this is a preference, not a filter.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.latestFilingPreferred(filings));
   }
   if (passes.some((p) => p.purpose === 'later_years') && reading.widened) {
-    notices.push({
-      code: 'PERIOD_WIDENED',
-      message: `Later annual reports (${reading.widened.years.join(', ')}), which restate the fiscal year the question names as a comparative period, were searched too; their evidence ranks below that year's own filings.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.periodWidened(reading.widened.years));
   }
   if (reading.preference) {
-    notices.push({
-      code: 'RANKING_PREFERENCE',
-      message: `Evidence from ${reading.preference.label} is ranked first; this is a preference, not a filter.`,
-      level: 'info',
-    });
+    notices.push(NOTICES.rankingPreference(reading.preference.label));
   }
   return notices;
 }
@@ -224,13 +207,13 @@ function passNotices(
  * requirements or research facets, and from them every retrieval pass with its preference sub-pass, the notices the
  * plan implies and how the evidence is read and covered. Pure: it reads the analysis and the scoped catalog only.
  */
-export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, request: PlanRequest): QueryPlan {
+export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, request: PlanRequest): QueryPlan {
   const { mode, effort, callerConditions, tokenCap } = request;
   const read = readFilters(analysis, catalog, mode, callerConditions);
   // A statement the question is about narrows the preference to its rows, whatever else it prefers.
   const reading: Reading = { ...read, preference: withStatementPreference(read.preference, analysis.statements.list) };
   const { preference } = reading;
-  const requirements: RequirementPlan =
+  const requirements: RequirementSet =
     mode === 'agentic_research'
       ? planRequirements(analysis, catalog, reading.conditions)
       : { decomposed: false, requirements: [], omitted: [] };
@@ -272,6 +255,6 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
       tokenCap !== null && request.recordReads !== 'every_chain' && mode !== 'agentic_research' && !facets.length
         ? 'budget'
         : 'every_chain',
-    agreeingCited: tokenCap === null ? Infinity : AGREEING_SOURCES_CITED,
+    agreeingCited: tokenCap === null ? Infinity : RANKING.agreeingSourcesCited,
   };
 }

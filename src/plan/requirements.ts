@@ -1,7 +1,7 @@
 import type { Condition } from '../filters/parse';
-import type { CatalogSource } from '../format/types';
-import { metricByCode, metricCode, type Metric } from '../text/metrics';
-import type { QueryAnalysis } from '../query/analyze';
+import type { CatalogSource } from '../../index-format/types';
+import { metricByCode, metricCode, type Metric } from '../../index-format/metrics';
+import type { QuestionAnalysis } from '../question/analyze';
 import { filingsAcrossPeriods, latestAnnualSources } from './periods';
 
 /** Spec 3: agentic decomposition plans at most this many requirements; the rest are listed as omitted. */
@@ -18,7 +18,7 @@ export interface Requirement {
   ticker: string | null;
   /** FY-YYYY. */
   fiscalYear: string | null;
-  /** Metric id (src/text/metrics.ts). */
+  /** Metric id (index-format/metrics.ts). */
   metric: string | null;
   /** The branch's filters: the question's filters with ticker and fiscal year narrowed to this requirement's. */
   conditions: Condition[];
@@ -26,7 +26,7 @@ export interface Requirement {
   sources?: ReadonlySet<number>;
 }
 
-export interface RequirementPlan {
+export interface RequirementSet {
   /** false: nothing decomposes; retrieval uses the original question (coverage not_assessed, planning_fallback). */
   decomposed: boolean;
   requirements: Requirement[];
@@ -55,7 +55,7 @@ function allowedValues(conditions: readonly Condition[], field: Condition['field
  * names any of them (inference may add the year before for forward-looking questions, or substitute later years;
  * those widen retrieval but are not separate inputs). Current (latest) first, then comparison periods.
  */
-function plannedYears(p: QueryAnalysis['periods'], conditions: readonly Condition[]): string[] {
+function plannedYears(p: QuestionAnalysis['periods'], conditions: readonly Condition[]): string[] {
   const allowed = allowedValues(conditions, 'sec_fiscal_year');
   const named = new Set([...p.years, ...p.quarters.flatMap((q) => (q.year ? [q.year] : []))]);
   const narrowed = allowed.filter((y) => named.has(y));
@@ -63,7 +63,7 @@ function plannedYears(p: QueryAnalysis['periods'], conditions: readonly Conditio
 }
 
 /** The line items of an analysis (metric ids, ratios already replaced by their inputs) as metrics. */
-export function plannedMetrics(analysis: Pick<QueryAnalysis, 'lineItems'>): Metric[] {
+export function plannedMetrics(analysis: Pick<QuestionAnalysis, 'lineItems'>): Metric[] {
   return analysis.lineItems.map((id) => metricByCode(metricCode(id))!);
 }
 
@@ -93,10 +93,10 @@ export function focusedQuery(metric: Metric, company: string | null, year: strin
  * ticker, fiscal year and form as filters, and its sources as the branch's scope).
  */
 export function planRequirements(
-  analysis: QueryAnalysis,
+  analysis: QuestionAnalysis,
   catalog: PlannerCatalog,
   conditions: readonly Condition[],
-): RequirementPlan {
+): RequirementSet {
   const query = analysis.text;
   const tickers = allowedValues(conditions, 'sec_ticker').sort();
   const years = plannedYears(analysis.periods, conditions);
@@ -138,7 +138,7 @@ export function planRequirements(
     return { decomposed: true, requirements, omitted: all.slice(MAX_REQUIREMENTS).map((r) => r.label) };
   }
 
-  // A question that names no period is about each issuer now (QueryAnalysis.current): a requirement without a year
+  // A question that names no period is about each issuer now (QuestionAnalysis.current): a requirement without a year
   // searches its issuer's latest annual report (the research plan's `latest` pass, as a branch's scope here).
   const latest = catalog.sources && !years.length ? latestAnnualSources(analysis, catalog.sources, conditions) : [];
   const latestOf = (ticker: string | null) => {

@@ -1,10 +1,10 @@
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import type { Directory, SourceMeta } from '../format/types';
-import type { Lexicon } from '../format/types';
-import { DirectoryIndex } from '../format/views';
+import type { Directory, SourceMeta } from '../../index-format/types';
+import type { Lexicon } from '../../index-format/types';
+import { DirectoryIndex } from '../../index-format/views';
 import { rankShards } from '../search/select-shards';
-import type { QueryAnalysis } from '../query/analyze';
+import type { QuestionAnalysis } from '../question/analyze';
 
 /**
  * Which issuers a request reads (its scope). The index is partitioned by issuer (docs/DECISIONS.md "Partitioned
@@ -14,7 +14,7 @@ import type { QueryAnalysis } from '../query/analyze';
  * - else the issuers of the shards the question's terms route to (the lexicon's impact bounds over the shards the
  *   directory-level conditions allow), resolved in a second step once the query terms' blocks are read.
  */
-export type ScopePlan =
+export type ScopeChoice =
   | { kind: 'issuers'; tickers: string[]; source: 'caller_filter' | 'named_in_question' }
   | { kind: 'route'; conditions: Condition[] };
 
@@ -26,7 +26,11 @@ export interface Scope {
 /** Fields a directory can check for a shard: its issuer's ticker and classification, and the shard's fiscal year. */
 const DIRECTORY_FIELDS = new Set(['sec_ticker', 'sec_gics_sector', 'sec_gics_sub_industry', 'sec_fiscal_year']);
 
-export function planScope(analysis: QueryAnalysis, directory: Directory, caller: readonly Condition[]): ScopePlan {
+export function chooseScope(
+  analysis: QuestionAnalysis,
+  directory: Directory,
+  caller: readonly Condition[],
+): ScopeChoice {
   const known = new Set(directory.companies.map((c) => c.ticker));
   const tickerFilter = caller.find((c) => c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'));
   if (tickerFilter)

@@ -1,6 +1,6 @@
 import type { Chain } from '../evidence/model';
-import { FIELD_RULES } from '../filters/fields';
-import type { CatalogHeader } from '../format/types';
+import { FIELD_RULES } from '../schema/filter-fields';
+import type { CatalogHeader } from '../../index-format/types';
 
 /**
  * What the returned evidence is made of, counted once and shown two ways: `metadata_distribution` (JSON) and

@@ -1,7 +1,7 @@
 import { mentionedEntities, metricEntities } from '../evidence/glossary';
 import type { Chain } from '../evidence/model';
-import { FILTER_FIELDS } from '../filters/fields';
-import type { CatalogHeader, CatalogSource } from '../format/types';
+import { FILTER_FIELDS } from '../../index-format/fields';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 import type { EvidenceFormat } from '../schema/request';
 import { escapeAttr, escapeText } from './xml';
 

@@ -1,8 +1,8 @@
-import type { SelectedEvidence } from '../core/select-evidence';
+import type { SelectedEvidence } from '../evidence/budget';
 import { TOKEN_ESTIMATOR } from '../evidence/budget';
-import type { QueryNotice } from '../filters/infer';
+import { NOTICES, type ResponseNotice } from '../schema/notices';
 import { conditionsToObject } from '../filters/parse';
-import type { CatalogHeader } from '../format/types';
+import type { CatalogHeader } from '../../index-format/types';
 import type { QueryPlan } from '../plan/query-plan';
 import type { ResearchRequest } from '../schema/request';
 import type { ResearchResponse } from '../schema/response';
@@ -34,47 +34,30 @@ function outcomeNotices(
   hitCount: number,
   selected: SelectedEvidence,
   tokenCap: number | null,
-): { notices: QueryNotice[]; noEvidenceReason: string } {
+): { notices: ResponseNotice[]; noEvidenceReason: string } {
   const { available, selection } = selected;
   if (!hitCount)
     return {
-      notices: [
-        {
-          code: 'NO_MATCHING_EVIDENCE',
-          message: 'No statement in the index matched the query and filters.',
-          level: 'warning',
-        },
-      ],
+      notices: [NOTICES.noMatchingStatement()],
       noEvidenceReason: DEFAULT_NO_EVIDENCE,
     };
   if (!available)
     return {
-      notices: [
-        {
-          code: 'NO_MATCHING_EVIDENCE',
-          message: 'No evidence chain was relevant enough to the query to return.',
-          level: 'warning',
-        },
-      ],
+      notices: [NOTICES.noRelevantChain()],
       noEvidenceReason: DEFAULT_NO_EVIDENCE,
     };
   if (!selection.chains.length) {
-    const reason = `No complete evidence chain fits max_evidence_tokens=${tokenCap}; the smallest of the ${available} available chains needs ${selected.smallestChainTokens} tokens.`;
+    const reason = NOTICES.budgetShortfall(tokenCap, available, selected.smallestChainTokens);
     return {
-      notices: [
-        {
-          code: 'EVIDENCE_OMITTED_BY_TOKEN_BUDGET',
-          message: `${reason} Evidence was omitted; this is not a no-data result.`,
-          level: 'warning',
-        },
-      ],
+      notices: [NOTICES.evidenceOmittedByBudget(reason)],
       noEvidenceReason: reason,
     };
   }
   if (selection.chains.length < available) {
-    const message = `max_evidence_tokens=${tokenCap} kept ${selection.chains.length} of ${available} evidence chains (${selection.estimatedTokens} estimated tokens).`;
     return {
-      notices: [{ code: 'EVIDENCE_TRUNCATED_BY_TOKEN_BUDGET', message, level: 'info' }],
+      notices: [
+        NOTICES.evidenceTruncatedByBudget(tokenCap, selection.chains.length, available, selection.estimatedTokens),
+      ],
       noEvidenceReason: DEFAULT_NO_EVIDENCE,
     };
   }

@@ -1,4 +1,4 @@
-import type { IndexReader } from '../core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { ApiError } from '../errors';
 import { readBodyCapped } from '../http/read-body';
 import { MCP_MAX_BODY_BYTES } from '../mcp/tool-schemas';

@@ -1,8 +1,9 @@
-import type { IndexReader } from '../core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { ApiError } from '../errors';
-import { FIELD_RULES, FILTER_FIELDS, isFilterField, ITEM_TAGS, type FilterField } from '../filters/fields';
+import { FILTER_FIELDS, type FilterField } from '../../index-format/fields';
+import { FIELD_RULES, isFilterField, ITEM_TAGS } from '../schema/filter-fields';
 import { FORM_TYPE_ALIASES } from '../filters/parse';
-import type { Directory } from '../format/types';
+import type { Directory } from '../../index-format/types';
 import { LIMITS } from '../schema/request';
 import type { MetadataFiltersListing } from '../schema/response';
 

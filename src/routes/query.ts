@@ -1,12 +1,12 @@
 import { runQuery, type ValidRequest } from '../core/run-query';
-import type { IndexReader } from '../core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { ApiError } from '../errors';
 import { rejectProtoKeys } from '../http/json-guard';
 import { readBodyCapped } from '../http/read-body';
 import { parseMetadataFilters } from '../filters/parse';
 import { zodIssuesToErrors } from '../schema/field-errors';
 import { LIMITS, ResearchRequest } from '../schema/request';
-import { codePointLength, normalizeQuery } from '../text/normalize';
+import { codePointLength, normalizeQuery } from '../../index-format/normalize';
 
 /**
  * `application/json`, optionally with `charset=utf-8` (any case); JSON's only interchange encoding is UTF-8

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FIELD_RULES, FILTER_FIELDS, type FilterField, type FilterOperator } from '../filters/fields';
+import { FILTER_FIELDS, type FilterField } from '../../index-format/fields';
+import { FIELD_RULES, type FilterOperator } from './filter-fields';
 import { LIMITS } from './request';
 
 const FORMAT_HINTS: Record<(typeof FIELD_RULES)[FilterField]['value_type'], string> = {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { FILTER_LIMITS } from '../filters/fields';
+import { FILTER_LIMITS } from './filter-fields';
 
-/** Spec section 8. The filter limits are the filter language's own (src/filters/fields.ts). */
+/** Spec section 8. The filter limits are the filter language's own (src/schema/filter-fields.ts). */
 export const LIMITS = {
   MAX_BODY_BYTES: 65_536,
   MAX_QUERY_CHARS: 4_000,

@@ -1,6 +1,6 @@
-import type { Lexicon, Shard } from '../format/types';
-import { postingList } from '../format/shard-layout';
-import { bm25Idf, bm25TermScore } from './bm25';
+import type { Lexicon, Shard } from '../../index-format/types';
+import { postingList } from '../../index-format/shard-layout';
+import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
 import { TopK, type ScoredStatement } from './top-k';
 
 export type { ScoredStatement } from './top-k';

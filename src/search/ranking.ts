@@ -45,10 +45,74 @@ export const RANKING = {
    */
   namedStatementBonus: 3,
   /**
-   * At most this share of the chains an effort plan keeps come from a statement preference: the statement's other
+   * At most this share of the chains the effort limits keep come from a statement preference: the statement's other
    * rows, weakly matched, would otherwise take every place from a note or MD&A passage that answers.
    */
   statementChainShare: 0.5,
+  /** How chains are drafted from a retrieval's hits (src/evidence/chains.ts draftChains). */
+  chains: {
+    /** Anchors tried per chain wanted: later hits rarely make a better chain than the first ones. */
+    anchorsPerChain: 4,
+    /**
+     * Entries of a chain anchored on a named row: the row and the sentence that explains it. The outlook would
+     * follow, but at a 4,000-token cap it costs the room of another row the question needs (ratios need two or three).
+     */
+    namedRowEntries: 2,
+    /** How many pages away from its anchor a graph-less chain may take its other statements. */
+    matePageSpan: 1,
+  },
+  /**
+   * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten
+   * filings (a table row in each later 10-K's MD&A and statements), and each cited source costs a registry line, a
+   * source-key line, a status line and a context line: with every one cited, sources took about 60% of a 4,000-token
+   * response and fewer chains fit. So under a budget an entry cites the nearest agreeing filing and counts the rest
+   * (Entry.moreSources); without one it cites them all. Confidence counts them all either way. docs/PARAMETERS.md
+   * has the measurements.
+   */
+  agreeingSourcesCited: 1,
+  /**
+   * Facets of a research question (src/plan/facets.ts): at most this many line-item or period passes, each one more
+   * retrieval; the question's own pass is merged first, so at most the effort's chain count still comes back.
+   */
+  maxFacets: 4,
+  /**
+   * Shards searched when nothing filters the corpus (basic mode): the best by the lexicon's impact bounds. Every
+   * shard is a candidate there, and the effort limits' 6/12 shards per request cycled the Worker's 64 MB artifact
+   * cache (warm p50 84 / 337 ms); 4 gave equal or better dev and hold-out figures than 6 or 12 (2 lost hold-out
+   * hits).
+   */
+  unfilteredMaxShards: 4,
+  /**
+   * The medium limits for a lookup or a ratio (src/search/effort.ts effortLimits): one entry fewer per chain, four
+   * chains more. Under a token budget a chain's third entry (an outlook sentence, a period row, a nearby hit) took
+   * the room of the next chain, whose anchor may be the row that answers; uncapped, 16 x 2 = 32 statements against
+   * 12 x 3 = 36. docs/PARAMETERS.md has the measurements. Low (5 x 2) is already shallow; high keeps its depth for
+   * every shape (the effort for multi-part and comparative questions, not measured by the benchmarks).
+   * `deepShapes` keep medium's depth: a trend gathers the same line across periods and a comparison the same line
+   * across issuers (a chain's further entries are those periods and issuers), and a descriptive answer is a passage,
+   * read better as three statements than two; a lookup or a ratio asks for a figure, and its best candidates are
+   * spread over many chains.
+   */
+  mediumBreadth: { maxChains: 16, entriesPerChain: 2, deepShapes: ['trend', 'comparison', 'descriptive'] },
+  /**
+   * Smallest share of a shard's statements the filters may leave for its HNSW graph to be used; below it, exact
+   * scan (src/search/vector-strategy.ts). Filtered HNSW walks through disallowed nodes, so its cost grows as the
+   * filter gets more selective (0.6 ms at 50% pass, 12 ms at 2% on 50k vectors), while an exact scan only scores the
+   * allowed vectors (0.3 ms per ~500). On a 20k-statement shard (the smallest that gets a graph) with item-level
+   * filters, which leave topically clustered statements and are the hard case for a graph, we measured the crossover
+   * at 15% (low effort), 17% (medium) and 22% (high): at 20% the scan is ~2.0 ms and the graph 1.3 / 1.7 / 2.4 ms; at
+   * 30% the graph wins 1.7-2.9x; at 2% the scan wins 8-30x. 0.25 uses the graph only where it was never slower, and
+   * leaves selective filters to the scan, which is also exact (docs/PARAMETERS.md, "Vector search: exact scan or
+   * HNSW graph").
+   */
+  graphMinPassRate: 0.25,
+  /**
+   * How far past the budget the first read of records reaches, in estimated tokens (skeletons rendered alone,
+   * records' sizes: both overestimate). Smaller reads fewer records but needs a second read more often (a round
+   * trip): cold, 233 dev questions at 4,000 tokens, research, 1.0: a second read in 173 of 233, median 14 record
+   * reads; 1.5: 63, 13; 2.5: none, 14 (docs/PARAMETERS.md).
+   */
+  firstReadShare: 2.5,
 } as const;
 
 /**
@@ -150,6 +214,29 @@ export function chainOrder(
   const graph = alongGraph ? p.graph : 0;
   const named = namedRow ? p.namedRow : 0;
   return { retrieval, graph, namedRow: named, total: retrieval + graph + named };
+}
+
+/**
+ * How a chain ranks, by part, on the one scale: `score` = relevance.score (the reported 0-10 relevance_score) +
+ * order.total (its order within that score, below 1) + preference (the points a ranking preference (a named section,
+ * quarter, statement, filing or year) gave it when passes merged). Built here only (rankChain, withPreference) and
+ * carried by the chain from drafting to the response's trace: it is the chain's `explain`.
+ */
+export interface ChainRank {
+  relevance: RelevanceParts;
+  order: ChainOrderParts;
+  preference: number;
+  score: number;
+}
+
+/** A drafted chain's rank: its relevance and its order within it; no preference yet. */
+export function rankChain(relevance: RelevanceParts, order: ChainOrderParts): ChainRank {
+  return { relevance, order, preference: 0, score: relevance.score + order.total };
+}
+
+/** The rank with the preference points the merges of a request's passes gave the chain (the score it is ordered by). */
+export function withPreference(rank: ChainRank, points: number): ChainRank {
+  return { ...rank, preference: points, score: rank.score + points };
 }
 
 /**

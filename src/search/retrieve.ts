@@ -1,15 +1,20 @@
-import type { IndexReader } from '../core/index-reader';
-import type { CatalogHeader, Lexicon } from '../format/types';
-import { heldSources } from '../format/views';
-import { statementFinancialCode, statementKind, statementStatus } from '../format/shard-layout';
+import type { IndexReader } from '../../index-format/index-reader';
+import type { CatalogHeader, Lexicon } from '../../index-format/types';
+import { heldSources } from '../../index-format/views';
+import { statementFinancialCode, statementKind, statementStatus } from '../../index-format/shard-layout';
 import { matchesConditions } from '../filters/match';
 import type { Condition } from '../filters/parse';
-import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
-import { embedTokens } from '../text/embed';
-import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../query/terms';
+import {
+  SHARD_FLAG_RECONCILING_ONLY,
+  type EpistemicStatus,
+  type Shard,
+  type StatementKind,
+} from '../../index-format/types';
+import { embedTokens } from '../../index-format/embed';
+import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../question/terms';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
-import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './effort';
+import type { EffortLimits } from './effort';
 import { fusedScore, normaliseLeg, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { codeScorer, searchVectorCodes } from './vector';
@@ -37,7 +42,7 @@ export interface Hit {
    * its whole label ("total current assets"). Chains anchored on one rank higher (evidence/chains.ts).
    */
   namedRow?: boolean;
-  /** The primary financial statement a table row is printed on (code; 0 none: src/text/financial-statements.ts). */
+  /** The primary financial statement a table row is printed on (code; 0 none: index-format/financial-statements.ts). */
   statement: number;
 }
 
@@ -72,7 +77,7 @@ export function rowBoost(
 ): number {
   const metric = queryMetrics.has(shard.metric[local]!);
   if (statementKind(shard, local) !== 'table_row') return metric ? RANKING.metricBoost : 1;
-  // A row tagged through its reconciling group only is not the metric's row (src/text/row-label.ts).
+  // A row tagged through its reconciling group only is not the metric's row (index-format/row-label.ts).
   if (metric) return shard.flags[local]! & SHARD_FLAG_RECONCILING_ONLY ? 1 : RANKING.metricRowBoost;
   return shard.labels.everyWordIn(local, queryTerms) ? RANKING.metricRowBoost : 1;
 }
@@ -86,7 +91,7 @@ function filteredIssuerNames(catalog: CatalogHeader, conditions: readonly Condit
 }
 
 /** What one retrieval collects: the statements its conditions (and sources, and financial statements) allow. */
-export interface RetrievalScope {
+export interface SearchBounds {
   conditions: readonly Condition[];
   /** Catalog sources it may search (one filing, for a period facet); absent = what its conditions allow. */
   sources?: ReadonlySet<number>;
@@ -94,17 +99,17 @@ export interface RetrievalScope {
   statements?: ReadonlySet<number>;
 }
 
-/** A scope resolved against the catalog: its query terms (named issuers left out), allowed sources and shards. */
-interface ResolvedScope {
-  scope: RetrievalScope;
+/** Search bounds resolved against the catalog: its query terms (named issuers left out), allowed sources and shards. */
+interface ResolvedBounds {
+  bounds: SearchBounds;
   queryTerms: string[];
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
 }
 
-function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scope: RetrievalScope): ResolvedScope {
-  const { conditions, sources } = scope;
+function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: SearchBounds): ResolvedBounds {
+  const { conditions, sources } = bounds;
   const queryTerms = withoutIssuerNames(query.terms, filteredIssuerNames(catalog, conditions));
   let allowed: Uint8Array | null = null;
   let allowedSourceCount = 0;
@@ -116,20 +121,20 @@ function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scop
       allowedSourceCount++;
     }
   }
-  return { scope, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
+  return { bounds, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
 }
 
 /**
- * The shards a scope searches: every candidate when few, else the best by the lexicon's impact bounds. Without
+ * The shards bounds search: every candidate when few, else the best by the lexicon's impact bounds. Without
  * filters (basic mode) every shard is a candidate: route to the few the bounds rank best, so a request loads a
  * handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
  */
-function searchedShards(r: ResolvedScope, lexicon: Lexicon, plan: EffortPlan): number[] {
+function searchedShards(r: ResolvedBounds, lexicon: Lexicon, limits: EffortLimits): number[] {
   if (!r.allowed)
-    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(plan.maxShards, UNFILTERED_MAX_SHARDS));
-  return r.candidates.length <= plan.maxShards
+    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(limits.maxShards, RANKING.unfilteredMaxShards));
+  return r.candidates.length <= limits.maxShards
     ? r.candidates
-    : rankShards(lexicon, r.candidates, r.queryTerms, plan.maxShards);
+    : rankShards(lexicon, r.candidates, r.queryTerms, limits.maxShards);
 }
 
 interface LegHit {
@@ -138,26 +143,26 @@ interface LegHit {
   score: number;
 }
 
-/** One shard's lexical and vector candidates for a scope; the vector leg by graph or exact scan, as chosen. */
+/** One shard's lexical and vector candidates within some bounds; the vector leg by graph or exact scan, as chosen. */
 async function scanShard(
   reader: IndexReader,
   catalog: CatalogHeader,
-  r: ResolvedScope,
+  r: ResolvedBounds,
   loaded: LoadedShard,
-  plan: EffortPlan,
+  limits: EffortLimits,
   lexicon: Lexicon,
   queryMetrics: ReadonlySet<number>,
   out: { lexical: LegHit[]; vector: LegHit[]; strategies: ShardVectorStrategy[] },
 ): Promise<void> {
   const { index: shardIndex, shard, scorer, queryVector } = loaded;
   const { allowed, queryTerms } = r;
-  const onlyStatements = r.scope.statements;
+  const onlyStatements = r.bounds.statements;
   const sourceAllowed = allowed ? (local: number) => allowed[shard.source[local]!] === 1 : () => true;
   const isAllowed = onlyStatements
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -171,10 +176,10 @@ async function scanShard(
     // Without a filter the graph gets no callback at all (each one is a call out of the wasm).
     found =
       graph &&
-      searchVectorGraph(shard, graph, queryVector, filtered ? isAllowed : undefined, plan.depth, plan.efSearch);
+      searchVectorGraph(shard, graph, queryVector, filtered ? isAllowed : undefined, limits.depth, limits.efSearch);
     if (!found) choice = { strategy: 'exact_scan', reason: 'graph_unavailable' };
   }
-  found ??= searchVectorCodes(shard, queryVector, isAllowed, plan.depth, scorer);
+  found ??= searchVectorCodes(shard, queryVector, isAllowed, limits.depth, scorer);
   for (const h of found) out.vector.push({ shard: shardIndex, ...h });
   out.strategies.push({ shard: shard.id, ...choice, statements, allowed: allowedCount });
 }
@@ -245,21 +250,21 @@ interface LoadedShard {
 }
 
 /**
- * One retrieval of a text over one or more scopes (a pass and its preference sub-pass): filters -> allowed sources
+ * One retrieval of a text within one or more bounds (a pass's and its preference sub-pass's): filters -> allowed sources
  * -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25 and vector legs
- * per shard -> fusion of the normalised legs, one result per scope. A shard two scopes search is read once and scored with
- * one code scorer; each scope keeps its own candidates.
+ * per shard -> fusion of the normalised legs, one result per bounds. A shard two bounds search is read once and scored with
+ * one code scorer; each bounds keeps its own candidates.
  */
-export async function retrieveScopes(
+export async function retrieveWithin(
   reader: IndexReader,
   catalog: CatalogHeader,
   query: LexicalQuery,
-  scopes: readonly RetrievalScope[],
-  plan: EffortPlan,
+  bounds: readonly SearchBounds[],
+  limits: EffortLimits,
 ): Promise<RetrievalResult[]> {
-  const resolved = scopes.map((scope) => resolveRetrievalScope(catalog, query, scope));
+  const resolved = bounds.map((b) => resolveBounds(catalog, query, b));
   const queryMetrics = new Set(query.metrics);
-  // Scopes that name the same issuers search the same terms: their term table and query vector are made once.
+  // Bounds that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
   const termsOf = (queryTerms: string[]) => {
     const key = queryTerms.join(' ');
@@ -274,7 +279,7 @@ export async function retrieveScopes(
     return p;
   };
   const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
-  const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, plan));
+  const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, limits));
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
   // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
@@ -299,10 +304,10 @@ export async function retrieveScopes(
     // at most one graph download is in memory at a time. If another request evicted (freed) it in between, the
     // handle answers null and the shard is scanned (reason 'graph_unavailable').
     for (const shard of loaded[k]!)
-      await scanShard(reader, catalog, r, shard, plan, tables[k]!.lexicon, queryMetrics, legs);
+      await scanShard(reader, catalog, r, shard, limits, tables[k]!.lexicon, queryMetrics, legs);
     const byShard = new Map(loaded[k]!.map((s) => [s.index, s]));
     results.push({
-      hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, plan.depth),
+      hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, limits.depth),
       queryTerms: r.queryTerms,
       lexicon: tables[k]!.lexicon,
       trace: {
@@ -316,22 +321,22 @@ export async function retrieveScopes(
   return results;
 }
 
-/** One retrieval over one scope (retrieveScopes with a single scope). */
+/** One retrieval within one bounds (retrieveWithin with a single one). */
 export async function retrieve(
   reader: IndexReader,
   catalog: CatalogHeader,
   query: LexicalQuery,
   conditions: readonly Condition[],
-  plan: EffortPlan,
+  limits: EffortLimits,
   onlySources?: ReadonlySet<number>,
   onlyStatements?: ReadonlySet<number>,
 ): Promise<RetrievalResult> {
-  const scope: RetrievalScope = {
+  const bounds: SearchBounds = {
     conditions,
     ...(onlySources ? { sources: onlySources } : {}),
     ...(onlyStatements ? { statements: onlyStatements } : {}),
   };
-  return (await retrieveScopes(reader, catalog, query, [scope], plan))[0]!;
+  return (await retrieveWithin(reader, catalog, query, [bounds], limits))[0]!;
 }
 
 /** The hits' shards as retrieval left them (heads, postings of the query terms, codes): what chains are ranked from. */

@@ -1,5 +1,5 @@
-import type { CatalogHeader, Lexicon } from '../format/types';
-import { heldSources } from '../format/views';
+import type { CatalogHeader, Lexicon } from '../../index-format/types';
+import { heldSources } from '../../index-format/views';
 
 /** Shards of the catalog's scope holding at least one allowed source (all of them when nothing is filtered). */
 export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {

@@ -1,5 +1,5 @@
-import { postingList } from '../format/shard-layout';
-import type { Shard } from '../format/types';
+import { postingList } from '../../index-format/shard-layout';
+import type { Shard } from '../../index-format/types';
 
 /**
  * The query terms a statement holds, read from its shard's posting lists instead of its text: chain relevance

@@ -1,21 +1,9 @@
-import type { HnswIndexHandle } from '../core/index-reader';
-import type { Shard } from '../format/types';
-import { searchHnsw, type HnswIndex } from '../vector/hnsw';
+import type { HnswIndexHandle } from '../../index-format/index-reader';
+import type { Shard } from '../../index-format/types';
+import { searchHnsw, type HnswIndex } from '../../index-format/hnsw';
+import { RANKING } from './ranking';
 import { topK, type ScoredStatement } from './top-k';
 import { codeScorer } from './vector';
-
-/**
- * Smallest share of a shard's statements the filters may leave for the graph to be used; below it, exact scan.
- *
- * Filtered HNSW walks through disallowed nodes, so its cost grows as the filter gets more selective (0.6 ms at 50%
- * pass, 12 ms at 2% on 50k vectors), while an exact scan only scores the allowed vectors (0.3 ms per ~500). On a
- * 20k-statement shard (the smallest that gets a graph) with item-level filters, which leave topically clustered
- * statements and are the hard case for a graph, we measured the crossover at 15% (low effort), 17% (medium) and
- * 22% (high): at 20% the scan is ~2.0 ms and the graph 1.3 / 1.7 / 2.4 ms; at 30% the graph wins 1.7-2.9x; at 2%
- * the scan wins 8-30x. 0.25 uses the graph only where it was never slower, and leaves selective filters to the scan,
- * which is also exact (docs/PARAMETERS.md, "Vector search: exact scan or HNSW graph").
- */
-export const GRAPH_MIN_PASS_RATE = 0.25;
 
 export type VectorStrategy = 'exact_scan' | 'hnsw';
 
@@ -39,10 +27,10 @@ export interface StrategyInput {
   allowed: number;
 }
 
-/** The choice table: graph iff the shard has one and at least GRAPH_MIN_PASS_RATE of it passes the filters. */
+/** The choice table: graph iff the shard has one and at least RANKING.graphMinPassRate of it passes the filters. */
 export function chooseVectorStrategy(input: StrategyInput): { strategy: VectorStrategy; reason: VectorStrategyReason } {
   if (!input.hasGraph || input.statements <= 0) return { strategy: 'exact_scan', reason: 'no_graph' };
-  if (input.allowed / input.statements < GRAPH_MIN_PASS_RATE)
+  if (input.allowed / input.statements < RANKING.graphMinPassRate)
     return { strategy: 'exact_scan', reason: 'selective_filter' };
   return { strategy: 'hnsw', reason: 'graph' };
 }

@@ -1,5 +1,5 @@
-import type { Shard } from '../format/types';
-import { dotInt8 } from '../text/embed';
+import type { Shard } from '../../index-format/types';
+import { dotInt8 } from '../../index-format/embed';
 import { TopK, topK, type ScoredStatement } from './top-k';
 
 /**
@@ -12,7 +12,7 @@ export function cosineOf(shard: Shard, query: Float32Array, local: number): numb
 }
 
 /**
- * How a query scores binary codes (src/format/shard-layout.ts binaryCodes): a statement's vector is taken as
+ * How a query scores binary codes (index-format/shard-layout.ts binaryCodes): a statement's vector is taken as
  * mean + scale * (bit ? 1 : -1) per dimension, so its dot product with the query is a constant plus, per code byte,
  * a sum that depends only on that byte: one 256-entry table per byte, 16 lookups per statement at dimension 128.
  */

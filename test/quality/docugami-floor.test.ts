@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askInProcess } from '../../bench/lib/ask';
 import { answerSupport, docugamiAnswer } from '../../bench/lib/score';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { buildSubsetIndex, readJsonlFile, SHARED, sharedFilingsAvailable } from '../support/shared-subset';
 
 const DOCUGAMI = join(SHARED, 'bench/docugami-10q-dev.jsonl');

@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { askInProcess } from '../../bench/lib/ask';
 import { answerSupport } from '../../bench/lib/score';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { runQuery } from '../../src/core/run-query';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { buildSubsetIndex, readJsonlFile, SHARED, sharedFilingsAvailable } from '../support/shared-subset';
 
 const FB = join(SHARED, 'bench/financebench-dev.jsonl');

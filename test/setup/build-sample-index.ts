@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { runBuild } from '../../index-builder/cli';
-import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
-import type { FileList, Manifest } from '../../src/format/types';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import type { FileList, Manifest } from '../../index-format/types';
 
 export interface SampleIndex {
   domain: string;

@@ -1,7 +1,7 @@
-import { shardHead } from '../../src/format/shard-layout';
+import { shardHead } from '../../index-format/shard-layout';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { EDGE_KINDS, type ArtifactRef, type CatalogSource, type ShardInfo } from '../../src/format/types';
+import { EDGE_KINDS, type ArtifactRef, type CatalogSource, type ShardInfo } from '../../index-format/types';
 import { companyAliases } from '../../index-builder/aliases';
 import {
   analyzeFiling,
@@ -26,7 +26,7 @@ import {
 import { buildConsensus } from '../../index-builder/consensus';
 import { learnsMeaning } from '../../index-builder/cover';
 import { partitionedArtifacts, storedByContent } from '../../index-builder/partitioned';
-import { contentIdOf, FILE_LIST } from '../../src/format/keys';
+import { contentIdOf, FILE_LIST } from '../../index-format/keys';
 import { EmbeddingLearner } from '../../index-builder/embeddings';
 import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';

@@ -1,12 +1,12 @@
 import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IndexReader } from '../../src/core/index-reader';
-import { partitionedReader, RangeChecksumError } from '../../src/core/partitioned-reader';
-import { crc32 } from '../../src/format/crc32';
-import { decodeDirectory, decodeIssuerTable, decodeManifest } from '../../src/format/codec';
-import { verifySeal } from '../../src/format/container';
-import type { CatalogHeader, StoredRef } from '../../src/format/types';
-import { scopedCatalog } from '../../src/format/views';
+import type { IndexReader } from '../../index-format/index-reader';
+import { partitionedReader, RangeChecksumError } from '../../index-format/partitioned-reader';
+import { crc32 } from '../../index-format/crc32';
+import { decodeDirectory, decodeIssuerTable, decodeManifest } from '../../index-format/codec';
+import { verifySeal } from '../../index-format/container';
+import type { CatalogHeader, StoredRef } from '../../index-format/types';
+import { scopedCatalog } from '../../index-format/views';
 
 /**
  * A built index directory as an IndexReader (exact vector scans; no graphs), for Node tests and scripts. Artifacts

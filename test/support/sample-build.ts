@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { decodeDirectory, decodeShard } from '../../src/format/codec';
-import { withGlobalSources } from '../../src/format/views';
-import type { CatalogHeader, Shard } from '../../src/format/types';
+import { decodeDirectory, decodeShard } from '../../index-format/codec';
+import { withGlobalSources } from '../../index-format/views';
+import type { CatalogHeader, Shard } from '../../index-format/types';
 import { readFullCatalog } from './file-index';
 
 /** The sample corpus built by the real builder into a temporary folder, with decoders for its artifacts. */
@@ -25,7 +25,7 @@ export async function buildSample(): Promise<{
     shard(id: string) {
       const index = catalog.shards.findIndex((s) => s.id === id);
       if (index < 0) throw new Error(`no shard ${id}`);
-      // As the Worker reads it: sources renumbered from the issuer's to the corpus's (src/format/views.ts).
+      // As the Worker reads it: sources renumbered from the issuer's to the corpus's (index-format/views.ts).
       const owner = directory.companies.find(
         (c) => index >= c.shards.first && index < c.shards.first + c.shards.fiscal_years.length,
       )!;

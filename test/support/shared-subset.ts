@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { buildIndex } from '../../index-builder/build';
 import { readCorpus } from '../../index-builder/read-corpus';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { openFileIndex } from './file-index';
 
 export const SHARED = resolve(process.env.SHARED_DIR ?? resolve(import.meta.dirname, '../../../shared'));

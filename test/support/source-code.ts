@@ -18,6 +18,8 @@ interface AstNode {
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
+const readSource = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
 /** Every .ts file below `dir` (a path relative to the repository), declaration files left out, sorted. */
 export function typeScriptFiles(dir: string): string[] {
   const out: string[] = [];
@@ -138,6 +140,15 @@ export interface ImportEdge {
  * whether an import is a type, so such an import should say `import type`.
  */
 export function runtimeImports(code: string): ImportEdge[] {
+  return moduleImports(code, { types: false });
+}
+
+/**
+ * Every module a module names: its runtime imports (runtimeImports) and, with `types`, its type-only imports and
+ * re-exports and its import types (`typeof import('./x')`, `import('./x').T`) too. A type import ties two modules as
+ * much as a value import does for the reader: neither can be understood or moved without the other.
+ */
+export function moduleImports(code: string, { types }: { types: boolean }): ImportEdge[] {
   const out: ImportEdge[] = [];
   const add = (source: unknown, node: AstNode) => {
     const s = source as AstNode | undefined;
@@ -149,16 +160,20 @@ export function runtimeImports(code: string): ImportEdge[] {
   };
   const visit = (node: AstNode) => {
     if (node.type === 'ImportDeclaration') {
-      if (node.importKind !== 'type' && node.importKind !== 'typeof' && !onlyTypes(node.specifiers))
+      if (types || (node.importKind !== 'type' && node.importKind !== 'typeof' && !onlyTypes(node.specifiers)))
         add(node.source, node);
       return;
     }
     if (node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration') {
-      if (node.source && node.exportKind !== 'type' && !onlyTypes(node.specifiers)) add(node.source, node);
+      if (node.source && (types || (node.exportKind !== 'type' && !onlyTypes(node.specifiers)))) add(node.source, node);
     }
     if (node.type === 'ImportExpression') add(node.source, node);
     if (node.type === 'CallExpression' && (node.callee as AstNode).type === 'Import')
       add((node.arguments as AstNode[])[0], node);
+    if (types && node.type === 'TSImportType') {
+      const argument = (node.source ?? node.argument) as AstNode | undefined;
+      add(argument?.type === 'TSLiteralType' ? argument.literal : argument, node);
+    }
     for (const child of children(node)) visit(child);
   };
   visit(parseTypeScript(code));
@@ -194,23 +209,53 @@ export interface FolderEdge {
   imports: string[];
 }
 
-/** The runtime imports between the folders of `root` (one folder importing another; a folder's own imports left out). */
+/**
+ * The imports between the folders of `root` (one folder importing another; a folder's own imports left out): runtime
+ * imports, and type imports too with `types`.
+ */
 export function folderGraph(
   root: string,
-  read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8'),
+  { types = false, read = readSource }: { types?: boolean; read?: (file: string) => string } = {},
+): FolderEdge[] {
+  const show = (path: string) => path.slice(root.length + 1);
+  return importGraph(typeScriptFiles(root), (path) => (path.startsWith(`${root}/`) ? folderOf(root, path) : null), {
+    types,
+    read,
+    show,
+  });
+}
+
+/**
+ * The imports between top-level parts of the repository (`src`, `index-format`, `index-builder`): an edge for each
+ * part that imports a module of another part (packages and folders outside `parts` left out), type imports included.
+ */
+export function partGraph(parts: readonly string[], read: (file: string) => string = readSource): FolderEdge[] {
+  const partOf = (path: string) => parts.find((p) => path.startsWith(`${p}/`)) ?? null;
+  return importGraph(
+    parts.flatMap((p) => typeScriptFiles(p)),
+    partOf,
+    { types: true, read, show: (path) => path },
+  );
+}
+
+/** The edges between the nodes (`nodeOf` a module; null: not in the graph) that these files' imports make. */
+function importGraph(
+  files: readonly string[],
+  nodeOf: (path: string) => string | null,
+  { types, read, show }: { types: boolean; read: (file: string) => string; show: (path: string) => string },
 ): FolderEdge[] {
   const edges = new Map<string, FolderEdge>();
-  for (const file of typeScriptFiles(root)) {
-    const from = folderOf(root, file);
-    for (const { specifier, line } of runtimeImports(read(file))) {
+  for (const file of files) {
+    const from = nodeOf(file);
+    if (!from) continue;
+    for (const { specifier, line } of moduleImports(read(file), { types })) {
       const target = resolveImport(file, specifier);
-      if (!target?.startsWith(`${root}/`)) continue;
-      const to = folderOf(root, target);
-      if (to === from) continue;
+      const to = target && nodeOf(target);
+      if (!target || !to || to === from) continue;
       const key = `${from}\0${to}`;
       let edge = edges.get(key);
       if (!edge) edges.set(key, (edge = { from, to, imports: [] }));
-      edge.imports.push(`${file.slice(root.length + 1)}:${line} -> ${target.slice(root.length + 1)}`);
+      edge.imports.push(`${show(file)}:${line} -> ${show(target)}`);
     }
   }
   return [...edges.values()];
@@ -273,7 +318,7 @@ export interface WalkStop {
 export function callWalk(
   file: string,
   fn: string,
-  read: (file: string) => string = (f) => readFileSync(join(ROOT, f), 'utf8'),
+  read: (file: string) => string = readSource,
 ): { stops: WalkStop[]; returns: number } {
   const ast = parseTypeScript(read(file));
   const moduleOf = new Map<string, string>();

@@ -1,9 +1,9 @@
-// The query analysis (src/query/analyze.ts) pinned on a table of question shapes written for the project: what
+// The query analysis (src/question/analyze.ts) pinned on a table of question shapes written for the project: what
 // every later step (scope, inference, facets, requirements, passes) reads instead of the question's text.
 import { describe, expect, it } from 'vitest';
 import { companyAliases } from '../../index-builder/aliases';
-import type { Directory } from '../../src/format/types';
-import { analyzeQuery, type QueryAnalysis } from '../../src/query/analyze';
+import type { Directory } from '../../index-format/types';
+import { analyzeQuestion, type QuestionAnalysis } from '../../src/question/analyze';
 
 /** An invented directory: a utility, a chip maker and a food company, with their GICS values. */
 const COMPANIES = [
@@ -19,12 +19,12 @@ const DIRECTORY = {
   } as unknown as Directory['field_values'],
 };
 
-const analyze = (q: string) => analyzeQuery(q, DIRECTORY);
+const analyze = (q: string) => analyzeQuestion(q, DIRECTORY);
 const NO_PERIODS = { years: [], quarters: [], dates: [] };
 const BUSINESS = { label: 'business description', tags: ['10K-Item-1'] };
 
-describe('analyzeQuery: question shapes', () => {
-  const table: { question: string; expected: Partial<QueryAnalysis> }[] = [
+describe('analyzeQuestion: question shapes', () => {
+  const table: { question: string; expected: Partial<QuestionAnalysis> }[] = [
     {
       question: 'What was Arbelion Power capital expenditure in FY2022?',
       expected: {
@@ -144,7 +144,7 @@ describe('analyzeQuery: question shapes', () => {
     },
     {
       // A question's "gross margin" is the percentage (gross profit over revenue), as its "operating margin" is; a
-      // filing's "Gross margin" row is the amount (src/text/metrics.ts questionSynonyms).
+      // filing's "Gross margin" row is the amount (index-format/metrics.ts questionSynonyms).
       question: "What drove Chipperfield's gross margins in fiscal 2023?",
       expected: {
         lineItems: ['gross_profit', 'revenue'],

@@ -5,8 +5,8 @@ import { filesOf } from '../support/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
-import { decodeShard } from '../../src/format/codec';
-import { statementKind } from '../../src/format/shard-layout';
+import { decodeShard } from '../../index-format/codec';
+import { statementKind } from '../../index-format/shard-layout';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';

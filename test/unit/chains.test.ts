@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  AGREEING_SOURCES_CITED,
   buildChains,
   confidenceOf,
   draftChains,
@@ -11,11 +10,12 @@ import {
   type PendingChain,
 } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
-import { statementKind, statementStatus } from '../../src/format/shard-layout';
-import type { Shard } from '../../src/format/types';
-import { EFFORT_PLANS } from '../../src/search/effort';
+import { statementKind, statementStatus } from '../../index-format/shard-layout';
+import type { Shard } from '../../index-format/types';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
 import type { Hit } from '../../src/search/retrieve';
-import { tokenize } from '../../src/text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 
@@ -51,7 +51,7 @@ describe('buildChains over the evidence graph', () => {
     const hits = [hit(index, shard, row, 0.03), hit(index, shard, sentence, 0.02)];
     const chains = buildChains(
       hits,
-      EFFORT_PLANS.medium,
+      EFFORT_LIMITS.medium,
       weights('Quillvale net sales fiscal 2023'),
       textEntryTerms(tokenize),
       new Map([[index, shard]]),
@@ -71,7 +71,7 @@ describe('buildChains over the evidence graph', () => {
     const row = shard.texts.findIndex((t) => t.startsWith('Operating income:') && t.includes('415'));
     const [chain] = buildChains(
       [hit(index, shard, row, 0.03)],
-      EFFORT_PLANS.low,
+      EFFORT_LIMITS.low,
       weights('Zenharrow operating income 2022'),
       textEntryTerms(tokenize),
       new Map([[index, shard]]),
@@ -93,7 +93,7 @@ describe('buildChains over the evidence graph', () => {
       .find(({ n }) => n >= 2)!;
     const [draft] = draftChains(
       [hit(index, shard, row, 0.03)],
-      EFFORT_PLANS.low,
+      EFFORT_LIMITS.low,
       weights(shard.texts[row]!),
       textEntryTerms(tokenize),
       new Map([[index, shard]]),
@@ -107,14 +107,14 @@ describe('buildChains over the evidence graph', () => {
     expect(all.moreSources).toBeUndefined();
     const nearest = (list: number[]) => [...list].sort((a, b) => Math.abs(a - own) - Math.abs(b - own) || a - b)[0]!;
 
-    const budgeted = entryOf(() => true, AGREEING_SOURCES_CITED);
+    const budgeted = entryOf(() => true, RANKING.agreeingSourcesCited);
     expect(budgeted.sources.map((s) => s.source)).toEqual([own, nearest(agreeing)]);
     expect(budgeted.moreSources).toBe(agreeing.length - 1);
     expect(budgeted.confidence).toBe(all.confidence);
 
     // A caller filter that excludes the nearest: the next one is cited, and the excluded one is not even counted.
     const excluded = nearest(agreeing);
-    const filtered = entryOf((source) => source !== excluded, AGREEING_SOURCES_CITED);
+    const filtered = entryOf((source) => source !== excluded, RANKING.agreeingSourcesCited);
     const rest = agreeing.filter((s) => s !== excluded);
     expect(filtered.sources.map((s) => s.source)).toEqual([own, nearest(rest)]);
     expect(filtered.moreSources ?? 0).toBe(rest.length - 1);
@@ -125,7 +125,7 @@ describe('buildChains over the evidence graph', () => {
     const row = shard.texts.findIndex((t) => t.startsWith('Cost of sales:') && t.includes('2,944'));
     const [chain] = buildChains(
       [hit(index, shard, row, 0.03)],
-      EFFORT_PLANS.low,
+      EFFORT_LIMITS.low,
       weights('Zenharrow cost of sales 2022'),
       textEntryTerms(tokenize),
       new Map([[index, shard]]),
@@ -163,7 +163,7 @@ describe('buildChains ranking of a named row', () => {
     );
     const chains = buildChains(
       [prose, row],
-      EFFORT_PLANS.medium,
+      EFFORT_LIMITS.medium,
       weights('operating cash flows'),
       textEntryTerms(tokenize),
     );
@@ -176,7 +176,7 @@ describe('buildChains ranking of a named row', () => {
     const row = bare(2, 'Deferred revenue: 12 for 2022', 0.02, true);
     const chains = buildChains(
       [prose, row],
-      EFFORT_PLANS.medium,
+      EFFORT_LIMITS.medium,
       weights('operating cash flows'),
       textEntryTerms(tokenize),
     );
@@ -219,7 +219,7 @@ describe('draftChains from shard heads', () => {
       [later.index, later.shard],
       [earlier.index, earlier.shard],
     ]);
-    expect(anchors(draftChains(hits, EFFORT_PLANS.low, q, textEntryTerms(tokenize), whole))).toEqual([
+    expect(anchors(draftChains(hits, EFFORT_LIMITS.low, q, textEntryTerms(tokenize), whole))).toEqual([
       `${later.index}:${restating}`,
     ]);
 
@@ -240,7 +240,7 @@ describe('draftChains from shard heads', () => {
     ).toEqual(agreeing);
     const bare = hits.map((h) => ({ ...h, text: '' }));
     const readsBefore = reads.length;
-    expect(anchors(draftChains(bare, EFFORT_PLANS.low, q, () => ['operating', 'income'], heads))).toEqual([
+    expect(anchors(draftChains(bare, EFFORT_LIMITS.low, q, () => ['operating', 'income'], heads))).toEqual([
       `${later.index}:${restating}`,
     ]);
     expect(reads.length).toBe(readsBefore);

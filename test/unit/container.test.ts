@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ArtifactFormatError, decodeArtifact, encodeArtifact } from '../../src/format/container';
+import { ArtifactFormatError, decodeArtifact, encodeArtifact } from '../../index-format/container';
 
 describe('artifact container', () => {
   it('round-trips a header and typed sections', () => {

@@ -89,7 +89,7 @@ describe('coverSection and coverStatements', () => {
 
 describe('cover page item tags as filter values', () => {
   it('accepts the tags and their aliases', async () => {
-    const { itemTagOf, ALL_ITEM_TAGS } = await import('../../src/filters/fields');
+    const { itemTagOf, ALL_ITEM_TAGS } = await import('../../src/schema/filter-fields');
     expect(ALL_ITEM_TAGS).toContain('10K-Item-Cover');
     expect(ALL_ITEM_TAGS).toContain('10Q-Cover');
     expect(itemTagOf('cover page')).toBe('10K-Item-Cover');

@@ -1,4 +1,4 @@
-// Every cue vocabulary entry (src/query/cues.ts) comes with an example written for the project; each example must
+// Every cue vocabulary entry (src/question/cues.ts) comes with an example written for the project; each example must
 // exercise its entry, so no entry stands without a question of the kind it is for.
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,8 +12,8 @@ import {
   NUMERIC_ASK,
   PHRASING_WORDS,
   type Cue,
-} from '../../src/query/cues';
-import { tokenize } from '../../src/text/tokenize';
+} from '../../src/question/cues';
+import { tokenize } from '../../index-format/tokenize';
 
 const noDuplicates = (cues: readonly Cue[], split: (c: Cue) => string[]) => {
   const all = cues.flatMap(split);

@@ -9,23 +9,23 @@ import { describe, expect, it } from 'vitest';
  * 1. Docs: README.md and every docs/**\/*.md. Only inline code spans (`like this`) outside fenced blocks are read;
  *    fenced blocks are examples of commands and output.
  * 2. A span is checked when it looks like one of these (anything else, prose in backticks, is not):
- *    - a repository path: it starts with a top-level folder of the repository (src/, index-builder/, bench/,
- *      scripts/, test/, fixtures/, docs/) or is a file name at the root (`wrangler.toml`); it must exist. A path with
- *      a placeholder (`<id>`, `*`, `{`) is a pattern for generated files and is not checked.
+ *    - a repository path: it starts with a top-level folder of the repository (src/, index-format/, index-builder/,
+ *      bench/, scripts/, test/, fixtures/, docs/) or is a file name at the root (`wrangler.toml`); it must exist. A
+ *      path with a placeholder (`<id>`, `*`, `{`) is a pattern for generated files and is not checked.
  *    - an npm script (`npm run <name>`, or a bare `name:part` such as `bench:warm`; `node:` modules are not scripts): it must be a key of
  *      package.json "scripts".
  *    - identifiers: camelCase (`runQuery`), PascalCase of two or more words (`ResearchRequest`), SCREAMING_SNAKE
  *      (`GRAPH_MIN_PASS_RATE`), alone, called (`planPasses()`) or dotted (`RANKING.preferenceBonus`, each part
- *      with a capital checked): each must occur as a whole word in the source tree: the .ts/.mjs/.json/.toml/.yml files of src/,
- *      index-builder/, bench/, scripts/ and test/, plus package.json and wrangler.toml (this file excluded, so the
- *      examples above do not count).
+ *      with a capital checked): each must occur as a whole word in the source tree: the .ts/.mjs/.json/.toml/.yml
+ *      files of src/, index-format/, index-builder/, bench/, scripts/ and test/, plus package.json and wrangler.toml
+ *      (this file excluded, so the examples above do not count).
  */
 
 const ROOT = join(import.meta.dirname, '../..');
-const SOURCE_DIRS = ['src', 'index-builder', 'bench', 'scripts', 'test'];
+const SOURCE_DIRS = ['src', 'index-format', 'index-builder', 'bench', 'scripts', 'test'];
 const SOURCE_EXTENSIONS = new Set(['.ts', '.mjs', '.json', '.toml', '.yml', '.yaml']);
 const ROOT_SOURCES = ['package.json', 'wrangler.toml'];
-const PATH_ROOTS = ['src/', 'index-builder/', 'bench/', 'scripts/', 'test/', 'fixtures/', 'docs/'];
+const PATH_ROOTS = ['src/', 'index-format/', 'index-builder/', 'bench/', 'scripts/', 'test/', 'fixtures/', 'docs/'];
 const THIS_FILE = relative(ROOT, import.meta.filename);
 
 function walk(dir: string, keep: (file: string) => boolean, out: string[] = []): string[] {

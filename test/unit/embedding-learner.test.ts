@@ -10,7 +10,7 @@ import {
 } from '../../index-builder/embeddings';
 import { encodeModel } from '../../index-builder/model-store';
 import { randomizedSvd, symmetricEigen } from '../../index-builder/svd';
-import { embedTokens, normalizeInPlace } from '../../src/text/embed';
+import { embedTokens, normalizeInPlace } from '../../index-format/embed';
 
 const TOPICS = [
   ['airline', 'aircraft', 'flight', 'passenger', 'fleet', 'airport', 'pilot', 'jet'],
@@ -78,7 +78,7 @@ describe('word-vector learner (svd)', () => {
       const v = Float32Array.from(model.vectors.subarray(w * model.dim, (w + 1) * model.dim), (x) => x / 127);
       expect(Math.abs(dot(v, u)), model.vocab[w]).toBeLessThan(0.02);
     }
-    // So a query pooled from the stored vectors (the Worker's src/text/embed.ts) has none of it either.
+    // So a query pooled from the stored vectors (the Worker's index-format/embed.ts) has none of it either.
     expect(Math.abs(dot(embedTokens(model, ['the', 'loan', 'court']), u))).toBeLessThan(0.02);
   });
 });

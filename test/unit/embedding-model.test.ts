@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { decodeModel, embeddingSample, loadModel } from '../../index-builder/model-store';
 import { readCorpus, type Filing } from '../../index-builder/read-corpus';
-import { embedTokens } from '../../src/text/embed';
+import { embedTokens } from '../../index-format/embed';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { openFileIndex } from '../support/file-index';
 import { filesOf } from '../support/files';

@@ -1,5 +1,5 @@
 /**
- * Entity extraction (index-builder/entities) and the shared name matcher (src/evidence/entities.ts), on invented
+ * Entity extraction (index-builder/entities) and the shared name matcher (index-format/entities.ts), on invented
  * sentences about invented companies, with the traps the extractors must not fall into.
  */
 import { describe, expect, it } from 'vitest';
@@ -7,10 +7,10 @@ import { baseName, EntityCollector, PRODUCT_MIN_MENTIONS } from '../../index-bui
 import { counterpartyCandidates } from '../../index-builder/entities/counterparties';
 import { productCandidates } from '../../index-builder/entities/products';
 import { namedSegmentCandidates, segmentNames, segmentRowKey } from '../../index-builder/entities/segments';
-import { entityMatcher, segmentNeedsContext } from '../../src/evidence/entities';
+import { entityMatcher, segmentNeedsContext } from '../../index-format/entities';
 import { mentionedEntities } from '../../src/evidence/glossary';
 import type { Chain } from '../../src/evidence/model';
-import type { CatalogHeader } from '../../src/format/types';
+import type { CatalogHeader } from '../../index-format/types';
 import { renderEvidence } from '../../src/render/evidence';
 
 const names = (cs: { name: string }[]) => cs.map((c) => c.name);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors';
 import { matchesConditions } from '../../src/filters/match';
 import { conditionsToObject, parseMetadataFilters, type FilterVocabulary } from '../../src/filters/parse';
-import type { SourceMeta } from '../../src/format/types';
+import type { SourceMeta } from '../../index-format/types';
 
 const vocab: FilterVocabulary = {
   aliases: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { financialStatementTitle, namedFinancialStatements } from '../../src/text/financial-statements';
+import { financialStatementTitle, namedFinancialStatements } from '../../index-format/financial-statements';
 
 describe('financialStatementTitle', () => {
   it.each([

@@ -10,19 +10,20 @@ import { mulberry32 } from '../../index-builder/embeddings';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Filing } from '../../index-builder/read-corpus';
 import type { BuildResult } from '../../index-builder/build';
-import type { HnswIndexHandle, IndexReader } from '../../src/core/index-reader';
+import type { HnswIndexHandle, IndexReader } from '../../index-format/index-reader';
 import type { Condition } from '../../src/filters/parse';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
 import type { LoadStats } from '../../src/adapters/r2-index';
-import { ArtifactFormatError, encodeArtifact } from '../../src/format/container';
-import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
-import { decodeFileList, decodeGraph, decodeManifest } from '../../src/format/codec';
-import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../src/format/types';
+import { ArtifactFormatError, encodeArtifact } from '../../index-format/container';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import { decodeFileList, decodeGraph, decodeManifest } from '../../index-format/codec';
+import type { ArtifactRef, CatalogHeader, EmbeddingModel, Manifest, Shard } from '../../index-format/types';
 import { openFileIndex, readFullCatalog } from '../support/file-index';
-import { EFFORT_PLANS } from '../../src/search/effort';
-import { lexicalQuery } from '../../src/query/terms';
-import { embedTokens, dotInt8 } from '../../src/text/embed';
-import { tokenize } from '../../src/text/tokenize';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
+import { lexicalQuery } from '../../src/question/terms';
+import { embedTokens, dotInt8 } from '../../index-format/embed';
+import { tokenize } from '../../index-format/tokenize';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -31,7 +32,7 @@ if (!READY) console.warn('graph build tests SKIPPED: generated/hnswlib is missin
 // Imported lazily: these modules import the generated glue, which may not exist.
 type Build = typeof import('../../index-builder/build');
 type Graphs = typeof import('../../index-builder/graphs');
-type Hnsw = typeof import('../../src/vector/hnsw');
+type Hnsw = typeof import('../../index-format/hnsw');
 type Strategy = typeof import('../../src/search/vector-strategy');
 type Retrieve = typeof import('../../src/search/retrieve');
 
@@ -44,8 +45,8 @@ const compileWasm = (bytes: Uint8Array): WebAssembly.Module =>
 // Node the same instance-per-process role is played by a lib compiled from the file.
 vi.mock('../../src/adapters/hnsw-runtime', async () => {
   const { readFileSync: read } = await import('node:fs');
-  const { loadHnswlib } = await import('../../src/vector/hnsw');
-  let lib: import('../../src/vector/hnsw').HnswLib | undefined;
+  const { loadHnswlib } = await import('../../index-format/hnsw');
+  let lib: import('../../index-format/hnsw').HnswLib | undefined;
   const wasmPath = new URL('../../generated/hnswlib/hnswlib.wasm', import.meta.url).pathname;
   return {
     HNSW_ARENA: 'hnswlib-wasm-heap',
@@ -195,7 +196,7 @@ function recallAtK(
 
 describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   let build: Build, graphs: Graphs, hnsw: Hnsw, strategy: Strategy, retrieveMod: Retrieve;
-  let lib: import('../../src/vector/hnsw').HnswLib;
+  let lib: import('../../index-format/hnsw').HnswLib;
   const dirs: string[] = [];
   let first: BuildResult;
   let buildMs = 0;
@@ -205,7 +206,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   let model: EmbeddingModel;
   let bigIndex: number;
   let big: Shard;
-  let graphIndex: import('../../src/vector/hnsw').HnswIndex;
+  let graphIndex: import('../../index-format/hnsw').HnswIndex;
   let handle: HnswIndexHandle;
   const queries: Float32Array[] = [];
 
@@ -213,7 +214,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     [build, graphs, hnsw, strategy, retrieveMod] = await Promise.all([
       import('../../index-builder/build'),
       import('../../index-builder/graphs'),
-      import('../../src/vector/hnsw'),
+      import('../../index-format/hnsw'),
       import('../../src/search/vector-strategy'),
       import('../../src/search/retrieve'),
     ]);
@@ -321,7 +322,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   }, 120_000);
 
   it('graph recall@10 >= 0.95 vs the exact scan, unfiltered and at 50% / 30% pass rates', () => {
-    const plan = EFFORT_PLANS.low; // the cheapest beam the product uses (efSearch 64)
+    const limits = EFFORT_LIMITS.low; // the cheapest beam the product uses (efSearch 64)
     const bigSources = catalog.sources
       .map((s, i) => ({ s, i }))
       .filter((x) => x.s.shard === bigIndex)
@@ -346,10 +347,11 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     expect(bigSources).toHaveLength(ITEMS.length); // one source per item
     for (const [name, isAllowed] of cases) {
       const allowedShare = isAllowed ? strategy.countAllowed(big, isAllowed) / big.texts.length : 1;
-      expect(allowedShare, name).toBeGreaterThanOrEqual(strategy.GRAPH_MIN_PASS_RATE); // a share the product sends to the graph
+      // A share the product sends to the graph.
+      expect(allowedShare, name).toBeGreaterThanOrEqual(RANKING.graphMinPassRate);
       // The graph's own neighbours (by the exact inner product, best first) against the exact scan.
       const found = queries.map((q) => {
-        const r = handle.search(q, plan.depth, plan.efSearch, isAllowed)!;
+        const r = handle.search(q, limits.depth, limits.efSearch, isAllowed)!;
         return r.labels.map((local) => ({ local, score: dotInt8(q, big.vectors, local * big.dim) }));
       });
       const expected = queries.map((q) => exactTopK(big, q, isAllowed ?? (() => true), 10));
@@ -363,7 +365,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
       // so the legs fuse on one scale.
       for (const q of queries) {
         const scorer = codeScorer(big, q);
-        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, plan.depth, plan.efSearch)!)
+        for (const h of strategy.searchVectorGraph(big, handle, q, isAllowed, limits.depth, limits.efSearch)!)
           expect(h.score).toBe(scorer.score(h.local));
       }
       const recall = recallAtK(found, expected);
@@ -393,7 +395,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     const strategies = async (reader: IndexReader, conditions: Condition[]) =>
       Object.fromEntries(
         (
-          await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_PLANS.medium)
+          await retrieveMod.retrieve(reader, catalog, lexicalQuery(query()), conditions, EFFORT_LIMITS.medium)
         ).trace.vectorStrategy.map((v) => [v.shard, v]),
       );
 
@@ -434,14 +436,14 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
         catalog,
         lexicalQuery(query()),
         [],
-        EFFORT_PLANS.medium,
+        EFFORT_LIMITS.medium,
       );
       const scan = await retrieveMod.retrieve(
         fileReader('no-graph-method'),
         catalog,
         lexicalQuery(query()),
         [],
-        EFFORT_PLANS.medium,
+        EFFORT_LIMITS.medium,
       );
       const scorer = codeScorer(big, embedTokens(model, tokenize(query())));
       for (const h of withGraph.hits.filter((x) => x.shard === bigIndex && x.cosine > 0))

@@ -1,21 +1,16 @@
 // The per-shard choice between exact scan and HNSW graph, the graph leg's rescoring, and the cache rules that keep
 // graphs (which live in the never-shrinking wasm heap) inside the isolate's memory budget.
-import { binaryCodes } from '../../src/format/shard-layout';
+import { binaryCodes } from '../../index-format/shard-layout';
 import { codeScorer } from '../../src/search/vector';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { ArtifactCache } from '../../src/adapters/artifact-cache';
-import type { GraphSearchResult, HnswIndexHandle } from '../../src/core/index-reader';
-import type { Shard } from '../../src/format/types';
-import { EFFORT_PLANS } from '../../src/search/effort';
-import {
-  chooseVectorStrategy,
-  countAllowed,
-  GRAPH_MIN_PASS_RATE,
-  hnswHandle,
-  searchVectorGraph,
-} from '../../src/search/vector-strategy';
-import { quantizeUnit } from '../../src/text/embed';
+import type { GraphSearchResult, HnswIndexHandle } from '../../index-format/index-reader';
+import type { Shard } from '../../index-format/types';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
+import { chooseVectorStrategy, countAllowed, hnswHandle, searchVectorGraph } from '../../src/search/vector-strategy';
+import { quantizeUnit } from '../../index-format/embed';
 
 const GENERATED = new URL('../../generated/hnswlib/', import.meta.url).pathname;
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
@@ -29,7 +24,7 @@ describe('chooseVectorStrategy', () => {
     [false, 50_000, 1_000, 'exact_scan', 'no_graph'],
     [true, 50_000, 50_000, 'hnsw', 'graph'], // unfiltered
     [true, 50_000, 25_000, 'hnsw', 'graph'], // 50%
-    [true, 20_000, 5_000, 'hnsw', 'graph'], // exactly GRAPH_MIN_PASS_RATE
+    [true, 20_000, 5_000, 'hnsw', 'graph'], // exactly RANKING.graphMinPassRate
     [true, 20_000, 4_999, 'exact_scan', 'selective_filter'], // just below
     [true, 20_000, 4_000, 'exact_scan', 'selective_filter'], // 20%, item-level: a graph is no faster at high effort
     [true, 50_000, 1_000, 'exact_scan', 'selective_filter'], // 2%: the graph would be ~10x slower
@@ -44,14 +39,14 @@ describe('chooseVectorStrategy', () => {
   );
 
   it('uses the documented pass-rate threshold of 0.25', () => {
-    expect(GRAPH_MIN_PASS_RATE).toBe(0.25);
+    expect(RANKING.graphMinPassRate).toBe(0.25);
   });
 
   it('effort levels buy wider graph beams, never narrower than the depth they must fill', () => {
-    expect([EFFORT_PLANS.low.efSearch, EFFORT_PLANS.medium.efSearch, EFFORT_PLANS.high.efSearch]).toEqual([
+    expect([EFFORT_LIMITS.low.efSearch, EFFORT_LIMITS.medium.efSearch, EFFORT_LIMITS.high.efSearch]).toEqual([
       64, 128, 256,
     ]);
-    for (const plan of Object.values(EFFORT_PLANS)) expect(plan.efSearch).toBeGreaterThanOrEqual(plan.depth);
+    for (const limits of Object.values(EFFORT_LIMITS)) expect(limits.efSearch).toBeGreaterThanOrEqual(limits.depth);
   });
 });
 
@@ -130,7 +125,7 @@ describe('searchVectorGraph', () => {
 
 describe.skipIf(!READY)('hnswHandle over a real graph', () => {
   it('searches while loaded and answers null once freed (evicted)', async () => {
-    const hnsw = await import('../../src/vector/hnsw');
+    const hnsw = await import('../../index-format/hnsw');
     const wasm = new (
       globalThis as unknown as { WebAssembly: { Module: new (b: Uint8Array) => WebAssembly.Module } }
     ).WebAssembly.Module(readFileSync(`${GENERATED}hnswlib.wasm`));

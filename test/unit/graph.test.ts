@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildShardEdges, type GraphInput } from '../../index-builder/evidence-graph';
 import { graphPath } from '../../src/evidence/chains';
-import { metricCode } from '../../src/text/metrics';
+import { metricCode } from '../../index-format/metrics';
 import { buildSample } from '../support/sample-build';
 
 describe('buildShardEdges (unit)', () => {

@@ -1,9 +1,9 @@
 // Proof that the patched hnswlib-wasm runs inside workerd: a graph built in Node is put into a
-// Miniflare R2 bucket, a real workerd Worker reads it from R2, loads it with src/vector/hnsw.ts
+// Miniflare R2 bucket, a real workerd Worker reads it from R2, loads it with index-format/hnsw.ts
 // and answers a filtered k-NN query, which must equal the exact filtered scan computed here.
 //
 // The Worker is made of three modules, as wrangler would upload them: the worker script
-// (src/vector/hnsw.ts bundled by esbuild), the patched glue as its own ES module and the wasm
+// (index-format/hnsw.ts bundled by esbuild), the patched glue as its own ES module and the wasm
 // as a CompiledWasm module (the import yields a WebAssembly.Module).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUnitVectors } from '../support/random-vectors';
 
 const GENERATED = join(import.meta.dirname, '../../generated/hnswlib/');
-const HNSW_TS = join(import.meta.dirname, '../../src/vector/hnsw.ts');
+const HNSW_TS = join(import.meta.dirname, '../../index-format/hnsw.ts');
 const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}hnswlib-glue.mjs`);
 if (!READY) {
   console.warn('hnsw workerd test SKIPPED: generated/hnswlib is missing; run `node scripts/prepare-hnswlib.mjs`.');
@@ -93,7 +93,7 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
     const [{ Miniflare, convertV4MiniflareOptions }, { build }, hnsw] = await Promise.all([
       import('miniflare'),
       import('esbuild'),
-      import('../../src/vector/hnsw'),
+      import('../../index-format/hnsw'),
     ]);
 
     // 1. Build the graph in Node with the same wasm build the Worker uses.
@@ -101,7 +101,7 @@ describe.skipIf(!READY)('hnswlib-wasm inside workerd (Miniflare)', () => {
     const lib = await hnsw.loadHnswlib(compileWasm(wasmBytes));
     const graph = hnsw.buildHnswIndex(lib, vectors, DIM, { space: 'cosine', m: 16, efConstruction: 200, seed: 100 });
 
-    // 2. Bundle the worker + src/vector/hnsw.ts; the glue and the wasm stay separate modules.
+    // 2. Bundle the worker + index-format/hnsw.ts; the glue and the wasm stay separate modules.
     tmp = mkdtempSync(join(tmpdir(), 'hnsw-workerd-'));
     const bundle = await build({
       stdin: { contents: WORKER_SOURCE, resolveDir: tmp, sourcefile: 'worker.mjs', loader: 'js' },

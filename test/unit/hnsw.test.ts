@@ -1,4 +1,4 @@
-// hnswlib-wasm (patched build in generated/hnswlib) driven through src/vector/hnsw.ts in Node:
+// hnswlib-wasm (patched build in generated/hnswlib) driven through index-format/hnsw.ts in Node:
 // build -> bytes -> reload -> search, compared with an exact brute-force scan.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +11,8 @@ if (!READY) {
   console.warn('hnsw tests SKIPPED: generated/hnswlib is missing; run `node scripts/prepare-hnswlib.mjs`.');
 }
 
-// Imported lazily: src/vector/hnsw.ts imports the generated glue, which may not exist.
-type Hnsw = typeof import('../../src/vector/hnsw');
+// Imported lazily: index-format/hnsw.ts imports the generated glue, which may not exist.
+type Hnsw = typeof import('../../index-format/hnsw');
 
 // Node may compile wasm from bytes (workerd may not). Reached through globalThis because the
 // project's tsconfig may use @cloudflare/workers-types, where WebAssembly.Module is abstract.
@@ -77,18 +77,18 @@ function recall(found: number[][], expected: number[][]): number {
   return hit / total;
 }
 
-describe.skipIf(!READY)('hnswlib-wasm in Node (src/vector/hnsw.ts)', () => {
+describe.skipIf(!READY)('hnswlib-wasm in Node (index-format/hnsw.ts)', () => {
   let hnsw: Hnsw;
   let wasmModule: WebAssembly.Module;
-  let lib: import('../../src/vector/hnsw').HnswLib;
+  let lib: import('../../index-format/hnsw').HnswLib;
   const vectors = randomUnitVectors(N, DIM, 42);
   const queries = randomUnitVectors(50, DIM, 7);
   const opts = { space: 'cosine' as const, m: 16, efConstruction: 200, seed: 100 };
   let bytes: Uint8Array;
-  let index: import('../../src/vector/hnsw').HnswIndex;
+  let index: import('../../index-format/hnsw').HnswIndex;
 
   beforeAll(async () => {
-    hnsw = await import('../../src/vector/hnsw');
+    hnsw = await import('../../index-format/hnsw');
     wasmModule = compileWasm(readFileSync(`${GENERATED}hnswlib.wasm`));
     lib = await hnsw.loadHnswlib(wasmModule);
     bytes = hnsw.buildHnswIndex(lib, vectors, DIM, opts);

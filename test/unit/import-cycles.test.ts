@@ -1,13 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { cycles, folderGraph, runtimeImports } from '../support/source-code';
+import { cycles, folderGraph, moduleImports, partGraph, runtimeImports } from '../support/source-code';
 
 /**
- * The folders of src/ import each other one way: a runtime import cycle between two folders means neither can be
- * read, tested or moved without the other. `import type` is erased at build time and does not count. A file directly
- * in src/ (index.ts, router.ts, errors.ts, ...) is a node of its own.
+ * The Worker (src/) and the index builder (index-builder/) share what both read and write, the artifact format, its
+ * codecs and the analyzer, through index-format/, which imports neither: a change to the Worker cannot reach into
+ * the builder's output, or the other way round, except through that folder. Type imports count: a type names the
+ * module it comes from as much as a value does.
  */
-describe('runtime imports between src/ folders', () => {
-  const edges = folderGraph('src');
+describe('imports between the Worker, the builder and index-format', () => {
+  const edges = partGraph(['src', 'index-format', 'index-builder']);
+
+  it('index-format imports neither the Worker nor the builder, type imports included', () => {
+    expect(edges.filter((e) => e.from === 'index-format')).toEqual([]);
+  });
+
+  it('the Worker and the builder do not import each other', () => {
+    const between = edges.filter((e) => e.from !== 'index-format' && e.to !== 'index-format');
+    expect(between).toEqual([]);
+  });
+
+  it('finds the imports of both into index-format (the check is not vacuous)', () => {
+    expect(edges.map((e) => `${e.from} -> ${e.to}`).sort()).toEqual([
+      'index-builder -> index-format',
+      'src -> index-format',
+    ]);
+  });
+});
+
+/**
+ * The folders of src/ import each other one way: an import cycle between two folders means neither can be read,
+ * tested or moved without the other. Type imports count: `import type` is erased at build time, but the reader still
+ * needs the other folder. A file directly in src/ (index.ts, router.ts, errors.ts, ...) is a node of its own.
+ */
+describe('imports between src/ folders, type imports included', () => {
+  const edges = folderGraph('src', { types: true });
 
   it('form no cycle', () => {
     const report = cycles(edges).map((component) => ({
@@ -19,7 +45,10 @@ describe('runtime imports between src/ folders', () => {
 
   it('finds the folder graph (the check is not vacuous)', () => {
     expect(edges.some((e) => e.from === 'routes' && e.to === 'schema')).toBe(true);
-    expect(edges.some((e) => e.from === 'format' && e.to === 'text')).toBe(true);
+    expect(edges.some((e) => e.from === 'core' && e.to === 'search')).toBe(true);
+    // Type-only: render reads the plan's shape, never runs it.
+    expect(edges.some((e) => e.from === 'render' && e.to === 'plan')).toBe(true);
+    expect(folderGraph('src').some((e) => e.from === 'render' && e.to === 'plan')).toBe(false);
   });
 
   it('counts value imports, re-exports and import() but not type-only imports', () => {
@@ -42,6 +71,18 @@ describe('runtime imports between src/ folders', () => {
       './g',
       './all',
       './lazy',
+    ]);
+    expect(moduleImports(code, { types: true }).map((i) => i.specifier)).toEqual([
+      './a',
+      './b',
+      './c',
+      './e',
+      './side-effect',
+      './g',
+      './h',
+      './all',
+      './lazy',
+      './type-query',
     ]);
   });
 

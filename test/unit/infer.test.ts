@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { companyAliases, withoutSharedAliases } from '../../index-builder/aliases';
 import { inferFilters } from '../../src/filters/infer';
-import { findItemHints } from '../../src/query/items';
+import { findItemHints } from '../../src/question/items';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
-import { findPeriods } from '../../src/query/periods';
-import { analyzeQuery } from '../../src/query/analyze';
+import { findPeriods } from '../../src/question/periods';
+import { analyzeQuestion } from '../../src/question/analyze';
 import { latestAnnualSources } from '../../src/plan/periods';
-import type { CatalogHeader, CatalogSource } from '../../src/format/types';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 
 /**
  * A small invented catalog: a December-year utility with 10-Ks FY2021-FY2023, a September-year chip maker with
@@ -119,7 +119,7 @@ function catalog(): CatalogHeader {
 
 const CATALOG = catalog();
 const infer = (q: string, caller: Condition[] = []) => {
-  const r = inferFilters(analyzeQuery(q, CATALOG), CATALOG, caller);
+  const r = inferFilters(analyzeQuestion(q, CATALOG), CATALOG, caller);
   return {
     filters: conditionsToObject(r.conditions),
     preference: r.preference,
@@ -307,7 +307,7 @@ describe('inferFilters', () => {
 
   it('widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed fields', () => {
     const widened = (q: string, caller: Condition[] = []) => {
-      const w = inferFilters(analyzeQuery(q, CATALOG), CATALOG, caller).widened;
+      const w = inferFilters(analyzeQuestion(q, CATALOG), CATALOG, caller).widened;
       return w && { years: w.years, filters: conditionsToObject(w.conditions) };
     };
     // ARBL files 10-Ks for FY2021-FY2023: 2021 is restated by both later ones, 2022 by one, 2023 by none.
@@ -381,7 +381,9 @@ describe('latestAnnualSources', () => {
   // The filings (doc ids) of the sources a question that names no period searches first.
   const latest = (q: string, conditions: Condition[] = []) => [
     ...new Set(
-      latestAnnualSources(analyzeQuery(q, CATALOG), CATALOG.sources, conditions).map((i) => CATALOG.sources[i]!.doc_id),
+      latestAnnualSources(analyzeQuestion(q, CATALOG), CATALOG.sources, conditions).map(
+        (i) => CATALOG.sources[i]!.doc_id,
+      ),
     ),
   ];
 
@@ -389,7 +391,7 @@ describe('latestAnnualSources', () => {
     expect(latest('How does Chipperfield describe its competition?')).toEqual(['CHPX_2023_FY']); // not its later 10-Q
     expect(
       latestAnnualSources(
-        analyzeQuery('How does Chipperfield describe its competition?', CATALOG),
+        analyzeQuestion('How does Chipperfield describe its competition?', CATALOG),
         CATALOG.sources,
         [],
       ),

@@ -1,8 +1,8 @@
 // PackedLines (a shard's term dictionary and row labels held as one string) against the plain array it replaces:
 // the same lines, the same order as JavaScript's string comparison, the same answers to a lookup.
 import { describe, expect, it } from 'vitest';
-import { ArtifactFormatError } from '../../src/format/container';
-import { PackedLines } from '../../src/format/packed-lines';
+import { ArtifactFormatError } from '../../index-format/container';
+import { PackedLines } from '../../index-format/packed-lines';
 import fc from 'fast-check';
 
 // Words over a small alphabet (so prefixes and near-misses are common), non-ASCII and astral characters included.

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import type { Condition } from '../../src/filters/parse';
 import type { Facet } from '../../src/plan/facets';
-import { planPasses, type PassPlanInput } from '../../src/plan/passes';
+import { planPasses, type PassInput } from '../../src/plan/passes';
 import { ResearchRequest } from '../../src/schema/request';
-import { lexicalQuery } from '../../src/query/terms';
-import { normalizeQuery } from '../../src/text/normalize';
+import { lexicalQuery } from '../../src/question/terms';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 
@@ -21,9 +21,9 @@ const facet = (id: string, sources?: number[]): Facet => ({
   id,
   query: `${id} fy2022`,
   ...(sources ? { sources: new Set(sources) } : {}),
-  covers: () => false,
+  covers: { metric: 0 },
 });
-const input = (over: Partial<PassPlanInput>): PassPlanInput => ({
+const input = (over: Partial<PassInput>): PassInput => ({
   mode: 'research',
   analysis: { text: 'q', lexical: { terms: ['q'], metrics: [] } },
   conditions: [],
@@ -96,7 +96,7 @@ describe('planPasses', () => {
       decomposed: true,
       omitted: [],
       requirements: [{ id: 'R1', label: 'r', query: 'r', conditions: [TICKER] }],
-    } as unknown as PassPlanInput['requirements'];
+    } as unknown as PassInput['requirements'];
     expect(shape(planPasses(input({ mode: 'agentic_research', requirements, latest: [8] })))).toEqual([
       'R1:requirement:round_robin',
     ]);
@@ -132,7 +132,7 @@ describe('planPasses', () => {
         },
         { id: 'R2', label: 'revenue of ARBL in FY2023', query: 'Arbelion revenue fiscal 2023', conditions: [TICKER] },
       ],
-    } as unknown as PassPlanInput['requirements'];
+    } as unknown as PassInput['requirements'];
     const passes = planPasses(input({ mode: 'agentic_research', requirements }));
     expect(shape(passes)).toEqual(['R1:requirement:round_robin', 'R2:requirement:round_robin']);
     expect(passes.map((p) => p.label)).toEqual(['R1: revenue of ARBL in FY2022', 'R2: revenue of ARBL in FY2023']);

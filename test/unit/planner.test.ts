@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { Condition } from '../../src/filters/parse';
 import type { Chain } from '../../src/evidence/model';
-import { facetsOfChain, lineItemFacets, periodFacets } from '../../src/plan/facets';
-import type { CatalogSource } from '../../src/format/types';
-import { mergeBranches } from '../../src/plan/merge';
-import { claimKey } from '../../src/text/claims';
+import { facetsOfChain } from '../../src/core/coverage';
+import { lineItemFacets, periodFacets } from '../../src/plan/facets';
+import type { CatalogSource } from '../../index-format/types';
+import { mergeBranches } from '../../src/core/merge';
+import { claimKey } from '../../index-format/claims';
 import { MAX_REQUIREMENTS, planRequirements, plannedMetrics } from '../../src/plan/requirements';
-import { analyzeQuery } from '../../src/query/analyze';
-import type { Directory } from '../../src/format/types';
+import { analyzeQuestion } from '../../src/question/analyze';
+import type { Directory } from '../../index-format/types';
 
 /** The analysis of a question with no company directory (these plans take issuers from their conditions). */
-const analyze = (q: string) => analyzeQuery(q, { companies: [], field_values: {} as Directory['field_values'] });
+const analyze = (q: string) => analyzeQuestion(q, { companies: [], field_values: {} as Directory['field_values'] });
 
 // An invented catalog: the sample corpus issuers.
 const catalog = {

@@ -10,8 +10,8 @@ import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-bui
 import { parseGcArgs, parsePublishArgs } from '../../index-builder/cli';
 import { UsageError } from '../../index-builder/cli-args';
 import { readCorpus } from '../../index-builder/read-corpus';
-import { manifestKey, pointerKey, storedKey } from '../../src/format/keys';
-import type { FileList } from '../../src/format/types';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import type { FileList } from '../../index-format/types';
 
 /*
  * The builder's publish never exposes a half-uploaded version: against real local R2/KV (Miniflare, the storage

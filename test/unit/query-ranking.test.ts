@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { chainRelevance } from '../../src/search/ranking';
 
 const relevanceScore = (...args: Parameters<typeof chainRelevance>) => chainRelevance(...args).score;
-import type { Shard } from '../../src/format/types';
+import type { Shard } from '../../index-format/types';
 import { RANKING } from '../../src/search/ranking';
 const { metricBoost: METRIC_BOOST, metricRowBoost: METRIC_ROW_BOOST } = RANKING;
-import { queryTerms, withoutIssuerNames } from '../../src/query/terms';
+import { queryTerms, withoutIssuerNames } from '../../src/question/terms';
 import { rowBoost } from '../../src/search/retrieve';
-import { rowLabel } from '../../src/text/row-label';
-import { packedFlags, statementFeatures } from '../../src/format/shard-layout';
-import { PackedLines } from '../../src/format/packed-lines';
-import type { StatementKind } from '../../src/format/types';
+import { rowLabel } from '../../index-format/row-label';
+import { packedFlags, statementFeatures } from '../../index-format/shard-layout';
+import { PackedLines } from '../../index-format/packed-lines';
+import type { StatementKind } from '../../index-format/types';
 
 /** A hand-made shard with the label and flag columns the builder would store for its texts. */
 function withFeatures({ kind, metric, texts }: { kind: StatementKind[]; metric: Uint8Array; texts: string[] }): Shard {
@@ -23,7 +23,7 @@ function withFeatures({ kind, metric, texts }: { kind: StatementKind[]; metric: 
     flags: Uint8Array.from(features, (f, i) => packedFlags(f.flags, kind[i]!, 'FACT', false)),
   } as unknown as Shard;
 }
-import { metricCode } from '../../src/text/metrics';
+import { metricCode } from '../../index-format/metrics';
 
 describe('queryTerms', () => {
   it('drops question-phrasing words and units, keeps content words', () => {

@@ -12,8 +12,8 @@ describe('the query walk', () => {
     expect(walk.stops.map((s) => s.name)).toEqual([
       'parseMetadataFilters',
       'filterVocabulary',
-      'analyzeQuery',
-      'planFor',
+      'analyzeQuestion',
+      'effortLimits',
       'resolveScope',
       'planQuery',
       'executePlan',

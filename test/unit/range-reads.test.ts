@@ -1,16 +1,16 @@
 // Shard range reads (docs/RANGE-READS.md) against their slow twin, whole-object reads: the same responses, fewer
-// bytes; and the pieces they rest on (CRC-32, the block read plan, checksum failures).
+// bytes; and the pieces they rest on (CRC-32, the block reads, checksum failures).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexReader } from '../../src/core/index-reader';
+import type { IndexReader } from '../../index-format/index-reader';
 import { runQuery } from '../../src/core/run-query';
-import { RangeChecksumError } from '../../src/core/partitioned-reader';
-import { crc32 } from '../../src/format/crc32';
-import { planBlockReads, planSpanReads } from '../../src/format/shard-layout';
+import { RangeChecksumError } from '../../index-format/partitioned-reader';
+import { crc32 } from '../../index-format/crc32';
+import { blockReads, spanReads } from '../../index-format/shard-layout';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 
@@ -43,7 +43,7 @@ describe('crc32', () => {
   });
 });
 
-describe('planBlockReads', () => {
+describe('blockReads', () => {
   it('covers every wanted byte with whole blocks, in order, never overlapping, merging reads at most `gap` blocks apart', () => {
     const span = fc.tuple(fc.nat(20_000), fc.nat(3_000)).map(([a, n]) => [a, a + n] as const);
     fc.assert(
@@ -52,7 +52,7 @@ describe('planBlockReads', () => {
         fc.integer({ min: 1, max: 4096 }),
         fc.nat(2),
         (spans, block, gap) => {
-          const reads = planBlockReads(spans, block, gap);
+          const reads = blockReads(spans, block, gap);
           for (const [a, b] of spans) {
             if (b <= a) continue;
             expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
@@ -66,7 +66,7 @@ describe('planBlockReads', () => {
   });
 });
 
-describe('planSpanReads', () => {
+describe('spanReads', () => {
   it('covers every span exactly, merges spans within the gap, and merges the closest reads down to maxReads', () => {
     const span = fc.tuple(fc.nat(50_000), fc.integer({ min: 1, max: 2_000 })).map(([a, n]) => [a, a + n] as const);
     fc.assert(
@@ -75,7 +75,7 @@ describe('planSpanReads', () => {
         fc.nat(1_000),
         fc.integer({ min: 1, max: 20 }),
         (spans, gap, maxReads) => {
-          const reads = planSpanReads(spans, gap, maxReads);
+          const reads = spanReads(spans, gap, maxReads);
           for (const [a, b] of spans) expect(reads.some((r) => r.from <= a && r.to >= b)).toBe(true);
           expect(reads.length).toBeLessThanOrEqual(Math.max(1, maxReads));
           for (let i = 1; i < reads.length; i++) expect(reads[i]!.from).toBeGreaterThan(reads[i - 1]!.to + gap);

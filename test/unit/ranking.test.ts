@@ -5,17 +5,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
 import { chainOrder, fusedScore, normaliseLeg, RANKING } from '../../src/search/ranking';
 import { buildChains, textEntryTerms } from '../../src/evidence/chains';
-import { EFFORT_PLANS } from '../../src/search/effort';
-import { lexicalQuery } from '../../src/query/terms';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { lexicalQuery } from '../../src/question/terms';
 import { retrieve, shardsOfHits } from '../../src/search/retrieve';
-import { tokenize } from '../../src/text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
+import { typeScriptFiles } from '../support/source-code';
 
 /** Every numeric field of RANKING, as [dotted path, value]. */
 function leaves(o: object, prefix = 'RANKING'): [string, number][] {
   return Object.entries(o).flatMap(([k, v]) =>
-    typeof v === 'number' ? [[`${prefix}.${k}`, v] as [string, number]] : leaves(v as object, `${prefix}.${k}`),
+    typeof v === 'number'
+      ? [[`${prefix}.${k}`, v] as [string, number]]
+      : v && typeof v === 'object'
+        ? leaves(v as object, `${prefix}.${k}`)
+        : [],
   );
 }
 
@@ -29,6 +34,19 @@ describe('RANKING', () => {
       const next = doc.slice(at, doc.indexOf('\n', doc.indexOf('\n', at) + 1)); // prose may wrap once
       expect(`${line}\n${next}`, path).toContain(String(value));
     }
+  });
+
+  it('is where the query path keeps its tuning constants: no numeric constant of its own elsewhere', () => {
+    // The stages a query runs through; MAX_REQUIREMENTS is spec 3's limit, not a tuning choice.
+    const stages = ['src/question', 'src/plan', 'src/filters', 'src/core', 'src/search', 'src/evidence'];
+    const found = stages
+      .flatMap((dir) => typeScriptFiles(dir))
+      .flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]+)\s*(?::[^=]+)?=\s*[0-9]/gm)].map(
+          (m) => `${file} ${m[1]}`,
+        ),
+      );
+    expect(found).toEqual(['src/plan/requirements.ts MAX_REQUIREMENTS']);
   });
 
   it('fuses the normalised legs into one 0-1 score, the lexical leg weighing more', () => {
@@ -66,11 +84,11 @@ describe('chain explain', () => {
       catalog,
       lexicalQuery('Quillvale cost of sales and gross margin in fiscal 2023'),
       [],
-      EFFORT_PLANS.medium,
+      EFFORT_LIMITS.medium,
     );
     const weights = new Map(r.queryTerms.map((t) => [t, 1]));
     const shards = await shardsOfHits(reader, r.hits);
-    const chains = buildChains(r.hits, EFFORT_PLANS.medium, weights, textEntryTerms(tokenize), shards);
+    const chains = buildChains(r.hits, EFFORT_LIMITS.medium, weights, textEntryTerms(tokenize), shards);
     expect(chains.length).toBeGreaterThan(0);
     const p = RANKING.relevance;
     for (const c of chains) {

@@ -22,7 +22,7 @@ import {
   type RefreshPlan,
 } from '../../index-builder/refresh';
 import { EXTRACTION_VERSION } from '../../index-builder/build';
-import { pointerKey } from '../../src/format/keys';
+import { pointerKey } from '../../index-format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
 import { readFullCatalog } from '../support/file-index';
 import { openLocalBindings } from '../support/local-bindings';

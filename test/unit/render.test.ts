@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Chain, Confidence } from '../../src/evidence/model';
-import type { CatalogHeader, CatalogSource } from '../../src/format/types';
+import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 import { renderAgentContext } from '../../src/render/agent-context';
 import { bar, renderDashboard } from '../../src/render/dashboard';
 import { profileEvidence, toMetadataDistribution, toPercents } from '../../src/render/distribution';
 import { renderEvidence } from '../../src/render/evidence';
 import { EVIDENCE_INSTRUCTIONS } from '../../src/render/instructions';
-import { metricCode } from '../../src/text/metrics';
+import { metricCode } from '../../index-format/metrics';
 
 function source(
   id: string,

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQuery } from '../../src/core/run-query';
-import { mergePreferred } from '../../src/plan/merge';
-import type { Mergeable } from '../../src/plan/merge';
-import { EFFORT_PLANS, planFor } from '../../src/search/effort';
+import { mergePreferred } from '../../src/core/merge';
+import type { Mergeable } from '../../src/core/merge';
+import { EFFORT_LIMITS, effortLimits } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
 import { ResearchRequest } from '../../src/schema/request';
-import { normalizeQuery } from '../../src/text/normalize';
+import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
 
@@ -135,7 +135,7 @@ describe('mergePreferred', () => {
   const chain = (relevance: number, text: string): Mergeable => ({ relevance, score: relevance, claims: [text] });
   it('lets a preferred chain win a near-tie, and a clearly better general chain still lead', () => {
     const order = (pref: number, gen: number) =>
-      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_PLANS.medium.maxChains).map(
+      mergePreferred([chain(pref, 'named quarter')], [chain(gen, 'other filing')], EFFORT_LIMITS.medium.maxChains).map(
         (c) => c.claims[0],
       );
     expect(order(8, 9)).toEqual(['named quarter', 'other filing']);
@@ -147,36 +147,37 @@ describe('mergePreferred', () => {
     const merged = mergePreferred(
       [chain(7, 'named year')],
       [{ ...chain(6, 'statement row'), earned: 3 }],
-      EFFORT_PLANS.medium.maxChains,
+      EFFORT_LIMITS.medium.maxChains,
     );
     expect(merged.map((c) => c.claims[0])).toEqual(['statement row', 'named year']);
     const unearned = mergePreferred(
       [chain(7, 'named year')],
       [chain(6, 'statement row')],
-      EFFORT_PLANS.medium.maxChains,
+      EFFORT_LIMITS.medium.maxChains,
     );
     expect(unearned.map((c) => c.claims[0])).toEqual(['named year', 'statement row']);
   });
 });
 
-describe('planFor: how many chains, how deep, by effort and question shape', () => {
+describe('effortLimits: how many chains, how deep, by effort and question shape', () => {
   it('gives medium lookups and ratios more, shorter chains; trends, comparisons and descriptive questions stay deep', () => {
     for (const shape of ['lookup', 'ratio'] as const) {
-      expect(planFor('medium', shape)).toEqual({ ...EFFORT_PLANS.medium, maxChains: 16, entriesPerChain: 2 });
+      expect(effortLimits('medium', shape)).toEqual({ ...EFFORT_LIMITS.medium, maxChains: 16, entriesPerChain: 2 });
     }
     for (const shape of ['trend', 'comparison', 'descriptive'] as const)
-      expect(planFor('medium', shape)).toEqual(EFFORT_PLANS.medium);
-    for (const effort of ['low', 'high'] as const) expect(planFor(effort, 'lookup')).toEqual(EFFORT_PLANS[effort]);
+      expect(effortLimits('medium', shape)).toEqual(EFFORT_LIMITS.medium);
+    for (const effort of ['low', 'high'] as const)
+      expect(effortLimits(effort, 'lookup')).toEqual(EFFORT_LIMITS[effort]);
   });
 
   it('runs the request with the plan of its shape, and the trace says which', async () => {
     const lookup = await ask({ query: 'Quillvale net sales in fiscal 2023' });
     expect(lookup.trace.analysis.shape).toBe('lookup');
-    expect(lookup.trace.plan.effort).toEqual(planFor('medium', 'lookup'));
+    expect(lookup.trace.plan.effort).toEqual(effortLimits('medium', 'lookup'));
     expect(lookup.body.evidence_budget?.available_evidence_count).toBeLessThanOrEqual(16);
     const trend = await ask({ query: 'How did Quillvale net sales change from fiscal 2022 to fiscal 2023?' });
     expect(trend.trace.analysis.shape).toBe('trend');
-    expect(trend.trace.plan.effort).toEqual(EFFORT_PLANS.medium);
+    expect(trend.trace.plan.effort).toEqual(EFFORT_LIMITS.medium);
   });
 });
 

@@ -4,17 +4,17 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topK, type ScoredStatement } from '../../src/search/top-k';
-import type { Shard } from '../../src/format/types';
+import type { Shard } from '../../index-format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';
 import { openFileIndex } from '../support/file-index';
-import { heldSources } from '../../src/format/views';
+import { heldSources } from '../../index-format/views';
 import { chainTerms } from '../../src/evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
-import { fillPostings } from '../../src/format/shard-layout';
-import { ArtifactFormatError } from '../../src/format/container';
-import { queryTerms } from '../../src/query/terms';
-import { tokenize } from '../../src/text/tokenize';
+import { fillPostings } from '../../index-format/shard-layout';
+import { ArtifactFormatError } from '../../index-format/container';
+import { queryTerms } from '../../src/question/terms';
+import { tokenize } from '../../index-format/tokenize';
 
 const sortAll = (items: ScoredStatement[], k: number) =>
   [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
@@ -112,7 +112,7 @@ describe('query terms of a statement from posting lists against its tokenized te
     )!;
     const a = shard.postOffsets[t]!;
     const k = shard.postOffsets[t + 1]! - a;
-    // The sample's shards are small: 16-bit ids (src/format/shard-layout.ts postingIdBytes).
+    // The sample's shards are small: 16-bit ids (index-format/shard-layout.ts postingIdBytes).
     const bytes = new Uint8Array(Math.ceil((3 * k) / 4) * 4);
     const ids = Uint16Array.from(shard.postDocs.subarray(a, a + k));
     [ids[0], ids[1]] = [ids[1]!, ids[0]!];

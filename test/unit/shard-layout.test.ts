@@ -15,7 +15,7 @@ import {
   statementFeatures,
   statementKind,
   statementStatus,
-} from '../../src/format/shard-layout';
+} from '../../index-format/shard-layout';
 
 /** A shard's builder input of n plain statements, with `overrides` (columns of the same length). */
 function shardInput(n: number, overrides: Partial<ShardInput> = {}): ShardInput {

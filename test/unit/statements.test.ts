@@ -7,7 +7,7 @@ import { segmentFiling } from '../../index-builder/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements';
 import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
 import fc from 'fast-check';
-import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../src/text/metrics';
+import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 
 // Written for this test (invented company): a 10-Q statement of operations with a three-line header, a group
 // label, a wrapped row label and a cash-flow table with a caption column and a "$ ... $" cell.

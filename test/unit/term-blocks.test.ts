@@ -2,9 +2,9 @@
 // not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
 import { describe, expect, it } from 'vitest';
 import { MAX_SHARDS_PER_TERM, termBlocks, type CorpusLexicon } from '../../index-builder/partitioned';
-import { decodeTermBlock } from '../../src/format/codec';
-import type { Directory } from '../../src/format/types';
-import { termTable } from '../../src/format/views';
+import { decodeTermBlock } from '../../index-format/codec';
+import type { Directory } from '../../index-format/types';
+import { termTable } from '../../index-format/views';
 import { rankShards } from '../../src/search/select-shards';
 
 const SHARDS = MAX_SHARDS_PER_TERM + 44;

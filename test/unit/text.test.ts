@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isWordChar } from '../../src/evidence/entities';
+import { isWordChar } from '../../index-format/entities';
 import { escapeText } from '../../src/render/xml';
-import { codePointLength, normalizeQuery } from '../../src/text/normalize';
-import { stem, tokenize, tokenizeUnicode } from '../../src/text/tokenize';
+import { codePointLength, normalizeQuery } from '../../index-format/normalize';
+import { stem, tokenize, tokenizeUnicode } from '../../index-format/tokenize';
 
 describe('normalizeQuery', () => {
   it('applies NFKC, collapses whitespace and trims', () => {

@@ -4,7 +4,7 @@
  * OpenAPI document by the helpers.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FILTER_FIELDS } from '../../src/filters/fields';
+import { FILTER_FIELDS } from '../../index-format/fields';
 import { DRAIN_LIMIT_BYTES } from '../../src/http/unread-body';
 import { API_KEY, BASE, call, expectConforms, expectEnvelope, get, ORIGIN, query, seedSampleIndex } from './helpers';
 

@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import worker from '../../src/index';
+import worker from '../../src';
 import { dropIsolateCache } from '../../src/router';
 import { API_KEY, BASE } from './helpers';
 import { keyOf, uploadVersion } from './index-versions';

@@ -1,9 +1,9 @@
-import { decodeArtifactHead } from '../../src/format/container';
+import { decodeArtifactHead } from '../../index-format/container';
 import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { decodeDirectory } from '../../src/format/codec';
-import { termBlockFile, termBlockOf } from '../../src/format/views';
-import { queryTerms } from '../../src/query/terms';
+import { decodeDirectory } from '../../index-format/codec';
+import { termBlockFile, termBlockOf } from '../../index-format/views';
+import { queryTerms } from '../../src/question/terms';
 import {
   fetchWith,
   forgetPointerMemo,
@@ -194,7 +194,7 @@ describe('a half-published version', () => {
 });
 
 describe('a term block or issuer table that is missing or corrupt', () => {
-  /** A term block the query reads: the block of one of its terms (src/format/views.ts). */
+  /** A term block the query reads: the block of one of its terms (index-format/views.ts). */
   const blockOf = (query: string) => {
     const { terms } = decodeDirectory(SAMPLE.files.get('directory.bin')!);
     return termBlockFile(termBlockOf(queryTerms(query)[0]!, terms.blocks));

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { effortArb, includeArb, modeArb } from '../support/arbitraries';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FILTER_FIELDS } from '../../src/filters/fields';
+import { FILTER_FIELDS } from '../../index-format/fields';
 import { BASE, call, expectConforms, query, seedSampleIndex } from './helpers';
 
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
-import worker from '../../src/index';
+import worker from '../../src';
 import { expect, inject } from 'vitest';
 import { openApiErrors, responseComponent } from '../support/openapi';
 

@@ -1,10 +1,10 @@
 import { createExecutionContext, env } from 'cloudflare:test';
 import { inject } from 'vitest';
-import worker from '../../src/index';
+import worker from '../../src';
 import { getIsolateCache } from '../../src/router';
 import { API_KEY, BASE } from './helpers';
-import { storedKey } from '../../src/format/keys';
-import type { StoredRef } from '../../src/format/types';
+import { storedKey } from '../../index-format/keys';
+import type { StoredRef } from '../../index-format/types';
 
 /** The sample index the real builder produced in globalSetup, decoded once. */
 function sample() {

@@ -2,8 +2,8 @@
 // tests. This runs the round trip inside workerd, at sizes that span several of zlib's output chunks: a size bound
 // on inflate (maxOutputLength) rejected valid 42,719-byte sections there while Node accepted them.
 import { describe, expect, it } from 'vitest';
-import { decodeArtifact, encodeArtifact } from '../../src/format/container';
-import { crc32 } from '../../src/format/crc32';
+import { decodeArtifact, encodeArtifact } from '../../index-format/container';
+import { crc32 } from '../../index-format/crc32';
 
 /** Compressible but not trivial bytes. */
 function column(n: number): Uint8Array {

@@ -24,8 +24,8 @@ import {
   type StatementKind,
   type TermLookup,
 } from './types';
-import { labelTerms, reconcilingOnly } from '../text/row-label';
-import { claimHash, rowLabelHash } from '../text/claims';
+import { labelTerms, reconcilingOnly } from './row-label';
+import { claimHash, rowLabelHash } from './claims';
 
 /**
  * A shard object laid out for byte-range reads (docs/RANGE-READS.md). One sealed container, in this order:
@@ -97,7 +97,7 @@ interface ShardHeader {
 const FLAG_TABLE_ROW = 2;
 const STATUS_SHIFT = 2;
 const STATUS_MASK = 3;
-/** Bits 5-7: the primary financial statement a table row is printed on (src/text/financial-statements.ts code). */
+/** Bits 5-7: the primary financial statement a table row is printed on (index-format/financial-statements.ts code). */
 const STATEMENT_SHIFT = 5;
 const STATEMENT_MASK = 7;
 
@@ -543,7 +543,7 @@ export function statementStatus(shard: Shard, local: number): EpistemicStatus {
   return EPISTEMIC_STATUSES[(shard.flags[local]! >> STATUS_SHIFT) & STATUS_MASK]!;
 }
 
-/** The primary financial statement a table row is printed on, as its code (0: none; src/text/financial-statements.ts). */
+/** The primary financial statement a table row is printed on, as its code (0: none; index-format/financial-statements.ts). */
 export function statementFinancialCode(shard: Shard, local: number): number {
   return (shard.flags[local]! >> STATEMENT_SHIFT) & STATEMENT_MASK;
 }
@@ -723,13 +723,13 @@ export interface BlockRead {
  * than `gap` blocks merged, then the closest reads merged until at most `maxReads` remain (a Worker has six
  * connections at a time: fewer, larger reads beat many small ones).
  */
-export function planBlockReads(
+export function blockReads(
   spans: readonly (readonly [number, number])[],
   block: number,
   gap = 1,
   maxReads = Infinity,
 ): BlockRead[] {
-  const reads = planSpanReads(
+  const reads = spanReads(
     spans.filter(([a, b]) => b > a).map(([a, b]) => [Math.floor(a / block), Math.floor((b - 1) / block) + 1] as const),
     gap,
     maxReads,
@@ -741,7 +741,7 @@ export function planBlockReads(
  * Ranges to read for these spans (within a section), exactly: spans closer than `gap` read together, then the
  * closest reads merged until at most `maxReads` remain.
  */
-export function planSpanReads(
+export function spanReads(
   spans: readonly (readonly [number, number])[],
   gap: number,
   maxReads = Infinity,

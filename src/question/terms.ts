@@ -1,8 +1,8 @@
-import { metricByCode, metricCodes, type MetricReading } from '../text/metrics';
-import { tokenize } from '../text/tokenize';
+import { metricByCode, metricCodes, type MetricReading } from '../../index-format/metrics';
+import { tokenize } from '../../index-format/tokenize';
 import { cueTerms, PHRASING_WORDS } from './cues';
 
-/** Words of how a question is asked, not of what it asks about (src/query/cues.ts), stemmed as the analyzer stems them. */
+/** Words of how a question is asked, not of what it asks about (src/question/cues.ts), stemmed as the analyzer stems them. */
 const QUESTION_WORDS = cueTerms(PHRASING_WORDS);
 
 /**
@@ -37,7 +37,7 @@ export interface LexicalQuery {
 }
 
 /**
- * A text's lexical query (the question's is part of its analysis, src/query/analyze.ts, read as a question; a focused
+ * A text's lexical query (the question's is part of its analysis, src/question/analyze.ts, read as a question; a focused
  * pass's is its own, written in the filings' words).
  */
 export function lexicalQuery(text: string, reading: MetricReading = 'statement'): LexicalQuery {

@@ -27,7 +27,7 @@ export interface MergedBranches<C extends Pick<Mergeable, 'claims'>> {
  * Merges the branches' ranked chains round-robin (each branch's best, then each branch's second, ...), so every
  * requirement's best evidence ranks near the top whatever the relevance scales of the different branch queries.
  * A chain whose claims all appear in an already kept chain is a duplicate (two branches often find the same
- * table row); its branch is credited to the kept chain. Capped at `max` chains, the effort plan's chain count,
+ * table row); its branch is credited to the kept chain. Capped at `max` chains, the effort limits' chain count,
  * so agentic mode returns as many chains as research mode would.
  */
 export function mergeBranches<C extends Pick<Mergeable, 'claims'>>(

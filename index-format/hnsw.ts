@@ -8,8 +8,8 @@
 // files. The on-disk format is hnswlib's saveIndex layout for wasm32 (size_t = 4 bytes), which
 // is why indexes from hnswlib-node (64-bit) are not compatible: build them with this module.
 
-import createHnswlibModule from '../../generated/hnswlib/hnswlib-glue.mjs';
-import type { HnswlibHierarchicalNSW, HnswlibModule } from '../../generated/hnswlib/hnswlib-glue.mjs';
+import createHnswlibModule from '../generated/hnswlib/hnswlib-glue.mjs';
+import type { HnswlibHierarchicalNSW, HnswlibModule } from '../generated/hnswlib/hnswlib-glue.mjs';
 
 export type HnswSpace = 'ip' | 'l2' | 'cosine';
 

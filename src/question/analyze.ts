@@ -1,11 +1,15 @@
 import { findClassification, findCompanies } from './companies';
 import { BUSINESS_DESCRIPTION, FINANCIAL_STATEMENTS_HINT, findItemHints } from './items';
 import { findPeriods, type PeriodMentions } from './periods';
-import type { Directory } from '../format/types';
+import type { Directory } from '../../index-format/types';
 import { lexicalQuery, type LexicalQuery } from './terms';
 import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from './cues';
-import { FINANCIAL_STATEMENTS, namedFinancialStatements, type FinancialStatement } from '../text/financial-statements';
-import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
+import {
+  FINANCIAL_STATEMENTS,
+  namedFinancialStatements,
+  type FinancialStatement,
+} from '../../index-format/financial-statements';
+import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../../index-format/metrics';
 
 /**
  * One reading of a question (analyse -> plan -> execute): everything the pipeline needs from the question's text,
@@ -16,10 +20,10 @@ import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../
  */
 export type QuestionShape = 'comparison' | 'trend' | 'ratio' | 'lookup' | 'descriptive';
 
-export interface QueryAnalysis {
+export interface QuestionAnalysis {
   /** The normalized question. */
   text: string;
-  /** The question's lexical query: index terms and the metrics named (src/query/terms.ts). */
+  /** The question's lexical query: index terms and the metrics named (src/question/terms.ts). */
   lexical: LexicalQuery;
   /** Companies named by name or alias (any case) or ticker (capitals or "$"); ticker-like words no company has. */
   companies: { tickers: string[]; unknown: string[] };
@@ -42,7 +46,7 @@ export interface QueryAnalysis {
    */
   current: boolean;
   /**
-   * Sections the question is about, as item tags (src/query/items.ts): those it names, or for a descriptive
+   * Sections the question is about, as item tags (src/question/items.ts): those it names, or for a descriptive
    * question that names none, does not look forward and does not ask why, the business description. A ranking
    * preference, never a filter.
    */
@@ -51,7 +55,7 @@ export interface QueryAnalysis {
   lineItems: string[];
   /**
    * Primary financial statements the question is about: those it names ("balance sheet") and those that report its
-   * inputs when it is a ratio (src/text/metrics.ts `statement`), in FINANCIAL_STATEMENTS order; `named` when the
+   * inputs when it is a ratio (index-format/metrics.ts `statement`), in FINANCIAL_STATEMENTS order; `named` when the
    * question names one. A ranking preference for the rows printed on them, never a filter.
    */
   statements: { list: FinancialStatement[]; named: boolean };
@@ -113,7 +117,11 @@ function shapeOf(
  * often a segment's or a product's ("iPhone net sales", "Data Center revenue"), printed in notes and MD&A, not on
  * the statement (docs/PARAMETERS.md has the measurements).
  */
-function statementsOf(text: string, lineItems: readonly string[], shape: QuestionShape): QueryAnalysis['statements'] {
+function statementsOf(
+  text: string,
+  lineItems: readonly string[],
+  shape: QuestionShape,
+): QuestionAnalysis['statements'] {
   const named = namedFinancialStatements(text);
   const found = new Set(named);
   if (shape === 'ratio') {
@@ -125,7 +133,7 @@ function statementsOf(text: string, lineItems: readonly string[], shape: Questio
   return { list: FINANCIAL_STATEMENTS.filter((s) => found.has(s)), named: named.length > 0 };
 }
 
-export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnalysis {
+export function analyzeQuestion(text: string, directory: DirectoryNames): QuestionAnalysis {
   const companies = findCompanies(text, directory.companies);
   const values = (field: 'sec_gics_sector' | 'sec_gics_sub_industry') =>
     Object.keys(directory.field_values[field] ?? {});

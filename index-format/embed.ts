@@ -1,4 +1,4 @@
-import type { EmbeddingModel } from '../format/types';
+import type { EmbeddingModel } from './types';
 
 /**
  * Text embedding shared by builder and Worker: the weighted mean of the word vectors of a text's terms (the word

@@ -27,7 +27,7 @@ const FISCAL_YEAR_TERM = /^fy\d{4}$/;
  * count. Builder and Worker agree.
  */
 export function termBlockOf(term: string, blocks: number): number {
-  // `fy<year>` lies in the block of `<year>`: a question that names a year looks up both (src/query/terms.ts),
+  // `fy<year>` lies in the block of `<year>`: a question that names a year looks up both (src/question/terms.ts),
   // so they cost one read.
   const key = FISCAL_YEAR_TERM.test(term) ? term.slice(2) : term;
   let h = 0x811c9dc5;

@@ -10,7 +10,7 @@ export interface ItemHint {
   tags: readonly string[];
 }
 
-/** The label of the hint for the financial statements section (src/query/analyze.ts drops it for a named statement). */
+/** The label of the hint for the financial statements section (src/question/analyze.ts drops it for a named statement). */
 export const FINANCIAL_STATEMENTS_HINT = 'financial statements';
 
 export const ITEM_HINTS: readonly ItemHint[] = [
@@ -74,7 +74,7 @@ export const ITEM_HINTS: readonly ItemHint[] = [
 ];
 
 /**
- * The section a descriptive question that names no section is about (src/query/analyze.ts): Regulation S-K Item 101
+ * The section a descriptive question that names no section is about (src/question/analyze.ts): Regulation S-K Item 101
  * puts what a company is and does in the 10-K's Item 1, Business (its segments, products, markets and geographies,
  * customers, competition, acquisitions of the year). The same words recur in risk factors and MD&A, in
  * hypotheticals and in passing, and outnumber the passage that answers. A 10-Q has no such item, so the preference

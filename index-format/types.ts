@@ -1,5 +1,5 @@
 import type { PackedLines } from './packed-lines';
-import type { FilterField } from '../filters/fields';
+import type { FilterField } from './fields';
 
 /** Metadata carried by every source (one item of one filing); the keys are the public filter fields. */
 export type SourceMeta = Record<FilterField, string | null>;
@@ -36,7 +36,7 @@ export interface CatalogCompany {
 }
 
 /**
- * One entity of an issuer: a name matched in entry text by src/evidence/entities.ts, a description written from
+ * One entity of an issuer: a name matched in entry text by index-format/entities.ts, a description written from
  * the evidence that named it, and the catalog source ids of the first and latest filing items that state it.
  */
 export interface CatalogEntity {
@@ -61,10 +61,10 @@ export interface ShardInfo {
   /** Whether an hnswlib graph artifact exists for this shard (large shards only), and its size. */
   graph_file: string | null;
   graph_bytes?: number;
-  /** Content ids (src/format/keys.ts) of the shard and its graph: the Worker reads both by content. */
+  /** Content ids (index-format/keys.ts) of the shard and its graph: the Worker reads both by content. */
   content_id: string;
   graph_content_id?: string;
-  /** The shard's head (src/format/shard-layout.ts): its first head_bytes bytes, and their CRC-32. */
+  /** The shard's head (index-format/shard-layout.ts): its first head_bytes bytes, and their CRC-32. */
   head_bytes: number;
   head_crc: number;
 }
@@ -127,11 +127,11 @@ export interface Shard {
   /** Catalog source index of each statement. */
   source: Uint32Array;
   page: Uint32Array;
-  /** Primary metric code (src/text/metrics.ts, 1-based; 0 = none). */
+  /** Primary metric code (index-format/metrics.ts, 1-based; 0 = none). */
   metric: Uint8Array;
   /**
    * Per statement: SHARD_FLAG_* bits, computed by the builder from the statement's text, with its kind and status
-   * packed in (read them with statementKind and statementStatus, src/format/shard-layout.ts).
+   * packed in (read them with statementKind and statementStatus, index-format/shard-layout.ts).
    */
   flags: Uint8Array;
   /**
@@ -141,11 +141,11 @@ export interface Shard {
    */
   labels: PackedLines;
   /**
-   * Per statement, a 32-bit hash of its claim key (src/text/claims.ts): chains tell restatements of one claim
+   * Per statement, a 32-bit hash of its claim key (index-format/claims.ts): chains tell restatements of one claim
    * apart from the head alone, before any text is read.
    */
   claim: Uint32Array;
-  /** Per table row, the hash of its label's claim key (src/text/claims.ts rowLabelHash); 0 for a sentence. */
+  /** Per table row, the hash of its label's claim key (index-format/claims.ts rowLabelHash); 0 for a sentence. */
   rowLabel: Uint32Array;
   /**
    * Per agreed table row, where the other filings that restate it have it (source, page: the agree occurrences of
@@ -160,7 +160,7 @@ export interface Shard {
   edges: ShardEdges;
   /** The term dictionary, sorted. */
   terms: PackedLines;
-  /** A term's index in `terms` (a Map, or a search of the sorted dictionary: src/format/shard-layout.ts). */
+  /** A term's index in `terms` (a Map, or a search of the sorted dictionary: index-format/shard-layout.ts). */
   termIndex: TermLookup;
   postOffsets: Uint32Array;
   postDocs: Uint32Array;
@@ -181,7 +181,7 @@ export interface Shard {
 
 /**
  * A shard's evidence graph as flat columns: statement i's edges are at[i]..at[i + 1] of target and kind (indexes into
- * EDGE_KINDS). Read with statementEdges (src/format/shard-layout.ts).
+ * EDGE_KINDS). Read with statementEdges (index-format/shard-layout.ts).
  */
 export interface ShardEdges {
   at: Uint32Array;
@@ -207,14 +207,14 @@ export interface PostingList {
  */
 export interface ShardParts {
   postings: Uint8Array;
-  /** Per term read, its list (src/format/shard-layout.ts postingList reads either kind of shard). */
+  /** Per term read, its list (index-format/shard-layout.ts postingList reads either kind of shard). */
   lists: Map<number, PostingList>;
-  /** Memory the lists held cost (src/format/shard-layout.ts shardMemory). */
+  /** Memory the lists held cost (index-format/shard-layout.ts shardMemory). */
   listCost: number;
   records: Uint8Array;
   /** Added to every source number a record names (the issuer's first global source). */
   sourceBase: number;
-  /** Memory its decoded head and the records filled in so far cost (src/format/shard-layout.ts shardMemory). */
+  /** Memory its decoded head and the records filled in so far cost (index-format/shard-layout.ts shardMemory). */
   headCost: number;
   recordCost: number;
   layout: ShardLayout;
@@ -228,14 +228,14 @@ export interface ShardLayout {
   postings: { start: number; bytes: number; crc: Uint32Array };
   /** Per statement, byte offsets of its record in the records section (count + 1). */
   recordAt: Uint32Array;
-  /** Each record ends with its own CRC-32 (src/format/shard-layout.ts recordIntact). */
+  /** Each record ends with its own CRC-32 (index-format/shard-layout.ts recordIntact). */
   records: { start: number; bytes: number };
 }
 
 /**
  * Term statistics for BM25 and shard routing: corpus-wide document frequencies and, per term, the shards holding it
  * with an upper bound of its contribution there. The Worker assembles one per query from the term blocks of the
- * query's terms (src/format/views.ts), so it holds those terms only.
+ * query's terms (index-format/views.ts), so it holds those terms only.
  */
 /** Where a term sits in a shard's dictionary, if it is there. */
 export interface TermLookup {
@@ -258,7 +258,7 @@ export interface Lexicon {
   byteSize: number;
 }
 
-/** Word vectors for embedding text (src/text/embed.ts): the builder's whole model, or the Worker's query-term part. */
+/** Word vectors for embedding text (index-format/embed.ts): the builder's whole model, or the Worker's query-term part. */
 export interface EmbeddingModel {
   dim: number;
   vocab: string[];
@@ -379,7 +379,7 @@ export interface TermBlock {
   weights: Float32Array;
   vectors: Int8Array;
   dim: number;
-  /** What the decoded block holds in memory (columns, terms, objects), for the artifact cache (src/format/codec.ts). */
+  /** What the decoded block holds in memory (columns, terms, objects), for the artifact cache (index-format/codec.ts). */
   byteSize: number;
 }
 

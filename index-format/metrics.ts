@@ -14,7 +14,7 @@ export interface Metric {
   /** Ratios and derived metrics: the metric ids they are computed from, numerator first. */
   inputs?: readonly string[];
   /**
-   * The primary financial statement that reports the line item (src/text/financial-statements.ts): a question about
+   * The primary financial statement that reports the line item (index-format/financial-statements.ts): a question about
    * it prefers that statement's rows. Absent for ratios (their inputs have one) and for figures of no one statement.
    */
   statement?: FinancialStatement;

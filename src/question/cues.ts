@@ -1,4 +1,4 @@
-import { tokenize } from '../text/tokenize';
+import { tokenize } from '../../index-format/tokenize';
 
 /**
  * The service's cue vocabularies, in one place: words and phrases that say how a question is asked or what shape it
@@ -16,7 +16,7 @@ export interface Cue {
 /**
  * Words of how a question is asked, not of what it asks about, plus units every table row carries. In filings they
  * match boilerplate (auditor letters, table captions), so as query terms they pull noise above the answering row
- * (src/query/terms.ts). Content words (cash, margin, ratio, segment...) never go here.
+ * (src/question/terms.ts). Content words (cash, margin, ratio, segment...) never go here.
  */
 export const PHRASING_WORDS: readonly Cue[] = [
   { cue: 'answer', example: 'Answer from the 10-K: what did the company pay in dividends?' },
@@ -174,7 +174,7 @@ export const FORWARD_LOOKING: readonly Cue[] = [
   { cue: 'targets?', example: 'What leverage target did management set?' },
 ];
 
-/** A question that sets things side by side (src/query/analyze.ts: shape `comparison`). */
+/** A question that sets things side by side (src/question/analyze.ts: shape `comparison`). */
 export const COMPARISON: readonly Cue[] = [
   {
     cue: String.raw`\bcompar(?:e|ed|es|ing|ison|isons)\b`,
@@ -189,7 +189,7 @@ export const COMPARISON: readonly Cue[] = [
 ];
 
 /**
- * A question about why something changed (src/query/analyze.ts): management's discussion explains changes
+ * A question about why something changed (src/question/analyze.ts): management's discussion explains changes
  * (Regulation S-K Item 303), the business description does not, so such a question gets no business-description
  * preference.
  */
@@ -203,7 +203,7 @@ export const CAUSAL: readonly Cue[] = [
   },
 ];
 
-/** A question that asks for a number even when it names no metric of the vocabulary (src/query/analyze.ts: `lookup`). */
+/** A question that asks for a number even when it names no metric of the vocabulary (src/question/analyze.ts: `lookup`). */
 export const NUMERIC_ASK: readonly Cue[] = [
   { cue: String.raw`\bhow (?:much|many)\b`, example: 'How many employees did the company have at year end?' },
   {

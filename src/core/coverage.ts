@@ -1,15 +1,28 @@
 import type { z } from 'zod';
 import type { Chain } from '../evidence/model';
-import type { CatalogSource } from '../format/types';
+import type { CatalogSource } from '../../index-format/types';
 import type { Coverage } from '../schema/response';
-import { metricCode, metricCodes, METRICS } from '../text/metrics';
-import type { Requirement, RequirementPlan } from './requirements';
+import { metricCode, metricCodes, METRICS } from '../../index-format/metrics';
+import type { Facet } from '../plan/facets';
+import type { Requirement, RequirementSet } from '../plan/requirements';
 
 type CoverageValue = z.infer<typeof Coverage>;
 
 /** Does any entry of the chain state the metric (its tagged metric, or the metric named in its text)? */
 export function namesMetric(chain: Chain, code: number): boolean {
   return chain.entries.some((e) => e.metric === code || metricCodes(e.consensus, METRICS.length).includes(code));
+}
+
+/** Does the chain hold what the facet asks for: its line item, or evidence from its filing? */
+export function coversFacet(chain: Chain, facet: Facet): boolean {
+  const covers = facet.covers;
+  if ('metric' in covers) return namesMetric(chain, covers.metric);
+  return chain.entries.some((e) => e.sources.some((s) => covers.sources.has(s.source)));
+}
+
+/** The facets a chain covers. */
+export function facetsOfChain(chain: Chain, facets: readonly Facet[]): string[] {
+  return facets.filter((f) => coversFacet(chain, f)).map((f) => f.id);
 }
 
 /** Does any cited source of the chain belong to the requirement's issuer and fiscal year (each when set)? */
@@ -34,7 +47,7 @@ function fromScope(chain: Chain, r: Requirement, sources: readonly CatalogSource
  */
 export function requirementsOfChain(
   chain: Chain,
-  plan: RequirementPlan,
+  plan: RequirementSet,
   sources: readonly CatalogSource[],
   retrievedBy: ReadonlySet<string>,
 ): string[] {
@@ -55,7 +68,7 @@ export function requirementsOfChain(
  * missing), token_budget (a requirement omitted by the budget).
  */
 export function assessCoverage(
-  plan: RequirementPlan,
+  plan: RequirementSet,
   available: readonly Chain[],
   returned: readonly Chain[],
   supports: (chain: Chain) => readonly string[],

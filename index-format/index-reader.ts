@@ -1,4 +1,4 @@
-import type { CatalogHeader, Directory, EmbeddingModel, Lexicon, Manifest, Shard } from '../format/types';
+import type { CatalogHeader, Directory, EmbeddingModel, Lexicon, Manifest, Shard } from './types';
 
 /** k-NN result of a graph: shard-local statement ids, best first, with hnswlib's ip distances (1 - dot). */
 export interface GraphSearchResult {
@@ -31,7 +31,7 @@ export interface ShardNeed {
   records?: Iterable<number>;
 }
 
-/** Lexicon and word vectors of some terms (src/format/views.ts termTable). */
+/** Lexicon and word vectors of some terms (index-format/views.ts termTable). */
 export interface TermTable {
   lexicon: Lexicon;
   model: EmbeddingModel;

@@ -1,4 +1,4 @@
-import type { StatementKind } from '../format/types';
+import type { StatementKind } from './types';
 
 /** Text key under which restatements of one claim merge: case, spacing and punctuation do not matter. */
 export function claimKey(text: string): string {

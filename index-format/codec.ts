@@ -8,10 +8,10 @@ import {
   type Manifest,
   type TermBlock,
 } from './types';
-import { ANALYZER_VERSION } from '../text/tokenize';
+import { ANALYZER_VERSION } from './tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
 // builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
-import type { HnswHeader } from '../vector/hnsw';
+import type { HnswHeader } from './hnsw';
 
 // ---------- shard (laid out for range reads) ----------
 export { decodeShard, encodeShard, type ShardInput } from './shard-layout';
@@ -159,7 +159,7 @@ export interface DecodedGraph {
   hnsw: Uint8Array;
 }
 
-/** src/vector/hnsw.ts parseHnswHeader, passed in by the caller (see the import note at the top). */
+/** index-format/hnsw.ts parseHnswHeader, passed in by the caller (see the import note at the top). */
 export type HnswHeaderParser = (hnsw: Uint8Array) => HnswHeader;
 
 export function encodeGraph(header: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeaderParser): Uint8Array {

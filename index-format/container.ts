@@ -14,7 +14,7 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 export const MAGIC = 0x53524546; // "FERS" little-endian
 /**
  * 4: partitioned index (directory, issuer tables, term blocks), sealed artifacts; shards, graphs and issuer tables
- * stored by content. 5: shards laid out for range reads (src/format/shard-layout.ts). 6: claim hashes and row
+ * stored by content. 5: shards laid out for range reads (index-format/shard-layout.ts). 6: claim hashes and row
  * agreement groups in the shard head (chains are ranked from the head, records read for the chains kept). 7: the
  * agree occurrences of agreed table rows in the head (drafting reads no record). 8: the binary codes follow the head
  * and are read with it (one range); record vectors moved to their own section, read only with a whole shard. 9:

@@ -1,15 +1,15 @@
-import { decodeIssuerTable, decodeShard, decodeTermBlock } from '../format/codec';
+import { decodeIssuerTable, decodeShard, decodeTermBlock } from './codec';
 import {
   blocksIntact,
   decodeShardHead,
   fillPostings,
   fillRecord,
-  planBlockReads,
-  planSpanReads,
+  blockReads,
+  spanReads,
   recordBody,
   recordIntact,
   shardMemory,
-} from '../format/shard-layout';
+} from './shard-layout';
 import type {
   Directory,
   DirectoryCompany,
@@ -19,20 +19,13 @@ import type {
   ShardInfo,
   StoredRef,
   TermBlock,
-} from '../format/types';
-import {
-  DirectoryIndex,
-  scopedCatalog,
-  termBlockFile,
-  termBlockOf,
-  termTable,
-  withGlobalSources,
-} from '../format/views';
+} from './types';
+import { DirectoryIndex, scopedCatalog, termBlockFile, termBlockOf, termTable, withGlobalSources } from './views';
 import type { IndexReader, ShardNeed } from './index-reader';
 
 /**
  * Loads one artifact of the open version: read, verified (its seal), decoded and cached by the implementation.
- * `ref` names the file and, for objects stored by content, its content id (src/format/keys.ts). `size` is what the
+ * `ref` names the file and, for objects stored by content, its content id (index-format/keys.ts). `size` is what the
  * decoded value costs in memory, for the cache's budget.
  */
 export type LoadArtifact = <T>(
@@ -208,7 +201,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     const wanted = unread.filter((t) => !pending.postings.has(t));
     const at = layout.postingAt;
     const { start, bytes: size, crc } = layout.postings;
-    for (const read of planBlockReads(
+    for (const read of blockReads(
       wanted.map((t) => [at[t]!, at[t + 1]!] as const),
       layout.block,
       1,
@@ -233,7 +226,7 @@ async function readShardParts(shard: Shard, ref: StoredRef, need: ShardNeed, rea
     const locals = unread.filter((i) => !pending.records.has(i));
     const at = layout.recordAt;
     const { start } = layout.records;
-    for (const read of planSpanReads(
+    for (const read of spanReads(
       locals.map((i) => [at[i]!, at[i + 1]!] as const),
       RECORD_GAP_BYTES,
       MAX_RECORD_READS,

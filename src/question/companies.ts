@@ -4,7 +4,7 @@ import { cueWords, NOT_TICKERS } from './cues';
  * Companies and company groups a question names: by name or alias (any case), by ticker (capitals, "$"), and by
  * GICS sector or sub-industry value. Matched against the directory's own names, so nothing here lists companies.
  */
-/** Upper-case words in questions that are not tickers even when a company trades under them (src/query/cues.ts). */
+/** Upper-case words in questions that are not tickers even when a company trades under them (src/question/cues.ts). */
 const ACRONYMS = cueWords(NOT_TICKERS);
 
 function escapeRegExp(s: string): string {

@@ -1,8 +1,8 @@
 /**
  * The primary financial statements (Regulation S-X: balance sheet, statements of income, comprehensive income, cash
  * flows and equity), by their titles. The builder marks every table row printed on a statement's pages with the
- * statement (Shard.flags, src/format/shard-layout.ts); a question about a statement or about one of its line items
- * prefers those rows (src/query/analyze.ts), because a figure restated in a note or in MD&A is one row among many
+ * statement (Shard.flags, index-format/shard-layout.ts); a question about a statement or about one of its line items
+ * prefers those rows (src/question/analyze.ts), because a figure restated in a note or in MD&A is one row among many
  * similar ones there, and the statement is where an analyst reads it.
  */
 export const FINANCIAL_STATEMENTS = [
