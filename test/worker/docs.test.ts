@@ -1,0 +1,147 @@
+/**
+ * The API reference page and its files, through the real Worker in workerd with the assets of wrangler.toml (the
+ * browser test, test/unit/docs-browser.test.ts, opens it in Chromium). The other routes keep their own headers and
+ * never read the assets binding.
+ */
+import { createExecutionContext, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import worker from '../../src/index';
+import { API_CSP } from '../../src/http/security-headers';
+import { DOCS_ASSET_FILES, DOCS_CSP } from '../../src/routes/docs';
+import { API_KEY, BASE, call, expectConforms, expectEnvelope, ORIGIN, seedSampleIndex } from './helpers';
+
+beforeAll(async () => {
+  await seedSampleIndex();
+});
+
+const BROWSER = { origin: 'https://notebook.example' };
+
+describe('GET /v2/sp500/docs', () => {
+  it('is an HTML page, public, with its own CSP and the CORS headers, naming only same-origin files', async () => {
+    const res = await call('/docs', { key: null, headers: BROWSER });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toBe(DOCS_CSP);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const html = await res.text();
+    const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(urls.sort()).toEqual(
+      [
+        'data:,',
+        '/v2/sp500/openapi.json',
+        '/v2/sp500/docs/swagger-ui.css',
+        '/v2/sp500/docs/swagger-ui-bundle.js',
+        '/v2/sp500/docs/init.js',
+      ].sort(),
+    );
+    expect(html).toContain('data-openapi-url="/v2/sp500/openapi.json"');
+    expect(html).not.toMatch(/<script>|<script [^>]*>[^<]/); // no inline script: the CSP allows none
+  });
+
+  it("serves Swagger UI's files from the assets binding, with an ETag a browser revalidates against", async () => {
+    for (const file of DOCS_ASSET_FILES) {
+      const res = await call(`/docs/${file}`, { key: null });
+      expect(res.status, file).toBe(200);
+      expect(res.headers.get('content-type'), file).toMatch(file.endsWith('.js') ? /javascript/ : /^text\/css/);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const body = await res.text();
+      expect(body.length, file).toBeGreaterThan(100_000);
+      const etag = res.headers.get('etag');
+      expect(etag, file).toBeTruthy();
+      const again = await call(`/docs/${file}`, { key: null, headers: { 'if-none-match': etag! } });
+      expect(again.status, file).toBe(304);
+    }
+    const bundle = await (await call('/docs/swagger-ui-bundle.js', { key: null })).text();
+    expect(bundle).toContain('SwaggerUIBundle');
+  });
+
+  it('serves the start-up script, which points Swagger UI at the page, and no external validator', async () => {
+    const res = await call('/docs/init.js', { key: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    const script = await res.text();
+    expect(script).toContain('SwaggerUIBundle(');
+    expect(script).toContain('validatorUrl: null');
+    expect(script).not.toMatch(/https?:/);
+  });
+
+  it('answers other names, other methods and other domains in the error envelope', async () => {
+    // LICENSE is in the assets directory but is not a file the page loads.
+    for (const path of ['/docs/LICENSE', '/docs/nope.js', '/docs/swagger-ui.css/x']) {
+      const { json } = await expectConforms(await call(path, { key: null }), 'GET', `${BASE}${path}`);
+      expectEnvelope(json, 404, 'NOT_FOUND');
+    }
+    for (const path of ['/docs', '/docs/swagger-ui.css']) {
+      const { json } = await expectConforms(await call(path, { method: 'POST' }), 'POST', `${BASE}${path}`);
+      expectEnvelope(json, 405, 'METHOD_NOT_ALLOWED');
+    }
+    for (const path of ['/docs', '/docs/init.js']) {
+      const url = `${ORIGIN}/v2/nasdaq${path}`;
+      const { json } = await expectConforms(await call(url, { key: null }), 'GET', url);
+      expectEnvelope(json, 404, 'UNKNOWN_DOMAIN');
+    }
+  });
+});
+
+describe('the other routes', () => {
+  /** Calls the Worker with an assets binding that counts its reads. */
+  async function callCounting(path: string, init: RequestInit = {}): Promise<{ res: Response; reads: number }> {
+    let reads = 0;
+    const assets = {
+      fetch: (...args: Parameters<Fetcher['fetch']>) => {
+        reads++;
+        return env.ASSETS.fetch(...args);
+      },
+    } as Fetcher;
+    const headers = new Headers(init.headers);
+    headers.set('x-api-key', API_KEY);
+    const ctx = createExecutionContext();
+    const request = new Request(`${BASE}${path}`, { ...init, headers });
+    const res = await worker.fetch!(
+      request as Parameters<NonNullable<typeof worker.fetch>>[0],
+      { ...env, ASSETS: assets },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    await res.arrayBuffer();
+    return { res, reads };
+  }
+
+  it('never read the assets binding: only the docs files do', async () => {
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query":"net sales"}' };
+    const calls: [string, RequestInit, number][] = [
+      ['/query', post, 200],
+      ['/metadata-filters', {}, 200],
+      ['/openapi.json', {}, 200],
+      ['/docs', {}, 200],
+      ['/docs/init.js', {}, 200],
+      ['/nowhere', {}, 404],
+    ];
+    for (const [path, init, status] of calls) {
+      const { res, reads } = await callCounting(path, init);
+      expect(res.status, path).toBe(status);
+      expect(reads, path).toBe(0);
+    }
+    const { res, reads } = await callCounting('/docs/swagger-ui.css');
+    expect(res.status).toBe(200);
+    expect(reads).toBe(1);
+  });
+
+  it('keep the API CSP, nosniff and CORS, on answers and errors alike', async () => {
+    const answers = [
+      await call('/metadata-filters', { headers: BROWSER }),
+      await call('/openapi.json', { key: null, headers: BROWSER }),
+      await call('/metadata-filters', { key: 'wrong', headers: BROWSER }),
+      await call('/nowhere', { headers: BROWSER }),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers.get('content-security-policy')).toBe(API_CSP);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    }
+  });
+});
