@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unstable_readConfig as readConfig } from 'wrangler';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,11 @@ function dryRun(env: string | undefined, outdir: string) {
   });
 }
 
+/** 200 characters from the middle of Swagger UI's bundle: found in the Worker's bundle only if it were bundled. */
+const SWAGGER_UI_SAMPLE = (() => {
+  const bundle = readFileSync('generated/docs/swagger-ui-bundle.js', 'utf8');
+  return bundle.slice(bundle.length / 2, bundle.length / 2 + 200);
+})();
 const ENVS = { staging: 'filing-evidence-index-staging', production: 'filing-evidence-index-production' } as const;
 const newDir = tempDirs('fers-dry-run-');
 
@@ -32,6 +37,13 @@ describe('wrangler.toml', () => {
       expect(r.output).toContain(`env.INDEX_BUCKET (${env ? ENVS[env] : 'filing-evidence-index'})`);
       expect(r.output).toMatch(/env\.RATE_LIMITER \(600 requests\/60s\)/);
       expect(existsSync(join(out, 'index.js'))).toBe(true);
+      // Workers' limit on the compressed upload: 3 MB on the Free plan (10 MB on Paid). Swagger UI is not in the
+      // bundle: its files go up as static assets (25 MiB per file), read only by the docs route.
+      const gzipKiB = Number(/Total Upload: [\d.]+ KiB \/ gzip: ([\d.]+) KiB/.exec(r.output)?.[1]);
+      expect(gzipKiB).toBeGreaterThan(100);
+      expect(gzipKiB).toBeLessThan(3 * 1000 * (1000 / 1024));
+      expect(readFileSync(join(out, 'index.js'), 'utf8')).not.toContain(SWAGGER_UI_SAMPLE);
+      expect(r.output).toMatch(/Read \d+ files from the assets directory .*generated\/docs/);
     });
   }
 
