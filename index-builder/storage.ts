@@ -129,24 +129,20 @@ export function checkWranglerLogin(
 }
 
 /**
- * wrangler.toml with `remote = true` on the index bindings, written to .wrangler/ beside it, so wrangler's bindings
- * reach the account's bucket and namespace instead of local state.
+ * wrangler.toml with `remote = true` on the index bindings, written beside it (relative paths keep their meaning), so
+ * wrangler's bindings reach the account's bucket and namespace instead of local state.
  */
-export function remoteConfig(configPath: string): string {
+function remoteConfig(configPath: string): string {
   const lines = readFileSync(configPath, 'utf8').split('\n');
   const out: string[] = [];
-  let inAssets = false;
   for (const line of lines) {
-    // main and the [assets] table are not needed for bindings, and their paths would resolve relative to .wrangler/
-    // (wrangler also refuses assets with run_worker_first but no main).
-    if (/^\s*\[/.test(line)) inAssets = /^\s*\[assets\]\s*$/.test(line);
-    if (inAssets || /^\s*main\s*=/.test(line)) continue;
     out.push(line);
     if (/^\s*binding\s*=\s*"(INDEX_BUCKET|INDEX_KV)"\s*$/.test(line)) out.push('remote = true');
   }
   const path = join(dirname(resolve(configPath)), '.wrangler', 'publish-remote.toml');
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, out.join('\n'));
+  // main is not needed for bindings, and it would resolve relative to .wrangler/.
+  writeFileSync(path, out.filter((l) => !/^\s*main\s*=/.test(l)).join('\n'));
   return path;
 }
 

@@ -7,8 +7,6 @@ declare global {
     interface Env {
       INDEX_BUCKET: R2Bucket;
       INDEX_KV: KVNamespace;
-      /** Static assets (wrangler.toml [assets]): Swagger UI's files for the API reference page, read by that route only. */
-      ASSETS: Fetcher;
       /** Comma-separated SHA-256 hex digests of accepted API keys (a secret in production, .dev.vars locally). */
       API_KEY_HASHES?: string;
       /** Byte budget of the per-isolate artifact cache. Defaults to 64 MiB. */

@@ -5,14 +5,32 @@ import { ApiError } from '../errors';
  * out" sends the key the caller enters under "Authorize" as X-API-Key. Public like the document: the page holds no
  * index data, and every call made from it needs the caller's key.
  *
- * Swagger UI's files are static assets (wrangler.toml [assets], copied from swagger-ui-dist into generated/docs by
- * scripts/prepare-docs-assets.mjs), read through the ASSETS binding by this route alone: the Worker's bundle does not
- * carry them, and no other route touches them. Nothing is loaded from another origin, and the page's CSP says so.
+ * Swagger UI's files are Text modules of the Worker (copied from swagger-ui-dist into generated/docs by
+ * scripts/prepare-docs-assets.mjs), imported by this route on its first request: no other route evaluates them, and
+ * no request pays for them but the page's. Nothing is loaded from another origin, and the page's CSP says so.
  */
 
-/** Swagger UI's files, served from the assets directory under the same names. */
-export const DOCS_ASSET_FILES = ['swagger-ui-bundle.js', 'swagger-ui.css'] as const;
-/** The page's own start-up script (served by the Worker: the CSP allows no inline script). */
+interface DocsFile {
+  type: string;
+  load: () => Promise<{ default: string }>;
+}
+
+/** Swagger UI's files and their licence texts, by the name the page asks for. */
+const VENDOR_FILES: Record<string, DocsFile> = {
+  'swagger-ui-bundle.js': {
+    type: 'text/javascript; charset=utf-8',
+    load: () => import('../../generated/docs/swagger-ui-bundle.js.txt'),
+  },
+  'swagger-ui.css': { type: 'text/css; charset=utf-8', load: () => import('../../generated/docs/swagger-ui.css.txt') },
+  'swagger-ui-bundle.js.LICENSE.txt': {
+    type: 'text/plain; charset=utf-8',
+    load: () => import('../../generated/docs/swagger-ui-bundle.js.LICENSE.txt'),
+  },
+  LICENSE: { type: 'text/plain; charset=utf-8', load: () => import('../../generated/docs/LICENSE.txt') },
+  NOTICE: { type: 'text/plain; charset=utf-8', load: () => import('../../generated/docs/NOTICE.txt') },
+};
+export const DOCS_VENDOR_FILES = Object.keys(VENDOR_FILES);
+/** The page's own start-up script (the CSP allows no inline script). */
 export const DOCS_INIT_FILE = 'init.js';
 
 /**
@@ -73,13 +91,14 @@ const INIT_SCRIPT = `'use strict';
 })();
 `;
 
-function text(body: string, contentType: string, requestId: string): Response {
+function text(body: string, contentType: string, requestId: string, etag?: string): Response {
   return new Response(body, {
     headers: {
       'content-type': contentType,
       'content-security-policy': DOCS_CSP,
       'cache-control': 'public, max-age=300',
       'x-request-id': requestId,
+      ...(etag ? { etag } : {}),
     },
   });
 }
@@ -89,21 +108,32 @@ export function docsPage(domain: string, requestId: string): Response {
   return text(page(domain), 'text/html; charset=utf-8', requestId);
 }
 
+/** Each vendor file's text and ETag (a digest of its bytes), read once per isolate. */
+const loaded = new Map<string, Promise<{ body: string; etag: string }>>();
+
+async function loadFile(file: DocsFile): Promise<{ body: string; etag: string }> {
+  const body = (await file.load()).default;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body));
+  const hex = [...new Uint8Array(digest).slice(0, 12)].map((b) => b.toString(16).padStart(2, '0')).join('');
+  return { body, etag: `"${hex}"` };
+}
+
 /**
- * GET /v2/<domain>/docs/<file>: the start-up script, or one of Swagger UI's files from the assets binding (with its
- * ETag; a conditional request is passed on, so a browser revalidates with a 304). Any other name is NOT_FOUND.
+ * GET /v2/<domain>/docs/<file>: the start-up script, or one of Swagger UI's files with its ETag (a browser that
+ * sends it back gets a 304). Any other name is NOT_FOUND.
  */
-export async function docsFile(file: string, request: Request, assets: Fetcher, requestId: string): Promise<Response> {
-  if (file === DOCS_INIT_FILE) return text(INIT_SCRIPT, 'text/javascript; charset=utf-8', requestId);
-  if (!(DOCS_ASSET_FILES as readonly string[]).includes(file)) throw new ApiError('NOT_FOUND');
-  const conditional = new Headers();
-  const etag = request.headers.get('if-none-match');
-  if (etag) conditional.set('if-none-match', etag);
-  const asset = await assets.fetch(new Request(`https://assets.invalid/${file}`, { headers: conditional }));
-  // A deployment without its assets directory (scripts/prepare-docs-assets.mjs not run) has no such file.
-  if (asset.status !== 200 && asset.status !== 304) throw new ApiError('NOT_FOUND');
-  const out = new Response(asset.body, asset);
-  out.headers.set('content-security-policy', DOCS_CSP);
-  out.headers.set('x-request-id', requestId);
-  return out;
+export async function docsFile(name: string, request: Request, requestId: string): Promise<Response> {
+  if (name === DOCS_INIT_FILE) return text(INIT_SCRIPT, 'text/javascript; charset=utf-8', requestId);
+  const file = Object.hasOwn(VENDOR_FILES, name) ? VENDOR_FILES[name] : undefined;
+  if (!file) throw new ApiError('NOT_FOUND');
+  let entry = loaded.get(name);
+  if (!entry) loaded.set(name, (entry = loadFile(file)));
+  const { body, etag } = await entry;
+  if (request.headers.get('if-none-match') === etag) {
+    return new Response(null, {
+      status: 304,
+      headers: { etag, 'cache-control': 'public, max-age=300', 'x-request-id': requestId },
+    });
+  }
+  return text(body, file.type, requestId, etag);
 }

@@ -17,13 +17,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * wrangler.toml, changed by `edit`, written to `dir` with its paths (the Worker's entry, the assets directory) made
- * absolute: wrangler then keeps its bundle and reads .dev.vars in `dir`, never in the repository. Returns its path.
+ * wrangler.toml, changed by `edit`, written to `dir` with the Worker's entry made absolute: wrangler then keeps its
+ * bundle and reads .dev.vars in `dir`, never in the repository. Returns its path.
  */
 export function copyWranglerConfig(dir: string, edit: (toml: string) => string = (toml) => toml): string {
-  const config = edit(readFileSync('wrangler.toml', 'utf8'))
-    .replace(/^main = .*$/m, `main = ${JSON.stringify(resolve('src/index.ts'))}`)
-    .replace(/^directory = "(.*)"$/m, (_, path: string) => `directory = ${JSON.stringify(resolve(path))}`);
+  const config = edit(readFileSync('wrangler.toml', 'utf8')).replace(
+    /^main = .*$/m,
+    `main = ${JSON.stringify(resolve('src/index.ts'))}`,
+  );
   const file = join(dir, 'wrangler.toml');
   writeFileSync(file, config);
   return file;
