@@ -22,7 +22,6 @@ import {
   runPublishLocal,
 } from '../index-builder/cli';
 import { DEFAULT_PERSIST_DIR } from '../index-builder/storage';
-import type { Manifest } from '../src/format/types';
 import { readyAddress, readyBlock, wranglerEnv, type ServedIndex } from './start-output';
 
 const LOCAL_KEY = 'local-dev-key';
@@ -45,7 +44,12 @@ async function main() {
     writeFileSync(sourceFile, `${filingsDir}\n`);
   } else console.log(`reusing the index built from ${filingsDir} (REBUILD=1 to rebuild)`);
   await runPublishLocal(artifactsDir, persistDir);
-  const manifest = JSON.parse(readFileSync(join(latestVersionDir(artifactsDir)!, 'manifest.json'), 'utf8')) as Manifest;
+  const manifestFile = join(latestVersionDir(artifactsDir)!, 'manifest.json');
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as {
+    domain: string;
+    version: string;
+    totals: { statements: number };
+  };
   const index: ServedIndex = {
     domain: manifest.domain,
     version: manifest.version,

@@ -130,7 +130,7 @@ router
   })
   .all('/v2/:domain/openapi.json', notAllowed)
   // The API reference page renders that document, and is public for the same reason; its "try it" calls carry the
-  // key the reader enters. Only these two routes load Swagger UI's files (src/routes/docs.ts).
+  // key the reader enters. Only the second route loads Swagger UI's files (src/routes/docs.ts).
   .get('/v2/:domain/docs', (request, _env, _ctx, rc) => docsPage(domainOf(request), rc.requestId))
   .all('/v2/:domain/docs', notAllowed)
   .get('/v2/:domain/docs/:file', (request, _env, _ctx, rc) => {

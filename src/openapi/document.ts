@@ -238,6 +238,13 @@ function operations(): JsonSchema {
         },
       },
     },
+    ...metaOperations(),
+  };
+}
+
+/** The public operations about the interface itself: the document, and the page that renders it. */
+function metaOperations(): JsonSchema {
+  return {
     '/openapi.json': {
       get: {
         operationId: 'getOpenApiDocument',
