@@ -17,8 +17,8 @@ import { copyWranglerConfig, freePort, spawnGroup, type ProcessGroup } from '../
 const LOCAL_KEY = 'local-dev-key';
 const CHROMIUM = '/usr/bin/chromium';
 const HAVE_CHROMIUM = existsSync(CHROMIUM);
-if (!HAVE_CHROMIUM)
-  console.warn(`API reference browser test SKIPPED: no ${CHROMIUM} (apt-get install chromium chromium-driver).`);
+const SKIP_NOTE = `SKIPPED: no ${CHROMIUM} (apt-get install chromium chromium-driver)`;
+if (!HAVE_CHROMIUM) console.warn(`API reference browser test ${SKIP_NOTE}.`);
 
 describe('the ready block (scripts/start-output.ts)', () => {
   const index = { domain: 'sp500', version: 'abc123', statements: 1529, source: 'fixtures/sample-corpus/filings' };
@@ -127,7 +127,7 @@ describe('npm start (the sample index, served by wrangler dev)', () => {
   });
 });
 
-describe.skipIf(!HAVE_CHROMIUM)('the API reference page in Chromium', () => {
+describe.skipIf(!HAVE_CHROMIUM)(`the API reference page in Chromium${HAVE_CHROMIUM ? '' : ` (${SKIP_NOTE})`}`, () => {
   let browser: BrowserContext;
   let page: Page;
   let origin: string;
