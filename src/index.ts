@@ -2,6 +2,7 @@ import type { Env } from './env';
 import { ApiError } from './errors';
 import { preflightResponse, withCors } from './http/cors';
 import { requestLogLine } from './http/logging';
+import { withSecurityHeaders } from './http/security-headers';
 import { releaseUnreadBody } from './http/unread-body';
 import { artifactCache, errorResponse, router, type RequestContext } from './router';
 
@@ -27,7 +28,7 @@ export default {
           for (const [name, value] of Object.entries(err.headers ?? {})) response.headers.set(name, value);
         }
       }
-      response = withCors(response);
+      response = withSecurityHeaders(withCors(response));
     }
     // No answer leaves the upload half read (docs/decisions/early-answers.md).
     await releaseUnreadBody(request);

@@ -10,6 +10,7 @@ import { queryStages } from './http/logging';
 import { answerQuery, parseQueryRequest } from './routes/query';
 import { listMetadataFilters, parseListingParams } from './routes/metadata-filters';
 import { handleMcp } from './routes/mcp';
+import { docsFile, docsPage } from './routes/docs';
 
 export const DOMAINS = new Set(['sp500']);
 
@@ -128,6 +129,15 @@ router
     return json(openApiDocument(), 200, rc.requestId);
   })
   .all('/v2/:domain/openapi.json', notAllowed)
+  // The API reference page renders that document, and is public for the same reason; its "try it" calls carry the
+  // key the reader enters. Only the second route loads Swagger UI's files (src/routes/docs.ts).
+  .get('/v2/:domain/docs', (request, _env, _ctx, rc) => docsPage(domainOf(request), rc.requestId))
+  .all('/v2/:domain/docs', notAllowed)
+  .get('/v2/:domain/docs/:file', (request, _env, _ctx, rc) => {
+    domainOf(request);
+    return docsFile(request.params.file ?? '', request, rc.requestId);
+  })
+  .all('/v2/:domain/docs/:file', notAllowed)
   .all('*', () => {
     throw new ApiError('NOT_FOUND');
   });

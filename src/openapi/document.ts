@@ -136,10 +136,10 @@ const requestIdHeader = {
 const TAGS = [
   { name: 'evidence', description: 'Questions in, cited evidence out; and the filters a question can use.' },
   { name: 'mcp', description: 'The same service as Model Context Protocol tools, for agents.' },
-  { name: 'meta', description: 'The interface description itself.' },
+  { name: 'meta', description: 'The interface description itself, as a document and as a page to try calls from.' },
 ];
 
-/** The four operations, each with its tag, description, security and responses. */
+/** The operations, each with its tag, description, security and responses. */
 function operations(): JsonSchema {
   return {
     '/query': {
@@ -238,6 +238,13 @@ function operations(): JsonSchema {
         },
       },
     },
+    ...metaOperations(),
+  };
+}
+
+/** The public operations about the interface itself: the document, and the page that renders it. */
+function metaOperations(): JsonSchema {
+  return {
     '/openapi.json': {
       get: {
         operationId: 'getOpenApiDocument',
@@ -250,6 +257,25 @@ function operations(): JsonSchema {
           '200': {
             description: 'The OpenAPI 3.1.0 document.',
             content: { 'application/json': { schema: { type: 'object' } } },
+          },
+          ...errorResponses([404, 405]),
+        },
+      },
+    },
+    '/docs': {
+      get: {
+        operationId: 'getApiReference',
+        tags: ['meta'],
+        summary: 'This document as a page to read and try calls from. No API key needed.',
+        description: [
+          'An HTML page (Swagger UI, served with the service; nothing is loaded from another origin) rendering this',
+          'document. Its "Try it out" sends the key entered under "Authorize" as X-API-Key; the key stays in the page.',
+        ].join(' '),
+        security: [],
+        responses: {
+          '200': {
+            description: 'The HTML page.',
+            content: { 'text/html': { schema: { type: 'string' } } },
           },
           ...errorResponses([404, 405]),
         },

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../support/temp-dirs';
-import { startWranglerDev, type WranglerDev } from '../support/wrangler-dev';
+import { copyWranglerConfig, startWranglerDev, type WranglerDev } from '../support/wrangler-dev';
 
 /**
  * Answers sent before the body is read (401, 413, 415, 429) through a real `wrangler dev`: with large bodies, and
@@ -43,13 +42,12 @@ const newDir = tempDirs('fers-early-');
 beforeAll(async () => {
   // wrangler.toml with a limit of one request per key and window, so the limited key is over it after one request.
   const dir = newDir();
-  const config = readFileSync('wrangler.toml', 'utf8')
-    .replace(/^main = .*$/m, `main = ${JSON.stringify(resolve('src/index.ts'))}`)
-    .replace('simple = { limit = 600, period = 60 }', 'simple = { limit = 1, period = 60 }');
-  writeFileSync(join(dir, 'wrangler.toml'), config);
+  const configPath = copyWranglerConfig(dir, (toml) =>
+    toml.replace('simple = { limit = 600, period = 60 }', 'simple = { limit = 1, period = 60 }'),
+  );
   const hashes = [LIMITED_KEY, ...FRESH_KEYS].map(sha256).join(',');
   dev = await startWranglerDev({
-    configPath: join(dir, 'wrangler.toml'),
+    configPath,
     persistDir: join(dir, 'state'),
     vars: { API_KEY_HASHES: hashes },
   });

@@ -37,6 +37,15 @@ describe('GET /v2/sp500/openapi.json document', () => {
       expect(op.security).toEqual([{ ApiKeyAuth: [] }]);
   });
 
+  it('lists the public routes (the document and the API reference page) with no security requirement', () => {
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+    const page = doc.paths['/docs'].get;
+    expect(page.operationId).toBe('getApiReference');
+    expect(page.security).toEqual([]);
+    expect(Object.keys(page.responses['200'].content)).toEqual(['text/html']);
+    expect(Object.keys(page.responses).sort()).toEqual(['200', '404', '405']);
+  });
+
   it('documents every error code of the one error table, under its status', () => {
     for (const [code, { status }] of Object.entries(ERRORS)) {
       expect(doc.info.description).toContain(`\`${code}\``);

@@ -576,6 +576,7 @@ describe('routes (DESIGN.md 2)', () => {
       ['POST', '/query'],
       ['GET', '/metadata-filters'],
       ['GET', '/openapi.json'],
+      ['GET', '/docs'],
     ] as const) {
       const url = `${ORIGIN}/v2/nasdaq${path}`;
       const res = await call(url, {
@@ -600,6 +601,7 @@ describe('routes (DESIGN.md 2)', () => {
       ['DELETE', '/metadata-filters'],
       ['POST', '/metadata-filters'],
       ['POST', '/openapi.json'],
+      ['POST', '/docs'],
     ] as const) {
       const res = await call(path, { method });
       const { json } = await expectConforms(res, method, `${BASE}${path}`);
