@@ -6,7 +6,8 @@
  *   SHARED_DIR   the shared data (default ../shared relative to the repo root)
  *   BENCH_PORT   wrangler dev port (default 8791; inspector on BENCH_INSPECTOR_PORT, default 9291)
  *   BENCH_OUT    JSON output (default bench/results/latest.json)
- *   --halves-only  print the halves and stop (no Worker, no baseline; bench/RESULTS.md is left as it is)
+ *   --halves-only  print the halves and the answer metrics (with the page baseline's) and stop (no Worker;
+ *                  bench/RESULTS.md is left as it is)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -618,7 +619,7 @@ async function main() {
   const started = new Date().toISOString();
   const filingsDir = join(SHARED, 'corpus/filings');
   const stateDir = join(CACHE, 'state');
-  const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log);
+  const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log, !HALVES_ONLY);
   const cat = loadCatalog(index.versionDir);
 
   const pages = await readPages(join(filingsDir, 'pages.jsonl.gz'));
@@ -629,10 +630,6 @@ async function main() {
     devQuestions,
     await askHalves(openFileIndex(index.versionDir), cat, devQuestions, filingOf, log),
   );
-  if (HALVES_ONLY) {
-    console.log(`${renderAnswers(halves.answers ?? [], HALF_MODES, halves.cap)}\n${renderHalves(halves)}`);
-    return;
-  }
   const tBuilt = performance.now();
 
   log('baseline: indexing every corpus page with MiniSearch ...');
@@ -644,6 +641,10 @@ async function main() {
     baselineAnswers(base, devQuestions, filingOf, halves.cap),
   );
   const halvesMarkdown = `${renderAnswers(halves.answers, HALF_MODES, halves.cap)}\n${renderHalves(halves)}`;
+  if (HALVES_ONLY) {
+    console.log(halvesMarkdown);
+    return;
+  }
 
   const fbRows = readJsonl<{
     id: string;
