@@ -177,7 +177,7 @@ async function runPass(
     const query = membershipQuery([...weights.keys()]);
     const terms: EntryTerms = (shard, local, hit) =>
       shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize);
-    return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed, plan.answerForm), shards);
+    return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
   };
   const general = chainsOf(retrieval.hits);
   const result = { hitCount: retrieval.hits.length, trace: retrieval.trace };

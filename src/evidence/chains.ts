@@ -337,9 +337,8 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
  * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped. Graph
  * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
- * them, and a linked MD&A sentence must not smuggle in another item or year. A chain with a statement of the form
- * the question asks for (`answerForm`: a count, an amount, a date, a party) gains relevance points (RANKING).
- * The best plan.maxChains drafts are returned.
+ * them, and a linked MD&A sentence must not smuggle in another item or year. The best plan.maxChains drafts are
+ * returned.
  */
 export function draftChains(
   hits: readonly Hit[],
@@ -348,7 +347,6 @@ export function draftChains(
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
-  answerForm = 0,
 ): ChainDraft[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
@@ -423,10 +421,7 @@ export function draftChains(
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    // The chain states the form the question asks for ("how many": a count), by its statements' own parse.
-    const answers =
-      answerForm !== 0 && kept.some((n) => ((shards.get(n.shard)?.forms[n.local] ?? 0) & answerForm) !== 0);
-    const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow, answers);
+    const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
     const relevance = relevanceParts.score;
     if (relevance === 0 || !kept.length) continue;
     for (const k of keys) shown.add(k);

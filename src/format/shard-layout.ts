@@ -25,7 +25,6 @@ import {
   type TermLookup,
 } from './types';
 import { labelTerms, reconcilingOnly } from '../text/row-label';
-import { statementAnswerForms } from '../text/answer-forms';
 import { claimHash, rowLabelHash } from '../text/claims';
 
 /**
@@ -57,7 +56,6 @@ const HEAD_SECTIONS = [
   'metric',
   'claim',
   'row_label',
-  'forms',
   'edge_from',
   'edge_target',
   'edge_kind',
@@ -234,7 +232,6 @@ export function encodeShard(s: ShardInput): Uint8Array {
       metric: s.metric,
       claim: Uint32Array.from(s.texts, claimHash),
       row_label: Uint32Array.from(s.texts, (text, i) => rowLabelHash(text, s.kind[i]!)),
-      forms: Uint8Array.from(s.texts, (text, i) => statementAnswerForms(text, s.kind[i]!)),
       edge_from: compactUints(edges.map((e) => e.from)),
       edge_target: compactUints(edges.map((e) => e.target)),
       edge_kind: Uint8Array.from(edges, (e) => EDGE_KINDS.indexOf(e.kind)),
@@ -437,7 +434,6 @@ function shardFromHead(decoded: DecodedHead<ShardHeader>): Shard {
     metric: requireSection(decoded, 'metric', Uint8Array, n),
     claim: own(requireSection(decoded, 'claim', Uint32Array, n)),
     rowLabel: requireSection(decoded, 'row_label', Uint32Array, n),
-    forms: requireSection(decoded, 'forms', Uint8Array, n),
     restated: restatedColumns(decoded, flags, n),
     flags,
     labels,
@@ -579,7 +575,6 @@ function heldHeadBytes(shard: Shard): number {
     shard.flags,
     shard.claim,
     shard.rowLabel,
-    shard.forms,
     shard.restated.at,
     shard.restated.source,
     shard.restated.page,

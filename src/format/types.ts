@@ -147,8 +147,6 @@ export interface Shard {
   claim: Uint32Array;
   /** Per table row, the hash of its label's claim key (src/text/claims.ts rowLabelHash); 0 for a sentence. */
   rowLabel: Uint32Array;
-  /** Per statement, the answer forms its text states (src/text/answer-forms.ts ANSWER_FORM bits). */
-  forms: Uint8Array;
   /**
    * Per agreed table row, where the other filings that restate it have it (source, page: the agree occurrences of
    * its record, in the head), so chains apply the restated-row rule without reading records. Offsets per statement

@@ -15,7 +15,6 @@ import type { QueryAnalysis } from '../query/analyze';
 import type { Mode } from '../schema/request';
 import type { EffortPlan } from '../search/effort';
 import { RANKING } from '../search/ranking';
-import { ANSWER_FORM } from '../text/answer-forms';
 import { financialStatementCode } from '../text/financial-statements';
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
@@ -87,8 +86,6 @@ export interface QueryPlan {
   reads: 'budget' | 'every_chain';
   /** Agreeing filings an entry cites: the nearest under a token budget, the others counted (src/evidence/chains.ts). */
   agreeingCited: number;
-  /** The answer form the question asks for (ANSWER_FORM bit, src/text/answer-forms.ts; 0: none): chains prefer it. */
-  answerForm: number;
 }
 
 /** Filters and preferences the question implies, by mode: research and agentic infer filters, basic only routes. */
@@ -276,6 +273,5 @@ export function planQuery(analysis: QueryAnalysis, catalog: CatalogHeader, reque
         ? 'budget'
         : 'every_chain',
     agreeingCited: tokenCap === null ? Infinity : AGREEING_SOURCES_CITED,
-    answerForm: analysis.asks ? ANSWER_FORM[analysis.asks] : 0,
   };
 }

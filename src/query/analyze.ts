@@ -5,7 +5,6 @@ import type { Directory } from '../format/types';
 import { lexicalQuery, type LexicalQuery } from './terms';
 import { ACROSS_PERIODS, ACROSS_QUARTERS, CAUSAL, COMPARISON, cuePattern, FORWARD_LOOKING, NUMERIC_ASK } from './cues';
 import { FINANCIAL_STATEMENTS, namedFinancialStatements, type FinancialStatement } from '../text/financial-statements';
-import { askedAnswerForm, type AnswerForm } from '../text/answer-forms';
 import { METRICS, metricByCode, metricCode, metricCodes, type Metric } from '../text/metrics';
 
 /**
@@ -57,8 +56,6 @@ export interface QueryAnalysis {
    */
   statements: { list: FinancialStatement[]; named: boolean };
   shape: QuestionShape;
-  /** The form its answer takes, when its interrogative says ("how many": a count; src/text/answer-forms.ts). */
-  asks: AnswerForm | null;
 }
 
 type DirectoryNames = Pick<Directory, 'field_values'> & {
@@ -176,6 +173,5 @@ export function analyzeQuery(text: string, directory: DirectoryNames): QueryAnal
     lineItems,
     statements,
     shape,
-    asks: askedAnswerForm(text),
   };
 }

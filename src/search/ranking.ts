@@ -22,20 +22,8 @@ export const RANKING = {
   metricRowBoost: 1.5,
   /** The same for a sentence tagged with a named metric: a mild preference only, prose is rarely the figure. */
   metricBoost: 1.2,
-  /**
-   * relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain.
-   * `answerFormBonus`: points of a chain with a statement of the form the question asks for ("how many": a count,
-   * "how much": an amount, "when": a date, "who": a named party; src/text/answer-forms.ts), so the statement that
-   * answers the kind of question ranks above one that merely shares its words.
-   */
-  relevance: {
-    termCoverage: 0.6,
-    cosine: 0.4,
-    bestEntry: 0.75,
-    wholeChain: 0.25,
-    metricRowBonus: 2,
-    answerFormBonus: 1,
-  },
+  /** relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain. */
+  relevance: { termCoverage: 0.6, cosine: 0.4, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**
    * The order of chains within one relevance_score, in points below 1, so it never lifts a chain past the next
    * score: `namedRow` for a chain anchored on a named row (its relevance bonus is lost to the 0-10 clamp when prose
@@ -85,8 +73,6 @@ export interface RelevanceParts {
   /** The best cosine of the chain's statements, clamped to 0-1. */
   cosine: number;
   metricRowBonus: number;
-  /** RANKING.relevance.answerFormBonus when a statement of the chain has the form of answer asked for. */
-  answerForm: number;
   /** The integer relevance_score, 0-10. */
   score: number;
 }
@@ -103,7 +89,6 @@ export function chainRelevance(
   bestCosine: number,
   entryTerms: readonly ReadonlySet<string>[] = [chainTerms],
   metricRow = false,
-  answers = false,
 ): RelevanceParts {
   const p = RANKING.relevance;
   let total = 0;
@@ -124,7 +109,6 @@ export function chainRelevance(
       wholeChain: total ? matched / total : 0,
       cosine: 0,
       metricRowBonus: metricRow ? p.metricRowBonus : 0,
-      answerForm: answers ? p.answerFormBonus : 0,
       score: 0,
     },
     bestCosine,
@@ -139,7 +123,7 @@ export function withBestCosine(parts: RelevanceParts, bestCosine: number): Relev
   const p = RANKING.relevance;
   const cosine = Math.max(0, Math.min(1, bestCosine));
   const coverage = p.bestEntry * parts.bestEntry + p.wholeChain * parts.wholeChain;
-  const raw = 10 * (p.termCoverage * coverage + p.cosine * cosine) + parts.metricRowBonus + parts.answerForm;
+  const raw = 10 * (p.termCoverage * coverage + p.cosine * cosine) + parts.metricRowBonus;
   return { ...parts, cosine, score: Math.max(0, Math.min(10, Math.round(raw))) };
 }
 

@@ -79,8 +79,7 @@ describe('chain explain', () => {
         10 *
           (p.termCoverage * (p.bestEntry * e.relevance.bestEntry + p.wholeChain * e.relevance.wholeChain) +
             p.cosine * e.relevance.cosine) +
-        e.relevance.metricRowBonus +
-        e.relevance.answerForm;
+        e.relevance.metricRowBonus;
       expect(c.relevance).toBe(Math.max(0, Math.min(10, Math.round(raw))));
       expect(e.relevance.score).toBe(c.relevance);
       expect(e.order.retrieval + e.order.graph + e.order.namedRow).toBeCloseTo(e.order.total, 12);
