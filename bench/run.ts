@@ -6,7 +6,8 @@
  *   SHARED_DIR   the shared data (default ../shared relative to the repo root)
  *   BENCH_PORT   wrangler dev port (default 8791; inspector on BENCH_INSPECTOR_PORT, default 9291)
  *   BENCH_OUT    JSON output (default bench/results/latest.json)
- *   --halves-only  print the halves and stop (no Worker, no baseline; bench/RESULTS.md is left as it is)
+ *   --halves-only  print the halves and the answer metrics (with the page baseline's) and stop (no Worker;
+ *                  bench/RESULTS.md is left as it is)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -15,10 +16,12 @@ import { fileURLToPath } from 'node:url';
 import type { Condition } from '../src/filters/parse';
 import { PageBm25Baseline, type BaselineHit } from './lib/baseline';
 import { loadCatalog, type LoadedCatalog } from './lib/catalog';
-import { readPages } from './lib/corpus-pages';
+import { PageStore, readPages } from './lib/corpus-pages';
 import { parseEvidence, type EvidenceEntry } from './lib/evidence';
 import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
-import { askHalves, readDevQuestions, renderHalves, summarizeHalves } from './lib/halves';
+import { filingKeys, type CorpusDoc } from './lib/answer-gold';
+import { addBaseline, baselineAnswers, renderAnswers } from './lib/answers';
+import { askHalves, HALF_MODES, readDevQuestions, readOutsideCheck, renderHalves, summarizeHalves } from './lib/halves';
 import { ensureIndex } from './lib/index-cache';
 import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
@@ -616,26 +619,32 @@ async function main() {
   const started = new Date().toISOString();
   const filingsDir = join(SHARED, 'corpus/filings');
   const stateDir = join(CACHE, 'state');
-  const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log);
+  const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log, !HALVES_ONLY);
   const cat = loadCatalog(index.versionDir);
 
-  log('tuning and check halves, in-process ...');
-  const devQuestions = readDevQuestions(ROOT, SHARED);
+  const pages = await readPages(join(filingsDir, 'pages.jsonl.gz'));
+  const filingOf = filingKeys(readJsonl<CorpusDoc>(join(filingsDir, 'documents.jsonl')));
+  log('tuning and check halves (and outside-check), in-process ...');
+  const devQuestions = [...readDevQuestions(ROOT, SHARED, new PageStore(pages)), ...readOutsideCheck(SHARED)];
   const halves = summarizeHalves(
     devQuestions,
-    await askHalves(openFileIndex(index.versionDir), cat, devQuestions, log),
+    await askHalves(openFileIndex(index.versionDir), cat, devQuestions, filingOf, log),
   );
-  const halvesMarkdown = renderHalves(halves);
+  const tBuilt = performance.now();
+
+  log('baseline: indexing every corpus page with MiniSearch ...');
+  const base = new PageBm25Baseline(pages, cat.catalog);
+  const baselineIndexSeconds = (performance.now() - tBuilt) / 1000;
+  halves.answers = addBaseline(
+    halves.answers ?? [],
+    devQuestions,
+    baselineAnswers(base, devQuestions, filingOf, halves.cap),
+  );
+  const halvesMarkdown = `${renderAnswers(halves.answers, HALF_MODES, halves.cap)}\n${renderHalves(halves)}`;
   if (HALVES_ONLY) {
     console.log(halvesMarkdown);
     return;
   }
-  const tBuilt = performance.now();
-
-  log('baseline: indexing every corpus page with MiniSearch ...');
-  const pages = await readPages(join(filingsDir, 'pages.jsonl.gz'));
-  const base = new PageBm25Baseline(pages, cat.catalog);
-  const baselineIndexSeconds = (performance.now() - tBuilt) / 1000;
 
   const fbRows = readJsonl<{
     id: string;

@@ -23,6 +23,8 @@ export async function ensureIndex(
   artifactsDir: string,
   persistDir: string,
   log: (s: string) => void,
+  /** Publish to persistDir for wrangler dev (in-process runs alone need not). */
+  publish = true,
 ): Promise<IndexState> {
   const fp = await fingerprint(repoRoot, filingsDir);
   const recordPath = join(artifactsDir, DOMAIN, 'BUILD.json');
@@ -46,6 +48,6 @@ export async function ensureIndex(
   const versionDir = latestVersionDir(artifactsDir)!;
   if (!versionDir.endsWith(build.version))
     throw new Error(`BUILD.json (${build.version}) does not describe ${versionDir}`);
-  await runPublishLocal(artifactsDir, persistDir);
+  if (publish) await runPublishLocal(artifactsDir, persistDir);
   return { versionDir, build, reused };
 }
