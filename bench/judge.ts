@@ -11,8 +11,18 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openFileIndex } from '../test/support/file-index';
+import { filingKeys, type CorpusDoc } from './lib/answer-gold';
 import { loadCatalog } from './lib/catalog';
-import { askHalves, readDevQuestions, summarizeHalves, type HalvesSummary } from './lib/halves';
+import { PageStore, readPages } from './lib/corpus-pages';
+import {
+  askHalves,
+  readDevQuestions,
+  readOutsideCheck,
+  summarizeHalves,
+  type DevQuestion,
+  type HalvesSummary,
+} from './lib/halves';
+import { readJsonl } from './lib/jsonl';
 import { judgeChange, renderVerdict } from './lib/judge';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
@@ -20,9 +30,17 @@ const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 const USAGE = `usage: npm run bench:judge -- <before version dir> <after version dir>
        BENCH_JUDGE_SAVE=<file> | BENCH_JUDGE_BEFORE=<file> npm run bench:judge -- <version dir>   (see bench/judge.ts)`;
 
-async function halvesOf(dir: string): Promise<HalvesSummary> {
-  const questions = readDevQuestions(ROOT, SHARED);
-  const outcomes = await askHalves(openFileIndex(dir), loadCatalog(dir), questions, (s) => console.error(s));
+/** The dev questions with their answer gold (from the corpus pages) and outside-check, read once. */
+async function readQuestions(): Promise<{ questions: DevQuestion[]; filingOf: Map<string, string> }> {
+  const pages = new PageStore(await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz')));
+  const filingOf = filingKeys(readJsonl<CorpusDoc>(join(SHARED, 'corpus/filings/documents.jsonl')));
+  return { questions: [...readDevQuestions(ROOT, SHARED, pages), ...readOutsideCheck(SHARED)], filingOf };
+}
+
+async function halvesOf(dir: string, read: Awaited<ReturnType<typeof readQuestions>>): Promise<HalvesSummary> {
+  const { questions, filingOf } = read;
+  const log = (s: string) => console.error(s);
+  const outcomes = await askHalves(openFileIndex(dir), loadCatalog(dir), questions, filingOf, log);
   return summarizeHalves(questions, outcomes);
 }
 
@@ -38,14 +56,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const [first, second] = args.map((a) => resolve(a));
+  const read = await readQuestions();
   let before: HalvesSummary | null = null;
   if (saved) before = JSON.parse(readFileSync(saved, 'utf8')) as HalvesSummary;
   else if (second) {
     console.error(`before: ${first} ...`);
-    before = await halvesOf(first!);
+    before = await halvesOf(first!, read);
   }
   console.error(`after: ${second ?? first} ...`);
-  const after = await halvesOf(second ?? first!);
+  const after = await halvesOf(second ?? first!, read);
   if (save) {
     writeFileSync(save, `${JSON.stringify(after)}\n`);
     console.error(`saved the run to ${save}`);

@@ -15,10 +15,12 @@ import { fileURLToPath } from 'node:url';
 import type { Condition } from '../src/filters/parse';
 import { PageBm25Baseline, type BaselineHit } from './lib/baseline';
 import { loadCatalog, type LoadedCatalog } from './lib/catalog';
-import { readPages } from './lib/corpus-pages';
+import { PageStore, readPages } from './lib/corpus-pages';
 import { parseEvidence, type EvidenceEntry } from './lib/evidence';
 import { readFinqa, writeFinqaCorpus } from './lib/finqa-corpus';
-import { askHalves, readDevQuestions, renderHalves, summarizeHalves } from './lib/halves';
+import { filingKeys, type CorpusDoc } from './lib/answer-gold';
+import { addBaseline, baselineAnswers, renderAnswers } from './lib/answers';
+import { askHalves, HALF_MODES, readDevQuestions, readOutsideCheck, renderHalves, summarizeHalves } from './lib/halves';
 import { ensureIndex } from './lib/index-cache';
 import { readJsonl } from './lib/jsonl';
 import { renderMarkdown } from './lib/report';
@@ -619,23 +621,29 @@ async function main() {
   const index = await ensureIndex(ROOT, filingsDir, join(CACHE, 'artifacts'), stateDir, log);
   const cat = loadCatalog(index.versionDir);
 
-  log('tuning and check halves, in-process ...');
-  const devQuestions = readDevQuestions(ROOT, SHARED);
+  const pages = await readPages(join(filingsDir, 'pages.jsonl.gz'));
+  const filingOf = filingKeys(readJsonl<CorpusDoc>(join(filingsDir, 'documents.jsonl')));
+  log('tuning and check halves (and outside-check), in-process ...');
+  const devQuestions = [...readDevQuestions(ROOT, SHARED, new PageStore(pages)), ...readOutsideCheck(SHARED)];
   const halves = summarizeHalves(
     devQuestions,
-    await askHalves(openFileIndex(index.versionDir), cat, devQuestions, log),
+    await askHalves(openFileIndex(index.versionDir), cat, devQuestions, filingOf, log),
   );
-  const halvesMarkdown = renderHalves(halves);
   if (HALVES_ONLY) {
-    console.log(halvesMarkdown);
+    console.log(`${renderAnswers(halves.answers ?? [], HALF_MODES, halves.cap)}\n${renderHalves(halves)}`);
     return;
   }
   const tBuilt = performance.now();
 
   log('baseline: indexing every corpus page with MiniSearch ...');
-  const pages = await readPages(join(filingsDir, 'pages.jsonl.gz'));
   const base = new PageBm25Baseline(pages, cat.catalog);
   const baselineIndexSeconds = (performance.now() - tBuilt) / 1000;
+  halves.answers = addBaseline(
+    halves.answers ?? [],
+    devQuestions,
+    baselineAnswers(base, devQuestions, filingOf, halves.cap),
+  );
+  const halvesMarkdown = `${renderAnswers(halves.answers, HALF_MODES, halves.cap)}\n${renderHalves(halves)}`;
 
   const fbRows = readJsonl<{
     id: string;

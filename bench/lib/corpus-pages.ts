@@ -15,3 +15,40 @@ export async function readPages(path: string, onlyDocs?: ReadonlySet<string>): P
   }
   return pages;
 }
+
+/** Corpus pages by document and page, for the answer gold (bench/lib/answer-gold.ts). */
+export class PageStore {
+  private readonly byDoc = new Map<string, Map<number, string>>();
+
+  constructor(pages: readonly CorpusPage[]) {
+    for (const p of pages) {
+      let doc = this.byDoc.get(p.docId);
+      if (!doc) this.byDoc.set(p.docId, (doc = new Map()));
+      doc.set(p.page, p.text);
+    }
+  }
+
+  text(docId: string, page: number): string | undefined {
+    return this.byDoc.get(docId)?.get(page);
+  }
+
+  /** The texts of pages named "doc_id#page" (those the corpus has). */
+  texts(keys: readonly string[]): string[] {
+    return keys.flatMap((k) => {
+      const at = k.lastIndexOf('#');
+      const t = this.text(k.slice(0, at), Number(k.slice(at + 1)));
+      return t === undefined ? [] : [t];
+    });
+  }
+
+  /** A whole filing's text, its pages in order. */
+  filingText(docId: string): string {
+    const doc = this.byDoc.get(docId);
+    return doc
+      ? [...doc.entries()]
+          .sort((a, b) => a[0] - b[0])
+          .map(([, t]) => t)
+          .join('\n')
+      : '';
+  }
+}

@@ -10,23 +10,41 @@
  * Every dev question has exactly one; a question with none or several stops the run (the split would be ambiguous).
  *
  * Scores: gold-page hit (FinanceBench, dev-2: a returned entry cites a gold page) and answer support (all three;
- * docugami has no page gold, so answer support is its figure).
+ * docugami has no page gold, so answer support is its figure); the answer key and answering passage
+ * (bench/lib/answer-metrics.ts) of every question with that gold (bench/lib/answer-gold.ts).
+ *
+ * outside-check (../shared/bench/outside-check.jsonl) is asked with them as a set of its own, counted in the check
+ * half: it is a check set, never tuned on. Only its aggregate figures are reported (no question, answer or miss).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndexReader } from '../../src/core/index-reader';
+import {
+  filingKeys,
+  financeBenchGold,
+  NO_ANSWER_GOLD,
+  outsideCheckGold,
+  printedKeyGold,
+  type AnswerGold,
+  type CorpusDoc,
+} from './answer-gold';
+import { answerKey, answeringPassage } from './answer-metrics';
+import { summarizeAnswers, type AnswerRow } from './answers';
 import { askInProcess } from './ask';
 import type { LoadedCatalog } from './catalog';
+import type { PageStore } from './corpus-pages';
 import { readJsonl } from './jsonl';
 import { answerSupport, docugamiAnswer, percentile } from './score';
 
 export type Half = 'tuning' | 'check';
 export type DevSet = 'financebench' | 'dev-2' | 'docugami';
+/** The dev sets and the outside check set: what the answer metrics are reported for. */
+export type AnswerSet = DevSet | 'outside-check';
 export const HALF_MODES = ['basic', 'research', 'agentic_research'] as const;
 export type HalfMode = (typeof HALF_MODES)[number];
 
 export interface DevQuestion {
-  set: DevSet;
+  set: AnswerSet;
   id: string;
   question: string;
   answer: string;
@@ -38,6 +56,8 @@ export interface DevQuestion {
   half: Half;
   /** The question's type: FinanceBench question_type and answer form, dev-2 kind, docugami question_type. */
   types: string[];
+  /** The answer key and gold passages (bench/lib/answer-gold.ts); empty without the pages to derive them from. */
+  answerGold: AnswerGold;
 }
 
 /**
@@ -68,14 +88,18 @@ function onlyTicker(id: string, docIds: readonly string[], tickerOf: Map<string,
   return [...tickers][0]!;
 }
 
-/** FinanceBench dev, dev-2 and docugami 10-Q dev, each question with its company and half. */
-export function readDevQuestions(root: string, shared: string): DevQuestion[] {
-  const tickerOf = new Map(
-    readJsonl<{ doc_id: string; ticker: string }>(join(shared, 'corpus/filings/documents.jsonl')).map((d) => [
-      d.doc_id,
-      d.ticker,
-    ]),
-  );
+function readDocs(shared: string): CorpusDoc[] {
+  return readJsonl<CorpusDoc>(join(shared, 'corpus/filings/documents.jsonl'));
+}
+
+/**
+ * FinanceBench dev, dev-2 and docugami 10-Q dev, each question with its company and half; with the corpus pages,
+ * each with its answer gold (bench/lib/answer-gold.ts).
+ */
+export function readDevQuestions(root: string, shared: string, pages?: PageStore): DevQuestion[] {
+  const docs = readDocs(shared);
+  const tickerOf = new Map(docs.map((d) => [d.doc_id, d.ticker]));
+  const filingOf = filingKeys(docs);
   const halves = loadSplit(root);
   const halfOf = (id: string, company: string): Half => {
     const half = halves.get(company);
@@ -90,7 +114,7 @@ export function readDevQuestions(root: string, shared: string): DevQuestion[] {
     answer: string;
     justification: string | null;
     doc_id: string;
-    evidence: { doc_id: string; page: number }[];
+    evidence: { doc_id: string; page: number; evidence_text: string }[];
   };
   for (const r of readJsonl<FbRow>(join(shared, 'bench/financebench-dev.jsonl'))) {
     const company = onlyTicker(r.id, [r.doc_id], tickerOf);
@@ -105,6 +129,7 @@ export function readDevQuestions(root: string, shared: string): DevQuestion[] {
       company,
       half: halfOf(r.id, company),
       types: [r.question_type, `answer ${form}`],
+      answerGold: pages ? financeBenchGold(r, filingOf, (d, p) => pages.text(d, p)) : NO_ANSWER_GOLD,
     });
   }
   type Dev2Row = {
@@ -132,24 +157,69 @@ export function readDevQuestions(root: string, shared: string): DevQuestion[] {
       company,
       half: halfOf(r.id, company),
       types: [r.kind],
+      answerGold: pages ? printedKeyGold(r.answer, pages.texts(goldPages).join('\n'), true) : NO_ANSWER_GOLD,
     });
   }
-  type DocugamiRow = { id: string; question: string; answer: string; question_type: string; source_doc_ids: string[] };
+  type DocugamiRow = {
+    id: string;
+    question: string;
+    answer: string;
+    question_type: string;
+    source_doc_ids: string[];
+    cited_doc_ids?: string[];
+  };
   for (const r of readJsonl<DocugamiRow>(join(shared, 'bench/docugami-10q-dev.jsonl'))) {
     const company = onlyTicker(r.id, r.source_doc_ids, tickerOf);
+    const answer = docugamiAnswer(r.answer);
+    const cited = r.cited_doc_ids?.length ? r.cited_doc_ids : r.source_doc_ids;
     out.push({
       set: 'docugami',
       id: r.id,
       question: r.question,
-      answer: docugamiAnswer(r.answer),
+      answer,
       justification: null,
       goldPages: [],
       company,
       half: halfOf(r.id, company),
       types: [r.question_type],
+      answerGold: pages
+        ? printedKeyGold(answer, cited.map((d) => pages.filingText(d)).join('\n'), false)
+        : NO_ANSWER_GOLD,
     });
   }
   return out;
+}
+
+/**
+ * ../shared/bench/outside-check.jsonl as a set of its own, in the check half (a check set: never tuned on), or none
+ * when the file is absent. Its gold is its own (answer key, passages, pages); nothing of it is ever printed.
+ */
+export function readOutsideCheck(shared: string): DevQuestion[] {
+  const file = join(shared, 'bench/outside-check.jsonl');
+  if (!existsSync(file)) return [];
+  const filingOf = filingKeys(readDocs(shared));
+  type Row = {
+    id: string;
+    question: string;
+    answer: string;
+    question_type: string;
+    ticker: string;
+    evidence: { doc_id: string; page: number; evidence_text: string }[];
+    key_figures?: string[];
+    key_terms?: string[];
+  };
+  return readJsonl<Row>(file).map((r) => ({
+    set: 'outside-check',
+    id: r.id,
+    question: r.question,
+    answer: r.answer,
+    justification: null,
+    goldPages: r.evidence.map((e) => `${e.doc_id}#${e.page}`),
+    company: r.ticker,
+    half: 'check',
+    types: [r.question_type],
+    answerGold: outsideCheckGold(r, filingOf),
+  }));
 }
 
 export interface HalfOutcome {
@@ -158,17 +228,24 @@ export interface HalfOutcome {
   /** null for docugami (no page gold). */
   hit: boolean | null;
   support: boolean;
+  /** The answer metrics (bench/lib/answer-metrics.ts); null for a question without that gold. */
+  key: boolean | null;
+  passage: boolean | null;
   retrieveCalls: number;
   ms: number;
 }
 
 export const HALF_CAP = 4000;
 
-/** Every dev question in every mode, in-process; returns one outcome per (question, mode). */
+/**
+ * Every dev question in every mode, in-process; returns one outcome per (question, mode). `filingOf` maps a doc_id
+ * to its filing key (answer-gold.ts filingKeys), which the answering passage compares.
+ */
 export async function askHalves(
   reader: IndexReader,
   cat: LoadedCatalog,
   questions: readonly DevQuestion[],
+  filingOf: ReadonlyMap<string, string>,
   log: (s: string) => void,
 ): Promise<HalfOutcome[]> {
   const out: HalfOutcome[] = [];
@@ -181,12 +258,18 @@ export async function askHalves(
         r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
       );
       const text = r.entries.map((e) => e.text).join('\n');
+      const pieces = r.entries.map((e) => ({
+        filings: e.occurrences.map((o) => filingOf.get(cat.byId.get(o.sourceId)?.doc_id ?? '') ?? ''),
+        text: e.text,
+      }));
       out.push({
         id: q.id,
         mode,
         hit: q.goldPages.length ? q.goldPages.some((p) => pages.has(p)) : null,
         support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text)
           .supported,
+        key: q.answerGold.key && answerKey(q.answerGold.key, text),
+        passage: answeringPassage(q.answerGold.passages, pieces),
         retrieveCalls: retrieveCalls(r.trace),
         ms,
       });
@@ -212,6 +295,8 @@ export interface HalvesSummary {
   support: { set: DevSet; half: Half; byMode: Record<HalfMode, Tally> }[];
   retrieveCalls: { mode: HalfMode; p50: number | null; max: number; maxQuestion: string | null; mean: number | null }[];
   inProcessMs: { mode: HalfMode; p50: number | null; p95: number | null }[];
+  /** Answer key, answering passage (and outside-check's gold-page hit) per set, half and type (lib/answers.ts). */
+  answers?: AnswerRow[];
 }
 
 const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami'];
@@ -235,6 +320,7 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
     support: [],
     retrieveCalls: [],
     inProcessMs: [],
+    answers: summarizeAnswers(questions, outcomes, HALF_MODES),
   };
   for (const set of SETS) {
     const inSet = questions.filter((q) => q.set === set);
@@ -260,8 +346,10 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
         });
     }
   }
+  // Calls and times are the dev questions' (outside-check's are not reported one by one, not even the slowest).
+  const dev = outcomes.filter((o) => byId.get(o.id)?.set !== 'outside-check');
   for (const mode of HALF_MODES) {
-    const rows = outcomes.filter((o) => o.mode === mode);
+    const rows = dev.filter((o) => o.mode === mode);
     const calls = rows.map((o) => o.retrieveCalls);
     const top = rows.reduce<HalfOutcome | null>((a, o) => (!a || o.retrieveCalls > a.retrieveCalls ? o : a), null);
     summary.retrieveCalls.push({

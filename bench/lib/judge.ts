@@ -7,8 +7,12 @@
  *   index fix     (segmentation, extraction, coverage; judged with the embedding model held fixed) no set of either
  *                 half loses more than MAX_SET_LOSS in any mode.
  * Scores are the halves' headline: gold-page hit (FinanceBench, dev-2) or answer support (docugami).
+ *   answer rule   the answer key (bench/lib/answer-metrics.ts) gains at least KEEP_GAIN questions on the check side
+ *                 (the dev sets' check half and outside-check), summed over the sets, in basic and in research; no
+ *                 set of the check side loses more than MAX_SET_LOSS of its answer key or gold-page hit in any mode.
  */
-import { HALF_MODES, type DevSet, type Half, type HalfMode, type HalvesSummary } from './halves';
+import type { AnswerMetric, AnswerRow } from './answers';
+import { HALF_MODES, type AnswerSet, type DevSet, type Half, type HalfMode, type HalvesSummary } from './halves';
 
 export const KEEP_GAIN = 3;
 export const MAX_SET_LOSS = 1;
@@ -32,6 +36,57 @@ export interface Verdict {
   checkGain: Record<HalfMode, number>;
   ranking: { keep: boolean; reasons: string[] };
   indexFix: { keep: boolean; reasons: string[] };
+  /** Answer metrics before -> after (whole halves, and the check side's types that moved); null without them. */
+  answers: {
+    deltas: AnswerDelta[];
+    /** The answer key on the check side, summed over the sets, per mode. */
+    keyGain: Record<HalfMode, number>;
+    rule: { keep: boolean; reasons: string[] };
+  } | null;
+}
+
+export interface AnswerDelta {
+  set: AnswerSet;
+  half: Half;
+  type: string | null;
+  metric: AnswerMetric;
+  mode: HalfMode;
+  before: number;
+  after: number;
+  n: number;
+}
+
+const rowKey = (r: AnswerRow) => `${r.set}|${r.half}|${r.type}|${r.metric}`;
+
+function judgeAnswers(before: readonly AnswerRow[], after: readonly AnswerRow[], headline: readonly SetDelta[]) {
+  const afterOf = new Map(after.map((r) => [rowKey(r), r]));
+  const deltas: AnswerDelta[] = [];
+  for (const b of before) {
+    const a = afterOf.get(rowKey(b));
+    if (!a) continue;
+    const moved = HALF_MODES.some((m) => a.byMode[m].k !== b.byMode[m].k);
+    if (b.type !== null && (b.half !== 'check' || !moved)) continue;
+    for (const mode of HALF_MODES)
+      deltas.push({ ...b, mode, before: b.byMode[mode].k, after: a.byMode[mode].k, n: b.byMode[mode].n });
+  }
+  const checkSide = deltas.filter((d) => d.half === 'check' && d.type === null);
+  const keyGain = Object.fromEntries(
+    HALF_MODES.map((m) => [
+      m,
+      checkSide.filter((d) => d.metric === 'answer key' && d.mode === m).reduce((s, d) => s + d.after - d.before, 0),
+    ]),
+  ) as Record<HalfMode, number>;
+  const reasons: string[] = [];
+  for (const m of GAINING_MODES)
+    if (keyGain[m] < KEEP_GAIN)
+      reasons.push(`answer key on the check side ${m} ${signed(keyGain[m])}, under +${KEEP_GAIN}`);
+  const hitLosses = headline.filter((d) => d.half === 'check' && d.set !== 'docugami');
+  for (const d of [...checkSide.filter((x) => x.metric !== 'answering passage'), ...hitLosses])
+    if (d.before - d.after > MAX_SET_LOSS)
+      reasons.push(
+        `${d.set} (check, ${d.mode}) ${'metric' in d ? d.metric : 'gold-page hit'} loses ${d.before - d.after}`,
+      );
+  return { deltas, keyGain, rule: { keep: reasons.length === 0, reasons } };
 }
 
 export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdict {
@@ -90,6 +145,7 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
     checkGain,
     ranking: { keep: ranking.length === 0, reasons: ranking },
     indexFix: { keep: indexFix.length === 0, reasons: indexFix },
+    answers: before.answers && after.answers ? judgeAnswers(before.answers, after.answers, deltas) : null,
   };
 }
 
@@ -140,5 +196,31 @@ export function renderVerdict(v: Verdict): string {
     say('As a ranking change', v.ranking),
     say('As a fix of what the index holds (model held fixed)', v.indexFix),
   );
+  if (v.answers) out.push('', ...renderAnswerDeltas(v.answers, label));
   return out.join('\n');
+}
+
+/** The answer metrics before -> after: whole sets, then the check side's question types that moved, then the rule. */
+function renderAnswerDeltas(a: NonNullable<Verdict['answers']>, label: Record<HalfMode, string>): string[] {
+  const out = [
+    'Answer key and answering passage (outside-check: aggregates only):',
+    '',
+    `| half | set | type | metric | ${HALF_MODES.map((m) => label[m]).join(' | ')} |`,
+    `|---|---|---|---|${'---|'.repeat(HALF_MODES.length)}`,
+  ];
+  const rows = [...new Set(a.deltas.map((d) => `${d.half}|${d.set}|${d.type ?? ''}|${d.metric}`))];
+  for (const key of rows) {
+    const [half, set, type, metric] = key.split('|');
+    const cells = HALF_MODES.map((m) => {
+      const d = a.deltas.find((x) => `${x.half}|${x.set}|${x.type ?? ''}|${x.metric}` === key && x.mode === m)!;
+      return `${d.before} -> ${d.after} of ${d.n}`;
+    });
+    out.push(`| ${half} | ${set} | ${type || 'all'} | ${metric} | ${cells.join(' | ')} |`);
+  }
+  out.push(
+    '',
+    `Answer key on the check side, summed: ${HALF_MODES.map((m) => `${label[m]} ${signed(a.keyGain[m])}`).join(', ')}.`,
+    `By the answer rule: ${a.rule.keep ? 'keep' : `do not keep (${a.rule.reasons.join('; ')})`}.`,
+  );
+  return out;
 }

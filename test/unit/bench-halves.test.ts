@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { NO_ANSWER_GOLD } from '../../bench/lib/answer-gold';
 import { readDevQuestions, retrieveCalls, summarizeHalves, type HalfOutcome } from '../../bench/lib/halves';
 import { SHARED, sharedFilingsAvailable } from '../support/shared-subset';
 
@@ -31,6 +32,7 @@ describe('bench halves: summary', () => {
       company: 'X',
       half,
       types: ['t'],
+      answerGold: NO_ANSWER_GOLD,
     });
     const questions = [q('a', 'financebench', 'check'), q('b', 'financebench', 'tuning'), q('c', 'docugami', 'check')];
     const o = (
@@ -39,7 +41,7 @@ describe('bench halves: summary', () => {
       hit: boolean | null,
       support: boolean,
       calls: number,
-    ): HalfOutcome => ({ id, mode, hit, support, retrieveCalls: calls, ms: 1 });
+    ): HalfOutcome => ({ id, mode, hit, support, key: null, passage: null, retrieveCalls: calls, ms: 1 });
     const outcomes = (['basic', 'research', 'agentic_research'] as const).flatMap((m) => [
       o('a', m, true, false, 1),
       o('b', m, false, true, 3),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DevSet, Half, HalfMode, HalvesSummary } from '../../bench/lib/halves';
+import type { AnswerRow } from '../../bench/lib/answers';
 import { judgeChange, renderVerdict } from '../../bench/lib/judge';
 
 type Scores = Partial<Record<`${Half} ${DevSet}`, [number, number, number]>>;
@@ -86,5 +87,39 @@ describe('bench judge: the keep rule', () => {
     const other = summary({});
     other.headline[0]!.byMode.basic.n = 19;
     expect(() => judgeChange(base, other)).toThrow(/20 questions before, 19 after/);
+  });
+
+  it('judges the answer key on the check side: dev check half and outside-check summed, no set losing two', () => {
+    const row = (set: AnswerRow['set'], half: AnswerRow['half'], metric: AnswerRow['metric'], k: [number, number]) => ({
+      set,
+      half,
+      type: null,
+      metric,
+      byMode: { basic: { k: k[0], n: 30 }, research: { k: k[1], n: 30 }, agentic_research: { k: 10, n: 30 } },
+    });
+    const withAnswers = (outside: [number, number], fb: [number, number], tuning: [number, number]) => ({
+      ...summary({}),
+      answers: [
+        row('outside-check', 'check', 'answer key', outside),
+        row('outside-check', 'check', 'gold-page hit', [20, 20]),
+        row('financebench', 'check', 'answer key', fb),
+        row('financebench', 'tuning', 'answer key', tuning),
+      ],
+    });
+    const before = withAnswers([10, 10], [10, 10], [10, 10]);
+    const gain = judgeChange(before, withAnswers([12, 12], [11, 11], [5, 5])).answers!;
+    expect(gain.keyGain).toEqual({ basic: 3, research: 3, agentic_research: 0 });
+    expect(gain.rule).toEqual({ keep: true, reasons: [] });
+    const loses = judgeChange(before, withAnswers([15, 14], [8, 10], [10, 10])).answers!;
+    expect(loses.rule.reasons).toEqual(['financebench (check, basic) answer key loses 2']);
+    expect(renderVerdict(judgeChange(before, withAnswers([12, 12], [11, 11], [5, 5])))).toMatch(
+      new RegExp(
+        String.raw`\| check \| outside-check \| all \| answer key \| 10 -> 12 of 30 \| 10 -> 12 of 30 ` +
+          String.raw`\| 10 -> 10 of 30 \|` +
+          String.raw`[\s\S]*By the answer rule: keep\.`,
+      ),
+    );
+    // A saved run from before the answer metrics is judged by the headline alone.
+    expect(judgeChange(summary({}), withAnswers([12, 12], [11, 11], [5, 5])).answers).toBeNull();
   });
 });
