@@ -1,6 +1,4 @@
-import { stemVariants } from '../text/morphology';
 import { tokenize } from '../text/tokenize';
-import { RANKING } from './ranking';
 
 /**
  * Words that name one thing in filings, in the usage of financial reporting: a question says "buy" or "headcount"
@@ -48,31 +46,13 @@ const EQUIVALENTS: ReadonlyMap<string, readonly string[]> = (() => {
   return map;
 })();
 
-/** A stand-in for a query term: another index term and the share of its score it earns for the query term. */
-export interface Alternate {
-  term: string;
-  weight: number;
-}
-
-/**
- * The query terms that have stand-ins, each with them: its equivalents (RANKING.equivalentWeight) and the other index
- * forms of its stem (src/text/morphology.ts, RANKING.variantWeight); query terms themselves are never stand-ins.
- */
-export function alternateTerms(queryTerms: readonly string[]): Map<string, Alternate[]> {
+/** The query terms that have equivalents, each with the equivalents that are not query terms themselves. */
+export function equivalentTerms(queryTerms: readonly string[]): Map<string, string[]> {
   const asked = new Set(queryTerms);
-  const out = new Map<string, Alternate[]>();
+  const out = new Map<string, string[]>();
   for (const term of asked) {
-    const weights = new Map<string, number>();
-    const offer = (other: string, weight: number) => {
-      if (!asked.has(other) && weight > (weights.get(other) ?? 0)) weights.set(other, weight);
-    };
-    for (const other of EQUIVALENTS.get(term) ?? []) offer(other, RANKING.equivalentWeight);
-    for (const other of stemVariants(term)) offer(other, RANKING.variantWeight);
-    if (weights.size)
-      out.set(
-        term,
-        [...weights].map(([t, weight]) => ({ term: t, weight })),
-      );
+    const others = EQUIVALENTS.get(term)?.filter((o) => !asked.has(o));
+    if (others?.length) out.set(term, others);
   }
   return out;
 }

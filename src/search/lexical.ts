@@ -2,7 +2,6 @@ import type { Lexicon, Shard } from '../format/types';
 import { postingList } from '../format/shard-layout';
 import { bm25Idf, bm25TermScore, fieldTf } from './bm25';
 import { RANKING } from './ranking';
-import type { Alternate } from './equivalents';
 import { TopK, type ScoredStatement } from './top-k';
 
 export type { ScoredStatement } from './top-k';
@@ -19,8 +18,8 @@ export function searchLexical(
   isAllowed: (local: number) => boolean,
   depth: number,
   boost?: (local: number) => number,
-  /** Per query term, its stand-ins (src/search/equivalents.ts): the term scores the best of its own and theirs. */
-  alternates?: ReadonlyMap<string, readonly Alternate[]>,
+  /** Per query term, its equivalents (src/search/equivalents.ts): the term scores the best of its own and theirs. */
+  equivalents?: ReadonlyMap<string, readonly string[]>,
 ): ScoredStatement[] {
   // Scores in a dense array, the statements that got one listed in first-seen order (what the Map this replaces
   // iterated in): a shard has a few thousand statements, and common terms post to most of them.
@@ -35,18 +34,18 @@ export function searchLexical(
     scores[doc] = scores[doc]! + score;
   };
   for (const term of new Set(queryTerms)) {
-    const others = alternates?.get(term);
+    const others = equivalents?.get(term);
     if (!others?.length) {
       termScores(shard, lexicon, term, isAllowed, 1, add);
       continue;
     }
-    // A statement scores the term once: by its own postings or, weighed less, by a stand-in's, whichever is more.
+    // A statement scores the term once: by its own postings or, weighed less, by an equivalent's, whichever is more.
     const best = new Map<number, number>();
     const keep = (doc: number, score: number) => {
       if (score > (best.get(doc) ?? 0)) best.set(doc, score);
     };
     termScores(shard, lexicon, term, isAllowed, 1, keep);
-    for (const other of others) termScores(shard, lexicon, other.term, isAllowed, other.weight, keep);
+    for (const other of others) termScores(shard, lexicon, other, isAllowed, RANKING.equivalentWeight, keep);
     for (const [doc, score] of best) add(doc, score);
   }
   const top = new TopK(depth);

@@ -33,11 +33,6 @@ export const RANKING = {
    * src/search/equivalents.ts): the filing's own word for the thing counts, the question's own word counts more.
    */
   equivalentWeight: 0.6,
-  /**
-   * The same for another index form of a query term's Porter2 stem ("acquired" for "acquire", "impaired" for
-   * "impairment": src/text/morphology.ts): the analyzer indexes words with their plurals stripped only.
-   */
-  variantWeight: 0.6,
   /** relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain. */
   relevance: { termCoverage: 0.6, cosine: 0.4, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**

@@ -7,7 +7,7 @@ import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../query/terms';
-import { alternateTerms, type Alternate } from './equivalents';
+import { equivalentTerms } from './equivalents';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './effort';
@@ -99,8 +99,8 @@ export interface RetrievalScope {
 interface ResolvedScope {
   scope: RetrievalScope;
   queryTerms: string[];
-  /** Query terms with stand-ins, and those (src/search/equivalents.ts): the lexical leg reads their postings too. */
-  alternates: Map<string, Alternate[]>;
+  /** Query terms with equivalents, and those (src/search/equivalents.ts): the lexical leg reads their postings too. */
+  equivalents: Map<string, string[]>;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
@@ -119,9 +119,9 @@ function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scop
       allowedSourceCount++;
     }
   }
-  const alternates = alternateTerms(queryTerms);
+  const equivalents = equivalentTerms(queryTerms);
   const candidates = candidateShards(catalog, allowed);
-  return { scope, queryTerms, alternates, allowed, allowedSourceCount, candidates };
+  return { scope, queryTerms, equivalents, allowed, allowedSourceCount, candidates };
 }
 
 /**
@@ -162,7 +162,7 @@ async function scanShard(
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost, r.alternates))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost, r.equivalents))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -266,15 +266,15 @@ export async function retrieveScopes(
   const queryMetrics = new Set(query.metrics);
   // Scopes that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
-  // The vector is the query's own terms'; the lexicon also holds their stand-ins, which the lexical leg scores.
-  const termsOf = ({ queryTerms, alternates }: ResolvedScope) => {
+  // The vector is the query's own terms'; the lexicon also holds their equivalents, which the lexical leg scores.
+  const termsOf = ({ queryTerms, equivalents }: ResolvedScope) => {
     const key = queryTerms.join(' ');
     let p = byTerms.get(key);
     if (!p)
       byTerms.set(
         key,
         (p = reader
-          .terms(withAlternates(queryTerms, alternates))
+          .terms(withEquivalents(queryTerms, equivalents))
           .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
       );
     return p;
@@ -285,16 +285,13 @@ export async function retrieveScopes(
   // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
-    const { queryTerms, alternates } = resolved[k]!;
+    const { queryTerms, equivalents } = resolved[k]!;
     const key = `${i}|${queryTerms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
-      const { queryVector, lexicon } = tables[k]!;
-      // Stand-ins no filing uses are not in the lexicon: no shard has postings to read for them.
-      const standIns = withAlternates([], alternates).filter((t) => lexicon.termIndex.has(t));
-      const terms = [...new Set([...membershipTerms(queryTerms), ...standIns])];
+      const { queryVector } = tables[k]!;
       p = reader
-        .shardParts(i, { terms })
+        .shardParts(i, { terms: withEquivalents(membershipTerms(queryTerms), equivalents) })
         .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
@@ -325,9 +322,9 @@ export async function retrieveScopes(
   return results;
 }
 
-/** Terms and the stand-ins of the query terms among them, each once. */
-function withAlternates(terms: readonly string[], alternates: ReadonlyMap<string, readonly Alternate[]>): string[] {
-  return [...new Set([...terms, ...[...alternates.values()].flat().map((a) => a.term)])];
+/** Terms and the equivalents of the query terms among them, each once. */
+function withEquivalents(terms: readonly string[], equivalents: ReadonlyMap<string, readonly string[]>): string[] {
+  return [...new Set([...terms, ...[...equivalents.values()].flat()])];
 }
 
 /** One retrieval over one scope (retrieveScopes with a single scope). */
