@@ -25,8 +25,7 @@ import { embedTokens, quantizeUnit } from '../src/text/embed';
 import { metricByCode } from '../src/text/metrics';
 import { financialStatementCode, type FinancialStatement } from '../src/text/financial-statements';
 import { ANALYZER_VERSION, tokenize } from '../src/text/tokenize';
-import { bm25Idf, bm25TermScore, encodePostingTf, fieldTf } from '../src/search/bm25';
-import { RANKING } from '../src/search/ranking';
+import { bm25Idf, bm25TermScore } from '../src/search/bm25';
 import { companyAliases, withoutSharedAliases } from './aliases';
 import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
 import { contentIdOf, FILE_LIST } from '../src/format/keys';
@@ -77,8 +76,6 @@ export interface StatementDraft {
   /** A table row of a primary financial statement (src/text/financial-statements.ts). */
   statement?: FinancialStatement;
   tokens: string[];
-  /** The distinct terms of its context (RawStatement.context): the lexical leg's second field (src/search/bm25.ts). */
-  contextTokens: string[];
   /** A pointer to a note: the statements it refers to, as offsets from its index in the filing (references.ts). */
   refers?: number[];
 }
@@ -264,7 +261,6 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         ...(s.fact ? { fact: s.fact } : {}),
         ...(s.statement ? { statement: s.statement } : {}),
         tokens: withMetricTerms(tokenize(s.text), s.metrics),
-        contextTokens: [...new Set(tokenize(s.context ?? ''))],
       });
       placed.push({ text: s.text, page: s.page, offset: s.offset, kind: s.kind, section });
     }
@@ -325,10 +321,11 @@ export function observeEntities(
 
 /** Corpus-wide term statistics: document frequency per term, statement count and total length. */
 /**
- * Shards store a posting's term frequencies in a byte (src/search/bm25.ts encodePostingTf) and a statement's length
- * in 16 bits. Statistics and impact bounds use the same capped values, so that an incremental build, which reads
- * them back from shard files, gets exactly what the build that wrote those shards computed.
+ * Shards store a posting's term frequency in a byte and a statement's length in 16 bits. Statistics and impact bounds
+ * use the same capped values, so that an incremental build, which reads them back from shard files, gets exactly
+ * what the build that wrote those shards computed.
  */
+export const MAX_TF = 255;
 export const MAX_DOC_LEN = 65535;
 
 export class TermStats {
@@ -336,14 +333,10 @@ export class TermStats {
   statements = 0;
   totalLen = 0;
 
-  /**
-   * A statement's body terms (its length) and context terms: a term's document frequency counts the statements that
-   * hold it in either field, as its posting list does (BM25F weighs fields, not documents).
-   */
-  addStatement(tokens: readonly string[], contextTokens: readonly string[] = []): void {
+  addStatement(tokens: readonly string[]): void {
     this.statements++;
     this.totalLen += Math.min(MAX_DOC_LEN, tokens.length);
-    for (const t of new Set([...tokens, ...contextTokens])) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    for (const t of new Set(tokens)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
   get avgLen(): number {
@@ -473,15 +466,13 @@ export function encodeShardStatements(
     docLen[local] = len;
     const tf = new Map<string, number>();
     for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const t of s.contextTokens) if (!tf.has(t)) tf.set(t, 0);
-    const context = new Set(s.contextTokens);
     for (const [t, count] of tf) {
-      const n = encodePostingTf(count, context.has(t));
+      const n = Math.min(MAX_TF, count);
       let p = termPostings.get(t);
       if (!p) termPostings.set(t, (p = { docs: [], tfs: [], impact: 0 }));
       p.docs.push(local);
       p.tfs.push(n);
-      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), fieldTf(n, RANKING.contextWeight), len, stats.avgLen);
+      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), n, len, stats.avgLen);
       if (impact > p.impact) p.impact = impact;
     }
     quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
@@ -683,9 +674,8 @@ export const BUILD_STATE = 'build-state.json';
  *    title), not only to the first note it names; an annual report filed as Exhibit 13 gives Items 7 and 8 its MD&A
  *    and statements, and an Item 8 that only lists the statements' pages is a pointer; a row label wrapped over
  *    several lines is joined; a company's judgement of a loss contingency's likelihood is ASSESSMENT.
- * 9: a statement carries its context (its headings, its table's lead-in, its paragraph's first sentence).
  */
-export const EXTRACTION_VERSION = 9;
+export const EXTRACTION_VERSION = 8;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {
@@ -803,8 +793,7 @@ export function shardImpacts(
     const idf = bm25Idf(stats.statements, stats.df.get(t)!);
     let best = 0;
     for (let p = shard.postOffsets[i]!; p < shard.postOffsets[i + 1]!; p++) {
-      const tf = fieldTf(shard.postTfs[p]!, RANKING.contextWeight);
-      const impact = bm25TermScore(idf, tf, shard.docLen[shard.postDocs[p]!]!, stats.avgLen);
+      const impact = bm25TermScore(idf, shard.postTfs[p]!, shard.docLen[shard.postDocs[p]!]!, stats.avgLen);
       if (impact > best) best = impact;
     }
     impacts[i] = best;
@@ -841,7 +830,7 @@ export async function segmentCorpus(
     writeFileSync(file, serialize(record));
     entries.push({ doc: record.doc, file, pageCount: record.pageCount, hash: filingHash(filing) });
     for (const s of record.statements) {
-      stats.addStatement(s.tokens, s.contextTokens);
+      stats.addStatement(s.tokens);
       if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
     }
     stage('segment', entries.length, Math.max(entries.length, options.expectedFilings ?? 0));

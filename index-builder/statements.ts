@@ -23,11 +23,6 @@ export interface RawStatement {
   fact?: TableFact;
   /** Table rows printed on a primary financial statement's page (its title at the top of the page). */
   statement?: FinancialStatement;
-  /**
-   * The words of its place, the lexical leg's context field (src/search/bm25.ts): the note title and heading it is
-   * under, the sentence introducing its table (rows), its paragraph's first sentence (later sentences).
-   */
-  context?: string;
 }
 
 const MIN_CHARS = 25;
@@ -92,13 +87,12 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let page = -1;
   let pageLines = 0;
   let printedOn: FinancialStatement | null = null;
-  const place = new Place();
 
   const flush = () => {
     if (!paragraph) return;
     const read = paragraphStatements(paragraph, section.itemTag);
     paragraph = null;
-    out.push(...place.sentences(read.statements));
+    out.push(...read.statements);
     // Prose between tables ends the table: the next table brings its own caption and header.
     if (read.sawProse) table.reset();
     if (read.sawSentence) printedOn = null;
@@ -134,7 +128,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const row = parseRowLine(text);
     if (row) {
       flush();
-      out.push(place.row(rowStatement(row, line, pendingLabel, table, printedOn)));
+      out.push(rowStatement(row, line, pendingLabel, table, printedOn));
       pendingLabel = null;
       afterRow = true;
       continue;
@@ -173,18 +167,11 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       pendingLabel = line;
       continue;
     }
-    // A note's title with its number ("Note 7. Leases") reads as a sentence break, so it stays in the text as before,
-    // but it starts a new place.
-    if (NOTE_TITLE.test(trimmed) && trimmed.length < 90 && !/[.:;,]$/.test(trimmed)) {
-      flush();
-      place.heading(trimmed);
-    }
     // A short line in title case with no final period is a heading: it ends the paragraph.
     const isHeading =
       trimmed.length < 90 && !/[.:;,]$/.test(trimmed) && /^[A-Z]/.test(trimmed) && !/[.!?]\s/.test(trimmed);
     if (isHeading) {
       flush();
-      place.heading(trimmed);
       continue;
     }
     addToParagraph(line);
@@ -192,48 +179,6 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   }
   flush();
   return out;
-}
-
-// "Note 7. Income Taxes", "NOTE 7 - LEASES", "7. Leases": a note's title, which its subheadings stay under.
-const NOTE_TITLE = /^(?:note\s+\d{1,2}\b|\d{1,2}\.\s+[A-Z])/i;
-
-/**
- * Where the statements of a section stand as its lines are read: the note title and heading last seen, and the
- * sentence that introduced the table that follows ("The following table presents revenue by geography:"). It
- * gives each statement its context (RawStatement.context).
- */
-class Place {
-  private noteTitle = '';
-  private lastHeading = '';
-  private leadIn = '';
-
-  heading(text: string): void {
-    if (NOTE_TITLE.test(text)) this.noteTitle = text;
-    this.lastHeading = text;
-    this.leadIn = '';
-  }
-
-  /** A paragraph's sentences: each under its headings; a later sentence also with the paragraph's first one. */
-  sentences(statements: RawStatement[]): RawStatement[] {
-    const first = statements[0]?.text ?? '';
-    statements.forEach((s, i) => {
-      s.context = this.join(i > 0 ? first : '');
-    });
-    // A paragraph ending in a colon introduces what follows (a table); any other paragraph ends that lead-in.
-    const last = statements[statements.length - 1]?.text ?? '';
-    if (statements.length) this.leadIn = /:["”)]?$/.test(last) ? last : '';
-    return statements;
-  }
-
-  row(statement: RawStatement): RawStatement {
-    statement.context = this.join(this.leadIn);
-    return statement;
-  }
-
-  private join(extra: string): string {
-    const parts = [this.noteTitle, this.lastHeading === this.noteTitle ? '' : this.lastHeading, extra];
-    return parts.filter(Boolean).join('\n');
-  }
 }
 
 /** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */

@@ -22,17 +22,6 @@ export const RANKING = {
   metricRowBoost: 1.5,
   /** The same for a sentence tagged with a named metric: a mild preference only, prose is rarely the figure. */
   metricBoost: 1.2,
-  /**
-   * BM25F weight of a statement's context field (its heading, note title, table lead-in and paragraph's first
-   * sentence: src/search/bm25.ts) against one occurrence in its own words: "we employed 22,000 people" under "Human
-   * Capital" is found by "human capital", but a statement that says the words itself ranks first.
-   */
-  contextWeight: 0.5,
-  /**
-   * The share of its BM25 score an equivalent of a query term earns for it ("acquired" for "buy":
-   * src/search/equivalents.ts): the filing's own word for the thing counts, the question's own word counts more.
-   */
-  equivalentWeight: 0.6,
   /** relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain. */
   relevance: { termCoverage: 0.6, cosine: 0.4, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**

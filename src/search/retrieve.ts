@@ -7,7 +7,6 @@ import type { Condition } from '../filters/parse';
 import { SHARD_FLAG_RECONCILING_ONLY, type EpistemicStatus, type Shard, type StatementKind } from '../format/types';
 import { embedTokens } from '../text/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../query/terms';
-import { equivalentTerms } from './equivalents';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import { UNFILTERED_MAX_SHARDS, type EffortPlan } from './effort';
@@ -99,8 +98,6 @@ export interface RetrievalScope {
 interface ResolvedScope {
   scope: RetrievalScope;
   queryTerms: string[];
-  /** Query terms with equivalents, and those (src/search/equivalents.ts): the lexical leg reads their postings too. */
-  equivalents: Map<string, string[]>;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
@@ -119,9 +116,7 @@ function resolveRetrievalScope(catalog: CatalogHeader, query: LexicalQuery, scop
       allowedSourceCount++;
     }
   }
-  const equivalents = equivalentTerms(queryTerms);
-  const candidates = candidateShards(catalog, allowed);
-  return { scope, queryTerms, equivalents, allowed, allowedSourceCount, candidates };
+  return { scope, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
 }
 
 /**
@@ -162,7 +157,7 @@ async function scanShard(
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost, r.equivalents))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, plan.depth, boost))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -266,32 +261,31 @@ export async function retrieveScopes(
   const queryMetrics = new Set(query.metrics);
   // Scopes that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
-  // The vector is the query's own terms'; the lexicon also holds their equivalents, which the lexical leg scores.
-  const termsOf = ({ queryTerms, equivalents }: ResolvedScope) => {
+  const termsOf = (queryTerms: string[]) => {
     const key = queryTerms.join(' ');
     let p = byTerms.get(key);
     if (!p)
       byTerms.set(
         key,
         (p = reader
-          .terms(withEquivalents(queryTerms, equivalents))
+          .terms(queryTerms)
           .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
       );
     return p;
   };
-  const tables = await Promise.all(resolved.map(termsOf));
+  const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, plan));
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
   // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
-    const { queryTerms, equivalents } = resolved[k]!;
+    const { queryTerms } = resolved[k]!;
     const key = `${i}|${queryTerms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
       const { queryVector } = tables[k]!;
       p = reader
-        .shardParts(i, { terms: withEquivalents(membershipTerms(queryTerms), equivalents) })
+        .shardParts(i, { terms: membershipTerms(queryTerms) })
         .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
@@ -320,11 +314,6 @@ export async function retrieveScopes(
     });
   }
   return results;
-}
-
-/** Terms and the equivalents of the query terms among them, each once. */
-function withEquivalents(terms: readonly string[], equivalents: ReadonlyMap<string, readonly string[]>): string[] {
-  return [...new Set([...terms, ...[...equivalents.values()].flat()])];
 }
 
 /** One retrieval over one scope (retrieveScopes with a single scope). */

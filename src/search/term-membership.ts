@@ -1,6 +1,5 @@
 import { postingList } from '../format/shard-layout';
 import type { Shard } from '../format/types';
-import { bodyTf } from './bm25';
 
 /**
  * The query terms a statement holds, read from its shard's posting lists instead of its text: chain relevance
@@ -55,20 +54,16 @@ export function membershipTerms(queryTerms: readonly string[]): string[] {
   return [...new Set([...queryTerms, ...membershipQuery(queryTerms).terms.flatMap((q) => q.bareYear ?? [])])];
 }
 
-/**
- * Do statement `local`'s own words hold term t (its posting list: ascending ids, checked when filled)? A posting of
- * the term in the statement's context only does not count: chains cover the query with what entries say. False for
- * t = -1 (no term).
- */
+/** Is statement `local` in term t's posting list (ascending ids, checked when filled)? False for t = -1 (no term). */
 function inPostings(shard: Shard, t: number, local: number): boolean {
   if (t < 0) return false;
-  const { docs, tfs } = postingList(shard, t);
+  const { docs } = postingList(shard, t);
   let lo = 0;
   let hi = docs.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
     const doc = docs[mid]!;
-    if (doc === local) return bodyTf(tfs[mid]!) > 0;
+    if (doc === local) return true;
     if (doc < local) lo = mid + 1;
     else hi = mid - 1;
   }

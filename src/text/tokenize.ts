@@ -4,10 +4,8 @@
  * not reuse filings segmented by another one. Bump it too when what segmentation reads from a filing changes.
  * 2: table rows carry the financial statement they are printed on; a "June 30,   2023   2022" header labels its
  * columns.
- * 3: a posting's byte holds the statement's term frequency and whether its context holds the term
- * (src/search/bm25.ts).
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 2;
 
 // Short, conservative list: words that carry no retrieval signal in filings. Negations and modal verbs stay,
 // because "not", "may" and "could" matter for epistemic status.

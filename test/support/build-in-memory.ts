@@ -83,8 +83,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   let totalLen = 0;
   for (const s of statements) {
     totalLen += Math.min(MAX_DOC_LEN, s.tokens.length);
-    // A term's document frequency counts the statements holding it in their words or their context (BM25F).
-    for (const t of new Set([...s.tokens, ...s.contextTokens])) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of new Set(s.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const N = statements.length;
   const avgLen = N ? totalLen / N : 0;
