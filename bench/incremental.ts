@@ -11,8 +11,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openStorage } from '../index-builder/storage';
-import { publishVersion, type PublishReport } from '../index-builder/publish';
+import { openStorage } from '../index-builder/publish/storage';
+import { publishVersion, type PublishReport } from '../index-builder/publish/publish';
 import type { FileList } from '../index-format/types';
 import { replicateCorpus } from '../scripts/replicate-corpus';
 
@@ -38,7 +38,7 @@ function newestFiling(): string {
 function build(filingsDir: string, artifacts: string, incremental: boolean) {
   const run = spawnSync(
     TSX,
-    ['--expose-gc', 'index-builder/cli.ts', 'build', ...(incremental ? ['--incremental'] : [])],
+    ['--expose-gc', 'index-builder/cli/cli.ts', 'build', ...(incremental ? ['--incremental'] : [])],
     {
       cwd: ROOT,
       env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts },

@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { runPublish } from '../index-builder/cli';
+import { runPublish } from '../index-builder/cli/cli';
 import { startWranglerDev, type WorkerLogLine } from './load/server';
 import { readJsonl } from './lib/jsonl';
 import { fmt, percentile } from './load/stats';

@@ -67,7 +67,7 @@ function build(factor: number): Row {
   rmSync(artifacts, { recursive: true, force: true });
   console.log(`building ${factor}x ...`);
   // As npm run build:index runs it (with --expose-gc).
-  const run = spawnSync(TSX, ['--expose-gc', 'index-builder/cli.ts', 'build'], {
+  const run = spawnSync(TSX, ['--expose-gc', 'index-builder/cli/cli.ts', 'build'], {
     cwd: ROOT,
     env: { ...process.env, FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts, GRAPH_MIN_STATEMENTS: 'none' },
     encoding: 'utf8',

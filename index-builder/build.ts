@@ -6,7 +6,7 @@ import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../index-format/codec
 import { shardHead, statementKind, statementStatus } from '../index-format/shard-layout';
 import { itemSource } from '../index-format/views';
 import { FORMAT_VERSION } from '../index-format/container';
-import { seal, sha256 } from './seal';
+import { seal, sha256 } from './shards/seal';
 import {
   EDGE_KINDS,
   type ArtifactRef,
@@ -26,21 +26,26 @@ import { metricByCode } from '../index-format/metrics';
 import { financialStatementCode, type FinancialStatement } from '../index-format/financial-statements';
 import { ANALYZER_VERSION, tokenize } from '../index-format/tokenize';
 import { bm25Idf, bm25TermScore } from '../index-format/bm25';
-import { companyAliases, withoutSharedAliases } from './aliases';
-import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './partitioned';
+import { companyAliases, withoutSharedAliases } from './entities/aliases';
+import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './shards/partitioned';
 import { contentIdOf, FILE_LIST } from '../index-format/keys';
-import { buildConsensus } from './consensus';
-import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './embeddings';
-import { embeddingSample, saveModel } from './model-store';
+import { buildConsensus } from './statements/consensus';
+import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './vectors/embeddings';
+import { embeddingSample, saveModel } from './vectors/model-store';
 import { EntityCollector, type CompanyEntities } from './entities/collect';
-import { buildShardEdges } from './evidence-graph';
-import { referenceLinks, type PlacedStatement } from './references';
-import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS, openGraphBuilder, type GraphBuilder } from './graphs';
-import type { Filing, FilingDocument } from './read-corpus';
-import { coverSection, coverStatements, learnsMeaning } from './cover';
-import { segmentFiling } from './segment';
-import { extractStatements } from './statements';
-import type { TableFact } from './table-facts';
+import { buildShardEdges } from './graph/evidence-graph';
+import { referenceLinks, type PlacedStatement } from './segment/references';
+import {
+  checkGraphMinStatements,
+  DEFAULT_GRAPH_MIN_STATEMENTS,
+  openGraphBuilder,
+  type GraphBuilder,
+} from './vectors/graphs';
+import type { Filing, FilingDocument } from './segment/read-corpus';
+import { coverSection, coverStatements, learnsMeaning } from './segment/cover';
+import { segmentFiling } from './segment/segment';
+import { extractStatements } from './statements/statements';
+import type { TableFact } from './statements/table-facts';
 
 export const DOMAIN = 'sp500';
 export const SCHEMA_VERSION = '2026-11-21.1';
@@ -48,7 +53,7 @@ export const SCHEMA_VERSION = '2026-11-21.1';
 export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
-  /** A model to reuse instead of learning one (index-builder/model-store.ts): `--embedding-model <id or path>`. */
+  /** A model to reuse instead of learning one (index-builder/vectors/model-store.ts): `--embedding-model <id or path>`. */
   embeddingModel?: { id: string; model: LearnedModel };
   /**
    * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
@@ -154,7 +159,7 @@ export function withMetricTerms(tokens: string[], metrics: readonly number[]): s
   return extra.length ? [...tokens, ...extra] : tokens;
 }
 
-export { seal, sha256 } from './seal';
+export { seal, sha256 } from './shards/seal';
 
 function formCode(form: string): string {
   return form === '10-K' ? '10K' : '10Q';
@@ -661,10 +666,10 @@ export const BUILD_STATE = 'build-state.json';
  * What analyzeFiling makes of a filing: bump it when segmentation or statement extraction changes what a filing
  * yields, so an incremental build (and a refresh) does not carry over issuers the older builder extracted; the
  * analyzer's own version (tokenizing) is ANALYZER_VERSION.
- * 2: cover pages are sources (index-builder/cover.ts).
+ * 2: cover pages are sources (index-builder/segment/cover.ts).
  * 3: 10-K segmentation reads contents pages titled "Contents", EDGAR's link block and wrapped references, and finds
  *    an Item 1 that lost its heading.
- * 4: an item that points at a note is linked to the note's sentences (index-builder/references.ts).
+ * 4: an item that points at a note is linked to the note's sentences (index-builder/segment/references.ts).
  * 5: financial statements printed after Part IV are Item 8's; a wrapped reference is one below a line that cannot
  *    end a sentence.
  * 6: an MD&A printed after Part IV is Item 7's.
@@ -1185,7 +1190,7 @@ class IssuerPass {
 
 /**
  * The corpus-wide tables, from pass 3's per-shard and per-issuer summaries, split into the directory, issuer tables
- * and term blocks (index-builder/partitioned.ts); then the version is sealed and the build summarised.
+ * and term blocks (index-builder/shards/partitioned.ts); then the version is sealed and the build summarised.
  */
 function writeCorpusTables(
   issuers: IssuerPass,

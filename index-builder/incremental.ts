@@ -17,7 +17,7 @@ import {
   type BuildState,
   type FilingEntry,
 } from './build';
-import type { Filing } from './read-corpus';
+import type { Filing } from './segment/read-corpus';
 
 /**
  * `index:build -- --incremental`: a new version from the previous one plus what changed in the corpus. A filing is

@@ -20,8 +20,8 @@ import {
   type BuildResult,
   type FilingEntry,
 } from './build';
-import { EmbeddingLearner } from './embeddings';
-import type { Filing } from './read-corpus';
+import { EmbeddingLearner } from './vectors/embeddings';
+import type { Filing } from './segment/read-corpus';
 
 const PARTIAL_FORMAT = 'filing-evidence-partial';
 const PARTIAL_FILE = 'partial.bin';

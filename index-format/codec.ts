@@ -10,7 +10,7 @@ import {
 } from './types';
 import { ANALYZER_VERSION } from './tokenize';
 // Type only: a value import would pull in the generated wasm glue, and this module is imported by the whole
-// builder, which must be able to say "run npm install" when generated/ is missing (index-builder/graphs.ts).
+// builder, which must be able to say "run npm install" when generated/ is missing (index-builder/vectors/graphs.ts).
 import type { HnswHeader } from './hnsw';
 
 // ---------- shard (laid out for range reads) ----------

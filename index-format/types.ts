@@ -266,7 +266,7 @@ export interface EmbeddingModel {
   /**
    * Per-word weight used when pooling: inverse document frequency (projection models), or smooth inverse frequency
    * times the length the word's vector kept when the corpus's common component was taken out (svd models;
-   * index-builder/embeddings.ts).
+   * index-builder/vectors/embeddings.ts).
    */
   weights: Float32Array;
   vectors: Int8Array;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex } from '../index-builder/build';
-import { readCorpus } from '../index-builder/read-corpus';
+import { readCorpus } from '../index-builder/segment/read-corpus';
 import { answerQuery, validateQueryBody } from '../src/routes/query';
 import { openFileIndex } from '../test/support/file-index';
 import { formatExample, README_EXAMPLE_REQUEST, readmeExampleBlock, withExampleBlock } from './readme-example-format';

@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { finished } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
-import { parseFlags, runWithUsage, UsageError } from '../index-builder/cli-args';
+import { parseFlags, runWithUsage, UsageError } from '../index-builder/cli/cli-args';
 
 interface Doc {
   doc_id: string;

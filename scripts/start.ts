@@ -20,8 +20,8 @@ import {
   latestVersionDir,
   runBuild,
   runPublishLocal,
-} from '../index-builder/cli';
-import { DEFAULT_PERSIST_DIR } from '../index-builder/storage';
+} from '../index-builder/cli/cli';
+import { DEFAULT_PERSIST_DIR } from '../index-builder/publish/storage';
 import { readyAddress, readyBlock, wranglerEnv, type ServedIndex } from './start-output';
 
 const LOCAL_KEY = 'local-dev-key';

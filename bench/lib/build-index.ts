@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
-import { latestVersionDir, runBuild } from '../../index-builder/cli';
+import { latestVersionDir, runBuild } from '../../index-builder/cli/cli';
 import { decodeManifest } from '../../index-format/codec';
 import { ANALYZER_VERSION } from '../../index-format/tokenize';
 

@@ -16,11 +16,11 @@ async function hashFile(path: string): Promise<string> {
 
 /**
  * The builder's local source files (repo-relative, sorted) and the npm packages it imports with their installed
- * versions, from the import graph of index-builder/cli.ts.
+ * versions, from the import graph of index-builder/cli/cli.ts.
  */
 export async function builderSources(repoRoot: string): Promise<{ files: string[]; packages: Record<string, string> }> {
   const result = await build({
-    entryPoints: [join(repoRoot, 'index-builder/cli.ts')],
+    entryPoints: [join(repoRoot, 'index-builder/cli/cli.ts')],
     bundle: true,
     write: false,
     metafile: true,

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
-import { latestVersionDir, runPublishLocal } from '../../index-builder/cli';
+import { latestVersionDir, runPublishLocal } from '../../index-builder/cli/cli';
 import type { BuildRecord } from './build-index';
 import { fingerprint } from './fingerprint';
 

@@ -27,8 +27,8 @@ import {
   latestVersionDir,
   runBuild,
   runPublishLocal,
-} from '../../index-builder/cli';
-import { DEFAULT_PERSIST_DIR } from '../../index-builder/storage';
+} from '../../index-builder/cli/cli';
+import { DEFAULT_PERSIST_DIR } from '../../index-builder/publish/storage';
 import { CORPUS_MIX, SAMPLE_MIX, type MixEntry } from './mix';
 import { startWranglerDev, type DevServer, type WorkerLogLine } from './server';
 import { fmt, percentile } from './stats';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { readCorpus, type Filing } from '../read-corpus';
-import { segmentFiling } from '../segment';
-import { extractStatements, type RawStatement } from '../statements';
+import { readCorpus, type Filing } from '../segment/read-corpus';
+import { segmentFiling } from '../segment/segment';
+import { extractStatements, type RawStatement } from '../statements/statements';
 
 export interface LocatedStatement extends RawStatement {
   docId: string;

@@ -3,33 +3,33 @@
  * npm run eval:entities — coverage and precision of the entity extraction (index-builder/entities) on the real
  * corpus (FILINGS_DIR, default ../shared/corpus/filings; skipped cleanly when absent).
  *   coverage: companies with at least one segment / product / counterparty, totals per kind, catalog bytes added;
- *   precision: hand labels in index-builder/eval/entities-labels.jsonl ({ticker, kind, name, label: correct|wrong,
+ *   precision: hand labels in fixtures/eval-labels/entities-labels.jsonl ({ticker, kind, name, label: correct|wrong,
  *   note}), references only — no filing text — judged by reading the sentences that name each entity.
- *   recall: reference names read from 10 companies' latest 10-K in index-builder/eval/entities-recall.jsonl.
+ *   recall: reference names read from 10 companies' latest 10-K in fixtures/eval-labels/entities-recall.jsonl.
  *   --sample N --seed S   print N entities per kind (seeded) with the sentences that support them, for labelling.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { companyAliases } from '../aliases';
+import { companyAliases } from '../entities/aliases';
 import { baseName, EntityCollector, type CompanyEntities } from '../entities/collect';
 import { counterpartyCandidates } from '../entities/counterparties';
 import { productCandidates } from '../entities/products';
 import { namedSegmentCandidates, segmentNames } from '../entities/segments';
-import { readCorpus } from '../read-corpus';
-import { segmentFiling } from '../segment';
+import { readCorpus } from '../segment/read-corpus';
+import { segmentFiling } from '../segment/segment';
 import { sharedDir } from '../shared-dir';
-import { extractStatements } from '../statements';
+import { extractStatements } from '../statements/statements';
 import { ENTITY_KINDS, entityMatcher, type EntityKind } from '../../index-format/entities';
 import type { CatalogEntity } from '../../index-format/types';
-import { mulberry32 } from '../embeddings';
+import { mulberry32 } from '../vectors/embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-export const ENTITY_LABELS = join(ROOT, 'index-builder/eval/entities-labels.jsonl');
+export const ENTITY_LABELS = join(ROOT, 'fixtures/eval-labels/entities-labels.jsonl');
 /**
  * Recall references: the segments and named major customers one reader found in 10 companies' latest 10-K
  * (Item 1), names only ({ticker, filing, kind: segment|customer, name, also: other spellings}).
  */
-export const ENTITY_RECALL = join(ROOT, 'index-builder/eval/entities-recall.jsonl');
+export const ENTITY_RECALL = join(ROOT, 'fixtures/eval-labels/entities-recall.jsonl');
 
 export interface RecallRef {
   ticker: string;

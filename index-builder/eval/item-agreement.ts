@@ -1,5 +1,5 @@
 import { TEN_K_ITEMS } from '../../index-format/fields';
-import { POINTER_ITEM_CHARS, segmentFiling } from '../segment';
+import { POINTER_ITEM_CHARS, segmentFiling } from '../segment/segment';
 
 /** One filing split into items by someone else (edgar-items): the reference we measure segmentation against. */
 export interface ReferenceItem {

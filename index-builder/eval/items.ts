@@ -2,12 +2,12 @@
 /**
  * npm run eval:items — item-segmentation agreement with the real EDGAR item splits in
  * ../shared/corpus/edgar-items (EDGAR_ITEMS overrides): per filing, the reference items are joined in Form 10-K order,
- * segmented by index-builder/segment.ts, and every non-space character is checked against the reference item.
+ * segmented by index-builder/segment/segment.ts, and every non-space character is checked against the reference item.
  * Prints overall and per-item agreement; `--json` prints the figures as JSON.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readJsonLines } from '../read-corpus';
+import { readJsonLines } from '../segment/read-corpus';
 import { sharedDir } from '../shared-dir';
 import { measureItemAgreement, mergeAgreement, type ItemAgreement, type ReferenceItem } from './item-agreement';
 

@@ -2,16 +2,16 @@
 /**
  * npm run eval:items10q — 10-Q item-segmentation agreement with the hand labels in tenq-labels.jsonl (how they were
  * made: tenq-labels.md). Reads the labelled filings' pages from ../shared/corpus/filings (FILINGS_DIR overrides),
- * segments them with index-builder/segment.ts and prints, per filing and overall, the share of characters in the
+ * segments them with index-builder/segment/segment.ts and prints, per filing and overall, the share of characters in the
  * labelled item and heading precision/recall. `--json` prints the figures as JSON; `-v` lists missed/spurious starts.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { readJsonLines } from '../read-corpus';
+import { readJsonLines } from '../segment/read-corpus';
 import { sharedDir } from '../shared-dir';
 import { scoreTenQ, type TenQLabel, type TenQScore } from './tenq-agreement';
 
-export const TENQ_LABELS = resolve(import.meta.dirname, 'tenq-labels.jsonl');
+export const TENQ_LABELS = resolve(import.meta.dirname, '../../fixtures/eval-labels/tenq-labels.jsonl');
 
 export async function readTenQLabels(path = TENQ_LABELS): Promise<Map<string, TenQLabel[]>> {
   const byDoc = new Map<string, TenQLabel[]>();

@@ -1,5 +1,5 @@
 import { EPISTEMIC_STATUSES, type EpistemicStatus } from '../../index-format/types';
-import { classifyStatus } from '../status';
+import { classifyStatus } from '../statements/status';
 
 /** One hand-labelled statement: its text, the item it stands in, and the status a careful reader gives it. */
 export interface LabelledStatement {

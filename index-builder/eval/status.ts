@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * npm run eval:status — precision per epistemic status (with 95% Wilson intervals) of the rules in
- * index-builder/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always),
+ * index-builder/statements/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always),
  * and on hand labels of real corpus statements in index-builder/eval/status-labels.*.jsonl (references
  * doc_id/page/offset + label, no filing text), resolved against ../shared/corpus/filings when it is present: four
  * tuning samples, a uniform random sample and a future-word probe (recall), and the blind hold-out.
@@ -16,41 +16,41 @@ import type { EpistemicStatus } from '../../index-format/types';
 import { sharedDir } from '../shared-dir';
 import { corpusSentences } from './corpus-statements';
 import { evaluateStatuses, formatStatusReport, type LabelledStatement } from './status-precision';
-import { mulberry32 } from '../embeddings';
+import { mulberry32 } from '../vectors/embeddings';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const INVENTED_LABELS = join(ROOT, 'fixtures/sample-corpus/labels/status-invented.jsonl');
 /** Labelled first (seed 7, stratified by the first rules' predictions); the rules were then revised on it. */
-export const REAL_LABELS = join(ROOT, 'index-builder/eval/status-labels.real.jsonl');
+export const REAL_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.real.jsonl');
 /** Labelled blind after the first revision (seed 11, stratified by its predictions); a second revision used it. */
-export const TUNING2_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning2.jsonl');
+export const TUNING2_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.tuning2.jsonl');
 /**
  * Labelled blind after the second revision (seed 13, 10 per predicted status) as the first hold-out; once scored it
  * was studied for the third revision (PREDICTION precision), so it is tuning data now.
  */
-export const TUNING3_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning3.jsonl');
+export const TUNING3_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.tuning3.jsonl');
 /**
  * Uniform random sample of sentences (seed 29, not stratified), labelled blind after the third revision: accuracy
  * and recall per status (how many true predictions and risks the rules miss).
  */
-export const RANDOM_LABELS = join(ROOT, 'index-builder/eval/status-labels.random.jsonl');
+export const RANDOM_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.random.jsonl');
 /**
  * Labelled blind after the third revision (seed 31, 25 per predicted status) as the second hold-out; once scored it was
  * studied for the fourth revision, so it is tuning data now.
  */
-export const TUNING4_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning4.jsonl');
+export const TUNING4_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.tuning4.jsonl');
 /** Drawn with `--sample 12 --seed 41` during the fourth revision and labelled blind, then used to tune it. */
-export const TUNING5_LABELS = join(ROOT, 'index-builder/eval/status-labels.tuning5.jsonl');
+export const TUNING5_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.tuning5.jsonl');
 
 /**
  * Labelled blind after the fourth revision was frozen and committed (seed 53, 30 per predicted status; status hidden
  * while labelling); the rules were not revised after scoring it.
  */
-export const HOLDOUT_LABELS = join(ROOT, 'index-builder/eval/status-labels.holdout3.jsonl');
+export const HOLDOUT_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.holdout3.jsonl');
 /** Uniform random sample (seed 59, 110 sentences), labelled blind after the fourth revision: accuracy and recall. */
-export const RANDOM2_LABELS = join(ROOT, 'index-builder/eval/status-labels.random2.jsonl');
+export const RANDOM2_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.random2.jsonl');
 /** Recall probe (seed 61, 60 sentences with a FUTURE_WORDS word), labelled blind after the fourth revision. */
-export const FUTURE_PROBE2_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe2.jsonl');
+export const FUTURE_PROBE2_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.future-probe2.jsonl');
 
 /**
  * Words a statement about the future almost always contains (a superset of the PREDICTION cues): the recall probe
@@ -63,7 +63,7 @@ export const FUTURE_WORDS =
  * Uniform sample of the sentences with a FUTURE_WORDS word (seed 37), labelled blind after the third revision, so
  * PREDICTION recall is estimated from more than the two true predictions of the uniform sample.
  */
-export const FUTURE_PROBE_LABELS = join(ROOT, 'index-builder/eval/status-labels.future-probe.jsonl');
+export const FUTURE_PROBE_LABELS = join(ROOT, 'fixtures/eval-labels/status-labels.future-probe.jsonl');
 
 export function readInventedLabels(): LabelledStatement[] {
   return readFileSync(INVENTED_LABELS, 'utf8')

@@ -1,6 +1,6 @@
-import { segmentFiling } from '../segment';
+import { segmentFiling } from '../segment/segment';
 
-/** One labelled section start in a 10-Q (index-builder/eval/tenq-labels.jsonl): page index and line index in the page. */
+/** One labelled section start in a 10-Q (fixtures/eval-labels/tenq-labels.jsonl): page index and line index in the page. */
 export interface TenQLabel {
   page: number;
   line: number;

@@ -64,7 +64,7 @@ export interface FetchSummary {
   edgarDir: string;
 }
 
-/** The sidecar the builder reads (index-builder/read-corpus.ts), plus the labels and the download stamp. */
+/** The sidecar the builder reads (index-builder/segment/read-corpus.ts), plus the labels and the download stamp. */
 export interface EdgarSidecar {
   cik: string;
   company: string;

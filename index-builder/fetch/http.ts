@@ -1,4 +1,4 @@
-import { retry, RetriesExhaustedError, RetryableError, parseRetryAfter } from '../retry';
+import { retry, RetriesExhaustedError, RetryableError, parseRetryAfter } from '../publish/retry';
 import type { IntervalLimiter } from './rate-limiter';
 
 /** An HTTP answer EDGAR gave that ends the request (after retries where retrying makes sense). */
@@ -35,7 +35,7 @@ export interface EdgarHttpOptions {
   timeoutMs?: number;
   /** Retries after the first attempt for 429, 5xx, timeouts and network errors; default 5. */
   maxRetries?: number;
-  /** First backoff (with jitter, index-builder/retry.ts); doubles per retry. Default 1 s. */
+  /** First backoff (with jitter, index-builder/publish/retry.ts); doubles per retry. Default 1 s. */
   backoffBaseMs?: number;
   /** Backoff and Retry-After above this end the request instead of waiting; default 120 s. */
   maxWaitMs?: number;

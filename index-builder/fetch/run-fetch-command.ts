@@ -1,5 +1,5 @@
-import { consoleIo, type CliIo } from '../cli-args';
-import type { StageProgress } from '../progress';
+import { consoleIo, type CliIo } from '../cli/cli-args';
+import type { StageProgress } from '../cli/progress';
 import { fetchFilings, formatFetchSummary, type FetchSummary } from './fetch-filings';
 import { FETCH_USAGE, parseFetchArgs, writeFetchState, type FetchOptions } from './parse-fetch-args';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../index-builder/build';
-import { readCorpus, streamCorpus } from '../../index-builder/read-corpus';
+import { readCorpus, streamCorpus } from '../../index-builder/segment/read-corpus';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { filesOf } from '../support/files';
 import { sharedFilingsAvailable, writeSubsetCorpus } from '../support/shared-subset';

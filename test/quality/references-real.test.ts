@@ -1,16 +1,16 @@
 /**
  * Items incorporated by reference, on real filings: each Item 3 below points at a note, and the sentences its pointer
- * is linked to (index-builder/references.ts) must be the legal disclosure, not the note's first paragraph (leases,
+ * is linked to (index-builder/segment/references.ts) must be the legal disclosure, not the note's first paragraph (leases,
  * guarantees, income taxes). No index is built: segmentation, statements and links only. Skipped without ../shared.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCorpus, type Filing } from '../../index-builder/read-corpus';
-import { referenceLinks, type PlacedStatement } from '../../index-builder/references';
-import { segmentFiling } from '../../index-builder/segment';
-import { extractStatements } from '../../index-builder/statements';
+import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
+import { referenceLinks, type PlacedStatement } from '../../index-builder/segment/references';
+import { segmentFiling } from '../../index-builder/segment/segment';
+import { extractStatements } from '../../index-builder/statements/statements';
 import { sharedFilingsAvailable, SHARED, writeSubsetCorpus } from '../support/shared-subset';
 
 const AVAILABLE = sharedFilingsAvailable();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { runBuild } from '../../index-builder/cli';
+import { runBuild } from '../../index-builder/cli/cli';
 import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 import type { FileList, Manifest } from '../../index-format/types';
 

@@ -2,7 +2,7 @@ import { shardHead } from '../../index-format/shard-layout';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { EDGE_KINDS, type ArtifactRef, type CatalogSource, type ShardInfo } from '../../index-format/types';
-import { companyAliases } from '../../index-builder/aliases';
+import { companyAliases } from '../../index-builder/entities/aliases';
 import {
   analyzeFiling,
   buildCatalog,
@@ -23,20 +23,20 @@ import {
   type BuildResult,
   type Statement,
 } from '../../index-builder/build';
-import { buildConsensus } from '../../index-builder/consensus';
-import { learnsMeaning } from '../../index-builder/cover';
-import { partitionedArtifacts, storedByContent } from '../../index-builder/partitioned';
+import { buildConsensus } from '../../index-builder/statements/consensus';
+import { learnsMeaning } from '../../index-builder/segment/cover';
+import { partitionedArtifacts, storedByContent } from '../../index-builder/shards/partitioned';
 import { contentIdOf, FILE_LIST } from '../../index-format/keys';
-import { EmbeddingLearner } from '../../index-builder/embeddings';
-import { embeddingSample, encodeModel, modelId } from '../../index-builder/model-store';
+import { EmbeddingLearner } from '../../index-builder/vectors/embeddings';
+import { embeddingSample, encodeModel, modelId } from '../../index-builder/vectors/model-store';
 import { EntityCollector } from '../../index-builder/entities/collect';
 import {
   checkGraphMinStatements,
   DEFAULT_GRAPH_MIN_STATEMENTS,
   openGraphBuilder,
   type GraphBuilder,
-} from '../../index-builder/graphs';
-import type { Filing } from '../../index-builder/read-corpus';
+} from '../../index-builder/vectors/graphs';
+import type { Filing } from '../../index-builder/segment/read-corpus';
 
 /*
  * The builder as it was before it streamed: every filing and statement in memory at once, consensus, word vectors and

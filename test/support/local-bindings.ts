@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { Miniflare, convertV4MiniflareOptions } from 'miniflare';
-import type { PublishTarget } from '../../index-builder/publish';
-import { bindingsTarget } from '../../index-builder/storage';
+import type { PublishTarget } from '../../index-builder/publish/publish';
+import { bindingsTarget } from '../../index-builder/publish/storage';
 
 /** wrangler.toml's bucket name and KV namespace id: local state is keyed by them. */
 export const R2_BUCKET = 'filing-evidence-index';

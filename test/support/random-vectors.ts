@@ -1,4 +1,4 @@
-import { mulberry32 } from '../../index-builder/embeddings';
+import { mulberry32 } from '../../index-builder/vectors/embeddings';
 
 /** Unit-length vectors from a seeded approximate Gaussian (sum of uniforms): reproducible test data. */
 export function randomUnitVectors(n: number, dim: number, seed: number): Float32Array[] {

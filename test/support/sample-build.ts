@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { readCorpus } from '../../index-builder/read-corpus';
+import { readCorpus } from '../../index-builder/segment/read-corpus';
 import { decodeDirectory, decodeShard } from '../../index-format/codec';
 import { withGlobalSources } from '../../index-format/views';
 import type { CatalogHeader, Shard } from '../../index-format/types';

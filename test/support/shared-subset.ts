@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { buildIndex } from '../../index-builder/build';
-import { readCorpus } from '../../index-builder/read-corpus';
+import { readCorpus } from '../../index-builder/segment/read-corpus';
 import type { IndexReader } from '../../index-format/index-reader';
 import { openFileIndex } from './file-index';
 

@@ -1,7 +1,7 @@
 // The query analysis (src/question/analyze.ts) pinned on a table of question shapes written for the project: what
 // every later step (scope, inference, facets, requirements, passes) reads instead of the question's text.
 import { describe, expect, it } from 'vitest';
-import { companyAliases } from '../../index-builder/aliases';
+import { companyAliases } from '../../index-builder/entities/aliases';
 import type { Directory } from '../../index-format/types';
 import { analyzeQuestion, type QuestionAnalysis } from '../../src/question/analyze';
 

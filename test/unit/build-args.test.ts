@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseBuildArgs, runBuild } from '../../index-builder/cli';
+import { parseBuildArgs, runBuild } from '../../index-builder/cli/cli';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const work = mkdtempSync(join(tmpdir(), 'fers-build-args-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe('build flags (index-builder/cli.ts parseBuildArgs)', () => {
+describe('build flags (index-builder/cli/cli.ts parseBuildArgs)', () => {
   it('reads --embedding-seed and refuses it where no model is learned', () => {
     expect(parseBuildArgs(['--embedding-seed', '7'])).toEqual({ embeddingSeed: 7 });
     expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({

@@ -5,7 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { readCorpus, streamCorpus, type Filing } from '../../index-builder/read-corpus';
+import { readCorpus, streamCorpus, type Filing } from '../../index-builder/segment/read-corpus';
 import { buildPartition, mergePartitions, parsePartition, partitionOf } from '../../index-builder/partition';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { expectSameArtifacts, filesOf } from '../support/files';

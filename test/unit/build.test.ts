@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { filesOf } from '../support/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
 import { decodeShard } from '../../index-format/codec';
 import { statementKind } from '../../index-format/shard-layout';
 import { openFileIndex, readFullCatalog } from '../support/file-index';

@@ -3,8 +3,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../index-builder/cli';
-import { runWithUsage, type CliIo } from '../../index-builder/cli-args';
+import { main } from '../../index-builder/cli/cli';
+import { runWithUsage, type CliIo } from '../../index-builder/cli/cli-args';
 import { parseReplicateArgs, REPLICATE_USAGE } from '../../scripts/replicate-corpus';
 
 function capture(): CliIo & { stdout: string[]; stderr: string[] } {
@@ -20,7 +20,7 @@ const run = (cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env) 
     );
   });
 
-describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => {
+describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', () => {
   const commands: [string, RegExp][] = [
     ['build', /^usage: npm run index:build/],
     ['publish', /^usage: npm run index:publish/],
@@ -74,7 +74,7 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
   });
 
   it('reads build flags: --merge takes the directories after it', async () => {
-    const { parseBuildArgs } = await import('../../index-builder/cli');
+    const { parseBuildArgs } = await import('../../index-builder/cli/cli');
     expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({
       merge: ['a', 'b'],
       embeddingSeed: 0,
@@ -83,7 +83,7 @@ describe('index CLIs: --help and unknown options (index-builder/cli.ts)', () => 
   });
 
   it('reads refresh flags: prepare may ask for a new embedding model', async () => {
-    const { parseRefreshArgs } = await import('../../index-builder/cli');
+    const { parseRefreshArgs } = await import('../../index-builder/cli/cli');
     expect(parseRefreshArgs(['prepare', '--relearn-model'], 'p')).toMatchObject({
       step: 'prepare',
       relearnModel: true,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildConsensus, normalizeLabel, type ConsensusInput } from '../../index-builder/consensus';
+import { buildConsensus, normalizeLabel, type ConsensusInput } from '../../index-builder/statements/consensus';
 import { segmentNames } from '../../index-builder/entities/segments';
-import { TableState, parseRow } from '../../index-builder/table-facts';
+import { TableState, parseRow } from '../../index-builder/statements/table-facts';
 import { buildSample } from '../support/sample-build';
 
 function row(line: string, header: string, filing: number, source: number): ConsensusInput {

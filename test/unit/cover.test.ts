@@ -1,8 +1,8 @@
-// The cover page section (index-builder/cover.ts): found by the form's header, its check-box questions and field
+// The cover page section (index-builder/segment/cover.ts): found by the form's header, its check-box questions and field
 // captions left out, its Section 12(b) table read one security per statement. The pages are invented.
 import { describe, expect, it } from 'vitest';
-import { coverSection, coverStatements } from '../../index-builder/cover';
-import { segmentFiling } from '../../index-builder/segment';
+import { coverSection, coverStatements } from '../../index-builder/segment/cover';
+import { segmentFiling } from '../../index-builder/segment/segment';
 
 const COVER = [
   '   UNITED STATES',

@@ -1,4 +1,4 @@
-// The word-vector learner (index-builder/embeddings.ts, index-builder/svd.ts) on an invented corpus: four topics of
+// The word-vector learner (index-builder/vectors/embeddings.ts, index-builder/vectors/svd.ts) on an invented corpus: four topics of
 // eight words each, mixed with function words, so which words belong together is known.
 import { describe, expect, it } from 'vitest';
 import {
@@ -7,9 +7,9 @@ import {
   learnEmbeddings,
   mulberry32,
   sifWeights,
-} from '../../index-builder/embeddings';
-import { encodeModel } from '../../index-builder/model-store';
-import { randomizedSvd, symmetricEigen } from '../../index-builder/svd';
+} from '../../index-builder/vectors/embeddings';
+import { encodeModel } from '../../index-builder/vectors/model-store';
+import { randomizedSvd, symmetricEigen } from '../../index-builder/vectors/svd';
 import { embedTokens, normalizeInPlace } from '../../index-format/embed';
 
 const TOPICS = [

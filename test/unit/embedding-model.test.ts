@@ -1,11 +1,11 @@
-// The frozen word-vector model (index-builder/model-store.ts): written by every build, reusable by id or path, so
+// The frozen word-vector model (index-builder/vectors/model-store.ts): written by every build, reusable by id or path, so
 // that adding filings leaves the vectors of the others unchanged.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
-import { decodeModel, embeddingSample, loadModel } from '../../index-builder/model-store';
-import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { decodeModel, embeddingSample, loadModel } from '../../index-builder/vectors/model-store';
+import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
 import { embedTokens } from '../../index-format/embed';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { openFileIndex } from '../support/file-index';

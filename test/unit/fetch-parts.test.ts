@@ -10,7 +10,7 @@ import {
   toSubmissionsUrl,
 } from '../../index-builder/fetch/edgar-api';
 import { deriveFiscalLabels, toFiscalYearLabel } from '../../index-builder/fetch/fiscal';
-import { parseRetryAfter } from '../../index-builder/retry';
+import { parseRetryAfter } from '../../index-builder/publish/retry';
 import { parseFetchArgs, parseUserAgent, parseYears } from '../../index-builder/fetch/parse-fetch-args';
 import { IntervalLimiter } from '../../index-builder/fetch/rate-limiter';
 import { selectFilings, selectSubmissionPages } from '../../index-builder/fetch/select-filings';

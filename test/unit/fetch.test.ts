@@ -12,7 +12,7 @@ import {
 } from '../../index-builder/fetch/fetch-filings';
 import { EdgarForbiddenError } from '../../index-builder/fetch/http';
 import { parseFetchArgs, readFetchState, writeFetchState } from '../../index-builder/fetch/parse-fetch-args';
-import { readCorpus } from '../../index-builder/read-corpus';
+import { readCorpus } from '../../index-builder/segment/read-corpus';
 import { readFullCatalog } from '../support/file-index';
 import { startRecordedEdgar, type Received, type RecordedEdgar } from '../support/edgar-server';
 

@@ -6,9 +6,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filesOf } from '../support/files';
-import { mulberry32 } from '../../index-builder/embeddings';
+import { mulberry32 } from '../../index-builder/vectors/embeddings';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Filing } from '../../index-builder/read-corpus';
+import type { Filing } from '../../index-builder/segment/read-corpus';
 import type { BuildResult } from '../../index-builder/build';
 import type { HnswIndexHandle, IndexReader } from '../../index-format/index-reader';
 import type { Condition } from '../../src/filters/parse';
@@ -31,7 +31,7 @@ if (!READY) console.warn('graph build tests SKIPPED: generated/hnswlib is missin
 
 // Imported lazily: these modules import the generated glue, which may not exist.
 type Build = typeof import('../../index-builder/build');
-type Graphs = typeof import('../../index-builder/graphs');
+type Graphs = typeof import('../../index-builder/vectors/graphs');
 type Hnsw = typeof import('../../index-format/hnsw');
 type Strategy = typeof import('../../src/search/vector-strategy');
 type Retrieve = typeof import('../../src/search/retrieve');
@@ -213,7 +213,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
   beforeAll(async () => {
     [build, graphs, hnsw, strategy, retrieveMod] = await Promise.all([
       import('../../index-builder/build'),
-      import('../../index-builder/graphs'),
+      import('../../index-builder/vectors/graphs'),
       import('../../index-format/hnsw'),
       import('../../src/search/vector-strategy'),
       import('../../src/search/retrieve'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildShardEdges, type GraphInput } from '../../index-builder/evidence-graph';
+import { buildShardEdges, type GraphInput } from '../../index-builder/graph/evidence-graph';
 import { graphPath } from '../../src/evidence/chains';
 import { metricCode } from '../../index-format/metrics';
 import { buildSample } from '../support/sample-build';

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { incrementalBuild } from '../../index-builder/incremental';
-import { loadModel } from '../../index-builder/model-store';
-import { readCorpus, type Filing } from '../../index-builder/read-corpus';
+import { loadModel } from '../../index-builder/vectors/model-store';
+import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
 import { readFullCatalog } from '../support/file-index';
 import { expectSameArtifacts } from '../support/files';
 import { tempDirs } from '../support/temp-dirs';
 import { openLocalBindings } from '../support/local-bindings';
-import { publishVersion } from '../../index-builder/publish';
+import { publishVersion } from '../../index-builder/publish/publish';
 
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const NEW_10Q = 'QVLT_2024Q1_10Q';

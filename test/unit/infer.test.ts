@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { companyAliases, withoutSharedAliases } from '../../index-builder/aliases';
+import { companyAliases, withoutSharedAliases } from '../../index-builder/entities/aliases';
 import { inferFilters } from '../../src/filters/infer';
 import { findItemHints } from '../../src/question/items';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, progressLine, throttledLog } from '../../index-builder/progress';
+import { formatDuration, progressLine, throttledLog } from '../../index-builder/cli/progress';
 
-describe('build progress off a terminal (index-builder/progress.ts)', () => {
+describe('build progress off a terminal (index-builder/cli/progress.ts)', () => {
   it('writes at most one line per 30 s while a stage runs, and a closing line', () => {
     let now = 1_000;
     const lines: string[] = [];

@@ -4,12 +4,12 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex, type BuildResult } from '../../index-builder/build';
 import { openLocalBindings } from '../support/local-bindings';
-import { collectGarbage, planGc } from '../../index-builder/gc';
-import { publishVersion, type PublishTarget, type StoredObject } from '../../index-builder/publish';
-import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/storage';
-import { parseGcArgs, parsePublishArgs } from '../../index-builder/cli';
-import { UsageError } from '../../index-builder/cli-args';
-import { readCorpus } from '../../index-builder/read-corpus';
+import { collectGarbage, planGc } from '../../index-builder/publish/gc';
+import { publishVersion, type PublishTarget, type StoredObject } from '../../index-builder/publish/publish';
+import { bindingsTarget, checkWranglerLogin, withRetries } from '../../index-builder/publish/storage';
+import { parseGcArgs, parsePublishArgs } from '../../index-builder/cli/cli';
+import { UsageError } from '../../index-builder/cli/cli-args';
+import { readCorpus } from '../../index-builder/segment/read-corpus';
 import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 import type { FileList } from '../../index-format/types';
 

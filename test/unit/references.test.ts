@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildShardEdges, type GraphInput } from '../../index-builder/evidence-graph';
-import { filingNotes, noteTitle, referenceLinks, type PlacedStatement } from '../../index-builder/references';
-import { segmentFiling } from '../../index-builder/segment';
-import { extractStatements } from '../../index-builder/statements';
+import { buildShardEdges, type GraphInput } from '../../index-builder/graph/evidence-graph';
+import { filingNotes, noteTitle, referenceLinks, type PlacedStatement } from '../../index-builder/segment/references';
+import { segmentFiling } from '../../index-builder/segment/segment';
+import { extractStatements } from '../../index-builder/statements/statements';
 
 // Invented 10-K pages: Item 3 answers by pointing at a note; the note has a "Legal Proceedings" subheading.
 const PAGES = [

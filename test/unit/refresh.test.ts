@@ -1,17 +1,17 @@
 // The refresh workflow's chain (.github/workflows/refresh-index.yml), run here step for step against real local R2/KV
 // and recorded EDGAR responses on loopback. Each run starts from an empty data folder, as a fresh CI runner does:
-// everything it knows of earlier runs comes from the bucket (index-builder/refresh.ts). Run 1 (EDGAR as of
+// everything it knows of earlier runs comes from the bucket (index-builder/publish/refresh.ts). Run 1 (EDGAR as of
 // 2024-02-22) builds and publishes everything; run 2 (2024-02-26) finds the one 10-K filed between them and rebuilds
 // that issuer alone; run 3 finds nothing and stops before building; run 4, after a builder change, rebuilds everything.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliIo } from '../../index-builder/cli-args';
-import { latestVersionDir, runBuild } from '../../index-builder/cli';
+import type { CliIo } from '../../index-builder/cli/cli-args';
+import { latestVersionDir, runBuild } from '../../index-builder/cli/cli';
 import { runFetchCommand } from '../../index-builder/fetch/run-fetch-command';
-import { collectGarbage } from '../../index-builder/gc';
-import { publishVersion, type PublishTarget } from '../../index-builder/publish';
+import { collectGarbage } from '../../index-builder/publish/gc';
+import { publishVersion, type PublishTarget } from '../../index-builder/publish/publish';
 import {
   beginRefresh,
   finishRefresh,
@@ -20,7 +20,7 @@ import {
   refreshKeys,
   refreshLayout,
   type RefreshPlan,
-} from '../../index-builder/refresh';
+} from '../../index-builder/publish/refresh';
 import { EXTRACTION_VERSION } from '../../index-builder/build';
 import { pointerKey } from '../../index-format/keys';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { retry, retryWaitMs, RetriesExhaustedError, RetryableError } from '../../index-builder/retry';
+import { retry, retryWaitMs, RetriesExhaustedError, RetryableError } from '../../index-builder/publish/retry';
 
 /** A call that fails with the given errors in turn, then answers 'ok'. */
 function failing(errors: unknown[]) {
@@ -14,7 +14,7 @@ function failing(errors: unknown[]) {
   };
 }
 
-describe('retry (index-builder/retry.ts)', () => {
+describe('retry (index-builder/publish/retry.ts)', () => {
   it('backs off exponentially with jitter: half of base * 2^attempt fixed, half random', () => {
     expect([0, 1, 2].map((a) => retryWaitMs(a, 1000, null, () => 0))).toEqual([500, 1000, 2000]);
     expect([0, 1, 2].map((a) => retryWaitMs(a, 1000, null, () => 0.999999))).toEqual([1000, 2000, 4000]);

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { evalItems } from '../../index-builder/eval/items';
 import { evalItems10Q } from '../../index-builder/eval/items10q';
 import { sharedDir } from '../../index-builder/shared-dir';
-import { segmentFiling } from '../../index-builder/segment';
-import { extractStatements, isTableRow, splitSentences } from '../../index-builder/statements';
+import { segmentFiling } from '../../index-builder/segment/segment';
+import { extractStatements, isTableRow, splitSentences } from '../../index-builder/statements/statements';
 
 // Written for this test: a table-of-contents page, items with running headers, an in-sentence reference.
 const PAGES = [

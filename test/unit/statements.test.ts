@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonLines } from '../../index-builder/read-corpus';
+import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
-import { segmentFiling } from '../../index-builder/segment';
-import { extractStatements, rowMetrics } from '../../index-builder/statements';
-import { cellValue, parseHeader, parseRow } from '../../index-builder/table-facts';
+import { segmentFiling } from '../../index-builder/segment/segment';
+import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
+import { cellValue, parseHeader, parseRow } from '../../index-builder/statements/table-facts';
 import fc from 'fast-check';
 import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 

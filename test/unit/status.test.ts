@@ -18,7 +18,7 @@ import {
 } from '../../index-builder/eval/status';
 import { wilson } from '../../index-builder/eval/status-precision';
 import { sharedDir } from '../../index-builder/shared-dir';
-import { classifyStatus } from '../../index-builder/status';
+import { classifyStatus } from '../../index-builder/statements/status';
 
 describe('epistemic status rules', () => {
   it('reach at least 90% precision per status on the invented labelled sample', () => {

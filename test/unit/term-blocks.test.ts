@@ -1,7 +1,7 @@
-// Term blocks cap each term's shard list (index-builder/partitioned.ts, MAX_SHARDS_PER_TERM) so a block's size does
+// Term blocks cap each term's shard list (index-builder/shards/partitioned.ts, MAX_SHARDS_PER_TERM) so a block's size does
 // not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
 import { describe, expect, it } from 'vitest';
-import { MAX_SHARDS_PER_TERM, termBlocks, type CorpusLexicon } from '../../index-builder/partitioned';
+import { MAX_SHARDS_PER_TERM, termBlocks, type CorpusLexicon } from '../../index-builder/shards/partitioned';
 import { decodeTermBlock } from '../../index-format/codec';
 import type { Directory } from '../../index-format/types';
 import { termTable } from '../../index-format/views';

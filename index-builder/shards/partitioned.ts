@@ -1,5 +1,5 @@
-import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../index-format/codec';
-import { NO_VECTOR } from '../index-format/types';
+import { encodeDirectory, encodeIssuerTable, encodeTermBlock } from '../../index-format/codec';
+import { NO_VECTOR } from '../../index-format/types';
 import type {
   CatalogHeader,
   Directory,
@@ -9,9 +9,9 @@ import type {
   IssuerTable,
   Lexicon,
   TermBlock,
-} from '../index-format/types';
-import { issuerFile, termBlockFile, termBlockOf } from '../index-format/views';
-import { contentIdOf } from '../index-format/keys';
+} from '../../index-format/types';
+import { issuerFile, termBlockFile, termBlockOf } from '../../index-format/views';
+import { contentIdOf } from '../../index-format/keys';
 import { seal, sha256 } from './seal';
 
 /**

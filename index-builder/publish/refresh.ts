@@ -27,14 +27,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { decodeFileList, decodeManifest } from '../index-format/codec';
-import { manifestKey, objectKey, pointerKey, storedKey } from '../index-format/keys';
-import { ANALYZER_VERSION } from '../index-format/tokenize';
-import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from './build';
-import { readFetchState } from './fetch/parse-fetch-args';
-import { MODELS_DIR } from './model-store';
+import { decodeFileList, decodeManifest } from '../../index-format/codec';
+import { manifestKey, objectKey, pointerKey, storedKey } from '../../index-format/keys';
+import { ANALYZER_VERSION } from '../../index-format/tokenize';
+import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from '../build';
+import { readFetchState } from '../fetch/parse-fetch-args';
+import { MODELS_DIR } from '../vectors/model-store';
 import type { PublishTarget } from './publish';
-import { edgarFilings } from './read-corpus';
+import { edgarFilings } from '../segment/read-corpus';
 
 export const refreshKeys = {
   state: (domain: string) => `refresh/${domain}/state.json`,

@@ -1,5 +1,5 @@
-import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../index-format/fields';
-import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../index-format/financial-statements';
+import { TEN_K_ITEM_TITLES, TEN_K_ITEMS, TEN_Q_ITEMS } from '../../index-format/fields';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { segmentByCrossReference } from './cross-reference';
 
 /** A contiguous run of a filing that belongs to one item. Lines keep their page numbers. */
@@ -138,7 +138,7 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   const found = sections.filter((s) => s.lines.length > 0);
   const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
   if (business) found.unshift(business);
-  // No item heading at all: an annual-report layout with a cross-reference index (index-builder/cross-reference.ts).
+  // No item heading at all: an annual-report layout with a cross-reference index (index-builder/segment/cross-reference.ts).
   return found.length ? statementsInMdna(itemsAfterPartIV(found)) : segmentByCrossReference(pages);
 }
 

@@ -1,5 +1,5 @@
-import type { ClaimOccurrence, EpistemicStatus, StatementKind } from '../index-format/types';
-import { claimKey } from '../index-format/claims';
+import type { ClaimOccurrence, EpistemicStatus, StatementKind } from '../../index-format/types';
+import { claimKey } from '../../index-format/claims';
 import type { Scale, TableFact } from './table-facts';
 
 /** What consensus needs to know of a statement. */

@@ -1,4 +1,4 @@
-import { TEN_K_ITEM_TITLES } from '../index-format/fields';
+import { TEN_K_ITEM_TITLES } from '../../index-format/fields';
 import { POINTER_ITEM_CHARS, STATEMENTS_END, textChars, type Section } from './segment';
 
 /**
@@ -184,7 +184,7 @@ export interface PlacedStatement {
 /**
  * For each statement of a filing (in filing order), the statements its pointer is linked to, as offsets from its own
  * index (the shard keeps a filing's statements together and in order): a sentence of an item no longer than
- * POINTER_ITEM_CHARS (index-builder/segment.ts) that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
+ * POINTER_ITEM_CHARS (index-builder/segment/segment.ts) that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
  * referred disclosure starts. Empty for every other statement.
  */
 export function referenceLinks(sections: readonly Section[], statements: readonly PlacedStatement[]): number[][] {

@@ -1,4 +1,4 @@
-import { TEN_K_ITEMS, TEN_K_ITEM_TITLES } from '../index-format/fields';
+import { TEN_K_ITEMS, TEN_K_ITEM_TITLES } from '../../index-format/fields';
 import type { Section } from './segment';
 
 /**

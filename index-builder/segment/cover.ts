@@ -1,6 +1,6 @@
-import { metricCodes } from '../index-format/metrics';
+import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from './segment';
-import { classifyStatus, extractStatements, type RawStatement } from './statements';
+import { classifyStatus, extractStatements, type RawStatement } from '../statements/statements';
 
 /**
  * The cover page of a 10-K or 10-Q: the registrant's name, state of incorporation and address, the securities

@@ -1,4 +1,4 @@
-import type { EpistemicStatus, StatementKind } from '../index-format/types';
+import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 
 /**
  * Epistemic status of a statement, by ordered cue rules (docs/DECISIONS.md "Epistemic statuses"):

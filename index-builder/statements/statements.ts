@@ -1,7 +1,7 @@
-import type { EpistemicStatus, StatementKind } from '../index-format/types';
-import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../index-format/financial-statements';
-import { metricCodes } from '../index-format/metrics';
-import type { Section, SectionLine } from './segment';
+import type { EpistemicStatus, StatementKind } from '../../index-format/types';
+import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
+import { metricCodes } from '../../index-format/metrics';
+import type { Section, SectionLine } from '../segment/segment';
 import { classifyStatus } from './status';
 import { factText, parseHeader, parseRow, TableState, type TableFact } from './table-facts';
 

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeFileList, decodeManifest } from '../index-format/codec';
-import type { Manifest } from '../index-format/types';
-import { manifestKey, pointerKey, storedKey } from '../index-format/keys';
+import { decodeFileList, decodeManifest } from '../../index-format/codec';
+import type { Manifest } from '../../index-format/types';
+import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 
 /** An object in the bucket, as a listing reports it. */
 export interface StoredObject {

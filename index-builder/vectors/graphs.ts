@@ -7,8 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeGraph, type GraphHeader } from '../index-format/codec';
-import type { HnswLib } from '../index-format/hnsw';
+import { encodeGraph, type GraphHeader } from '../../index-format/codec';
+import type { HnswLib } from '../../index-format/hnsw';
 
 /**
  * Shards with at least this many statements get a graph. An exact scan costs ~0.5 us per int8 vector, so ~10 ms for an
@@ -32,7 +32,7 @@ export const GRAPH_PARAMS = {
 };
 
 /** Where scripts/prepare-hnswlib.mjs writes the wasm and its glue. */
-export const HNSWLIB_DIR = join(import.meta.dirname, '../generated/hnswlib/');
+export const HNSWLIB_DIR = join(import.meta.dirname, '../../generated/hnswlib/');
 
 export interface GraphBuilder {
   /** Builds the graph artifact (container kind 'graph') over one shard's int8 vectors; labels = local ids. */
@@ -66,7 +66,7 @@ export function requireHnswlibBuild(dir: string = HNSWLIB_DIR): { wasm: string; 
  */
 export async function openGraphBuilder(dir: string = HNSWLIB_DIR): Promise<GraphBuilder> {
   const paths = requireHnswlibBuild(dir);
-  const hnsw = await import('../index-format/hnsw');
+  const hnsw = await import('../../index-format/hnsw');
   const lib: HnswLib = await hnsw.loadHnswlib(compileWasm(readFileSync(paths.wasm)));
   return {
     build(shardId, vectors, dim) {

@@ -5,21 +5,21 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildIndex, DOMAIN, type BuildOptions } from './build';
+import { buildIndex, DOMAIN, type BuildOptions } from '../build';
 import { parseFlags, runWithUsage, UsageError, type CliIo, consoleIo } from './cli-args';
-import { runFetchCommand } from './fetch/run-fetch-command';
-import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
-import { collectGarbage } from './gc';
-import { incrementalBuild } from './incremental';
-import { loadModel } from './model-store';
-import type { EmbeddingMethod } from './embeddings';
-import { decodeManifest } from '../index-format/codec';
-import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
+import { runFetchCommand } from '../fetch/run-fetch-command';
+import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from '../vectors/graphs';
+import { collectGarbage } from '../publish/gc';
+import { incrementalBuild } from '../incremental';
+import { loadModel } from '../vectors/model-store';
+import type { EmbeddingMethod } from '../vectors/embeddings';
+import { decodeManifest } from '../../index-format/codec';
+import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from '../partition';
 import { stageProgress } from './progress';
-import { publishVersion } from './publish';
-import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from './refresh';
-import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
-import { countCorpusFilings, streamCorpus } from './read-corpus';
+import { publishVersion } from '../publish/publish';
+import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from '../publish/refresh';
+import { DEFAULT_PERSIST_DIR, openStorage } from '../publish/storage';
+import { countCorpusFilings, streamCorpus } from '../segment/read-corpus';
 
 export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
@@ -49,11 +49,11 @@ export interface BuildArgs {
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
   /**
-   * The seed of the learned model's random projection (index-builder/embeddings.ts; default 20261121). Builds with
+   * The seed of the learned model's random projection (index-builder/vectors/embeddings.ts; default 20261121). Builds with
    * different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
    */
   embeddingSeed?: number;
-  /** How the learned model's vectors are made (index-builder/embeddings.ts EmbeddingMethod; default projection). */
+  /** How the learned model's vectors are made (index-builder/vectors/embeddings.ts EmbeddingMethod; default projection). */
   embeddingMethod?: EmbeddingMethod;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
@@ -321,7 +321,7 @@ ${STORAGE_FLAGS}
 
 export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] [--persist-to dir]     (cli.ts refresh)
   The steps of .github/workflows/refresh-index.yml around fetch, build and publish; their state lives in the bucket
-  (index-builder/refresh.ts):
+  (index-builder/publish/refresh.ts):
   begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
   prepare                which issuers changed; pulls their archived filings and the previous version into
                          <data>/filings and <data>/artifacts (writes changed, full and model to GITHUB_OUTPUT);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sealedPart, writeSeal } from '../index-format/container';
+import { sealedPart, writeSeal } from '../../index-format/container';
 
 export function sha256(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex');

@@ -1,5 +1,5 @@
-import type { EmbeddingModel } from '../index-format/types';
-import { normalizeInPlace, quantizeUnit } from '../index-format/embed';
+import type { EmbeddingModel } from '../../index-format/types';
+import { normalizeInPlace, quantizeUnit } from '../../index-format/embed';
 import { randomizedSvd, symmetricEigen } from './svd';
 
 /**
@@ -26,7 +26,7 @@ export interface EmbeddingOptions {
   seed: number;
   /**
    * Filings whose statements the co-occurrences are counted from, at most (a deterministic sample when the corpus
-   * has more; index-builder/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost stays
+   * has more; index-builder/vectors/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost stays
    * bounded at any corpus size. The vocabulary and pooling weights come from every filing.
    */
   sampleFilings: number;

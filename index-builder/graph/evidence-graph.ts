@@ -1,6 +1,6 @@
-import type { EdgeKind, EpistemicStatus, StatementKind } from '../index-format/types';
-import { normalizeLabel } from './consensus';
-import type { TableFact } from './table-facts';
+import type { EdgeKind, EpistemicStatus, StatementKind } from '../../index-format/types';
+import { normalizeLabel } from '../statements/consensus';
+import type { TableFact } from '../statements/table-facts';
 
 /** What the graph needs to know of one statement of a shard. */
 export interface GraphInput {
@@ -11,7 +11,7 @@ export interface GraphInput {
   filing: number;
   metrics: readonly number[];
   fact?: TableFact;
-  /** Statements of its filing it points at, as offsets from its own index (index-builder/references.ts). */
+  /** Statements of its filing it points at, as offsets from its own index (index-builder/segment/references.ts). */
   refers?: readonly number[];
 }
 
@@ -49,7 +49,7 @@ function yearsOf(fact: TableFact): string[] {
  * - period: a table fact -> the row with the same label in another filing of the shard (a 10-Q's quarter and the
  *   10-K's year).
  * - refers: an item that answers by pointing at a note ("see Note 21, incorporated by reference") -> the note's
- *   opening sentences (index-builder/references.ts), so the chain the pointer anchors shows the disclosure.
+ *   opening sentences (index-builder/segment/references.ts), so the chain the pointer anchors shows the disclosure.
  * Edges never leave the shard, so following them loads nothing more; other years come in through consensus (the
  * prior-year columns of the same row, and the other filings that state it).
  */

@@ -1,4 +1,4 @@
-import { fiscalYearLabel } from './fiscal-year';
+import { fiscalYearLabel } from '../segment/fiscal-year';
 
 /**
  * Financial tables read from layout text (PDF page text or EDGAR HTML flattened to 3-space columns): a row's label,

@@ -1,5 +1,5 @@
-import { decodeFileList } from '../index-format/codec';
-import { CONTENT_PREFIX, FILE_LIST, objectKey, pointerKey, storedKey } from '../index-format/keys';
+import { decodeFileList } from '../../index-format/codec';
+import { CONTENT_PREFIX, FILE_LIST, objectKey, pointerKey, storedKey } from '../../index-format/keys';
 import type { PublishTarget, StoredObject } from './publish';
 
 export interface GcPlan {

@@ -6,10 +6,10 @@ import {
   encodeArtifact,
   requireSection,
   verifySeal,
-} from '../index-format/container';
-import type { EmbeddingModel } from '../index-format/types';
+} from '../../index-format/container';
+import type { EmbeddingModel } from '../../index-format/types';
 import type { LearnedModel } from './embeddings';
-import { seal, sha256 } from './seal';
+import { seal, sha256 } from '../shards/seal';
 
 /**
  * The word-vector model as an artifact of its own, so that a build can reuse it instead of learning one: adding
