@@ -69,7 +69,9 @@ for (let pass = 1; pass <= 2; pass++) {
   }
   const after = cache.stats();
   console.log(
-    `${mode} pass ${pass}: ${questions.length} questions, ${reads - readsBefore} reads, ${after.misses - before.misses} misses, ${after.evictions - before.evictions} evictions; cache ${mb(after.bytes)} of ${mb(after.budget)} MB, ${after.entries} entries`,
+    `${mode} pass ${pass}: ${questions.length} questions, ${reads - readsBefore} reads, ` +
+      `${after.misses - before.misses} misses, ${after.evictions - before.evictions} evictions; cache ` +
+      `${mb(after.bytes)} of ${mb(after.budget)} MB, ${after.entries} entries`,
   );
 }
 

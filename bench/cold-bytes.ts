@@ -43,7 +43,9 @@ function shardPart(dir: string, file: string, offset: number): string {
   return starts.filter(([, start]) => start <= offset).at(-1)![0];
 }
 
-/** A read's kind: its object's, and for a range of a shard the part it reads (head with its codes, postings, records). */
+/**
+ * A read's kind: its object's, and for a range of a shard the part it reads (head with its codes, postings, records).
+ */
 const kindOf = (dir: string, file: string, offset: number, bytes: number, shardReads: string) =>
   objectKind(file) === 'shards' && shardReads === 'ranges' && !file.includes('graph')
     ? `shards: ${shardPart(dir, file, offset + bytes - 1)}`
@@ -100,19 +102,24 @@ for (const dir of dirs) {
       objects.push(count);
     }
     console.log(
-      `${dir} ${mode}: ${questions.length} questions, cold bytes per query median ${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`,
+      `${dir} ${mode}: ${questions.length} questions, cold bytes per query median ` +
+        `${kb(quantile(totals, 0.5))} KB, p90 ${kb(quantile(totals, 0.9))} KB, max ${kb(Math.max(...totals))} ` +
+        `KB; reads (objects and ranges) median ${quantile(objects, 0.5)}, p90 ${quantile(objects, 0.9)}, max ` +
+        `${Math.max(...objects)}; largest read ${largest.file} ${kb(largest.bytes)} KB`,
     );
     if (latencyMs) {
       const p50 = quantile(elapsed, 0.5);
       const p95 = quantile(elapsed, 0.95);
       console.log(
-        `    with ${latencyMs} ms per read: p50 ${p50.toFixed(0)} ms (${(p50 / latencyMs).toFixed(1)} round trips), p95 ${p95.toFixed(0)} ms (${(p95 / latencyMs).toFixed(1)})`,
+        `    with ${latencyMs} ms per read: p50 ${p50.toFixed(0)} ms (${(p50 / latencyMs).toFixed(1)} round ` +
+          `trips), p95 ${p95.toFixed(0)} ms (${(p95 / latencyMs).toFixed(1)})`,
       );
     }
     for (const [k, xs] of [...byKind].sort()) {
       const rs = readsByKind.get(k)!;
       console.log(
-        `    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`,
+        `    ${k.padEnd(16)} median ${kb(quantile(xs, 0.5)).padStart(8)} KB  max ` +
+          `${kb(Math.max(...xs)).padStart(8)} KB  reads median ${quantile(rs, 0.5)}, max ${Math.max(...rs)}`,
       );
     }
   }

@@ -52,7 +52,10 @@ const quantile = (sorted: number[], q: number) =>
 const line = (label: string, ms: number[]) => {
   const s = [...ms].sort((a, b) => a - b);
   const f = (x: number) => x.toFixed(1).padStart(6);
-  return `${label.padEnd(34)} n=${String(s.length).padStart(4)}  p50 ${f(quantile(s, 0.5))}  p95 ${f(quantile(s, 0.95))}  p99 ${f(quantile(s, 0.99))}  max ${f(s.at(-1)!)} ms`;
+  return (
+    `${label.padEnd(34)} n=${String(s.length).padStart(4)}  p50 ${f(quantile(s, 0.5))}  p95 ` +
+    `${f(quantile(s, 0.95))}  p99 ${f(quantile(s, 0.99))}  max ${f(s.at(-1)!)} ms`
+  );
 };
 
 const first = flag('--first');

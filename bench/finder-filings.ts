@@ -53,6 +53,7 @@ for (const mode of modes) {
   }
   const n = judged.length;
   console.log(
-    `finder ${mode}/medium cap=4000 (n=${n} judged queries whose 10-K is indexed): cites it ${cites}/${n}, in the first chain ${first}/${n}, mean share of entries from it ${(share / Math.max(n, 1)).toFixed(2)}`,
+    `finder ${mode}/medium cap=4000 (n=${n} judged queries whose 10-K is indexed): cites it ${cites}/${n}, ` +
+      `in the first chain ${first}/${n}, mean share of entries from it ${(share / Math.max(n, 1)).toFixed(2)}`,
   );
 }

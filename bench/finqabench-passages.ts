@@ -8,7 +8,8 @@
  * from the judged passage of the next question instead (another passage: how often the rule matches by chance).
  * npm run bench reports nDCG@10 of the uncapped research response; this is the capped response, in every mode.
  *
- *   npx tsx bench/finqabench-passages.ts <index version dir> [mode ...]   (default research basic; FQ_VERBOSE=1 per query)
+ *   npx tsx bench/finqabench-passages.ts <index version dir> [mode ...]   (default research basic; FQ_VERBOSE=1 per
+ *   query)
  */
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -61,11 +62,13 @@ for (const mode of modes) {
     first += entries.some((e) => e.chain === 0) ? 1 : 0;
     if (process.env.FQ_VERBOSE)
       console.log(
-        `  ${entries.length ? 'P' : '.'}${entries.some((e) => e.chain === 0) ? 'F' : '.'} ${q.id} | ${q.question.slice(0, 100)}`,
+        `  ${entries.length ? 'P' : '.'}${entries.some((e) => e.chain === 0) ? 'F' : '.'} ${q.id} | ` +
+          `${q.question.slice(0, 100)}`,
       );
   }
   const n = judged.length;
   console.log(
-    `finqabench ${mode}/medium cap=4000 (n=${n} judged questions): judged passage cited ${anywhere}/${n}, in the first chain ${first}/${n}; control (another question's passage) ${control}/${n}`,
+    `finqabench ${mode}/medium cap=4000 (n=${n} judged questions): judged passage cited ${anywhere}/${n}, in ` +
+      `the first chain ${first}/${n}; control (another question's passage) ${control}/${n}`,
   );
 }

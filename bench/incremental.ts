@@ -119,10 +119,15 @@ const result = {
 console.log(`
 | step | seconds | peak RSS MB | objects | MB | uploaded objects | uploaded MB | skipped (already stored) |
 |---|---|---|---|---|---|---|---|
-| full build without ${doc}, first publish | ${base.seconds} + ${first.seconds.toFixed(1)} | ${base.peakRssMb} | ${first.uploaded + first.skipped} | ${mb(first.bytes + first.skippedBytes)} | ${first.uploaded} | ${mb(first.bytes)} | ${first.skipped} |
-| incremental build adding it (rebuilt: ${next.rebuilt}), publish | ${next.seconds} + ${second.seconds.toFixed(1)} | ${next.peakRssMb} | ${after.length + 1} | ${mb(result.incremental.bytes)} | ${second.uploaded} | ${mb(second.bytes)} | ${second.skipped} |
+| full build without ${doc}, first publish | ${base.seconds} + ${first.seconds.toFixed(1)} | ${base.peakRssMb} | \
+${first.uploaded + first.skipped} | ${mb(first.bytes + first.skippedBytes)} | ${first.uploaded} | ${mb(first.bytes)} | \
+${first.skipped} |
+| incremental build adding it (rebuilt: ${next.rebuilt}), publish | ${next.seconds} + ${second.seconds.toFixed(1)} | \
+${next.peakRssMb} | ${after.length + 1} | ${mb(result.incremental.bytes)} | ${second.uploaded} | ${mb(second.bytes)} | \
+${second.skipped} |
 
-rewritten by the incremental build: ${rewritten.length} objects, ${mb(result.incremental.rewrittenBytes)} MB (${[...byKind].map(([k, v]) => `${k} ${v.objects} / ${mb(v.bytes)} MB`).join(', ')})`);
+rewritten by the incremental build: ${rewritten.length} objects, ${mb(result.incremental.rewrittenBytes)} MB \
+(${[...byKind].map(([k, v]) => `${k} ${v.objects} / ${mb(v.bytes)} MB`).join(', ')})`);
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
 writeFileSync(join(ROOT, 'bench/results/incremental.json'), `${JSON.stringify(result, null, 2)}\n`);
 console.log('wrote bench/results/incremental.json');

@@ -80,14 +80,18 @@ for (const c of configs) {
       const cited = new Set(r.cited_doc_ids);
       const got = [...docs].map(([d, n]) => `${cited.has(d) ? '*' : ''}${d}:${n}`).join(' ');
       lines.push(
-        `${res.supported ? 'S' : '.'} ${r.id} [${r.question_type.replace(/ RAG$/, '')}] ${res.by} ${res.fraction.toFixed(2)} tok=${used}\n    Q: ${r.question}\n    got: ${got}\n    cited: ${r.cited_doc_ids.join(' ')}`,
+        `${res.supported ? 'S' : '.'} ${r.id} [${r.question_type.replace(/ RAG$/, '')}] ${res.by} ` +
+          `${res.fraction.toFixed(2)} tok=${used}\n    Q: ${r.question}\n    got: ${got}\n    cited: ` +
+          `${r.cited_doc_ids.join(' ')}`,
       );
     }
   }
   if (verbose) console.log(lines.join('\n'));
   const pct = (a: number, n: number) => `${((100 * a) / n).toFixed(1)}%`;
   console.log(
-    `docugami ${c} cap=${cap ?? 'none'} support ${pct(sup, rows.length)} (${sup}/${rows.length}; mean fraction ${(frac / rows.length).toFixed(3)}; mean ${(tokens / rows.length).toFixed(0)} tokens, ${(ms / rows.length).toFixed(0)} ms)  ` +
+    `docugami ${c} cap=${cap ?? 'none'} support ${pct(sup, rows.length)} (${sup}/${rows.length}; mean ` +
+      `fraction ${(frac / rows.length).toFixed(3)}; mean ${(tokens / rows.length).toFixed(0)} tokens, ` +
+      `${(ms / rows.length).toFixed(0)} ms)  ` +
       Object.entries(byType)
         .sort()
         .map(([k, [a, n]]) => `${k.replace(/ RAG$/, '')} ${a}/${n}`)

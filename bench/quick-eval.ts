@@ -1,7 +1,7 @@
 /**
  * Quick in-process retrieval eval (no Worker, no baseline): gold-page hit and answer support of runQuery over
- * FinanceBench dev and dev-2 (the project's own set, once called the hold-out), on a built index directory. For iterating on ranking; `npm run bench`
- * remains the reference (it adds the baseline, latency and HNSW graphs).
+ * FinanceBench dev and dev-2 (the project's own set, once called the hold-out), on a built index directory. For
+ * iterating on ranking; `npm run bench` remains the reference (it adds the baseline, latency and HNSW graphs).
  *
  *   npx tsx bench/quick-eval.ts <index version dir> [mode/effort ...]   (default research/medium basic/medium)
  *   QE_HALF=tuning|check keeps the questions about one half of bench/split.json's companies.
@@ -104,7 +104,9 @@ async function evalSet(label: string, qs: Q[], mode: string, effort: string, cap
   }
   const pct = (n: number) => ((100 * n) / qs.length).toFixed(1).padStart(5);
   console.log(
-    `${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ${(shards / qs.length).toFixed(1)} shards)`,
+    `${label.padEnd(9)} ${`${mode}/${effort}`.padEnd(16)} cap=${String(cap ?? 'none').padEnd(5)} hit ` +
+      `${pct(hit)}%  support ${pct(sup)}%  (n=${qs.length}, mean ${(ms / qs.length).toFixed(0)} ms, ` +
+      `${(shards / qs.length).toFixed(1)} shards)`,
   );
   if (verbose) console.log(lines.join('\n'));
   if (process.env.QE_BY_TYPE)

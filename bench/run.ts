@@ -147,7 +147,8 @@ async function ask(
       worker_output_tail: tail,
     });
     log(
-      `  no response for "${query.slice(0, 60)}" (${mode}/${effort}/${cap}): ${String((err as Error).cause ?? err)}; wrangler exited: ${w.hasExited()}\n${tail.slice(-1500)}`,
+      `  no response for "${query.slice(0, 60)}" (${mode}/${effort}/${cap}): ` +
+        `${String((err as Error).cause ?? err)}; wrangler exited: ${w.hasExited()}\n${tail.slice(-1500)}`,
     );
     if (transportErrors.length > 5) throw new Error('more than 5 requests got no response; stopping');
     await w.stop();

@@ -47,7 +47,10 @@ export interface ServeRow {
   coldStorageMedian: number;
   coldStorageMax: number;
   coldObjectsMedian: number;
-  /** A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, FRESH_QUESTIONS of them spread over the list. */
+  /**
+   * A fresh wrangler dev (new isolate: modules, hnswlib and every artifact loaded) per question, FRESH_QUESTIONS of
+   * them spread over the list.
+   */
   freshP50: number;
   freshMax: number;
   /** Of a fresh isolate's request, the median ms of storage loads and of the query's own work (log timings_ms). */
@@ -171,7 +174,8 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
       for (const q of spread(qs, FRESH_QUESTIONS)) {
         const server = await startWranglerDev({ port, inspectorPort: port + 1, persistDir, vars, readyKey: KEYS[0]! });
         try {
-          // The readiness probe (GET /metadata-filters) loaded the directory; drop nothing else: this is the first query.
+          // The readiness probe (GET /metadata-filters) loaded the directory; drop nothing else: this is the first
+          // query.
           lines.push(...(await ask(server.base, server.lines, [q], mode)));
         } finally {
           await server.stop();
@@ -211,12 +215,17 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
     }
   }
   console.log(
-    '\n| corpus | mode | warm p50 / p95 ms | cycled p50 / p95 ms (reading storage) | cold p50 / p95 ms | fresh isolate p50 / max ms | cold storage median / max KB | cold objects (median) | errors |',
+    '\n| corpus | mode | warm p50 / p95 ms | cycled p50 / p95 ms (reading storage) | cold p50 / p95 ms | ' +
+      'fresh isolate p50 / max ms | cold storage median / max KB | cold objects (median) | errors |',
   );
   console.log('|---|---|---|---|---|---|---|---|---|');
   for (const r of rows) {
     console.log(
-      `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.cycledP50)} / ${fmt(r.cycledP95)} (${(100 * r.cycledMissShare).toFixed(0)}%) | ${fmt(r.coldP50)} / ${fmt(r.coldP95)} | ${fmt(r.freshP50)} / ${fmt(r.freshMax)} | ${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ${r.coldObjectsMedian} | ${r.errors} |`,
+      `| ${r.factor}x | ${r.mode} | ${fmt(r.warmP50)} / ${fmt(r.warmP95)} | ${fmt(r.cycledP50)} / ` +
+        `${fmt(r.cycledP95)} (${(100 * r.cycledMissShare).toFixed(0)}%) | ${fmt(r.coldP50)} / ` +
+        `${fmt(r.coldP95)} | ${fmt(r.freshP50)} / ${fmt(r.freshMax)} | ` +
+        `${(r.coldStorageMedian / 1000).toFixed(0)} / ${(r.coldStorageMax / 1000).toFixed(0)} | ` +
+        `${r.coldObjectsMedian} | ${r.errors} |`,
     );
   }
   // Where cold time goes: storage loads (overlapping ones counted once) against the query's own work.
@@ -224,7 +233,8 @@ export async function serveScale(factors: number[], port = 8797): Promise<ServeR
   console.log('|---|---|---|---|');
   for (const r of rows)
     console.log(
-      `| ${r.factor}x | ${r.mode} | ${fmt(r.coldLoadP50)} / ${fmt(r.coldComputeP50)} | ${fmt(r.freshLoadP50)} / ${fmt(r.freshComputeP50)} |`,
+      `| ${r.factor}x | ${r.mode} | ${fmt(r.coldLoadP50)} / ${fmt(r.coldComputeP50)} | ` +
+        `${fmt(r.freshLoadP50)} / ${fmt(r.freshComputeP50)} |`,
     );
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(

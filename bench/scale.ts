@@ -118,13 +118,18 @@ const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
 const kb = (b: number) => (b / 1e3).toFixed(1);
 console.log(
-  '\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | largest shard MB | directory KB | largest issuer table KB | term blocks | largest term block KB | load |',
+  '\n| corpus | filings | statements | build s | filings/s | peak RSS MB | RSS vs 1x | artifacts MB | ' +
+    'largest shard MB | directory KB | largest issuer table KB | term blocks | largest term block KB | load |',
 );
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of rows) {
   console.log(
-    `| ${r.factor}x | ${r.filings} | ${r.statements} | ${r.seconds.toFixed(1)} | ${r.filingsPerSecond.toFixed(2)} | ${r.peakRssMb} | ${base ? (r.peakRssMb / base.peakRssMb).toFixed(2) : '-'} | ` +
-      `${mb(r.artifactBytes)} | ${mb(r.largestShardBytes)} | ${kb(r.directoryBytes)} | ${kb(r.largestIssuerTableBytes)} | ${r.termBlocks} | ${kb(r.largestTermBlockBytes)} | ${r.load.join(' / ')} |`,
+    `| ${r.factor}x | ${r.filings} | ${r.statements} | ${r.seconds.toFixed(1)} | ` +
+      `${r.filingsPerSecond.toFixed(2)} | ${r.peakRssMb} | ` +
+      `${base ? (r.peakRssMb / base.peakRssMb).toFixed(2) : '-'} | ` +
+      `${mb(r.artifactBytes)} | ${mb(r.largestShardBytes)} | ${kb(r.directoryBytes)} | ` +
+      `${kb(r.largestIssuerTableBytes)} | ${r.termBlocks} | ${kb(r.largestTermBlockBytes)} | ` +
+      `${r.load.join(' / ')} |`,
   );
 }
 mkdirSync(join(ROOT, 'bench/results'), { recursive: true });

@@ -47,7 +47,9 @@ function selfTimes(p: { nodes: ProfileNode[]; samples: number[]; timeDeltas: num
   const self = new Map<string, number>();
   p.samples.forEach((id, i) => {
     const f = byId.get(id)!.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${f.lineNumber + 1}`;
+    const key =
+      `${f.functionName || '(anonymous)'} ` +
+      `${f.url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${f.lineNumber + 1}`;
     self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
   });
   return [...self].sort((a, b) => b[1] - a[1]);
@@ -71,7 +73,8 @@ for (const mode of modes.length ? modes : ['research', 'basic', 'agentic_researc
   }
   ms.sort((a, b) => a - b);
   console.log(
-    `${mode.padEnd(17)} warm p50 ${quantile(ms, 0.5).toFixed(1)} ms  p95 ${quantile(ms, 0.95).toFixed(1)} ms  max ${ms.at(-1)!.toFixed(1)} ms`,
+    `${mode.padEnd(17)} warm p50 ${quantile(ms, 0.5).toFixed(1)} ms  p95 ${quantile(ms, 0.95).toFixed(1)} ms ` +
+      ` max ${ms.at(-1)!.toFixed(1)} ms`,
   );
   if (profile) {
     const { profile: p } = await session.post('Profiler.stop');

@@ -53,7 +53,9 @@ export const SCHEMA_VERSION = '2026-11-21.1';
 export interface BuildOptions {
   outDir: string;
   embedding?: Partial<EmbeddingOptions>;
-  /** A model to reuse instead of learning one (index-builder/vectors/model-store.ts): `--embedding-model <id or path>`. */
+  /**
+   * A model to reuse instead of learning one (index-builder/vectors/model-store.ts): `--embedding-model <id or path>`.
+   */
   embeddingModel?: { id: string; model: LearnedModel };
   /**
    * Shards with at least this many statements also get an HNSW graph (graphs/<shard>.bin). Default 20,000
@@ -140,7 +142,9 @@ export interface BuildResult {
     embeddingSampleFilings: number | null;
     /** Time spent learning the model from the counted co-occurrences (PPMI, SVD, common component); 0 when reused. */
     embeddingMs: number;
-    /** Incremental builds: issuers taken unchanged from the previous version, and the bytes of their shards and graphs. */
+    /**
+     * Incremental builds: issuers taken unchanged from the previous version, and the bytes of their shards and graphs.
+     */
     reusedIssuers: number;
     reusedBytes: number;
   };
@@ -788,7 +792,9 @@ export function addShardStats(stats: TermStats, shard: Shard): void {
   });
 }
 
-/** A shard's per-term impact bounds under corpus statistics, from its postings (as encodeShardStatements computes them). */
+/**
+ * A shard's per-term impact bounds under corpus statistics, from its postings (as encodeShardStatements computes them).
+ */
 export function shardImpacts(
   shard: Shard,
   stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },

@@ -42,13 +42,16 @@ export async function incrementalBuild(
   const state = JSON.parse(readFileSync(statePath, 'utf8')) as BuildState;
   if (!sameExtraction(state)) {
     throw new Error(
-      `the previous version was built by analyzer version ${state.analyzer_version}, extraction version ${state.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: build without --incremental`,
+      `the previous version was built by analyzer version ${state.analyzer_version}, extraction version ` +
+        `${state.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: build ` +
+        `without --incremental`,
     );
   }
   const manifest = decodeManifest(readFileSync(join(previousDir, 'manifest.json'), 'utf8'));
   if (manifest.embedding_model !== options.embeddingModel.id) {
     throw new Error(
-      `an incremental build reuses the previous version's embedding model (${manifest.embedding_model ?? 'none recorded'}), not ${options.embeddingModel.id}`,
+      `an incremental build reuses the previous version's embedding model ` +
+        `(${manifest.embedding_model ?? 'none recorded'}), not ${options.embeddingModel.id}`,
     );
   }
 

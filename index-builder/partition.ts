@@ -42,7 +42,9 @@ export function parsePartition(text: string): PartitionSpec {
   return { index, count };
 }
 
-/** The partition (1-based) an issuer's filings go to: a hash of the ticker, so it is stable across runs and machines. */
+/**
+ * The partition (1-based) an issuer's filings go to: a hash of the ticker, so it is stable across runs and machines.
+ */
 export function partitionOf(ticker: string, count: number): number {
   return 1 + (createHash('sha256').update(ticker).digest().readUInt32BE(0) % count);
 }
@@ -99,7 +101,9 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
     if (p.format !== PARTIAL_FORMAT) throw new Error(`${file}: not a partial build manifest`);
     if (!sameExtraction(p)) {
       throw new Error(
-        `${d} was segmented by analyzer version ${p.analyzer_version}, extraction version ${p.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: rebuild the partition`,
+        `${d} was segmented by analyzer version ${p.analyzer_version}, extraction version ` +
+          `${p.extraction_version ?? 1}; this builder is ${ANALYZER_VERSION}, ${EXTRACTION_VERSION}: rebuild ` +
+          `the partition`,
       );
     }
     return { dir: resolve(d), p };
@@ -111,7 +115,8 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
     seen.join(',') !== Array.from({ length: count }, (_, i) => i + 1).join(',')
   ) {
     throw new Error(
-      `--merge needs every partition of one split exactly once (1..${count} of ${count}); got ${partials.map(({ p }) => `${p.partition.index}/${p.partition.count}`).join(', ')}`,
+      `--merge needs every partition of one split exactly once (1..${count} of ${count}); got ` +
+        `${partials.map(({ p }) => `${p.partition.index}/${p.partition.count}`).join(', ')}`,
     );
   }
   const stats = new TermStats();

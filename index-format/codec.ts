@@ -208,7 +208,8 @@ function checkGraph(h: GraphHeader, hnsw: Uint8Array, parseHnswHeader: HnswHeade
   }
   if (native.dim !== h.dim || native.count !== h.count || native.m !== h.m) {
     throw new ArtifactFormatError(
-      `graph payload (dim ${native.dim}, count ${native.count}, M ${native.m}) disagrees with its header (dim ${h.dim}, count ${h.count}, M ${h.m})`,
+      `graph payload (dim ${native.dim}, count ${native.count}, M ${native.m}) disagrees with its header ` +
+        `(dim ${h.dim}, count ${h.count}, M ${h.m})`,
     );
   }
 }

@@ -148,7 +148,9 @@ export function writeSeal(bytes: Uint8Array, digest: Uint8Array): Uint8Array {
   return bytes;
 }
 
-/** Whether `bytes` is a container whose seal matches its content (false for anything truncated, altered or unsealed). */
+/**
+ * Whether `bytes` is a container whose seal matches its content (false for anything truncated, altered or unsealed).
+ */
 export async function verifySeal(bytes: Uint8Array): Promise<boolean> {
   if (bytes.byteLength < PREAMBLE_BYTES) return false;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);

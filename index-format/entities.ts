@@ -43,8 +43,8 @@ export interface EntityMatcher {
 }
 
 /**
- * Builds a matcher over the names (`guarded[i]`: name i needs "segment" nearby). Lookup is by the name's first word, so a text is scanned once however many
- * names there are (the builder runs it over every statement of a company).
+ * Builds a matcher over the names (`guarded[i]`: name i needs "segment" nearby). Lookup is by the name's first word, so
+ * a text is scanned once however many names there are (the builder runs it over every statement of a company).
  */
 export function entityMatcher(names: readonly string[], guarded: readonly boolean[] = []): EntityMatcher {
   const byFirstWord = new Map<string, number[]>();

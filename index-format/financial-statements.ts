@@ -32,7 +32,8 @@ const TITLES: readonly [FinancialStatement, string][] = [
   ],
   [
     'income_statement',
-    `statements? of (?:\\(loss\\) )?(?:operations|income|earnings|(?:net )?(?:income|earnings)(?: \\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`,
+    `statements? of (?:\\(loss\\) )?(?:operations|income|earnings|(?:net )?(?:income|earnings)(?: ` +
+      `\\(loss\\))?)(?: and comprehensive (?:income|loss|earnings)(?: \\(loss\\))?)?|income statements?`,
   ],
   ['cash_flow_statement', `statements? of cash flows?|cash flows? statements?`],
   ['equity_statement', `statements? of (?:changes in )?(?:${OWNERS} )?equity|${OWNERS} equity statements?`],
@@ -46,8 +47,10 @@ const TITLES: readonly [FinancialStatement, string][] = [
  * title, so they are not titles.
  */
 const TITLE_CELL = new RegExp(
-  `^(?:[A-Za-z0-9.,&'’ -]{0,60}? )??(?:condensed )?(?:consolidated )?(?:combined )?(?:${TITLES.map(([, t]) => `(${t})`).join('|')})` +
-    `(?: \\([a-z0-9 ]+\\))*(?: ([A-Za-z0-9.,&'’ -]{1,60}? and (?:its )?subsidiar(?:y|ies)(?: companies)?))?(?: \\([a-z0-9 ]+\\))*$`,
+  `^(?:[A-Za-z0-9.,&'’ -]{0,60}? )??(?:condensed )?(?:consolidated )?(?:combined ` +
+    `)?(?:${TITLES.map(([, t]) => `(${t})`).join('|')})` +
+    `(?: \\([a-z0-9 ]+\\))*(?: ([A-Za-z0-9.,&'’ -]{1,60}? and (?:its )?subsidiar(?:y|ies)(?: ` +
+    `companies)?))?(?: \\([a-z0-9 ]+\\))*$`,
   'i',
 );
 /** The group-name capture follows one capture per title (the titles' own groups do not capture). */
@@ -55,9 +58,10 @@ const GROUP = TITLES.length + 1;
 
 /** The words of statement titles, to mend a word the page's layout broke ("Statem ents", "Balance Shee t"). */
 const TITLE_WORDS = new Set(
-  'balance sheet sheets statement statements operations income earnings comprehensive consolidated condensed combined cash flow flows financial position condition changes equity stockholders shareholders'.split(
-    ' ',
-  ),
+  (
+    'balance sheet sheets statement statements operations income earnings comprehensive consolidated ' +
+    'condensed combined cash flow flows financial position condition changes equity stockholders shareholders'
+  ).split(' '),
 );
 
 function mendBrokenWords(cell: string): string {

@@ -25,7 +25,10 @@ export interface HnswIndexHandle {
   ): GraphSearchResult | null;
 }
 
-/** Parts of a shard a step reads beyond its head (which holds the binary codes): posting lists of terms, records (text, consensus) of statements. */
+/**
+ * Parts of a shard a step reads beyond its head (which holds the binary codes): posting lists of terms, records (text,
+ * consensus) of statements.
+ */
 export interface ShardNeed {
   terms?: readonly string[];
   records?: Iterable<number>;

@@ -50,7 +50,8 @@ export const METRICS: readonly Metric[] = [
     id: 'capex',
     name: 'Capital expenditure',
     description:
-      'Capital expenditure = purchases of property, plant and equipment (cash-flow statement, investing activities); shown negative there.',
+      'Capital expenditure = purchases of property, plant and equipment (cash-flow statement, investing ' +
+      'activities); shown negative there.',
     statement: 'cash_flow_statement',
     synonyms: [
       'purchases of property, plant and equipment',
@@ -309,7 +310,8 @@ export const METRICS: readonly Metric[] = [
       'sales',
     ],
   },
-  // Appended after the first set (codes are positions, so new metrics go last): balance-sheet line items and the ratios analysts compute from them.
+  // Appended after the first set (codes are positions, so new metrics go last): balance-sheet line items and the ratios
+  // analysts compute from them.
   {
     id: 'current_assets',
     name: 'Current assets',

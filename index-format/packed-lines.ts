@@ -34,7 +34,10 @@ export class PackedLines {
     return this.at.length - 1;
   }
 
-  /** Memory held: the characters (a byte each while the text is Latin-1, as terms and labels nearly always are), the offsets. */
+  /**
+   * Memory held: the characters (a byte each while the text is Latin-1, as terms and labels nearly always are), the
+   * offsets.
+   */
   get bytes(): number {
     return this.text.length + this.at.byteLength;
   }

@@ -133,7 +133,9 @@ export function partitionedReader(
   return reader;
 }
 
-/** How a shard read by ranges is loaded and cached: its head and codes, checked by the CRC-32 its issuer table lists. */
+/**
+ * How a shard read by ranges is loaded and cached: its head and codes, checked by the CRC-32 its issuer table lists.
+ */
 const headRef = (info: ShardInfo): StoredRef => ({
   file: info.file,
   content_id: info.content_id,

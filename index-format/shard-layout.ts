@@ -300,7 +300,10 @@ function uintSection(decoded: DecodedArtifact<unknown>, name: string, length?: n
   return section;
 }
 
-/** Bytes of a statement id in a shard's posting lists: 2 when every local id fits 16 bits (a shard of at most 65,536 statements). */
+/**
+ * Bytes of a statement id in a shard's posting lists: 2 when every local id fits 16 bits (a shard of at most 65,536
+ * statements).
+ */
 const postingIdBytes = (statements: number) => (statements <= 0x10000 ? 2 : 4);
 
 /** Bytes of a posting list of k statements: k ids (idBytes each), k frequencies (u8), padded to 4. */
@@ -543,7 +546,10 @@ export function statementStatus(shard: Shard, local: number): EpistemicStatus {
   return EPISTEMIC_STATUSES[(shard.flags[local]! >> STATUS_SHIFT) & STATUS_MASK]!;
 }
 
-/** The primary financial statement a table row is printed on, as its code (0: none; index-format/financial-statements.ts). */
+/**
+ * The primary financial statement a table row is printed on, as its code (0: none;
+ * index-format/financial-statements.ts).
+ */
 export function statementFinancialCode(shard: Shard, local: number): number {
   return (shard.flags[local]! >> STATEMENT_SHIFT) & STATEMENT_MASK;
 }
@@ -600,8 +606,9 @@ function heldHeadBytes(shard: Shard): number {
 }
 
 /**
- * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects): the occurrence objects and their arrays, the sparse entries that hold them. Measured with the heap
- * (docs/RANGE-READS.md "What a cached shard costs"): a research cycle's heads freed 1.01 of what they were charged.
+ * Heap a filled record costs beyond twice its bytes (its text as a string, its consensus as objects): the occurrence
+ * objects and their arrays, the sparse entries that hold them. Measured with the heap (docs/RANGE-READS.md "What a
+ * cached shard costs"): a research cycle's heads freed 1.01 of what they were charged.
  */
 const RECORD_OVERHEAD_BYTES = 400;
 /** Heap a posting list costs beyond its ids and frequencies: two typed arrays and their buffers, and its map entry. */
@@ -671,7 +678,10 @@ export function recordIntact(record: Uint8Array): boolean {
   );
 }
 
-/** Bytes of a statement's record before its CRC-32 (its text and consensus as JSON), from the head of a shard read by ranges. */
+/**
+ * Bytes of a statement's record before its CRC-32 (its text and consensus as JSON), from the head of a shard read by
+ * ranges.
+ */
 export function recordContentBytes(shard: Shard, local: number): number {
   const { recordAt } = shard.parts!.layout;
   return recordAt[local + 1]! - recordAt[local]! - RECORD_CRC_BYTES;

@@ -47,7 +47,9 @@ export interface CatalogEntity {
   latest: string;
   /** Statements of the issuer that mention the name or an alias (the support the builder required). */
   mentions: number;
-  /** Other spellings of the same counterparty in the issuer's filings ("Wal-Mart Stores, Inc."), matched like the name. */
+  /**
+   * Other spellings of the same counterparty in the issuer's filings ("Wal-Mart Stores, Inc."), matched like the name.
+   */
   aliases?: string[];
 }
 
@@ -90,7 +92,10 @@ export interface CatalogHeader extends IndexSummary {
 }
 
 export type StatementKind = 'sentence' | 'table_row';
-/** docs/DECISIONS.md "Epistemic statuses": FACT, PREDICTION (forward-looking), ASSESSMENT (belief/judgement), RISK (conditional). */
+/**
+ * docs/DECISIONS.md "Epistemic statuses": FACT, PREDICTION (forward-looking), ASSESSMENT (belief/judgement), RISK
+ * (conditional).
+ */
 export type EpistemicStatus = 'FACT' | 'PREDICTION' | 'ASSESSMENT' | 'RISK';
 export const EPISTEMIC_STATUSES: readonly EpistemicStatus[] = ['FACT', 'PREDICTION', 'ASSESSMENT', 'RISK'];
 
@@ -153,7 +158,9 @@ export interface Shard {
    * (count + 1); sources are global, like `source`.
    */
   restated: { at: Uint16Array | Uint32Array; source: Uint32Array; page: Uint32Array };
-  /** Consensus: other filings stating the same claim (agree) or a different value for it (disagree), filled per record. */
+  /**
+   * Consensus: other filings stating the same claim (agree) or a different value for it (disagree), filled per record.
+   */
   agree: ClaimOccurrence[][];
   disagree: ClaimOccurrence[][];
   /** Evidence graph: per statement, edges to other statements of this shard (local ids), best first. */
@@ -169,7 +176,10 @@ export interface Shard {
   dim: number;
   /** Int8 statement vectors, dense in a whole shard (the exact scan, the vector leg's slow twin). */
   vectors: Int8Array;
-  /** Binary codes for the vector leg (src/search/vector.ts): per statement dim/8 bytes, bit d = component d above codeMean[d]. */
+  /**
+   * Binary codes for the vector leg (src/search/vector.ts): per statement dim/8 bytes, bit d = component d above
+   * codeMean[d].
+   */
   codes: Uint8Array;
   /** Per dimension, the shard's mean component and mean absolute deviation from it (what a code bit stands for). */
   codeMean: Float32Array;
@@ -258,7 +268,9 @@ export interface Lexicon {
   byteSize: number;
 }
 
-/** Word vectors for embedding text (index-format/embed.ts): the builder's whole model, or the Worker's query-term part. */
+/**
+ * Word vectors for embedding text (index-format/embed.ts): the builder's whole model, or the Worker's query-term part.
+ */
 export interface EmbeddingModel {
   dim: number;
   vocab: string[];
@@ -379,7 +391,9 @@ export interface TermBlock {
   weights: Float32Array;
   vectors: Int8Array;
   dim: number;
-  /** What the decoded block holds in memory (columns, terms, objects), for the artifact cache (index-format/codec.ts). */
+  /**
+   * What the decoded block holds in memory (columns, terms, objects), for the artifact cache (index-format/codec.ts).
+   */
   byteSize: number;
 }
 
@@ -389,7 +403,9 @@ export const NO_VECTOR = 0xffffffff;
 export interface StoredRef {
   file: string;
   content_id?: string;
-  /** Read only the object's first `bytes` bytes, checked by their CRC-32 (a shard's head), not the whole sealed object. */
+  /**
+   * Read only the object's first `bytes` bytes, checked by their CRC-32 (a shard's head), not the whole sealed object.
+   */
   prefix?: { bytes: number; crc: number };
 }
 

@@ -152,7 +152,9 @@ export function heldSourceList(sources: readonly CatalogSource[]): CatalogSource
 
 const HELD = new WeakMap<readonly CatalogSource[], readonly number[]>();
 
-/** catalogCompany per table (its issuer in scope) or per directory entry (out of scope); weak, so eviction frees them. */
+/**
+ * catalogCompany per table (its issuer in scope) or per directory entry (out of scope); weak, so eviction frees them.
+ */
 function cachedCatalogCompany(c: DirectoryCompany, table: IssuerTable | undefined): CatalogCompany {
   if (!table) {
     let out = COMPANY_WITHOUT_TABLE.get(c);

@@ -56,7 +56,8 @@ export function keyReport(opts: { key: string; name?: string; env: string; appen
     '',
     opts.appendTo
       ? `Set API_KEY_HASHES to the existing hashes plus this one:`
-      : `Set API_KEY_HASHES (this replaces the whole list; to keep existing keys, rerun with --append-to '<current hashes>'):`,
+      : `Set API_KEY_HASHES (this replaces the whole list; to keep existing keys, rerun with --append-to ` +
+        `'<current hashes>'):`,
     `  printf '%s' '${list}' | npx wrangler secret put API_KEY_HASHES --env ${opts.env}`,
     '',
     `Locally (wrangler dev reads .dev.vars):`,

@@ -91,7 +91,8 @@ function replaceFunction(src, name, start, end, mustContain, replacement) {
 // Replacement code (kept as close as possible to upstream Emscripten's DYNAMIC_EXECUTION=0 paths,
 // but allocating per call so that re-entrant calls, e.g. from a filter callback, are safe).
 
-const CRAFT_INVOKER = `  function craftInvokerFunction(humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc, isAsync) {
+const CRAFT_INVOKER = `  function craftInvokerFunction(humanName, argTypes, classType, cppInvokerFunc, cppTargetFunc, \
+isAsync) {
       // patched (prepare-hnswlib): closure instead of new Function (forbidden in workerd).
       var argCount = argTypes.length;
       if (argCount < 2) {
@@ -110,7 +111,8 @@ const CRAFT_INVOKER = `  function craftInvokerFunction(humanName, argTypes, clas
       var expectedArgCount = argCount - 2;
       return createNamedFunction(humanName, function() {
         if (arguments.length !== expectedArgCount) {
-          throwBindingError('function ' + humanName + ' called with ' + arguments.length + ' arguments, expected ' + expectedArgCount + ' args!');
+          throwBindingError('function ' + humanName + ' called with ' + arguments.length + ' arguments, expected ' + \
+expectedArgCount + ' args!');
         }
         var destructors = needsDestructorStack ? [] : null;
         var thisWired;
@@ -192,7 +194,8 @@ const CREATE_WASM_TAIL = `  // patched (prepare-hnswlib): never compile wasm fro
     }).catch(readyPromiseReject);
     return {};
   }
-  readyPromiseReject(new Error('hnswlib-glue: pass { wasmModule } or { instantiateWasm } (the inline wasm was removed)'));
+  readyPromiseReject(new Error('hnswlib-glue: pass { wasmModule } or { instantiateWasm } (the inline wasm was ' +
+'removed)'));
   return {};`;
 
 const FACTORY_EXPORT = `/**
@@ -247,7 +250,8 @@ export interface HnswlibHierarchicalNSW {
   writeIndex(filename: string): void;
   addPoint(point: Float32Array | number[], label: number, replaceDeleted: boolean): void;
   addPoints(points: Array<Float32Array | number[]>, labels: number[], replaceDeleted: boolean): void;
-  searchKnn(query: Float32Array | number[], k: number, filter: ((label: number) => boolean) | undefined): HnswlibSearchResult;
+  searchKnn(query: Float32Array | number[], k: number, filter: ((label: number) => boolean) | undefined): \
+HnswlibSearchResult;
   setEfSearch(ef: number): void;
   getEfSearch(): number;
   getCurrentCount(): number;
@@ -313,7 +317,11 @@ function main() {
   src = patchOnce(
     src,
     'environment-check',
-    /^ {2}if \(!\(typeof window == 'object' \|\| typeof importScripts == 'function'\)\) throw new Error\('not compiled for this environment.*$/m,
+    new RegExp(
+      String.raw`^ {2}if \(!\(typeof window == 'object' \|\| typeof importScripts == 'function'\)\)` +
+        String.raw` throw new Error\('not compiled for this environment.*$`,
+      'm',
+    ),
     '  // patched (prepare-hnswlib): removed the browser-only environment check (Node and workerd are fine)',
   );
 
@@ -426,5 +434,6 @@ try {
 const versionNote = pkg.version === TESTED_VERSION ? '' : ` (WARNING: patches written for ${TESTED_VERSION})`;
 console.log(
   `prepare-hnswlib: hnswlib-wasm@${pkg.version}${versionNote} dist/${glueName} -> ${relative(ROOT, OUT_DIR)}/ ` +
-    `(hnswlib.wasm ${wasm.length} B, hnswlib-glue.mjs ${glueBytes} B; ${written ? `${written} file(s) written` : 'up to date'})`,
+    `(hnswlib.wasm ${wasm.length} B, hnswlib-glue.mjs ${glueBytes} B; ` +
+    `${written ? `${written} file(s) written` : 'up to date'})`,
 );

@@ -38,7 +38,8 @@ export function renameDoc(doc: Doc, copy: number): Doc {
   };
 }
 
-export const REPLICATE_USAGE = `usage: npx tsx scripts/replicate-corpus.ts --from <filings dir> --out <dir> [--factor n] [--exclude doc_id,...]
+export const REPLICATE_USAGE = `usage: npx tsx scripts/replicate-corpus.ts --from <filings dir> --out <dir> [--factor \
+n] [--exclude doc_id,...]
   --from <dir>      a page-text corpus (documents.jsonl, pages.jsonl(.gz))
   --out <dir>       where the replicated corpus is written
   --factor <n>      how many copies (default 4)

@@ -27,9 +27,10 @@ export interface BaselineHit {
 
 /** A small English stop list: question words would otherwise dominate OR-queries of long questions. */
 const STOP = new Set(
-  'a an and are as at be by can did do does for from has have how if in into is it its of on or per than that the their this to was were what when which who why will with would you your'.split(
-    ' ',
-  ),
+  (
+    'a an and are as at be by can did do does for from has have how if in into is it its of on or per than ' +
+    'that the their this to was were what when which who why will with would you your'
+  ).split(' '),
 );
 
 export class PageBm25Baseline {

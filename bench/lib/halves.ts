@@ -383,7 +383,8 @@ export function renderHalves(s: HalvesSummary): string {
   const out = [
     '## Tuning and check halves',
     '',
-    `In-process (runQuery, exact vector scans), medium effort, ${s.cap.toLocaleString('en-US')} tokens; companies split by bench/split.json.`,
+    `In-process (runQuery, exact vector scans), medium effort, ${s.cap.toLocaleString('en-US')} tokens; ` +
+      `companies split by bench/split.json.`,
     'The check half is the headline: tune on the tuning half only.',
     '',
     `| set | score | ${head.slice(2)}`,
@@ -421,12 +422,14 @@ export function renderHalves(s: HalvesSummary): string {
   for (const r of s.retrieveCalls) {
     const ms = s.inProcessMs.find((m) => m.mode === r.mode)!;
     out.push(
-      `| ${MODE_LABEL[r.mode]} | ${r.p50 ?? 'n/a'} | ${r.max} | ${r.mean ?? 'n/a'} | ${r.maxQuestion ?? '-'} | ${ms.p50 ?? 'n/a'} / ${ms.p95 ?? 'n/a'} |`,
+      `| ${MODE_LABEL[r.mode]} | ${r.p50 ?? 'n/a'} | ${r.max} | ${r.mean ?? 'n/a'} | ${r.maxQuestion ?? '-'} ` +
+        `| ${ms.p50 ?? 'n/a'} / ${ms.p95 ?? 'n/a'} |`,
     );
   }
   out.push(
     '',
-    'In-process ms: each question asked once, in set order (the first asks load artifacts from disk); `npm run bench:warm` measures warm latency.',
+    'In-process ms: each question asked once, in set order (the first asks load artifacts from disk); `npm ' +
+      'run bench:warm` measures warm latency.',
     '',
   );
   return out.join('\n');

@@ -102,18 +102,22 @@ function pageSetTable(title: string, s: PageSet): string[] {
   ];
   for (const c of s.configs) {
     lines.push(
-      `| ${c.mode} | ${c.effort} | ${capLabel(c.cap)} | ${pct(c.gold_page_hit)} | ${pct(c.answer_support)} | ${pct(c.all_gold_pages_covered)} (${c.multi_page_n}) | ${num(c.mean_tokens)} |`,
+      `| ${c.mode} | ${c.effort} | ${capLabel(c.cap)} | ${pct(c.gold_page_hit)} | ${pct(c.answer_support)} | ` +
+        `${pct(c.all_gold_pages_covered)} (${c.multi_page_n}) | ${num(c.mean_tokens)} |`,
     );
   }
   const b = s.baseline;
   lines.push(
-    `| **baseline** page BM25 | - | ${capLabel(b.cap)} | ${pct(b.gold_page_hit)} | ${pct(b.answer_support)} | ${pct(b.all_gold_pages_covered)} (${b.multi_page_n}) | ${num(b.mean_tokens)} |`,
+    `| **baseline** page BM25 | - | ${capLabel(b.cap)} | ${pct(b.gold_page_hit)} | ${pct(b.answer_support)} ` +
+      `| ${pct(b.all_gold_pages_covered)} (${b.multi_page_n}) | ${num(b.mean_tokens)} |`,
   );
   lines.push('');
   const cmp = s.comparison;
   lines.push(
-    `Ours (research/medium, 4,000 tokens) vs baseline: gold-page hit ${pct(cmp.gold_page_hit.ours)} vs ${pct(cmp.gold_page_hit.baseline)} ` +
-      `(ratio **${num(cmp.gold_page_hit.ratio)}**); answer support ${pct(cmp.answer_support.ours)} vs ${pct(cmp.answer_support.baseline)} (ratio **${num(cmp.answer_support.ratio)}**).`,
+    `Ours (research/medium, 4,000 tokens) vs baseline: gold-page hit ${pct(cmp.gold_page_hit.ours)} vs ` +
+      `${pct(cmp.gold_page_hit.baseline)} ` +
+      `(ratio **${num(cmp.gold_page_hit.ratio)}**); answer support ${pct(cmp.answer_support.ours)} vs ` +
+      `${pct(cmp.answer_support.baseline)} (ratio **${num(cmp.answer_support.ratio)}**).`,
   );
   lines.push('');
   return lines;
@@ -123,11 +127,14 @@ export function renderMarkdown(r: Results, cap: number): string {
   const out: string[] = ['## Workerd run: quality against a page-BM25 baseline, latency, cache', ''];
   out.push(
     `Run: ${r.seconds} s on ${r.machine.cpus} cores (load average at end ${r.machine.loadavg_at_end.join(' / ')}). ` +
-      `Index ${r.index.version}: ${r.index.statements.toLocaleString('en-US')} statements, ${r.index.shards} shards, ${mb(r.index.artifact_bytes)}; ` +
-      `build ${r.index.build_seconds} s, peak RSS ${r.index.build_peak_rss_mb} MB${r.index.reused ? ' (recorded at build time; index reused)' : ' (built in this run)'}.`,
+      `Index ${r.index.version}: ${r.index.statements.toLocaleString('en-US')} statements, ${r.index.shards} ` +
+      `shards, ${mb(r.index.artifact_bytes)}; ` +
+      `build ${r.index.build_seconds} s, peak RSS ${r.index.build_peak_rss_mb} ` +
+      `MB${r.index.reused ? ' (recorded at build time; index reused)' : ' (built in this run)'}.`,
   );
   out.push(
-    `Baseline: ${r.baseline.library} over ${r.baseline.pages.toLocaleString('en-US')} pages (indexed in ${r.baseline.index_seconds} s), same inferred filters, ${cap.toLocaleString('en-US')}-token budget.`,
+    `Baseline: ${r.baseline.library} over ${r.baseline.pages.toLocaleString('en-US')} pages (indexed in ` +
+      `${r.baseline.index_seconds} s), same inferred filters, ${cap.toLocaleString('en-US')}-token budget.`,
     '',
   );
   out.push('## Retrieval quality', '');
@@ -143,7 +150,8 @@ export function renderMarkdown(r: Results, cap: number): string {
       const b = v['basic/medium']!;
       const rs = v['research/medium']!;
       out.push(
-        `| ${g} | ${b.n} | ${pct(b.gold_page_hit)} | ${pct(b.answer_support)} | ${pct(rs.gold_page_hit)} | ${pct(rs.answer_support)} |`,
+        `| ${g} | ${b.n} | ${pct(b.gold_page_hit)} | ${pct(b.answer_support)} | ${pct(rs.gold_page_hit)} | ` +
+          `${pct(rs.answer_support)} |`,
       );
     }
     out.push('');
@@ -183,27 +191,31 @@ export function renderMarkdown(r: Results, cap: number): string {
   out.push(
     `### docugami 10-Q dev (${r.docugami.n} questions): answer support`,
     '',
-    'Answer support: every figure (or key term) of the answer is in the evidence; mean share: the share of them found, averaged.',
+    'Answer support: every figure (or key term) of the answer is in the evidence; mean share: the share of ' +
+      'them found, averaged.',
     '',
     '| mode | effort | token cap | answer support | mean share found |',
     '|---|---|---|---|---|',
   );
   for (const c of r.docugami.configs)
     out.push(
-      `| ${c.mode} | medium | ${capLabel(c.cap)} | ${pct(c.answer_support)} | ${c.mean_fraction === undefined ? '-' : num(c.mean_fraction)} |`,
+      `| ${c.mode} | medium | ${capLabel(c.cap)} | ${pct(c.answer_support)} | ` +
+        `${c.mean_fraction === undefined ? '-' : num(c.mean_fraction)} |`,
     );
   out.push(
     `| **baseline** page BM25 | - | ${cap.toLocaleString('en-US')} | ${pct(r.docugami.comparison.baseline)} | - |`,
     '',
   );
   out.push(
-    `Ours (research/medium, 4,000) vs baseline: ${pct(r.docugami.comparison.ours)} vs ${pct(r.docugami.comparison.baseline)} (ratio **${num(r.docugami.comparison.ratio)}**).`,
+    `Ours (research/medium, 4,000) vs baseline: ${pct(r.docugami.comparison.ours)} vs ` +
+      `${pct(r.docugami.comparison.baseline)} (ratio **${num(r.docugami.comparison.ratio)}**).`,
     '',
   );
   out.push(
     `### FinQABench (${r.finqabench.n} judged queries): nDCG@10`,
     '',
-    `Ours (research/medium, uncapped, scoped to Apple's FY2022 10-K) **${num(r.finqabench.ndcg_at_10)}**; baseline (top 10 pages) ${num(r.finqabench.baseline.ndcg_at_10)}; ratio **${num(r.finqabench.ratio)}**. ` +
+    `Ours (research/medium, uncapped, scoped to Apple's FY2022 10-K) **${num(r.finqabench.ndcg_at_10)}**; ` +
+      `baseline (top 10 pages) ${num(r.finqabench.baseline.ndcg_at_10)}; ratio **${num(r.finqabench.ratio)}**. ` +
       `Share of returned statements mapped to a passage: ${pct(r.finqabench.statements_mapped_to_passages)}.`,
     '',
   );
@@ -215,7 +227,8 @@ export function renderMarkdown(r: Results, cap: number): string {
   );
   for (const c of r.finqa.configs)
     out.push(
-      `| ${capLabel(c.cap)} | ${pct(c.all_gold_facts_present)} | ${pct(c.mean_gold_facts_present)} | ${pct(c.gold_page_hit)} |`,
+      `| ${capLabel(c.cap)} | ${pct(c.all_gold_facts_present)} | ${pct(c.mean_gold_facts_present)} | ` +
+        `${pct(c.gold_page_hit)} |`,
     );
   out.push('', '## Latency inside workerd (wrangler dev, local R2/KV)', '');
   out.push(
@@ -224,26 +237,33 @@ export function renderMarkdown(r: Results, cap: number): string {
   );
   for (const c of r.latency.cold_first_query)
     out.push(
-      `- ${c.mode}/medium: ${num(c.worker_ms)} ms in the Worker, ${num(c.client_ms)} ms at the client, ${num(c.shards_loaded)} artifacts loaded`,
+      `- ${c.mode}/medium: ${num(c.worker_ms)} ms in the Worker, ${num(c.client_ms)} ms at the client, ` +
+        `${num(c.shards_loaded)} artifacts loaded`,
     );
   out.push(
     '',
-    `Warm (every later request; ${r.latency.requests} requests, ${r.latency.non_200} not 200, ${r.latency.transport_errors.length} without any response, wrangler restarted ${r.latency.worker_restarts} times):`,
+    `Warm (every later request; ${r.latency.requests} requests, ${r.latency.non_200} not 200, ` +
+      `${r.latency.transport_errors.length} without any response, wrangler restarted ` +
+      `${r.latency.worker_restarts} times):`,
     '',
   );
   out.push(
-    '| mode | effort | n | Worker p50 ms | Worker p95 ms | client p50 ms | client p95 ms | share loading artifacts | Worker p50 ms, all cached |',
+    '| mode | effort | n | Worker p50 ms | Worker p95 ms | client p50 ms | client p95 ms | share loading ' +
+      'artifacts | Worker p50 ms, all cached |',
     '|---|---|---|---|---|---|---|---|---|',
   );
   for (const l of r.latency.warm) {
     out.push(
-      `| ${l.mode} | ${l.effort} | ${l.n} | ${num(l.worker_ms_p50)} | ${num(l.worker_ms_p95)} | ${num(l.client_ms_p50)} | ${num(l.client_ms_p95)} | ${pct(l.share_loading_shards)} | ${num(l.hot_worker_ms_p50)} |`,
+      `| ${l.mode} | ${l.effort} | ${l.n} | ${num(l.worker_ms_p50)} | ${num(l.worker_ms_p95)} | ` +
+        `${num(l.client_ms_p50)} | ${num(l.client_ms_p95)} | ${pct(l.share_loading_shards)} | ` +
+        `${num(l.hot_worker_ms_p50)} |`,
     );
   }
   if (r.latency.warm_asked_twice) {
     out.push(
       '',
-      'Warm, asked twice (each dev question asked twice in a row, the second ask timed; FinanceBench dev, dev-2, 40 docugami; 4,000 tokens):',
+      'Warm, asked twice (each dev question asked twice in a row, the second ask timed; FinanceBench dev, ' +
+        'dev-2, 40 docugami; 4,000 tokens):',
       '',
     );
     out.push(
@@ -257,7 +277,8 @@ export function renderMarkdown(r: Results, cap: number): string {
   }
   out.push(
     '',
-    `Artifact cache after the run: ${mb(r.cache.bytes_after_run)} (max seen ${mb(r.cache.max_bytes_seen)}, budget ${mb(r.cache.budget_bytes)}).`,
+    `Artifact cache after the run: ${mb(r.cache.bytes_after_run)} (max seen ${mb(r.cache.max_bytes_seen)}, ` +
+      `budget ${mb(r.cache.budget_bytes)}).`,
   );
   return out.join('\n');
 }

@@ -18,8 +18,11 @@ export interface ParsedNumber {
 /** Form names ("10-Q", "Form 10-K", "10-Qs", "8-K"): the "10" in them names a filing, it is no figure. */
 const FORM_NAME = /(?<![\p{L}\d.])(?:8|10)-?[KQ]s?\b/giu;
 /** The day of a date ("September 30, 2023", "Oct. 29"): it names a period end, it is no figure. */
-const DATE_DAY =
-  /\b((?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d{1,2}(?:st|nd|rd|th)?\b/gi;
+const DATE_DAY = new RegExp(
+  String.raw`\b((?:January|February|March|April|May|June|July|August|September|October|November|December|Jan` +
+    String.raw`|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?)\s+\d{1,2}(?:st|nd|rd|th)?\b`,
+  'gi',
+);
 
 /**
  * Numbers in text: "1,577", "(1,577)", "$8.70", "65.4%", "-0.5". Signs are ignored (parentheses vs minus). With
@@ -175,7 +178,9 @@ export function answerSupport(input: SupportInput, evidenceText: string): Suppor
   return { supported: fraction >= KEY_TERM_THRESHOLD, by: 'key_terms', fraction };
 }
 
-/** A docugami answer without its trailer: the answers end with "SOURCE(S): 2023 Q3 AAPL.pdf", file names, not content. */
+/**
+ * A docugami answer without its trailer: the answers end with "SOURCE(S): 2023 Q3 AAPL.pdf", file names, not content.
+ */
 export function docugamiAnswer(answer: string): string {
   return answer.replace(/SOURCE\(S\):[\s\S]*$/i, '').trim();
 }

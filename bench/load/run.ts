@@ -3,8 +3,8 @@
  *
  *   --duration <s>        seconds per concurrency level (default 60)
  *   --concurrency <list>  comma-separated connection counts (default 1,8,32)
- *   --cache-bytes <n>     ARTIFACT_CACHE_BYTES for this run (default: wrangler.toml's 64 MiB); a budget smaller than the
- *                         index's working set shows eviction under load
+ *   --cache-bytes <n>     ARTIFACT_CACHE_BYTES for this run (default: wrangler.toml's 64 MiB); a budget smaller than
+ *   the index's working set shows eviction under load
  *   --limiter-seconds <s> length of the final rate-limiter phase, one key over its limit (default 10; 0 skips it)
  *   --out <file>          JSON results (default bench/load/results/last-run.json)
  *   --mix sample|corpus   request mix (default: sample for the sample corpus, corpus for any other FILINGS_DIR)
@@ -276,7 +276,8 @@ async function main() {
       };
       phases.push(phase);
       console.log(
-        `${fmt(phase.throughput_rps)} req/s, p50 ${phase.latency_ms.p50} ms, p99 ${phase.latency_ms.p99} ms, non-2xx ${phase.non_2xx}`,
+        `${fmt(phase.throughput_rps)} req/s, p50 ${phase.latency_ms.p50} ms, p99 ${phase.latency_ms.p99} ms, ` +
+          `non-2xx ${phase.non_2xx}`,
       );
     }
 
@@ -331,32 +332,41 @@ function printTable(report: {
 }) {
   const mb = (b: number) => (b / 1024 / 1024).toFixed(2);
   console.log(
-    `\n| concurrency | requests | req/s | p50 ms | p99 ms | non-2xx | errors | server p50/p99 ms (basic · research · agentic) | cache MiB before → after (max) | budget MiB |`,
+    `\n| concurrency | requests | req/s | p50 ms | p99 ms | non-2xx | errors | server p50/p99 ms (basic · ` +
+      `research · agentic) | cache MiB before → after (max) | budget MiB |`,
   );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---|---|---:|');
   for (const p of report.phases) {
     const s = (m: string) =>
       p.server_ms_by_mode[m] ? `${p.server_ms_by_mode[m].p50}/${p.server_ms_by_mode[m].p99}` : '—';
     console.log(
-      `| ${p.concurrency} | ${p.requests} | ${fmt(p.throughput_rps)} | ${p.latency_ms.p50} | ${p.latency_ms.p99} | ${p.non_2xx} | ${p.errors + p.timeouts} | ${s('basic')} · ${s('research')} · ${s('agentic_research')} | ${mb(p.cache.before)} → ${mb(p.cache.after)} (${mb(p.cache.max)}) | ${mb(p.cache.budget)} |`,
+      `| ${p.concurrency} | ${p.requests} | ${fmt(p.throughput_rps)} | ${p.latency_ms.p50} | ` +
+        `${p.latency_ms.p99} | ${p.non_2xx} | ${p.errors + p.timeouts} | ${s('basic')} · ${s('research')} · ` +
+        `${s('agentic_research')} | ${mb(p.cache.before)} → ${mb(p.cache.after)} (${mb(p.cache.max)}) | ` +
+        `${mb(p.cache.budget)} |`,
     );
   }
   const last = report.phases.at(-1);
   if (last) {
     const max = Math.max(...report.phases.map((p) => p.cache.max));
     console.log(
-      `\nCache: ${report.cache_after_warmup_bytes} bytes after warm-up, ${last.cache.after} after the last phase (growth ${last.cache.after - report.cache_after_warmup_bytes}), max ${max} of a ${report.cache_budget_bytes}-byte budget (${max <= (report.cache_budget_bytes ?? 0) ? 'inside' : 'OVER'}).`,
+      `\nCache: ${report.cache_after_warmup_bytes} bytes after warm-up, ${last.cache.after} after the last ` +
+        `phase (growth ${last.cache.after - report.cache_after_warmup_bytes}), max ${max} of a ` +
+        `${report.cache_budget_bytes}-byte budget ` +
+        `(${max <= (report.cache_budget_bytes ?? 0) ? 'inside' : 'OVER'}).`,
     );
     const st = last.server_stage_ms;
     const fmtStage = (k: string) => (st[k] ? `${k} ${st[k].p50}/${st[k].p99}` : null);
     console.log(
-      `Stage timings at c=${last.concurrency}, p50/p99 ms: ${['auth', 'rate_limit', 'parse', 'load', 'retrieve_render'].map(fmtStage).filter(Boolean).join(', ')}`,
+      `Stage timings at c=${last.concurrency}, p50/p99 ms: ` +
+        `${['auth', 'rate_limit', 'parse', 'load', 'retrieve_render'].map(fmtStage).filter(Boolean).join(', ')}`,
     );
   }
   if (report.limiter) {
     const l = report.limiter;
     console.log(
-      `\nRate limiter (one key, c=${l.concurrency}, ${l.duration_s} s): ${l.requests} requests, statuses ${JSON.stringify(l.status_counts)}, 429 without Retry-After: ${l.retry_after_missing}`,
+      `\nRate limiter (one key, c=${l.concurrency}, ${l.duration_s} s): ${l.requests} requests, statuses ` +
+        `${JSON.stringify(l.status_counts)}, 429 without Retry-After: ${l.retry_after_missing}`,
     );
   }
 }

@@ -49,11 +49,13 @@ export interface BuildArgs {
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
   /**
-   * The seed of the learned model's random projection (index-builder/vectors/embeddings.ts; default 20261121). Builds with
-   * different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
+   * The seed of the learned model's random projection (index-builder/vectors/embeddings.ts; default 20261121). Builds
+   * with different seeds measure how much of a benchmark figure is the projection's luck (docs/PARAMETERS.md).
    */
   embeddingSeed?: number;
-  /** How the learned model's vectors are made (index-builder/vectors/embeddings.ts EmbeddingMethod; default projection). */
+  /**
+   * How the learned model's vectors are made (index-builder/vectors/embeddings.ts EmbeddingMethod; default projection).
+   */
   embeddingMethod?: EmbeddingMethod;
   /** Build on the latest version in ARTIFACTS_DIR (index-builder/incremental.ts). */
   incremental?: boolean;
@@ -61,8 +63,11 @@ export interface BuildArgs {
   partialCorpus?: boolean;
 }
 
+const learnedIn = (filings: number, ms: number) => `learned from ${filings} filings in ${(ms / 1000).toFixed(1)} s`;
+
 export const BUILD_USAGE = `usage: npm run index:build -- [flags]     (cli.ts build)
-  Builds an index of FILINGS_DIR (default ${DEFAULT_FILINGS_DIR}) into ARTIFACTS_DIR (default ${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
+  Builds an index of FILINGS_DIR (default ${DEFAULT_FILINGS_DIR}) into ARTIFACTS_DIR (default \
+${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
   --incremental          build on the latest version in ARTIFACTS_DIR, rebuilding only issuers whose filings changed
   --partial-corpus       with --incremental: FILINGS_DIR holds only the changed issuers' filings (a refresh); every
                          other issuer is carried over from the latest version
@@ -72,7 +77,8 @@ export const BUILD_USAGE = `usage: npm run index:build -- [flags]     (cli.ts bu
   --partition <i/n> --out <dir>   segment only partition i's issuers into a partial output
   --merge <dir...>       the index of all partial outputs (byte-identical to a single build)
   -h, --help             this text
-  env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW graphs)`;
+  env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW \
+graphs)`;
 
 export function parseBuildArgs(args: readonly string[]): BuildArgs {
   const { values: v, positionals } = parseFlags(
@@ -123,7 +129,8 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   if (out.out && !out.partition) fail('--out is for --partition');
   if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
     fail(
-      '--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model',
+      '--incremental builds on the latest version with its own embedding model: it takes no --partition, ' +
+        '--merge or --embedding-model',
     );
   }
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
@@ -135,7 +142,8 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   ] as const) {
     if (given && (out.embeddingModel || out.incremental || out.partition)) {
       fail(
-        `${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`,
+        `${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, ` +
+          `--incremental or --partition`,
       );
     }
   }
@@ -218,22 +226,29 @@ export async function runBuild(
       `  by status: ${Object.entries(s.byStatus)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
-      `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ${s.disagreeingRows} with a disagreeing value`,
+      `  entries merged across filings${rebuilt ? ' (rebuilt issuers)' : ''}: ${s.mergedSentenceGroups} ` +
+        `repeated sentences, ${s.mergedTableRows} table rows agreeing with another filing, ` +
+        `${s.disagreeingRows} with a disagreeing value`,
       `  entities: ${Object.entries(s.entities)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')}`,
       `  evidence-graph edges: ${Object.entries(s.edges)
         .map(([k, v]) => `${k} ${v}`)
         .join(', ')} (${Object.values(s.edges).reduce((a, b) => a + b, 0)} in all)`,
-      `  embedding model ${s.embeddingModel} (${s.embeddingSampleFilings === null ? 'reused' : `learned from ${s.embeddingSampleFilings} filings in ${(s.embeddingMs / 1000).toFixed(1)} s`})`,
+      `  embedding model ${s.embeddingModel} ` +
+        `(${s.embeddingSampleFilings === null ? 'reused' : learnedIn(s.embeddingSampleFilings, s.embeddingMs)})`,
       ...(rebuilt
         ? [
-            `  incremental on ${previous}: rebuilt ${rebuilt.length} issuers (${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards and graphs)`,
+            `  incremental on ${previous}: rebuilt ${rebuilt.length} issuers ` +
+              `(${rebuilt.join(', ') || 'none'}), reused ${s.reusedIssuers} (${s.reusedBytes} bytes of shards ` +
+              `and graphs)`,
           ]
         : []),
       `  largest shard ${s.largestShardBytes} bytes`,
-      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
-      `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
+      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak ` +
+        `RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+      `  RSS by stage (MB, sampled): ` +
+        `${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
     ].join('\n'),
   );
   return result;
@@ -269,7 +284,8 @@ export async function runPublish(artifactsDir: string, opts: PublishOptions) {
     const report = await publishVersion(dir, storage.target, (d, t) => bar.update(d, t));
     bar.stop();
     console.log(
-      `published ${DOMAIN} ${report.version} to ${storage.where}: ${report.uploaded} objects uploaded (${report.bytes} bytes), ` +
+      `published ${DOMAIN} ${report.version} to ${storage.where}: ${report.uploaded} objects uploaded ` +
+        `(${report.bytes} bytes), ` +
         `${report.skipped} already stored (${report.skippedBytes} bytes)`,
     );
     return report;
@@ -287,8 +303,10 @@ export async function runGc(keep: number, opts: { remote: boolean; persistDir: s
   try {
     const plan = await collectGarbage(storage.target, DOMAIN, keep, { dryRun: opts.dryRun });
     console.log(
-      `${opts.dryRun ? 'would remove' : 'removed'} ${plan.remove.length} of ${plan.versions.length} versions from ${storage.where} ` +
-        `(${plan.keys.length} objects, ${plan.bytes} bytes); kept ${plan.keep.join(', ') || 'none'} (current ${plan.current ?? 'none'})` +
+      `${opts.dryRun ? 'would remove' : 'removed'} ${plan.remove.length} of ${plan.versions.length} versions ` +
+        `from ${storage.where} ` +
+        `(${plan.keys.length} objects, ${plan.bytes} bytes); kept ${plan.keep.join(', ') || 'none'} (current ` +
+        `${plan.current ?? 'none'})` +
         (plan.unlisted.length
           ? `; kept every stored object: no readable files.json for ${plan.unlisted.join(', ')}`
           : '') +
@@ -305,21 +323,24 @@ const STORAGE_FLAGS = `  --local                the local R2/KV state wrangler d
                          CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID)
   --persist-to <dir>     with --local: the state folder (default PERSIST_DIR or ${DEFAULT_PERSIST_DIR})`;
 
-export const PUBLISH_USAGE = `usage: npm run index:publish -- [--local|--remote] [--persist-to dir] [--version v]     (cli.ts publish)
+export const PUBLISH_USAGE = `usage: npm run index:publish -- [--local|--remote] [--persist-to dir] [--version \
+v]     (cli.ts publish)
   Publishes a built version of ARTIFACTS_DIR (default ${DEFAULT_ARTIFACTS_DIR}): files.json, the objects not stored yet,
   the manifest, then the pointer.
 ${STORAGE_FLAGS}
   --version <v>          a version folder under ARTIFACTS_DIR/sp500/ (default the latest build)
   -h, --help             this text`;
 
-export const GC_USAGE = `usage: npm run index:gc -- --keep <n> [--local|--remote] [--persist-to dir] [--dry-run]     (cli.ts gc)
+export const GC_USAGE = `usage: npm run index:gc -- --keep <n> [--local|--remote] [--persist-to dir] \
+[--dry-run]     (cli.ts gc)
   Removes published versions older than the n newest (never the current or the previous one).
 ${STORAGE_FLAGS}
   --keep <n>             how many of the newest versions to keep
   --dry-run              say what would be removed, remove nothing
   -h, --help             this text`;
 
-export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] [--persist-to dir]     (cli.ts refresh)
+export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] \
+[--persist-to dir]     (cli.ts refresh)
   The steps of .github/workflows/refresh-index.yml around fetch, build and publish; their state lives in the bucket
   (index-builder/publish/refresh.ts):
   begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
@@ -394,15 +415,19 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
       writeStepOutputs(plan);
       io.out(
         plan.full
-          ? `a full build of ${plan.changed.length} issuers (a first run, a new model asked for, or the last version's builder read filings differently), ${plan.model ? `with the live version's embedding model ${plan.model}` : 'learning a new embedding model'}`
+          ? `a full build of ${plan.changed.length} issuers (a first run, a new model asked for, or the last ` +
+              `version's builder read filings differently), ` +
+              (plan.model ? `with the live version's embedding model ${plan.model}` : 'learning a new embedding model')
           : plan.changed.length
-            ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} for an incremental build`
+            ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} ` +
+              `for an incremental build`
             : 'nothing new since the last run: no build, no publish',
       );
     } else {
       const { state, archived } = await finishRefresh(storage.target, layout);
       io.out(
-        `refresh state written to ${storage.where}: version ${state.version}, next fetch from ${state.since ?? 'the start'} (${archived} objects archived)`,
+        `refresh state written to ${storage.where}: version ${state.version}, next fetch from ` +
+          `${state.since ?? 'the start'} (${archived} objects archived)`,
       );
     }
   } finally {
@@ -428,7 +453,8 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
     const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
     const { index, count } = buildArgs.partition;
     console.log(
-      `segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`,
+      `segmented partition ${index}/${count}: ${filings} filings in ` +
+        `${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`,
     );
     return;
   }

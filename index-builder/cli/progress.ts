@@ -28,7 +28,10 @@ export function progressLine(label: string, done: number, total: number, elapsed
   const pct = total > 0 ? ` (${((100 * done) / total).toFixed(1)}%)` : '';
   const left = total - done;
   const eta = left <= 0 ? 'ETA 0s' : rate > 0 ? `ETA ${formatDuration((left / rate) * 1000)}` : 'ETA unknown';
-  return `${label}: ${done}/${total}${pct}, ${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)}/s, elapsed ${formatDuration(elapsedMs)}, ${eta}`;
+  return (
+    `${label}: ${done}/${total}${pct}, ${rate >= 10 ? rate.toFixed(0) : rate.toFixed(1)}/s, elapsed ` +
+    `${formatDuration(elapsedMs)}, ${eta}`
+  );
 }
 
 /**

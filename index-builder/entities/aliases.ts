@@ -3,9 +3,11 @@ const CORPORATE_SUFFIXES =
 
 // First words shared by many company names or common in prose; never used alone as an alias.
 const COMMON_FIRST_WORDS = new Set(
-  'american general first united international national global north south east west western eastern southern northern central pacific atlantic federal public state royal advanced applied digital energy capital financial health medical power southwest consolidated'.split(
-    ' ',
-  ),
+  (
+    'american general first united international national global north south east west western eastern ' +
+    'southern northern central pacific atlantic federal public state royal advanced applied digital energy ' +
+    'capital financial health medical power southwest consolidated'
+  ).split(' '),
 );
 
 /**

@@ -43,8 +43,10 @@ interface Observed {
 
 const ROLE_RANK: Record<string, number> = { customer: 0, supplier: 1, acquisition: 2, 'agreement party': 3 };
 
-const SUFFIXES =
-  /(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV|GmbH|LP|Holdings|Group|Stores))+$/;
+const SUFFIXES = new RegExp(
+  String.raw`(?:\s+(?:Inc|Incorporated|Corp|Corporation|Company|Co|LLC|Ltd|Limited|plc|PLC|NA|AG|SE|SA|NV|BV` +
+    '|GmbH|LP|Holdings|Group|Stores))+$',
+);
 
 /**
  * A company name without punctuation, corporate suffixes (and "Stores"), hyphens, apostrophes and spaces: the key
@@ -209,7 +211,10 @@ export class EntityCollector {
         const rows = rowFilings(name);
         const how = list
           ? `one of ${segments.length} business segments listed in ${latest.label}`
-          : `named as a segment in ${o!.hits} sentences${o!.hits < NAMED_SEGMENT_MIN_SENTENCES || o!.filings.size < 2 ? ` and labelling segment table rows in ${rows} filing${rows === 1 ? '' : 's'}` : ''}`;
+          : `named as a segment in ${o!.hits} sentences` +
+            (o!.hits < NAMED_SEGMENT_MIN_SENTENCES || o!.filings.size < 2
+              ? ` and labelling segment table rows in ${rows} filing${rows === 1 ? '' : 's'}`
+              : '');
         entities.push({
           name,
           kind: 'segment',
@@ -271,7 +276,9 @@ function counterpartyEntities(
     out.push({
       name,
       kind: 'counterparty',
-      description: `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} (${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
+      description:
+        `${roles[0]!.toUpperCase()}${roles.slice(1)} of ${label}: ${o.latestDetail} ` +
+        `(${o.latest.label})${first.label !== latest.label ? `; named ${first.label} to ${latest.label}` : ''}.`,
       first: first.id,
       latest: latest.id,
       mentions: groupMentionsOf(name),
@@ -311,7 +318,10 @@ function productEntities(
     out.push({
       name: o.candidate.name,
       kind: 'product',
-      description: `Product or brand of ${label}: ${o.latestDetail}; named in ${mentionsOf(o.candidate.name)} statements (${o.first.label === o.latest.label ? o.latest.label : `${o.first.label} to ${o.latest.label}`}).`,
+      description:
+        `Product or brand of ${label}: ${o.latestDetail}; named in ${mentionsOf(o.candidate.name)} ` +
+        `statements ` +
+        `(${o.first.label === o.latest.label ? o.latest.label : `${o.first.label} to ${o.latest.label}`}).`,
       first: o.first.id,
       latest: o.latest.id,
       mentions: mentionsOf(o.candidate.name),

@@ -16,27 +16,38 @@ import { cleanName, NAME, splitNameList } from './names';
  * A sentence naming a competitor ("competitors such as X") matches none of these.
  */
 const SHARE =
-  "(?:approximately |about |roughly |nearly |over |more than |less than )?(\\d+(?:\\.\\d+)?)\\s?%\\s+of\\s+(?:our |the Company[’']s |its )?((?:total |consolidated |worldwide )?(?:net )?(?:sales|revenues?|net revenues?|operating revenues?))";
+  '(?:approximately |about |roughly |nearly |over |more than |less than ' +
+  ")?(\\d+(?:\\.\\d+)?)\\s?%\\s+of\\s+(?:our |the Company[’']s |its )?((?:total |consolidated |worldwide " +
+  ')?(?:net )?(?:sales|revenues?|net revenues?|operating revenues?))';
 const SUFFIX =
-  '(?:Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Co\\.|LLC|L\\.L\\.C\\.|Ltd\\.?|Limited|plc|PLC|N\\.A\\.|AG|SE|S\\.A\\.|N\\.V\\.|B\\.V\\.|GmbH|Holdings|Group|L\\.P\\.|LP|Bank|Partners)';
+  '(?:Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Co\\.|LLC|L\\.L\\.C\\.|Ltd\\.?|Limited|plc|PLC|N\\.A\\.' +
+  '|AG|SE|S\\.A\\.|N\\.V\\.|B\\.V\\.|GmbH|Holdings|Group|L\\.P\\.|LP|Bank|Partners)';
 const COMPANY = `(${NAME}(?:,?\\s+${SUFFIX})?)`;
 const COMPANY_WITH_SUFFIX = `((?:${NAME})?(?:,?\\s+${SUFFIX}))`;
 
 const ACCOUNTED = new RegExp(
-  `(?:^|[^\\w])${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made up)\\s+${SHARE}`,
+  `(?:^|[^\\w])${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:each\\s+` +
+    `|alone\\s+|individually\\s+)?(?:accounted\\s+for|represented|comprised|made ` +
+    `up)\\s+${SHARE}`,
   'g',
 );
 const SALES_TO = new RegExp(
-  `\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+(?:\\([^)]*\\)\\s+)?(?:(?:a|an|our)\\s+(?:significant\\s+|major\\s+|large\\s+)?customer\\s+[^,;]{0,80},\\s+)?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`,
+  `\\b(?:[Ss]ales|[Rr]evenues?|[Nn]et sales|[Nn]et ` +
+    `revenues)\\s+(?:to|from)\\s+${COMPANY}(?:,?\\s+and\\s+(?:its|their)\\s+(?:affiliates|subsidiaries))?,?\\s+` +
+    `(?:\\([^)]*\\)\\s+)?(?:(?:a|an|our)\\s+(?:significant\\s+|major\\s+|large\\s+)?customer\\s+[^,;]{0,80},\\s+)` +
+    `?(?:represented|accounted\\s+for|were|was|comprised|totaled)\\s+${SHARE}`,
   'g',
 );
 const LARGEST = new RegExp(
-  `\\b(?:[Oo]ur|[Ii]ts|the (?:Company|[Cc]orporation)[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+(?:the\\s+)?${COMPANY}`,
+  `\\b(?:[Oo]ur|[Ii]ts|the ` +
+    `(?:Company|[Cc]orporation)[’']s)\\s+(?:single\\s+)?largest\\s+customer(?:s)?(?:\\s+was|\\s+is|,)\\s+` +
+    `(?:the\\s+)?${COMPANY}`,
   'g',
 );
 /** "Wal-Mart Stores Inc., our largest customer, represented ..." and "<Name> is our largest customer". */
 const IS_LARGEST = new RegExp(
-  `(?:^|[^\\w])${COMPANY},?\\s+(?:is\\s+|was\\s+|has\\s+been\\s+)?(?:our|its|the Company[’']s|the)\\s+(?:single\\s+)?largest\\s+customer\\b(?!s)`,
+  `(?:^|[^\\w])${COMPANY},?\\s+(?:is\\s+|was\\s+|has\\s+been\\s+)?(?:our|its|the ` +
+    `Company[’']s|the)\\s+(?:single\\s+)?largest\\s+customer\\b(?!s)`,
   'g',
 );
 /** "... three largest customers accounted for 39% of our net revenue, with Dell Inc. accounting for 17% ...". */
@@ -46,23 +57,32 @@ const WITH_ACCOUNTING = new RegExp(
 );
 /** "<Name> is our sole supplier of ...": an explicit single source. */
 const IS_SOLE = new RegExp(
-  `(?:^|[^\\w])${COMPANY},?\\s+(?:is|was|remains)\\s+(?:our|its|the Company[’']s)\\s+(?:sole|single|only|exclusive)\\s+(?:source|supplier|provider|manufacturer)\\b`,
+  `(?:^|[^\\w])${COMPANY},?\\s+(?:is|was|remains)\\s+(?:our|its|the ` +
+    `Company[’']s)\\s+(?:sole|single|only|exclusive)\\s+(?:source|supplier|provider|manufacturer)\\b`,
   'g',
 );
 /** "purchased approximately 50% to 75% of their merchandise from <Name>": a supplier named with its share. */
 const PURCHASED_SHARE = new RegExp(
-  `\\bpurchas(?:e|es|ed)\\s+(?:approximately\\s+|about\\s+)?(\\d+%(?:\\s+to\\s+\\d+%)?)\\s+of\\s+(?:our|their|its|the Company[’']s)\\s+([a-z][a-z ]{2,30}?)\\s+from\\s+${COMPANY}`,
+  `\\bpurchas(?:e|es|ed)\\s+(?:approximately\\s+|about\\s+)?(\\d+%(?:\\s+to\\s+\\d+%)?)\\s+of\\s+(?:our|their|its` +
+    `|the ` +
+    `Company[’']s)\\s+([a-z][a-z ]{2,30}?)\\s+from\\s+${COMPANY}`,
   'g',
 );
-const CUSTOMERS_DASH =
-  /\bcustomers\s*(?:[—–]+|,)\s*([^—–]{3,120}?)\s*(?:[—–]+|,)\s*(?:who|which|that)\s+(?:each\s+|collectively\s+)?accounted\s+for([^.;]{0,120})/g;
+const CUSTOMERS_DASH = new RegExp(
+  String.raw`\bcustomers\s*(?:[—–]+|,)\s*([^—–]{3,120}?)\s*(?:[—–]+|,)\s*(?:who|which|that)\s+(?:each\s+` +
+    String.raw`|collectively\s+)?accounted\s+for([^.;]{0,120})`,
+  'g',
+);
 const RELY = new RegExp(
-  `\\b(?:[Ww]e|the Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)?on\\s+${COMPANY}\\s+(?:for|to)\\b`,
+  `\\b(?:[Ww]e|the ` +
+    `Company)\\s+(?:rely|relies|depend|depends)\\s+(?:primarily\\s+|heavily\\s+|substantially\\s+)?(?:up)` +
+    `?on\\s+${COMPANY}\\s+(?:for|to)\\b`,
   'g',
 );
 const SOLE = new RegExp(`\\b(?:sole|single)[- ]source\\s+suppliers?,?\\s+${COMPANY}`, 'g');
 const ACQUIRED = new RegExp(
-  `\\b(?:acquisition\\s+of|acquired|to\\s+acquire|merger\\s+with)\\s+(?:all\\s+(?:of\\s+)?the\\s+(?:outstanding\\s+)?(?:shares|stock|equity)\\s+of\\s+)?${COMPANY_WITH_SUFFIX}`,
+  `\\b(?:acquisition\\s+of|acquired|to\\s+acquire|merger\\s+with)\\s+(?:all\\s+(?:of\\s+)?the\\s+` +
+    `(?:outstanding\\s+)?(?:shares|stock|equity)\\s+of\\s+)?${COMPANY_WITH_SUFFIX}`,
   'g',
 );
 const AGREEMENT = new RegExp(
@@ -70,11 +90,26 @@ const AGREEMENT = new RegExp(
   'g',
 );
 
-const NOT_COUNTERPARTY =
-  /^(?:Sales|Revenue|Products?|Services?|Segment|International|Domestic|North America|Americas|Europe|Asia|China|United States|U\.S\.|Government|Other|None|Franchises?|Consoles?)$/;
+const NOT_COUNTERPARTY = new RegExp(
+  '^(?:Sales|Revenue|Products?|Services?|Segment|International|Domestic|North America|Americas|Europe' +
+    String.raw`|Asia|China|United States|U\.S\.|Government|Other|None|Franchises?|Consoles?)$`,
+);
 
-const AGREEMENT_TYPE =
-  /^(?:credit|loan|supply|wafer|license|licensing|collaboration|merger|purchase|sale|distribution|services?|transition|settlement|lease|transportation|underwriting|program|definitive|registration|rights|revolving|term|facility|joint|development|manufacturing|marketing|co-promotion|royalty|repurchase|share|construction|power|tax|separation|commercial|master|framework|operating|management|partnership|agency|dealer|exchange|indemnification|guarantee|stock|asset|option|swap|financing|reimbursement|cooperation|strategic|alliance|research|co-development|bottling|franchise|trademark|agreement)$/i;
+/** What a named share is a share of ("17% of our net revenue"). */
+const SHARE_OF_REVENUE = new RegExp(
+  String.raw`%\s+of\s+(?:our\s+|the Company[’']s\s+|its\s+)?((?:total\s+|consolidated\s+)?(?:net\s+)?` +
+    '(?:sales|revenues?|net revenues?))',
+);
+const AGREEMENT_TYPE = new RegExp(
+  '^(?:credit|loan|supply|wafer|license|licensing|collaboration|merger|purchase|sale|distribution' +
+    '|services?|transition|settlement|lease|transportation|underwriting|program|definitive|registration' +
+    '|rights|revolving|term|facility|joint|development|manufacturing|marketing|co-promotion|royalty' +
+    '|repurchase|share|construction|power|tax|separation|commercial|master|framework|operating' +
+    '|management|partnership|agency|dealer|exchange|indemnification|guarantee|stock|asset|option|swap' +
+    '|financing|reimbursement|cooperation|strategic|alliance|research|co-development|bottling|franchise' +
+    '|trademark|agreement)$',
+  'i',
+);
 
 /** "Sony and Apple", "Microsoft Corporation and HP Inc." are two customers when both sides are names. */
 function splitParties(raw: string): string[] {
@@ -127,10 +162,7 @@ export function counterpartyCandidates(sentence: string): EntityCandidate[] {
   for (const m of sentence.matchAll(WITH_ACCOUNTING)) {
     const before = sentence.slice(0, m.index);
     if (!/\b(?:largest|major|significant)\s+customers\b/i.test(before)) continue;
-    const of =
-      /%\s+of\s+(?:our\s+|the Company[’']s\s+|its\s+)?((?:total\s+|consolidated\s+)?(?:net\s+)?(?:sales|revenues?|net revenues?))/.exec(
-        before,
-      )?.[1] ?? 'revenue';
+    const of = SHARE_OF_REVENUE.exec(before)?.[1] ?? 'revenue';
     add(m[1]!, 'customer', `accounted for ${m[2]}% of ${of}`);
   }
   for (const m of sentence.matchAll(CUSTOMERS_DASH)) {
@@ -149,7 +181,8 @@ export function counterpartyCandidates(sentence: string): EntityCandidate[] {
     add(m[3]!, 'supplier', `source of ${m[1]} of ${m[2]!.trim()} purchased`);
   for (const m of sentence.matchAll(ACQUIRED)) add(m[1]!, 'acquisition', 'acquisition named by the company');
   for (const m of sentence.matchAll(AGREEMENT)) {
-    // Only words that name a kind of agreement describe it ("revolving credit", "wafer supply"); "entered into an" does not.
+    // Only words that name a kind of agreement describe it ("revolving credit", "wafer supply"); "entered into an" does
+    // not.
     const words = (m[1] ?? '').trim().split(/\s+/).filter(Boolean);
     let k = words.length;
     while (k > 0 && AGREEMENT_TYPE.test(words[k - 1]!)) k--;

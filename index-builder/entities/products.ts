@@ -12,13 +12,20 @@ import { cleanName, splitNameList } from './names';
  */
 const MARKED = /((?:[A-Z0-9][\w'’\-.]*\s+(?:(?:of|and|&)\s+)?){0,2}[A-Z0-9][\w'’-]*?)\s?(?:[®™]|(?<=[a-z])TM\b)/g;
 /** "Microsoft, Windows and Xbox are registered trademarks of Microsoft Corporation": another owner's names. */
-const TRADEMARKS_OF =
-  /(?:^|[.;:]\s)([^.;:]{3,240}?)\s+(?:are|is)\s+(?:either\s+)?(?:an?\s+)?(?:registered\s+)?trademarks?(?:\s+or\s+(?:registered\s+)?trademarks)?\s+of\s+([A-Z][\w&.,' -]{1,60}?)(?=\s+(?:in|or)\b|[.;]|$)/g;
+const TRADEMARKS_OF = new RegExp(
+  String.raw`(?:^|[.;:]\s)([^.;:]{3,240}?)\s+(?:are|is)\s+(?:either\s+)?(?:an?\s+)?(?:registered\s+)` +
+    String.raw`?trademarks?(?:\s+or\s+(?:registered\s+)?trademarks)?\s+of\s+([A-Z][\w&.,' -]{1,60}?)(?=\s+(?:in` +
+    String.raw`|or)\b|[.;]|$)`,
+  'g',
+);
 /** Certification and index marks are not anyone's product. */
 const NOT_PRODUCT =
   /^(?:LEED|ENERGY STAR|Energy Star|Euronext Vigeo|Dow Jones|NASDAQ|Nasdaq|NYSE|S&P|Bluetooth|Wi-Fi)$/;
-const LIST =
-  /\b(brands|products|product lines|franchises)\s*,?\s+(?:include|includes|including|such as|like|are)\s+(?:the\s+)?(.{3,200}?)(?:[.;:]|\s+(?:and\s+)?(?:other|others|many|among)\b|$)/g;
+const LIST = new RegExp(
+  String.raw`\b(brands|products|product lines|franchises)\s*,?\s+(?:include|includes|including|such as|like` +
+    String.raw`|are)\s+(?:the\s+)?(.{3,200}?)(?:[.;:]|\s+(?:and\s+)?(?:other|others|many|among)\b|$)`,
+  'g',
+);
 const BEFORE_KIND = /\bthe\s+((?:[A-Z0-9][^,]{0,40},\s*)+(?:and\s+)?[A-Z0-9][\w'’\- ]{0,40}?)\s+(franchises|brands)\b/g;
 
 /**

@@ -15,7 +15,10 @@ import { cleanName } from './names';
  */
 const COUNT = '(two|three|four|five|six|seven|eight)';
 const LIST = new RegExp(
-  `\\b(?:(?:${COUNT}\\s+)?(?:(?:reportable|operating|business|reporting)\\s+){1,2}segments|${COUNT}\\s+segments)\\b[^.:;]{0,40}?(?::|\\bare\\b|\\bconsisting of\\b|\\bconsists? of\\b|\\bcomprised of\\b|\\bwhich are\\b)\\s*(?:the\\s+)?(.{3,220}?)(?:\\.(?:\\s|$)|;|$)`,
+  `\\b(?:(?:${COUNT}\\s+)?(?:(?:reportable|operating|business|reporting)\\s+){1,2}segments|${COUNT}\\s+segments)` +
+    `\\b[^.:;]{0,40}?(?::|\\bare\\b|\\bconsisting ` +
+    `of\\b|\\bconsists? of\\b|\\bcomprised of\\b|\\bwhich ` +
+    `are\\b)\\s*(?:the\\s+)?(.{3,220}?)(?:\\.(?:\\s|$)|;|$)`,
   'i',
 );
 const COUNTS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8 };
@@ -65,10 +68,15 @@ export function segmentNames(sentence: string): string[] {
   return ok && names.length >= 2 && names.length <= 8 ? names : [];
 }
 
-const NAMED =
-  /\b(?:the|our|its)\s+((?:[A-Z][\w'’\-.]*|&)(?:\s+(?:&|and|of)?\s*[A-Z][\w'’\-.]*){0,3})\s+(?:reportable\s+|operating\s+|business\s+)?segment(?:[’']s)?\b(?!s)/g;
-const NOT_SEGMENT =
-  /^(?:Company|Company[’']s|Corporate|Other|Total|Each|Reportable|Operating|Business|Segment|New|Same|Prior|Current|Largest|Smallest)$/;
+const NAMED = new RegExp(
+  String.raw`\b(?:the|our|its)\s+((?:[A-Z][\w'’\-.]*|&)(?:\s+(?:&|and|of)?\s*[A-Z][\w'’\-.]*){0,3})\s+` +
+    String.raw`(?:reportable\s+|operating\s+|business\s+)?segment(?:[’']s)?\b(?!s)`,
+  'g',
+);
+const NOT_SEGMENT = new RegExp(
+  String.raw`^(?:Company|Company[’']s|Corporate|Other|Total|Each|Reportable|Operating|Business|Segment|New|Same` +
+    '|Prior|Current|Largest|Smallest)$',
+);
 
 export function namedSegmentCandidates(sentence: string): EntityCandidate[] {
   const out: EntityCandidate[] = [];

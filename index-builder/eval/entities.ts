@@ -55,7 +55,8 @@ export function formatRecall(refs: readonly RecallRef[], found: Map<string, Comp
       if (!hit) missed.push(`${r.ticker}/${r.name}`);
     }
     lines.push(
-      `${kind.padEnd(9)} recall ${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`,
+      `${kind.padEnd(9)} recall ` +
+        `${rs.length - missed.length}/${rs.length}${missed.length ? ` — missed: ${missed.join(', ')}` : ''}`,
     );
   }
   return lines.join('\n');
@@ -155,7 +156,8 @@ export function formatCoverage(found: Map<string, CompanyEntities>, companies: n
     r.entities.some((e) => e.kind === 'segment' && e.description.includes(' listed in ')),
   ).length;
   lines.push(
-    `segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ${[...found.values()].filter((r) => r.segments.length).length - listed}`,
+    `segments from an explicit list: ${listed} companies; from recurring "the X segment" only: ` +
+      `${[...found.values()].filter((r) => r.segments.length).length - listed}`,
   );
   // What the catalog gains: the entities array and the segment lists, as the JSON header stores them.
   const bytes = [...found.values()].reduce(
@@ -187,7 +189,8 @@ export function formatPrecision(labels: readonly EntityLabel[], found: Map<strin
     );
     if (stale.length)
       lines.push(
-        `  labels no longer extracted (entity changed since labelling): ${stale.length} — ${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`,
+        `  labels no longer extracted (entity changed since labelling): ${stale.length} — ` +
+          `${stale.map((l) => `${l.ticker}/${l.name}`).join(', ')}`,
       );
   }
   return lines.join('\n');
@@ -235,7 +238,8 @@ async function main(): Promise<void> {
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as RecallRef);
     console.log(
-      `\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' latest 10-K (${ENTITY_RECALL}):`,
+      `\nrecall on ${refs.length} names read from ${new Set(refs.map((r) => r.ticker)).size} companies' ` +
+        `latest 10-K (${ENTITY_RECALL}):`,
     );
     console.log(formatRecall(refs, found));
   }

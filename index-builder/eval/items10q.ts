@@ -2,8 +2,9 @@
 /**
  * npm run eval:items10q — 10-Q item-segmentation agreement with the hand labels in tenq-labels.jsonl (how they were
  * made: tenq-labels.md). Reads the labelled filings' pages from ../shared/corpus/filings (FILINGS_DIR overrides),
- * segments them with index-builder/segment/segment.ts and prints, per filing and overall, the share of characters in the
- * labelled item and heading precision/recall. `--json` prints the figures as JSON; `-v` lists missed/spurious starts.
+ * segments them with index-builder/segment/segment.ts and prints, per filing and overall, the share of characters in
+ * the labelled item and heading precision/recall. `--json` prints the figures as JSON; `-v` lists missed/spurious
+ * starts.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -104,20 +105,25 @@ async function main() {
     return;
   }
   console.log(
-    `10-Q item segmentation vs hand labels (${filings.length} filings, ${total.chars} characters from the first labelled item to the signatures)`,
+    `10-Q item segmentation vs hand labels (${filings.length} filings, ${total.chars} characters from the ` +
+      `first labelled item to the signatures)`,
   );
   console.log(
-    `overall: ${figures.agreement_pct}% of characters in the labelled item; headings: precision ${figures.heading_precision_pct}% (${total.matched}/${total.predicted}), recall ${figures.heading_recall_pct}% (${total.matched}/${total.labelled})`,
+    `overall: ${figures.agreement_pct}% of characters in the labelled item; headings: precision ` +
+      `${figures.heading_precision_pct}% (${total.matched}/${total.predicted}), recall ` +
+      `${figures.heading_recall_pct}% (${total.matched}/${total.labelled})`,
   );
   console.log(
-    `after the signatures (certifications, appended exhibits; kept in Part II Item 6 by decision, not scored): ${total.afterEnd} characters, ${figures.after_end_unassigned_pct}% left out of every item`,
+    `after the signatures (certifications, appended exhibits; kept in Part II Item 6 by decision, not ` +
+      `scored): ${total.afterEnd} characters, ${figures.after_end_unassigned_pct}% left out of every item`,
   );
   console.log(
     '| filing | characters | in the labelled item | headings found | spurious starts |\n|---|---|---|---|---|',
   );
   for (const { doc, score } of filings) {
     console.log(
-      `| ${doc} | ${score.chars} | ${pct(score.correct, score.chars)}% | ${score.matched}/${score.labelled} | ${score.spurious.length} |`,
+      `| ${doc} | ${score.chars} | ${pct(score.correct, score.chars)}% | ${score.matched}/${score.labelled} ` +
+        `| ${score.spurious.length} |`,
     );
     if (process.argv.includes('-v')) {
       if (score.missed.length) console.log(`    missed: ${score.missed.join(', ')}`);

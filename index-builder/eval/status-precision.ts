@@ -70,7 +70,8 @@ export function formatStatusReport(name: string, r: StatusReport): string {
   for (const st of EPISTEMIC_STATUSES) {
     const p = r.perStatus[st];
     lines.push(
-      `| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${ci(p.correct, p.predicted)} | ${p.labelled} | ${pct(p.recall)} | ${ci(p.correct, p.labelled)} |`,
+      `| ${st} | ${p.predicted} | ${p.correct} | ${pct(p.precision)} | ${ci(p.correct, p.predicted)} | ` +
+        `${p.labelled} | ${pct(p.recall)} | ${ci(p.correct, p.labelled)} |`,
     );
   }
   return lines.join('\n');

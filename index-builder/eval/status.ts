@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * npm run eval:status — precision per epistemic status (with 95% Wilson intervals) of the rules in
- * index-builder/statements/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl (always),
- * and on hand labels of real corpus statements in index-builder/eval/status-labels.*.jsonl (references
+ * index-builder/statements/status.ts on the invented sentences in fixtures/sample-corpus/labels/status-invented.jsonl
+ * (always), and on hand labels of real corpus statements in index-builder/eval/status-labels.*.jsonl (references
  * doc_id/page/offset + label, no filing text), resolved against ../shared/corpus/filings when it is present: four
  * tuning samples, a uniform random sample and a future-word probe (recall), and the blind hold-out.
  *   --sample N --seed S   print N blind candidates per predicted status for labelling (text shown, status hidden)
@@ -57,8 +57,12 @@ export const FUTURE_PROBE2_LABELS = join(ROOT, 'fixtures/eval-labels/status-labe
  * samples sentences with one of them, so true predictions the rules miss are found at a useful rate; sentences without
  * one are covered by the uniform random sample.
  */
-export const FUTURE_WORDS =
-  /\b(?:will|expect\w*|anticipat\w*|plan(?:s|ned)?|intend\w*|forecast\w*|project(?:s|ed)|estimat\w*|future|outlook|next (?:year|quarter|fiscal|\w+ (?:months|years))|going forward|target\w*|aim(?:s|ed)?|scheduled|seek\w*|goals?)\b/i;
+export const FUTURE_WORDS = new RegExp(
+  String.raw`\b(?:will|expect\w*|anticipat\w*|plan(?:s|ned)?|intend\w*|forecast\w*|project(?:s|ed)|estimat\w*` +
+    String.raw`|future|outlook|next (?:year|quarter|fiscal|\w+ (?:months|years))|going forward|target\w*|aim(?:s` +
+    String.raw`|ed)?|scheduled|seek\w*|goals?)\b`,
+  'i',
+);
 /**
  * Uniform sample of the sentences with a FUTURE_WORDS word (seed 37), labelled blind after the third revision, so
  * PREDICTION recall is estimated from more than the two true predictions of the uniform sample.

@@ -1,6 +1,8 @@
 import { segmentFiling } from '../segment/segment';
 
-/** One labelled section start in a 10-Q (fixtures/eval-labels/tenq-labels.jsonl): page index and line index in the page. */
+/**
+ * One labelled section start in a 10-Q (fixtures/eval-labels/tenq-labels.jsonl): page index and line index in the page.
+ */
 export interface TenQLabel {
   page: number;
   line: number;

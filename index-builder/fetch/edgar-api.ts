@@ -23,8 +23,10 @@ export const toSubmissionsUrl = (b: EdgarBases, cik: string) =>
   `${trim(b.data)}/submissions/CIK${toPaddedCik(cik)}.json`;
 export const toSubmissionsPageUrl = (b: EdgarBases, name: string) =>
   `${trim(b.data)}/submissions/${encodeURIComponent(name)}`;
-export const toDocumentUrl = (b: EdgarBases, cik: string, accession: string, primaryDocument: string) =>
-  `${trim(b.www)}/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${primaryDocument.split('/').map(encodeURIComponent).join('/')}`;
+export const toDocumentUrl = (b: EdgarBases, cik: string, accession: string, primaryDocument: string) => {
+  const document = primaryDocument.split('/').map(encodeURIComponent).join('/');
+  return `${trim(b.www)}/Archives/edgar/data/${Number(cik)}/${accession.replace(/-/g, '')}/${document}`;
+};
 
 /** EDGAR writes class suffixes with a dash (BRK-B); people often type a dot (BRK.B). */
 export const toEdgarTicker = (ticker: string) => ticker.trim().toUpperCase().replace(/\./g, '-');

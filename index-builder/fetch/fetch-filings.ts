@@ -91,13 +91,17 @@ export interface EdgarSidecar {
 export class UnknownTickerError extends Error {
   constructor(readonly tickers: string[]) {
     super(
-      `unknown ticker${tickers.length > 1 ? 's' : ''} ${tickers.join(', ')}: not in EDGAR's company_tickers.json (check the spelling; delisted companies leave that table)`,
+      `unknown ticker${tickers.length > 1 ? 's' : ''} ${tickers.join(', ')}: not in EDGAR's ` +
+        `company_tickers.json (check the spelling; delisted companies leave that table)`,
     );
     this.name = 'UnknownTickerError';
   }
 }
 
-/** `qsep-10k-20231231.htm`: one file per company, form and period (EDGAR's own names such as form10k.htm repeat across companies). */
+/**
+ * `qsep-10k-20231231.htm`: one file per company, form and period (EDGAR's own names such as form10k.htm repeat across
+ * companies).
+ */
 export const toFileStem = (ticker: string, c: Pick<Candidate, 'form' | 'periodOfReport'>) =>
   `${ticker.toLowerCase()}-${c.form.replace('-', '').toLowerCase()}-${c.periodOfReport.replace(/-/g, '')}`;
 
@@ -228,13 +232,15 @@ function toSidecar(
 /** The closing summary the CLI prints. */
 export function formatFetchSummary(s: FetchSummary): string {
   const lines = [
-    `fetched EDGAR filings of ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'} in ${(s.elapsedMs / 1000).toFixed(1)} s -> ${s.edgarDir}`,
+    `fetched EDGAR filings of ${s.companies} compan${s.companies === 1 ? 'y' : 'ies'} in ` +
+      `${(s.elapsedMs / 1000).toFixed(1)} s -> ${s.edgarDir}`,
     `  filings found ${s.found}, downloaded ${s.downloaded}, already there ${s.skipped}, failed ${s.failed.length}`,
     `  bytes ${s.bytes}, requests ${s.requests} (${s.retries} retries)`,
   ];
   if (s.excluded.length)
     lines.push(
-      `  left out ${s.excluded.length}: ${s.excluded.map((e) => `${e.ticker} ${e.form} ${e.accession} (${e.reason})`).join('; ')}`,
+      `  left out ${s.excluded.length}: ` +
+        `${s.excluded.map((e) => `${e.ticker} ${e.form} ${e.accession} (${e.reason})`).join('; ')}`,
     );
   for (const f of s.failed) lines.push(`  FAILED ${f.file}: ${f.error}`);
   return lines.join('\n');

@@ -31,7 +31,8 @@ export interface FetchOptions {
   statePath: string | null;
 }
 
-export const FETCH_USAGE = `usage: cli.ts fetch --tickers MMM,AAPL --years 2021-2023 --out <filings dir> --user-agent "Name email@example.com"
+export const FETCH_USAGE = `usage: cli.ts fetch --tickers MMM,AAPL --years 2021-2023 --out <filings dir> --user-agent \
+"Name email@example.com"
   --tickers      comma-separated tickers (EDGAR spelling; BRK.B and BRK-B both work)
   --years        fiscal-year labels: 2022, 2021-2023 or 2019,2021
   --forms        10-K,10-Q (default both)
@@ -49,12 +50,16 @@ export const FETCH_USAGE = `usage: cli.ts fetch --tickers MMM,AAPL --years 2021-
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 
-/** SEC's fair-access policy asks for a declared User-Agent with a contact email ("Sample Company Name AdminContact@<sample company domain>.com"). */
+/**
+ * SEC's fair-access policy asks for a declared User-Agent with a contact email ("Sample Company Name
+ * AdminContact@<sample company domain>.com").
+ */
 export function parseUserAgent(value: string | undefined): string {
   const ua = value?.trim() ?? '';
   if (!ua)
     throw new Error(
-      `a User-Agent is required: pass --user-agent "Your Name you@example.com" or set ${USER_AGENT_ENV} (SEC refuses undeclared clients)`,
+      `a User-Agent is required: pass --user-agent "Your Name you@example.com" or set ${USER_AGENT_ENV} (SEC ` +
+        `refuses undeclared clients)`,
     );
   if (!EMAIL.test(ua))
     throw new Error(
@@ -182,11 +187,11 @@ export function readFetchState(path: string): { since: string } {
   return { since: state.since };
 }
 
-/** After a run without failures: the next run fetches what is filed from `today` on (re-fetching is skipped by hash). */
+/**
+ * After a run without failures: the next run fetches what is filed from `today` on (re-fetching is skipped by hash).
+ */
 export function writeFetchState(path: string, today: string, summary: { downloaded: number; skipped: number }): void {
+  const { downloaded, skipped } = summary;
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(
-    path,
-    `${JSON.stringify({ since: today, last_run: today, downloaded: summary.downloaded, skipped: summary.skipped }, null, 2)}\n`,
-  );
+  writeFileSync(path, `${JSON.stringify({ since: today, last_run: today, downloaded, skipped }, null, 2)}\n`);
 }

@@ -35,7 +35,8 @@ export class IntervalLimiter {
   ) {
     if (!(perSecond > 0) || perSecond > MAX_REQUESTS_PER_SECOND) {
       throw new Error(
-        `request rate must be above 0 and at most ${MAX_REQUESTS_PER_SECOND} per second (SEC fair access), got ${perSecond}`,
+        `request rate must be above 0 and at most ${MAX_REQUESTS_PER_SECOND} per second (SEC fair access), ` +
+          `got ${perSecond}`,
       );
     }
     this.intervalMs = 1000 / perSecond;

@@ -8,7 +8,9 @@ export interface GcPlan {
   current: string | null;
   keep: string[];
   remove: string[];
-  /** Objects to delete: the removed versions' own objects (manifests first), then stored objects no kept version lists. */
+  /**
+   * Objects to delete: the removed versions' own objects (manifests first), then stored objects no kept version lists.
+   */
   keys: string[];
   bytes: number;
   /** Kept versions whose files.json could not be read: while there are any, no content-addressed object is removed. */

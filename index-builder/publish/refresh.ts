@@ -180,7 +180,8 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
     const bytes = await target.getObject(key);
     if (!bytes)
       throw new Error(
-        `${key} is not in the bucket: the version the refresh state names is gone; run a full refresh (delete ${refreshKeys.state(DOMAIN)})`,
+        `${key} is not in the bucket: the version the refresh state names is gone; run a full refresh ` +
+          `(delete ${refreshKeys.state(DOMAIN)})`,
       );
     return bytes;
   };

@@ -114,8 +114,10 @@ export function checkWranglerLogin(
   if (loggedIn === true) return;
   if (loggedIn === false) {
     throw new Error(
-      'wrangler is not logged in to Cloudflare, so nothing was uploaded. Run `npx wrangler login` (interactive), or set ' +
-        'CLOUDFLARE_API_TOKEN (a token with R2 and Workers KV edit rights) and CLOUDFLARE_ACCOUNT_ID, then publish again.',
+      'wrangler is not logged in to Cloudflare, so nothing was uploaded. Run `npx wrangler login` ' +
+        '(interactive), or set ' +
+        'CLOUDFLARE_API_TOKEN (a token with R2 and Workers KV edit rights) and CLOUDFLARE_ACCOUNT_ID, then ' +
+        'publish again.',
     );
   }
   const detail = `${run.stderr ?? ''}\n${run.stdout ?? ''}`
@@ -124,7 +126,8 @@ export function checkWranglerLogin(
     .map((l) => l.replace(/\x1b\[[0-9;]*m/g, '').trim())
     .find((l) => /error|unable|✘/i.test(l));
   throw new Error(
-    `could not check the Cloudflare login (\`wrangler whoami\` failed${detail ? `: ${detail}` : ''}); nothing was uploaded.`,
+    `could not check the Cloudflare login (\`wrangler whoami\` failed${detail ? `: ${detail}` : ''}); ` +
+      `nothing was uploaded.`,
   );
 }
 

@@ -83,12 +83,13 @@ const isCheckBoxLine = (text: string) => CHECK_BOX_QUESTION.test(text) || CHECK_
  * After a check-box question, the cover's facts resume at a line that states one: the aggregate market value held by
  * non-affiliates, the shares outstanding, or the documents incorporated by reference.
  */
+const NEW_FACT = new RegExp(
+  String.raw`^\s*(?:the\s+)?(?:aggregate\s+market\s+value|as\s+of\b|on\s+\w+\s+\d|number\s+of\s+shares` +
+    String.raw`|shares\s+of\b|documents\s+incorporated|class\b|common\s+stock)`,
+  'i',
+);
 function startsNewFact(text: string): boolean {
-  return (
-    /^\s*(?:the\s+)?(?:aggregate\s+market\s+value|as\s+of\b|on\s+\w+\s+\d|number\s+of\s+shares|shares\s+of\b|documents\s+incorporated|class\b|common\s+stock)/i.test(
-      text,
-    ) || /\boutstanding\b/i.test(text)
-  );
+  return NEW_FACT.test(text) || /\boutstanding\b/i.test(text);
 }
 
 const SECTION_12B = /registered\s+pursuant\s+to\s+section\s+12\s*\(b\)/i;
@@ -98,8 +99,8 @@ const COLUMN_HEADER = /title\s+of\s+each\s+class|trading\s+symbol|name\s+of\s+ea
 /**
  * The cover's statements. Each line of the Section 12(b) table (a class of securities, its trading symbol, the
  * exchange) is one statement, its columns joined by " | " and read with the table's title ("Securities
- * registered pursuant to Section 12(b) of the Act: ..."): the prose reader would drop those lines as headings (short, title case,
- * no period) or run them together. The rest of the cover is read as any other text.
+ * registered pursuant to Section 12(b) of the Act: ..."): the prose reader would drop those lines as headings (short,
+ * title case, no period) or run them together. The rest of the cover is read as any other text.
  */
 export function coverStatements(section: Section, formType: string): RawStatement[] {
   const rows: RawStatement[] = [];

@@ -109,7 +109,9 @@ export function namedSubsections(pointer: string): string[] {
   return names.map((n) => bare(n.replace(/[,;]$/, ''))).filter((n) => n.length >= 3);
 }
 
-/** A note's subheading: a short title-cased line of its own, or a run-in title ("Legal Proceedings: The Company ..."). */
+/**
+ * A note's subheading: a short title-cased line of its own, or a run-in title ("Legal Proceedings: The Company ...").
+ */
 function subheading(text: string): string | null {
   const runIn = /^([^:]{3,80}):(?:\s|$)/.exec(text.trim());
   const title = noteTitle(runIn ? runIn[1]! : text);
@@ -184,8 +186,8 @@ export interface PlacedStatement {
 /**
  * For each statement of a filing (in filing order), the statements its pointer is linked to, as offsets from its own
  * index (the shard keeps a filing's statements together and in order): a sentence of an item no longer than
- * POINTER_ITEM_CHARS (index-builder/segment/segment.ts) that names a note the filing prints -> the first REFERRED_SENTENCES sentences from where the
- * referred disclosure starts. Empty for every other statement.
+ * POINTER_ITEM_CHARS (index-builder/segment/segment.ts) that names a note the filing prints -> the first
+ * REFERRED_SENTENCES sentences from where the referred disclosure starts. Empty for every other statement.
  */
 export function referenceLinks(sections: readonly Section[], statements: readonly PlacedStatement[]): number[][] {
   const out: number[][] = statements.map(() => []);

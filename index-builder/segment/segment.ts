@@ -138,7 +138,8 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
   const found = sections.filter((s) => s.lines.length > 0);
   const business = found.length ? missingBusiness(pages, tocPages, found[0]!) : null;
   if (business) found.unshift(business);
-  // No item heading at all: an annual-report layout with a cross-reference index (index-builder/segment/cross-reference.ts).
+  // No item heading at all: an annual-report layout with a cross-reference index
+  // (index-builder/segment/cross-reference.ts).
   return found.length ? statementsInMdna(itemsAfterPartIV(found)) : segmentByCrossReference(pages);
 }
 
@@ -148,8 +149,11 @@ export function segmentFiling(formType: string, pages: readonly string[]): Secti
  */
 export const POINTER_ITEM_CHARS = 1500;
 /** The first page of financial statements printed after Part IV: their index, or the auditor's report. */
-const STATEMENTS_START =
-  /^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b/i;
+const STATEMENTS_START = new RegExp(
+  String.raw`^\s*(?:INDEX\s+TO\s+(?:THE\s+)?(?:CONSOLIDATED\s+)?FINANCIAL\s+STATEMENTS` +
+    String.raw`|REPORT\s+OF\s+INDEPENDENT\s+REGISTERED\s+PUBLIC\s+ACCOUNTING\s+FIRM)\b`,
+  'i',
+);
 /**
  * Where the statements and their notes end: the signatures, or the exhibits (agreements and certifications filed with
  * the report, which number their own sections "1. Definitions").
@@ -175,8 +179,11 @@ const isStatementPageTitle = (text: string) =>
  * The title Item 7 has in the form, printed alone as the heading of an MD&A that follows Part IV; an annual report
  * filed as Exhibit 13 may number it in its own sequence ("Item 2. Management's Discussion and Analysis ...").
  */
-const MDNA_TITLE =
-  /^\s*(?:item\s+\d{1,2}[a-z]?\s*[.:—–-]?\s*)?["“]?management[’'`]?s\s+discussion\s+and\s+analysis\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$/i;
+const MDNA_TITLE = new RegExp(
+  String.raw`^\s*(?:item\s+\d{1,2}[a-z]?\s*[.:—–-]?\s*)?["“]?management[’'${'`'}]?s\s+discussion\s+and\s+analysis` +
+    String.raw`\s+of\s+financial\s+condition\s+and\s+results\s+of\s+operations["”]?\s*$`,
+  'i',
+);
 /** The heading a pointer Item 7 names ("under the heading Financial Review in our 2018 Financial Report"). */
 const NAMED_HEADING = /under\s+the\s+(?:heading|caption)s?\s+["“]?(.+?)["”]?(?:,|\s+(?:in|of|which|included)\b)/i;
 
@@ -344,7 +351,9 @@ function cutRuns(s: Section, runs: readonly Run[]): Section[] {
   return parts.filter((p) => p.lines.length > 0);
 }
 
-/** EDGAR's viewer prints "Use these links to rapidly review the document" over a block of links (up to a blank line). */
+/**
+ * EDGAR's viewer prints "Use these links to rapidly review the document" over a block of links (up to a blank line).
+ */
 const EDGAR_LINKS = /rapidly review the document/i;
 
 /**
@@ -438,8 +447,12 @@ function tenQPart(h: HeadingMatch, running: Part): Part {
  */
 const SIGNATURES = /^\s*SIGNATURES?\s*[:.]?\s*$/i;
 /** The first financial statement's title: where Part I Item 1 starts when the filing prints no Item 1 heading. */
-const STATEMENT_TITLE =
-  /^\s*(?:condensed\s+)?consolidated\s+(?:condensed\s+)?(?:statements?\s+of\s+(?:income|operations|earnings|comprehensive\s+(?:income|loss|\(loss\)\s+income|income\s+\(loss\)))|balance\s+sheets?)(?:\s*\((?:unaudited|in millions[^)]*)\))?(?:\s{2,}\S.*)?$/i;
+const STATEMENT_TITLE = new RegExp(
+  String.raw`^\s*(?:condensed\s+)?consolidated\s+(?:condensed\s+)?(?:statements?\s+of\s+(?:income|operations` +
+    String.raw`|earnings|comprehensive\s+(?:income|loss|\(loss\)\s+income|income\s+\(loss\)))|balance\s+sheets?)` +
+    String.raw`(?:\s*\((?:unaudited|in millions[^)]*)\))?(?:\s{2,}\S.*)?$`,
+  'i',
+);
 const isStatementTitle = (text: string) => STATEMENT_TITLE.test(text) && !/\s\d{1,3}$/.test(text);
 /** Item titles printed alone as headings, without "Item <n>" (Intel's layout). */
 const TITLE_ONLY: readonly [RegExp, Part, string][] = [

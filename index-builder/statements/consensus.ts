@@ -29,8 +29,11 @@ export interface ConsensusResult {
 export const MAX_OCCURRENCES = 12;
 /** Sentences shorter than this are too generic to merge across filings ("Not applicable."). */
 const MIN_SENTENCE_CHARS = 40;
-const GENERIC_LABELS =
-  /^(?:total|other|net|basic|diluted|other net|total other|other income|other expense|other assets|other liabilities|adjustments|balance|balance at end of year|balance at beginning of year|subtotal|net of tax|change)$/;
+const GENERIC_LABELS = new RegExp(
+  '^(?:total|other|net|basic|diluted|other net|total other|other income|other expense|other assets' +
+    '|other liabilities|adjustments|balance|balance at end of year|balance at beginning of year' +
+    '|subtotal|net of tax|change)$',
+);
 
 /** 53-bit string hash (cyrb53): map keys stay numbers, so 800k claims do not keep 800k key strings alive. */
 export function hash53(str: string, seed = 0): number {

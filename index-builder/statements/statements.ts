@@ -28,8 +28,11 @@ export interface RawStatement {
 const MIN_CHARS = 25;
 const MAX_CHARS = 900;
 // Abbreviations after which a period does not end a sentence.
-const ABBREVIATIONS =
-  /\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$/i;
+const ABBREVIATIONS = new RegExp(
+  String.raw`\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar` +
+    String.raw`|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$`,
+  'i',
+);
 
 /** A line of a flattened table: a label and value columns (3+ spaces apart). */
 export function isTableRow(line: string): boolean {

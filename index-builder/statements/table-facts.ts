@@ -43,11 +43,21 @@ const MONTHS: Record<string, number> = {
   dec: 12,
 };
 const MONTH_RE =
-  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
+  '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
+  '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
 const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
-const SPAN_CELL =
-  /\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b/i;
+const SPAN_CELL = new RegExp(
+  String.raw`\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months` +
+    String.raw`|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b`,
+  'i',
+);
+/** A span's trailing month and day ("Three Months Ended March 31,"): the period key names the span alone. */
+const TRAILING_MONTH_DAY = new RegExp(
+  String.raw`\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November` +
+    String.raw`|December)\.?\s+\d{1,2},?)\s*$`,
+  'i',
+);
 const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
 const DASH_TOKEN = /^[—–-]+$/;
 
@@ -270,10 +280,7 @@ export class TableState {
         ? span
             .replace(/\s+/g, ' ')
             .replace(/^(?:for|during)\s+(?:the\s+)?/i, '')
-            .replace(
-              /\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November|December)\.?\s+\d{1,2},?)\s*$/i,
-              '',
-            )
+            .replace(TRAILING_MONTH_DAY, '')
             .toLowerCase()
         : null;
       const dm = day ? /^(\S+)\s+(\d{1,2})$/.exec(day) : null;

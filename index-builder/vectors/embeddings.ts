@@ -26,17 +26,27 @@ export interface EmbeddingOptions {
   seed: number;
   /**
    * Filings whose statements the co-occurrences are counted from, at most (a deterministic sample when the corpus
-   * has more; index-builder/vectors/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost stays
-   * bounded at any corpus size. The vocabulary and pooling weights come from every filing.
+   * has more; index-builder/vectors/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost
+   * stays bounded at any corpus size. The vocabulary and pooling weights come from every filing.
    */
   sampleFilings: number;
-  /** svd only: power iterations of the randomized SVD. Defaults to 3: the leading directions no longer depend on the seed. */
+  /**
+   * svd only: power iterations of the randomized SVD. Defaults to 3: the leading directions no longer depend on the
+   * seed.
+   */
   powerIterations: number;
-  /** svd only: exponent of the singular values that scale the word vectors (0: the singular vectors alone). Defaults to 0. */
+  /**
+   * svd only: exponent of the singular values that scale the word vectors (0: the singular vectors alone). Defaults to
+   * 0.
+   */
   singularPower: number;
-  /** svd only: SIF pooling weight of a word: a / (a + p(word)), p its share of the corpus's tokens. Defaults to 1e-3. */
+  /**
+   * svd only: SIF pooling weight of a word: a / (a + p(word)), p its share of the corpus's tokens. Defaults to 1e-3.
+   */
   sifA: number;
-  /** svd only: every how many co-occurrence statements one is kept to estimate the common component from. Defaults to 8. */
+  /**
+   * svd only: every how many co-occurrence statements one is kept to estimate the common component from. Defaults to 8.
+   */
   commonStride: number;
 }
 
@@ -170,7 +180,8 @@ export class EmbeddingLearner {
   }): void {
     if (this.opt.method === 'svd' && typeof snapshot.tokens !== 'number') {
       throw new Error(
-        'a partial build segmented by an older builder has no token count for the svd pooling weights: rebuild the partition',
+        'a partial build segmented by an older builder has no token count for the svd pooling weights: ' +
+          'rebuild the partition',
       );
     }
     for (const [t, n] of snapshot.counts) this.counts.set(t, (this.counts.get(t) ?? 0) + n);

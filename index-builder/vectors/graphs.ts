@@ -25,7 +25,10 @@ export const GRAPH_PARAMS = {
   space: 'ip' as const,
   /** hnswlib's default degree; 2*M = 32 links per vector on level 0. */
   m: 16,
-  /** Build-time beam. 100 gives recall@10 >= 0.99 at efSearch 64 on 20k synthetic statements; 200 costs 1.6x the build time. */
+  /**
+   * Build-time beam. 100 gives recall@10 >= 0.99 at efSearch 64 on 20k synthetic statements; 200 costs 1.6x the build
+   * time.
+   */
   efConstruction: 100,
   /** Seed of hnswlib's level generator (any constant; it only has to stay the same). */
   seed: 20261121,

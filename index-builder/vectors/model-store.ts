@@ -87,7 +87,8 @@ export async function loadModel(ref: string, domainDir: string): Promise<{ id: s
         : null;
   if (!file || !existsSync(file)) {
     throw new Error(
-      `--embedding-model ${ref}: no such model (looked for ${byId ?? resolve(ref)}; a build writes its model to ${join(domainDir, MODELS_DIR)}/<id>.bin)`,
+      `--embedding-model ${ref}: no such model (looked for ${byId ?? resolve(ref)}; a build writes its model ` +
+        `to ${join(domainDir, MODELS_DIR)}/<id>.bin)`,
     );
   }
   const bytes = new Uint8Array(readFileSync(file));

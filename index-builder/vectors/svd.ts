@@ -1,6 +1,6 @@
 /**
- * The linear algebra of the word-vector learner (index-builder/vectors/embeddings.ts): a randomized truncated SVD of a dense
- * non-negative matrix that is mostly zeros (the PPMI matrix), and the eigen-decomposition of the small symmetric
+ * The linear algebra of the word-vector learner (index-builder/vectors/embeddings.ts): a randomized truncated SVD of a
+ * dense non-negative matrix that is mostly zeros (the PPMI matrix), and the eigen-decomposition of the small symmetric
  * matrices it reduces to. Plain loops in a fixed order, so identical input gives identical bits.
  */
 

@@ -33,7 +33,9 @@ export interface LoadStats {
   edgeHits?: number;
   /** Of those reads, how many were byte ranges of shards (postings, codes, records; heads count as objects). */
   rangesRead?: number;
-  /** Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once). */
+  /**
+   * Wall time (ms) during which at least one KV/R2 read, verification or decode was in flight (overlaps counted once).
+   */
   loadMs?: number;
   /** Bookkeeping for loadMs: loads in flight and when the current busy interval began. */
   inFlight?: number;

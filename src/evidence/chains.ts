@@ -320,8 +320,8 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * chain anchors nothing, a claim (its hash, Shard.claim) appears in one chain only, and a table row that a shown
  * row's consensus lists as agreeing (the same figure restated in another filing: its source, page and label hash,
  * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
- * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped. Graph
- * neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
+ * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped.
+ * Graph neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
  * them, and a linked MD&A sentence must not smuggle in another item or year. The best limits.maxChains drafts are
  * returned.
  */

@@ -18,7 +18,10 @@ export interface RankingPreference {
   filings: string[] | null;
   /** For notices: "risk factors (10K-Item-1A, 10Q-PartII-Item-1A)", "Q2 2023 (1 quarterly report)". */
   label: string;
-  /** Table rows printed on these primary financial statements only (index-format/financial-statements.ts); absent for any. */
+  /**
+   * Table rows printed on these primary financial statements only (index-format/financial-statements.ts); absent for
+   * any.
+   */
   statements?: FinancialStatement[];
 }
 
@@ -217,7 +220,10 @@ function resolvePeriods(x: Inference): ResolvedPeriods {
   return out;
 }
 
-/** Rule 3's filter: the years the index holds; a named year it does not hold is replaced by the next ones that restate it. */
+/**
+ * Rule 3's filter: the years the index holds; a named year it does not hold is replaced by the next ones that restate
+ * it.
+ */
 function inferYears(x: Inference, yearSet: ReadonlySet<string>): void {
   if (!x.free('sec_fiscal_year') || !yearSet.size) return;
   const { periods } = x.analysis;
@@ -346,7 +352,8 @@ function preferenceOf(x: Inference, all: readonly Condition[], periods: Resolved
 }
 
 /**
- * Infers filters from a question's analysis (src/question/analyze.ts; research and agentic modes). Rules, in order (docs/DECISIONS.md):
+ * Infers filters from a question's analysis (src/question/analyze.ts; research and agentic modes). Rules, in order
+ * (docs/DECISIONS.md):
  * 1. Companies by name or alias (any case) or ticker (in capitals or after "$"); unknown ticker-like words warn.
  * 2. Sectors and sub-industries from the catalog's values, only when no company is named.
  * 3. Fiscal years ("FY2023", "fiscal 2023", bare years); a date equal to a filing's period end selects that

@@ -4,8 +4,8 @@ import { enforceRateLimit, ratePeriodSeconds } from './rate-limit';
 import { addTiming, type LogContext } from './logging';
 
 /**
- * Authentication then the per-key rate limit, for every authenticated route. Records the auth and rate_limit timings, the
- * limiter outcome and a short key id (a prefix of the key's SHA-256, never the key) on the request's log line.
+ * Authentication then the per-key rate limit, for every authenticated route. Records the auth and rate_limit timings,
+ * the limiter outcome and a short key id (a prefix of the key's SHA-256, never the key) on the request's log line.
  */
 export async function authorize(
   request: Request,

@@ -57,7 +57,8 @@ export const SEARCH_TOOL_DESCRIPTION = [
   'epistemic status (FACT, PREDICTION, ...), agreement across filings and source metadata. It returns evidence, never',
   'an answer: answer only from it and cite the source ids.',
   'Modes: basic (default, fastest; no filters) for a quick look-up; research when you know the company, period, form',
-  'or section, and set metadata_filters (e.g. {"sec_ticker":"AAPL","sec_fiscal_year":"FY-2023","sec_form_type":"10-K"});',
+  'or section, and set metadata_filters (e.g. ' +
+    '{"sec_ticker":"AAPL","sec_fiscal_year":"FY-2023","sec_form_type":"10-K"});',
   'agentic_research for questions with several parts (two companies, two periods, a ratio): it plans up to four',
   'requirements and reports coverage per requirement (covered / missing / omitted_by_budget); retry a missing one as',
   'its own research query. Filters: call list_metadata_filters for fields and accepted values; filters are hard',

@@ -210,13 +210,16 @@ function operations(): JsonSchema {
         summary: 'Model Context Protocol endpoint (Streamable HTTP, stateless): the same service as MCP tools.',
         description: [
           'JSON-RPC 2.0 messages of the Model Context Protocol (2025 revisions and 2026-07-28). Tools:',
-          '`search_filing_evidence` (the arguments of POST /query: query, mode, effort, metadata_filters, max_evidence,',
+          '`search_filing_evidence` (the arguments of POST /query: query, mode, effort, metadata_filters, ' +
+            'max_evidence,',
           'max_evidence_tokens, default 8,000; text content = agent_context markdown, structured content = the',
           'ResearchResponse without agent_context) and `list_metadata_filters` (field, include_values; structured',
           'content = MetadataFiltersListing). Contract errors (422, 413, 500, 503) are tool results with `isError` and',
           'the envelope; 401, 413 for the whole message and 429 are HTTP answers in the envelope. Body cap:',
-          `${MCP_MAX_BODY_BYTES.toLocaleString('en-US')} bytes per message, tool arguments at most ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')}.`,
-          'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated streams, no sessions).',
+          `${MCP_MAX_BODY_BYTES.toLocaleString('en-US')} bytes per message, tool arguments at most ` +
+            `${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')}.`,
+          'Keys: X-API-Key or Authorization: Bearer <key>. GET and DELETE answer 405 (no server-initiated ' +
+            'streams, no sessions).',
         ].join(' '),
         security: [{ ApiKeyAuth: [] }, { BearerAuth: [] }],
         requestBody: {
@@ -251,7 +254,8 @@ function metaOperations(): JsonSchema {
         tags: ['meta'],
         summary: 'This document. No API key needed.',
         description:
-          'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates with. Public: it holds no index data.',
+          'The OpenAPI 3.1.0 description of this service, generated from the schemas the service validates ' +
+          'with. Public: it holds no index data.',
         security: [],
         responses: {
           '200': {
@@ -297,14 +301,19 @@ export function openApiDocument(): JsonSchema {
       // Whoever operates a deployment answers for it; the name says so without inventing an address.
       contact: { name: 'Filing Evidence Retrieval Service operators' },
       description: [
-        'Answers natural-language questions with cited evidence chains drawn from 10-K and 10-Q filings. It does not write answers.',
+        'Answers natural-language questions with cited evidence chains drawn from 10-K and 10-Q filings. It ' +
+          'does not write answers.',
         '',
-        `Limits: raw body ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')} bytes; query ${LIMITS.MAX_QUERY_CHARS.toLocaleString('en-US')} normalized characters; ` +
-          `${LIMITS.MAX_FILTER_CONDITIONS} filter conditions, ${LIMITS.MAX_VALUES_PER_CONDITION} values per condition, ` +
-          `${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total, ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters per value; ` +
+        `Limits: raw body ${LIMITS.MAX_BODY_BYTES.toLocaleString('en-US')} bytes; query ` +
+          `${LIMITS.MAX_QUERY_CHARS.toLocaleString('en-US')} normalized characters; ` +
+          `${LIMITS.MAX_FILTER_CONDITIONS} filter conditions, ${LIMITS.MAX_VALUES_PER_CONDITION} values per ` +
+          `condition, ` +
+          `${LIMITS.MAX_FILTER_VALUES_TOTAL} values in total, ${LIMITS.MAX_FILTER_VALUE_LENGTH} characters ` +
+          `per value; ` +
           `${LIMITS.MAX_AGENTIC_REQUIREMENTS} agentic requirements.`,
         '',
-        'Errors use the envelope `{status_code, message, detail}`; `detail.code` is stable and `detail.errors` lists validation failures by field path.',
+        'Errors use the envelope `{status_code, message, detail}`; `detail.code` is stable and ' +
+          '`detail.errors` lists validation failures by field path.',
         '',
         errorCodeTable(),
         '',

@@ -7,27 +7,34 @@ import type { ErrorCode } from '../errors';
  */
 const registry =
   '<source_registry>\n' +
-  '<source id="QVLT-10K-FY2023-I8" type="sec_filing_item" date="2023-11-14" sec_fiscal_year="FY-2023" sec_fiscal_year_end="09-30" ' +
-  'sec_form_type="10-K" sec_gics_sector="Information Technology" sec_gics_sub_industry="Semiconductors" sec_item_tag="10K-Item-8" sec_ticker="QVLT"/>\n' +
+  '<source id="QVLT-10K-FY2023-I8" type="sec_filing_item" date="2023-11-14" sec_fiscal_year="FY-2023" ' +
+  'sec_fiscal_year_end="09-30" ' +
+  'sec_form_type="10-K" sec_gics_sector="Information Technology" sec_gics_sub_industry="Semiconductors" ' +
+  'sec_item_tag="10K-Item-8" sec_ticker="QVLT"/>\n' +
   '</source_registry>\n';
 
 const evidenceXml =
   registry +
-  '<entity_glossary>\n<entity><name>QVLT</name><description>Quillvale Microdevices (Information Technology / Semiconductors)</description></entity>\n</entity_glossary>\n' +
+  '<entity_glossary>\n<entity><name>QVLT</name><description>Quillvale Microdevices (Information Technology / ' +
+  'Semiconductors)</description></entity>\n</entity_glossary>\n' +
   '<evidence_chain relevance_score="8">\n' +
   "<entry confidence_score='Medium' sources='QVLT-10K-FY2023-I8'>\n" +
   '<observed_epistemic_statuses>\n- FACT [QVLT-10K-FY2023-I8]\n</observed_epistemic_statuses>\n' +
   '<consensus>Purchases of property and equipment: (412) million USD for the year ended 2023-09-30</consensus>\n' +
-  '<additional_context>\n- Consolidated Statements of Cash Flows, page 10 [QVLT-10K-FY2023-I8]\n</additional_context>\n' +
+  '<additional_context>\n- Consolidated Statements of Cash Flows, page 10 ' +
+  '[QVLT-10K-FY2023-I8]\n</additional_context>\n' +
   '</entry>\n</evidence_chain>\n';
 
 const evidenceRendered =
   evidenceXml +
-  '<source_key>\nQVLT-10K-FY2023-I8: date=2023-11-14, sec_fiscal_year=FY-2023, sec_fiscal_year_end=09-30, sec_form_type=10-K, ' +
-  'sec_gics_sector=Information Technology, sec_gics_sub_industry=Semiconductors, sec_item_tag=10K-Item-8, sec_ticker=QVLT\n</source_key>\n';
+  '<source_key>\nQVLT-10K-FY2023-I8: date=2023-11-14, sec_fiscal_year=FY-2023, sec_fiscal_year_end=09-30, ' +
+  'sec_form_type=10-K, ' +
+  'sec_gics_sector=Information Technology, sec_gics_sub_industry=Semiconductors, sec_item_tag=10K-Item-8, ' +
+  'sec_ticker=QVLT\n</source_key>\n';
 
 const instructions =
-  'Ground every claim only in the evidence above. Cite source ids exactly as shown. If the evidence does not support an answer, say so.';
+  'Ground every claim only in the evidence above. Cite source ids exactly as shown. If the evidence does not ' +
+  'support an answer, say so.';
 
 const budget = (tokens: number, cap: number | null) => ({
   requested_max_tokens: cap,
@@ -107,7 +114,9 @@ export const OPENAPI_EXAMPLES = {
       value: {
         request_id: '9a7d2f10-6c4e-4b8a-8f3d-1e5b7c9a0d32',
         agent_context: {
-          text: `## How to use this evidence\n\n${instructions}\n\n## Coverage\n\nStatus: partial (1 of 2 requirements covered).\n\n## Evidence\n\n${evidenceRendered}`,
+          text:
+            `## How to use this evidence\n\n${instructions}\n\n## Coverage\n\nStatus: partial (1 of 2 ` +
+            `requirements covered).\n\n## Evidence\n\n${evidenceRendered}`,
           content_type: 'text/markdown',
           source_fields: ['evidence_instructions', 'evidence', 'coverage'],
         },

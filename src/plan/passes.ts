@@ -30,7 +30,8 @@ export type PassPurpose =
 /**
  * How a pass's chains join the chains so far:
  * - `first`: they are the chains so far;
- * - `below`: merged after them, each earlier chain ranked as if RANKING.preferenceBonus higher, repeated claims dropped;
+ * - `below`: merged after them, each earlier chain ranked as if RANKING.preferenceBonus higher, repeated claims
+ * dropped;
  * - `fill`: the same, and the pass runs only when the chains so far are fewer than the effort limits keep;
  * - `round_robin`: consecutive such passes are merged with the chains so far (when any) one chain each in turn.
  */

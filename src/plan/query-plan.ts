@@ -43,7 +43,9 @@ export interface PreferredSubPass {
   conditions: Condition[];
   /** Catalog sources it may search (the preferred filings within the pass's own sources); absent = any allowed. */
   sources?: number[];
-  /** Primary financial statement codes its hits must be printed on (index-format/financial-statements.ts); absent = any. */
+  /**
+   * Primary financial statement codes its hits must be printed on (index-format/financial-statements.ts); absent = any.
+   */
   statements?: number[];
   itemTags: string[] | null;
   filings: string[] | null;

@@ -56,7 +56,9 @@ export function chooseScope(
   return { kind: 'route', conditions: [...conditions, ...(sub ? [sub] : []), ...(sector ? [sector] : [])] };
 }
 
-/** Shards whose issuer and fiscal year satisfy the directory-level conditions (a superset of what the filters allow). */
+/**
+ * Shards whose issuer and fiscal year satisfy the directory-level conditions (a superset of what the filters allow).
+ */
 export function routingCandidates(directory: Directory, conditions: readonly Condition[]): number[] {
   const out: number[] = [];
   for (const c of directory.companies) {

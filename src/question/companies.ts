@@ -79,7 +79,8 @@ export function findCompanies(
     const upper = token.toUpperCase();
     const camel = /[a-z][A-Z]/.test(token);
     if (!dollar && !camel && (token !== upper || shouting || token.length < 2 || ACRONYMS.has(upper))) continue;
-    if (camel && !known.has(upper)) continue; // a camel-cased word that is no ticker is a name ("McKesson"), not unknown
+    // a camel-cased word that is no ticker is a name ("McKesson"), not unknown
+    if (camel && !known.has(upper)) continue;
     if (known.has(upper)) found.add(upper);
     // A company name written in capitals ("AMCOR") is a name, not an unknown ticker.
     // Unknown two-letter words ("JP Morgan", "OP margin", "LT debt") are too often abbreviations to warn about.
@@ -89,7 +90,9 @@ export function findCompanies(
   return { tickers: [...found].sort(), unknown: found.size ? [] : [...unknown].sort() };
 }
 
-/** A catalog value's words as patterns that accept singular and plural and "and" for "&", plus what each must contain. */
+/**
+ * A catalog value's words as patterns that accept singular and plural and "and" for "&", plus what each must contain.
+ */
 function valueWords(value: string): { pattern: string; stem: string }[] {
   return value
     .toLowerCase()
@@ -127,7 +130,9 @@ function matcherFor(value: string, alwaysCue: boolean): ClassificationMatcher {
   if (!m) {
     const words = valueWords(value);
     const needsCue = alwaysCue || value.trim().split(/\s+/).length < 2;
-    const source = `(?<![\\p{L}\\p{N}])${words.map((w) => w.pattern).join('[\\s,-]+')}${needsCue ? `[\\s-]+${SECTOR_CUE}` : ''}(?![\\p{L}\\p{N}])`;
+    const source =
+      `(?<![\\p{L}\\p{N}])${words.map((w) => w.pattern).join('[\\s,-]+')}${needsCue ? `[\\s-]+${SECTOR_CUE}` : ''}` +
+      `(?![\\p{L}\\p{N}])`;
     m = { stems: words.map((w) => w.stem).filter(Boolean), re: undefined, source };
     matchers.set(key, m);
   }

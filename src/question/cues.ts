@@ -81,7 +81,8 @@ export const NOT_TICKERS: readonly Cue[] = [
   {
     cue: 'DCF DOJ EBIT EBITDA EBT EPA EPS ESG ETF EU',
     example:
-      'After the DOJ and EPA settlements, what were EBIT, EBITDA, EBT, EPS, ESG spending, ETF flows, EU sales and the DCF value?',
+      'After the DOJ and EPA settlements, what were EBIT, EBITDA, EBT, EPS, ESG spending, ETF flows, EU ' +
+      'sales and the DCF value?',
   },
   {
     cue: 'FASB FCC FCF FDA FERC FIFO FTC FX FY',
@@ -95,7 +96,8 @@ export const NOT_TICKERS: readonly Cue[] = [
   {
     cue: 'KPI LIBOR LIFO LLC LTD LTM NAV NOL NYSE',
     example:
-      'Which KPI moved with LIBOR, LIFO reserves, the LLC and LTD units, LTM sales, NAV, NOL carryforwards and the NYSE listing?',
+      'Which KPI moved with LIBOR, LIFO reserves, the LLC and LTD units, LTM sales, NAV, NOL carryforwards ' +
+      'and the NYSE listing?',
   },
   {
     cue: 'OCF OEM OTC PCAOB PLC PP PPE PSC QOQ',
@@ -127,7 +129,9 @@ export const NOT_TICKERS: readonly Cue[] = [
  */
 export const ACROSS_QUARTERS: readonly Cue[] = [
   {
-    cue: String.raw`\b(?:the|reported|recent|past|prior|previous|successive|several|multiple|different|various|consecutive)\s+quarters\b`,
+    cue:
+      String.raw`\b(?:the|reported|recent|past|prior|previous|successive|several|multiple|different|various` +
+      String.raw`|consecutive)\s+quarters\b`,
     example: 'How did gross margin move over the past quarters?',
   },
   {
@@ -147,7 +151,10 @@ export const ACROSS_QUARTERS: readonly Cue[] = [
  */
 export const ACROSS_PERIODS: readonly Cue[] = [
   {
-    cue: String.raw`\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last|past|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods|10-?qs|quarterly reports|reports|filings)\b`,
+    cue:
+      String.raw`\b(?:over|across|throughout|during|between|in)\s+(?:the\s+)?(?:(?:reported|reporting|recent|last` +
+      String.raw`|past|several|multiple|different|various|successive|prior|previous)\s+)?(?:quarters|periods` +
+      String.raw`|10-?qs|quarterly reports|reports|filings)\b`,
     example: 'How did the cash balance change over the last quarterly reports?',
   },
   { cue: String.raw`\bover time\b`, example: 'How has the debt mix changed over time?' },
@@ -157,7 +164,10 @@ export const ACROSS_PERIODS: readonly Cue[] = [
   { cue: String.raw`\bevolv\w*|\bevolution\b`, example: 'How has the product mix evolved?' },
 ];
 
-/** Words of a question that looks forward (src/filters/infer.ts: the year before, where the outlook was stated, is admitted). */
+/**
+ * Words of a question that looks forward (src/filters/infer.ts: the year before, where the outlook was stated, is
+ * admitted).
+ */
 export const FORWARD_LOOKING: readonly Cue[] = [
   { cue: 'expects?', example: 'What capital spending does the company expect for 2024?' },
   { cue: 'expected', example: 'What was the expected tax rate for the next year?' },
@@ -203,7 +213,9 @@ export const CAUSAL: readonly Cue[] = [
   },
 ];
 
-/** A question that asks for a number even when it names no metric of the vocabulary (src/question/analyze.ts: `lookup`). */
+/**
+ * A question that asks for a number even when it names no metric of the vocabulary (src/question/analyze.ts: `lookup`).
+ */
 export const NUMERIC_ASK: readonly Cue[] = [
   { cue: String.raw`\bhow (?:much|many)\b`, example: 'How many employees did the company have at year end?' },
   {

@@ -10,7 +10,9 @@ export interface ItemHint {
   tags: readonly string[];
 }
 
-/** The label of the hint for the financial statements section (src/question/analyze.ts drops it for a named statement). */
+/**
+ * The label of the hint for the financial statements section (src/question/analyze.ts drops it for a named statement).
+ */
 export const FINANCIAL_STATEMENTS_HINT = 'financial statements';
 
 export const ITEM_HINTS: readonly ItemHint[] = [
@@ -25,8 +27,11 @@ export const ITEM_HINTS: readonly ItemHint[] = [
   { label: 'mine safety', pattern: /\bmine safety\b/i, tags: ['10K-Item-4'] },
   {
     label: 'share repurchases',
-    pattern:
-      /\b(?:share|stock) (?:re-?purchases?|buy-?backs?)\b|\bbuy-?backs?\b|\brepurchases? of (?:our )?(?:common )?(?:stock|shares)\b|\bmarket for (?:the )?registrant/i,
+    pattern: new RegExp(
+      String.raw`\b(?:share|stock) (?:re-?purchases?|buy-?backs?)\b|\bbuy-?backs?\b|\brepurchases? of (?:our )?` +
+        String.raw`(?:common )?(?:stock|shares)\b|\bmarket for (?:the )?registrant`,
+      'i',
+    ),
     tags: ['10K-Item-5', '10Q-PartII-Item-2'],
   },
   {
@@ -41,8 +46,12 @@ export const ITEM_HINTS: readonly ItemHint[] = [
   },
   {
     label: FINANCIAL_STATEMENTS_HINT,
-    pattern:
-      /\bfinancial statements?\b|\bbalance sheets?\b|\bincome statements?\b|\bstatements? of (?:cash flows|operations|income|earnings|financial position)\b|\bcash[\s-]flows? statements?\b|\bnotes to (?:the )?(?:consolidated )?financial/i,
+    pattern: new RegExp(
+      String.raw`\bfinancial statements?\b|\bbalance sheets?\b|\bincome statements?\b|\bstatements? of ` +
+        String.raw`(?:cash flows|operations|income|earnings|financial position)\b|\bcash[\s-]flows? statements?\b` +
+        String.raw`|\bnotes to (?:the )?(?:consolidated )?financial`,
+      'i',
+    ),
     tags: ['10K-Item-8', '10Q-PartI-Item-1'],
   },
   {

@@ -45,7 +45,8 @@ const QUARTER_PATTERNS: {
   // second quarter of fiscal 2023, third quarter 2023, 2nd fiscal quarter of 2024, the fourth quarter
   {
     re: new RegExp(
-      String.raw`\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s+(?:of|in|for|ended))?(?:\s+(?:the\s+)?(?:${FY_PREFIX}|calendar(?:\s+year)?)\s*-?)?(?:\s*'?${YEAR})?`,
+      String.raw`\b(first|second|third|fourth|1st|2nd|3rd|4th)\s+(?:fiscal\s+)?quarter(?:\s+(?:of|in|for|ended))?` +
+        String.raw`(?:\s+(?:the\s+)?(?:${FY_PREFIX}|calendar(?:\s+year)?)\s*-?)?(?:\s*'?${YEAR})?`,
       'gi',
     ),
     q: (m) => String(ORDINALS[m[1]!.toLowerCase()]),

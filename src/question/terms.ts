@@ -2,7 +2,10 @@ import { metricByCode, metricCodes, type MetricReading } from '../../index-forma
 import { tokenize } from '../../index-format/tokenize';
 import { cueTerms, PHRASING_WORDS } from './cues';
 
-/** Words of how a question is asked, not of what it asks about (src/question/cues.ts), stemmed as the analyzer stems them. */
+/**
+ * Words of how a question is asked, not of what it asks about (src/question/cues.ts), stemmed as the analyzer stems
+ * them.
+ */
 const QUESTION_WORDS = cueTerms(PHRASING_WORDS);
 
 /**
@@ -37,8 +40,8 @@ export interface LexicalQuery {
 }
 
 /**
- * A text's lexical query (the question's is part of its analysis, src/question/analyze.ts, read as a question; a focused
- * pass's is its own, written in the filings' words).
+ * A text's lexical query (the question's is part of its analysis, src/question/analyze.ts, read as a question; a
+ * focused pass's is its own, written in the filings' words).
  */
 export function lexicalQuery(text: string, reading: MetricReading = 'statement'): LexicalQuery {
   const metrics = metricCodes(text, 3, reading);

@@ -22,7 +22,8 @@ const STATUS_MEANING: Record<CoverageValue['status'], string> = {
     'some requirements have no returned evidence chain; answer only what the evidence covers and name what is missing.',
   none: 'no planned requirement has returned evidence; do not answer from memory.',
   not_assessed:
-    'the question was not decomposed into requirements and retrieval used the original question, so completeness was not checked.',
+    'the question was not decomposed into requirements and retrieval used the original question, so ' +
+    'completeness was not checked.',
 };
 
 /** Coverage as markdown: status and meaning, counts, each requirement, omitted requirements, limitations. */
@@ -35,7 +36,8 @@ export function renderCoverageMarkdown(c: CoverageValue): string {
     lines.push('', 'Requirements:');
     for (const r of c.requirements) {
       lines.push(
-        `- ${r.id} (${r.label}): ${r.status}; ${r.returned_evidence_count} chain(s) returned of ${r.retrieved_evidence_count} retrieved. Query: ${r.query}`,
+        `- ${r.id} (${r.label}): ${r.status}; ${r.returned_evidence_count} chain(s) returned of ` +
+          `${r.retrieved_evidence_count} retrieved. Query: ${r.query}`,
       );
     }
   }
@@ -44,7 +46,8 @@ export function renderCoverageMarkdown(c: CoverageValue): string {
   if (c.limitations?.length) lines.push('', `Limitations: ${c.limitations.join(', ')}.`);
   lines.push(
     '',
-    'Coverage says whether evidence was delivered for each requirement; it does not check that the evidence is correct or sufficient.',
+    'Coverage says whether evidence was delivered for each requirement; it does not check that the evidence ' +
+      'is correct or sufficient.',
   );
   return lines.join('\n');
 }

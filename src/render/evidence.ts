@@ -105,7 +105,10 @@ function renderChainOnce(catalog: CatalogHeader, chain: Chain): string {
     const statuses = entry.sources.map((s) => `- ${s.status} [${escapeText(catalog.sources[s.source]!.id)}]`);
     const context = entry.sources.map((s) => {
       const src = catalog.sources[s.source]!;
-      return `- [${escapeText(src.id)}] ${escapeText(describeOccurrence(src, s.page, s.kind))}${s.note ? `; ${escapeText(s.note)}` : ''}`;
+      return (
+        `- [${escapeText(src.id)}] ` +
+        `${escapeText(describeOccurrence(src, s.page, s.kind))}${s.note ? `; ${escapeText(s.note)}` : ''}`
+      );
     });
     // Agreeing filings counted, not cited (a token budget): said on the last cited source's line, as every context
     // line names a source.
@@ -116,7 +119,8 @@ function renderChainOnce(catalog: CatalogHeader, chain: Chain): string {
     for (const d of entry.disagreements ?? []) {
       const src = catalog.sources[d.source]!;
       context.push(
-        `- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ${escapeText(describeOccurrence(src, d.page, d.kind))}`,
+        `- [${escapeText(src.id)}] disagrees: ${escapeText(d.note ?? '')}; ` +
+          `${escapeText(describeOccurrence(src, d.page, d.kind))}`,
       );
     }
     return [

@@ -63,7 +63,8 @@ function page(domain: string): string {
 <link rel="stylesheet" href="${base}/swagger-ui.css">
 </head>
 <body>
-<noscript>This page needs JavaScript. The OpenAPI document it renders is at <a href="${openapi}">${openapi}</a>.</noscript>
+<noscript>This page needs JavaScript. The OpenAPI document it renders is at <a \
+href="${openapi}">${openapi}</a>.</noscript>
 <div id="swagger-ui" data-openapi-url="${openapi}"></div>
 <script src="${base}/swagger-ui-bundle.js"></script>
 <script src="${base}/${DOCS_INIT_FILE}"></script>

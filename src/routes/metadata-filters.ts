@@ -25,7 +25,9 @@ const MONTHS = [
   'December',
 ];
 
-/** Display value and aliases of one value that occurs in the index. Every alias listed is accepted as a filter value. */
+/**
+ * Display value and aliases of one value that occurs in the index. Every alias listed is accepted as a filter value.
+ */
 function describeValue(catalog: Directory, field: FilterField, value: string): AllowedValue {
   switch (field) {
     case 'sec_ticker': {

@@ -36,7 +36,8 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
   },
   sec_fiscal_year: {
     description:
-      "Company's own fiscal-year label, FY-YYYY (the calendar year in which the fiscal year ends; years ending January 1-7 take the previous year's label).",
+      "Company's own fiscal-year label, FY-YYYY (the calendar year in which the fiscal year ends; years " +
+      "ending January 1-7 take the previous year's label).",
     value_type: 'fiscal_year',
     operators: ['eq', 'neq', 'in'],
     has_values: true,
@@ -72,7 +73,8 @@ export const FIELD_RULES: Record<FilterField, FieldRule> = {
   },
   sec_item_tag: {
     description:
-      'Filing section: 10K-Item-<item> for annual reports (e.g. 10K-Item-7 is MD&A); 10Q-Part<I|II>-Item-<item> for quarterly reports (e.g. 10Q-PartI-Item-2 is MD&A).',
+      'Filing section: 10K-Item-<item> for annual reports (e.g. 10K-Item-7 is MD&A); ' +
+      '10Q-Part<I|II>-Item-<item> for quarterly reports (e.g. 10Q-PartI-Item-2 is MD&A).',
     value_type: 'item_tag',
     operators: ['eq', 'neq', 'in'],
     has_values: true,

@@ -42,7 +42,8 @@ export const RetrievalControls = z
   .strictObject({
     max_evidence: PositiveCap.describe('Maximum number of evidence chains; omitted or null: no cap.'),
     max_evidence_tokens: PositiveCap.describe(
-      'Strict cap on the estimated evidence size (chars_div_4_v1: ceil(characters / 4)); only complete chains are returned.',
+      'Strict cap on the estimated evidence size (chars_div_4_v1: ceil(characters / 4)); only complete ' +
+        'chains are returned.',
     ),
   })
   .describe('Retrieval caps. Unknown keys are rejected.');
@@ -67,10 +68,12 @@ export const ResearchRequest = z.strictObject({
   query: z
     .string()
     .describe(
-      `Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, whitespace runs collapsed, trimmed); not empty.`,
+      `Natural-language question. At most ${LIMITS.MAX_QUERY_CHARS} characters after normalization (NFKC, ` +
+        `whitespace runs collapsed, trimmed); not empty.`,
     ),
   mode: Mode.default('basic').describe(
-    'basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and a retrieval plan.',
+    'basic: fastest, no filters; research: filtered retrieval; agentic_research: decomposition, coverage and ' +
+      'a retrieval plan.',
   ),
   effort: Effort.default('medium').describe('How much work goes into supporting evidence.'),
   // Shape only; see FilterObject. The OpenAPI document describes the full filter schema (schema/metadata-filters.ts).

@@ -200,7 +200,9 @@ export interface ChainOrderParts {
   total: number;
 }
 
-/** A chain's order within its relevance_score from its hits' fused scores and its shape (the sums are the ranking's). */
+/**
+ * A chain's order within its relevance_score from its hits' fused scores and its shape (the sums are the ranking's).
+ */
 export function chainOrder(
   anchorFused: number,
   mateFused: readonly number[],

@@ -250,10 +250,11 @@ interface LoadedShard {
 }
 
 /**
- * One retrieval of a text within one or more bounds (a pass's and its preference sub-pass's): filters -> allowed sources
+ * One retrieval of a text within one or more bounds (a pass's and its preference sub-pass's): filters -> allowed
+ * sources
  * -> shards (all candidates when few, else the best by the lexicon's impact bounds) -> lexical BM25 and vector legs
- * per shard -> fusion of the normalised legs, one result per bounds. A shard two bounds search is read once and scored with
- * one code scorer; each bounds keeps its own candidates.
+ * per shard -> fusion of the normalised legs, one result per bounds. A shard two bounds search is read once and scored
+ * with one code scorer; each bounds keeps its own candidates.
  */
 export async function retrieveWithin(
   reader: IndexReader,

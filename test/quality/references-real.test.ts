@@ -1,7 +1,8 @@
 /**
  * Items incorporated by reference, on real filings: each Item 3 below points at a note, and the sentences its pointer
- * is linked to (index-builder/segment/references.ts) must be the legal disclosure, not the note's first paragraph (leases,
- * guarantees, income taxes). No index is built: segmentation, statements and links only. Skipped without ../shared.
+ * is linked to (index-builder/segment/references.ts) must be the legal disclosure, not the note's first paragraph
+ * (leases, guarantees, income taxes). No index is built: segmentation, statements and links only. Skipped without
+ * ../shared.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

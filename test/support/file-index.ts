@@ -80,7 +80,10 @@ export function openFileIndex(
   );
 }
 
-/** Every issuer's sources, shards and entities of a built version directory: the whole catalog, for tests and benchmarks. */
+/**
+ * Every issuer's sources, shards and entities of a built version directory: the whole catalog, for tests and
+ * benchmarks.
+ */
 export function readFullCatalog(dir: string): CatalogHeader {
   const read = (file: string) => new Uint8Array(readFileSync(join(dir, file)));
   const manifest = decodeManifest(readFileSync(join(dir, 'manifest.json'), 'utf8'));

@@ -104,7 +104,8 @@ export function functionSpans(code: string): FunctionSpan[] {
         ? owner && node.type.endsWith('Method')
           ? `${owner}.${own}`
           : own
-        : `${owner || '(module)'} > (${node.type === 'ArrowFunctionExpression' ? 'arrow' : 'function'} at line ${line})`;
+        : `${owner || '(module)'} > (${node.type === 'ArrowFunctionExpression' ? 'arrow' : 'function'} at line ` +
+          `${line})`;
       out.push({ name: qualified, line, lines: node.loc!.end.line - line + 1 });
       inner = qualified;
     } else if (node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {

@@ -119,7 +119,8 @@ describe('analyzeQuestion: question shapes', () => {
     },
     {
       question: 'Which new markets does Foodgrove plan to enter?',
-      expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive', current: true }, // an outlook, not the business description
+      // an outlook, not the business description
+      expected: { forwardLooking: true, sectionIntents: [], shape: 'descriptive', current: true },
     },
     {
       question: 'Why did Chipperfield close its wafer plant?',
@@ -184,7 +185,8 @@ describe('analyzeQuestion: question shapes', () => {
     expect(JSON.parse(JSON.stringify(a))).toEqual(a);
   });
 
-  it('carries the lexical query retrieval searches with: terms without phrasing words, named years, metric names', () => {
+  it(`carries the lexical query retrieval searches with: terms without phrasing words, named years, metric \
+names`, () => {
     const { lexical } = analyze(
       'Using the cash flow statement, what were Arbelion purchases of property and equipment in 2021?',
     );

@@ -5,7 +5,10 @@ import { judgeChange, renderVerdict } from '../../bench/lib/judge';
 
 type Scores = Partial<Record<`${Half} ${DevSet}`, [number, number, number]>>;
 
-/** A halves summary with the given hits (basic, research, agentic) per half and set, 20 questions each, 10 hit by default. */
+/**
+ * A halves summary with the given hits (basic, research, agentic) per half and set, 20 questions each, 10 hit by
+ * default.
+ */
 function summary(scores: Scores): HalvesSummary {
   const headline: HalvesSummary['headline'] = [];
   for (const half of ['tuning', 'check'] as const) {
@@ -30,7 +33,10 @@ describe('bench judge: the keep rule', () => {
     expect(v.checkGain).toEqual({ basic: 3, research: 3, agentic_research: 0 });
     expect(v.ranking).toEqual({ keep: true, reasons: [] });
     expect(renderVerdict(v)).toMatch(
-      /\| check \| financebench \| 10 -> 11 of 20 \| 10 -> 11 of 20 \| 10 -> 10 of 20 \|[\s\S]*As a ranking change: keep\./,
+      new RegExp(
+        String.raw`\| check \| financebench \| 10 -> 11 of 20 \| 10 -> 11 of 20 \| 10 -> 10 of 20 \|[\s\S]*As a r` +
+          String.raw`anking change: keep\.`,
+      ),
     );
   });
 

@@ -5,9 +5,11 @@ import { answerSupport, extractNumbers, mappedPassages, namedLineItems, toPassag
 const J = [
   'The metric in question was calculated using other simpler metrics. The various simpler metrics used were:',
   '',
-  'Metric 1: Cost of goods sold. This metric was located in the 10K as a single line item named: Cost of products sold.',
+  'Metric 1: Cost of goods sold. This metric was located in the 10K as a single line item named: Cost of ' +
+    'products sold.',
   '',
-  'Metric 2: Inventories. This metric was located in the 10K as a single line item named: Inventories\u00c2\u00a0, net (Note 6).',
+  'Metric 2: Inventories. This metric was located in the 10K as a single line item named: ' +
+    'Inventories\u00c2\u00a0, net (Note 6).',
 ].join('\n');
 
 describe('bench answer support', () => {
@@ -22,7 +24,8 @@ describe('bench answer support', () => {
         'For the quarter ended September 30, 2023 (Oct. 29 last year), sales were 1,577 on 30 stores.',
       ).map((n) => n.value),
     ).toEqual([1577, 30]);
-    // An answer that names only its filing asks the evidence for no figure: boilerplate saying "Form 10-Q" is no support.
+    // An answer that names only its filing asks the evidence for no figure: boilerplate saying "Form 10-Q" is no
+    // support.
     const q = {
       answer: 'Zenharrow did not disclose any acquisitions in the Q2 2023 10-Q.',
       justification: null,

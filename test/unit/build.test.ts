@@ -47,10 +47,13 @@ describe('buildIndex on the sample corpus', () => {
   it('keeps a cash-flow row as a statement with its item, page and sign', async () => {
     const catalog = readFullCatalog(first.dir);
     const shardIndex = catalog.shards.findIndex((s) => s.id === 'QVLT-FY2023');
-    const shard = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(shardIndex); // sources numbered as the Worker numbers them
+    // sources numbered as the Worker numbers them
+    const shard = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(shardIndex);
     const i = shard.texts.findIndex((t) => t.startsWith('Purchases of property, plant and equipment:'));
     expect(shard.texts[i]).toBe(
-      'Purchases of property, plant and equipment: (412) for fiscal year ended September 30, 2023 | (392) for fiscal year ended September 24, 2022 | (305) for fiscal year ended September 25, 2021 (USD millions)',
+      'Purchases of property, plant and equipment: (412) for fiscal year ended September 30, 2023 | (392) ' +
+        'for fiscal year ended September 24, 2022 | (305) for fiscal year ended September 25, 2021 (USD ' +
+        'millions)',
     );
     expect(statementKind(shard, i)).toBe('table_row');
     const source = catalog.sources[shard.source[i]!]!;

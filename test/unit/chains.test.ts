@@ -44,7 +44,8 @@ function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hi
 const weights = (q: string) => new Map(tokenize(q).map((t) => [t, 1]));
 
 describe('buildChains over the evidence graph', () => {
-  it('builds table fact -> MD&A sentence -> outlook from one hit and does not repeat its members in other chains', () => {
+  it(`builds table fact -> MD&A sentence -> outlook from one hit and does not repeat its members in other \
+chains`, () => {
     const { index, shard } = sample.shard('QVLT-FY2023');
     const row = shard.texts.findIndex((t) => t.startsWith('Net sales:') && t.includes('4,837'));
     const sentence = shard.texts.findIndex((t) => /^Net sales were \$4,837 million/.test(t));

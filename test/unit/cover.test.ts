@@ -1,4 +1,5 @@
-// The cover page section (index-builder/segment/cover.ts): found by the form's header, its check-box questions and field
+// The cover page section (index-builder/segment/cover.ts): found by the form's header, its check-box questions and
+// field
 // captions left out, its Section 12(b) table read one security per statement. The pages are invented.
 import { describe, expect, it } from 'vitest';
 import { coverSection, coverStatements } from '../../index-builder/segment/cover';
@@ -18,10 +19,12 @@ const COVER = [
   '   Common Stock, par value $0.10 per share   ZNH   New York Stock Exchange',
   '   2.250% Senior Notes due 2029   ZNH29   New York Stock Exchange',
   '   Securities registered pursuant to Section 12(g) of the Act: None',
-  'Indicate by check mark whether the registrant (1) has filed all reports required to be filed by Section 13 or 15(d) of the',
+  'Indicate by check mark whether the registrant (1) has filed all reports required to be filed by Section ' +
+    '13 or 15(d) of the',
   'Securities Exchange Act of 1934 during the preceding 12 months. Yes x No o',
   'Large accelerated filer ☒   Accelerated filer ☐   Non-accelerated filer ☐',
-  'The aggregate market value of the common stock held by non-affiliates of the registrant was $4.1 billion as of December 30, 2022.',
+  'The aggregate market value of the common stock held by non-affiliates of the registrant was $4.1 billion ' +
+    'as of December 30, 2022.',
   'As of August 10, 2023, the registrant had 212,004,118 shares of common stock outstanding.',
 ].join('\n');
 const TOC = [
@@ -42,7 +45,8 @@ describe('coverSection and coverStatements', () => {
   const pages = [COVER, TOC, BODY];
   const cover = coverSection('10-K', pages, segmentFiling('10-K', pages)[0]);
 
-  it('takes the page with the form header, up to the table of contents, without check-box questions or captions', () => {
+  it(`takes the page with the form header, up to the table of contents, without check-box questions or \
+captions`, () => {
     expect(cover?.itemTag).toBe('10K-Item-Cover');
     const lines = cover!.lines.map((l) => l.text.trim());
     expect(lines).toContain('ZENHARROW HOLDINGS INC.');
@@ -55,10 +59,12 @@ describe('coverSection and coverStatements', () => {
   it('reads each registered security as one statement with its columns, and the cover sentences as prose', () => {
     const texts = coverStatements(cover!, '10-K').map((s) => s.text);
     expect(texts).toContain(
-      'Securities registered pursuant to Section 12(b) of the Act: 2.250% Senior Notes due 2029 | ZNH29 | New York Stock Exchange',
+      'Securities registered pursuant to Section 12(b) of the Act: 2.250% Senior Notes due 2029 | ZNH29 | ' +
+        'New York Stock Exchange',
     );
     expect(texts).toContain(
-      'Securities registered pursuant to Section 12(b) of the Act: Common Stock, par value $0.10 per share | ZNH | New York Stock Exchange',
+      'Securities registered pursuant to Section 12(b) of the Act: Common Stock, par value $0.10 per share | ' +
+        'ZNH | New York Stock Exchange',
     );
     expect(texts.some((t) => /Title of each class/.test(t))).toBe(false);
     expect(texts).toContain(

@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
  *    - a repository path: it starts with a top-level folder of the repository (src/, index-format/, index-builder/,
  *      bench/, scripts/, test/, fixtures/, docs/) or is a file name at the root (`wrangler.toml`); it must exist. A
  *      path with a placeholder (`<id>`, `*`, `{`) is a pattern for generated files and is not checked.
- *    - an npm script (`npm run <name>`, or a bare `name:part` such as `bench:warm`; `node:` modules are not scripts): it must be a key of
- *      package.json "scripts".
+ *    - an npm script (`npm run <name>`, or a bare `name:part` such as `bench:warm`; `node:` modules are not scripts):
+ *    it must be a key of package.json "scripts".
  *    - identifiers: camelCase (`runQuery`), PascalCase of two or more words (`ResearchRequest`), SCREAMING_SNAKE
  *      (`GRAPH_MIN_PASS_RATE`), alone, called (`planPasses()`) or dotted (`RANKING.preferenceBonus`, each part
  *      with a capital checked): each must occur as a whole word in the source tree: the .ts/.mjs/.json/.toml/.yml

@@ -98,7 +98,9 @@ async function send(c: Case): Promise<Outcome> {
     res = await fetch(`${dev.origin}/v2/sp500/${c.route}`, init);
   } catch (err) {
     return {
-      failure: `connection: ${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`,
+      failure:
+        `connection: ` +
+        `${err instanceof Error ? `${err.message} ${String((err as { cause?: unknown }).cause ?? '')}` : String(err)}`,
     };
   }
   const text = await res.text().catch((err: unknown) => `<body lost: ${String(err)}>`);
@@ -149,7 +151,8 @@ describe('early answers with large bodies, through wrangler dev', () => {
       bytes: sizeOf(i),
       contentType: JSON_TYPE,
       chunked: i % 3 === 2,
-      // When the limiter's 60 s window turns during the run, one request per window goes through and its body is judged.
+      // When the limiter's 60 s window turns during the run, one request per window goes through and its body is
+      // judged.
       expect: [
         { status: 429, code: 'RATE_LIMITED' },
         { status: 413, code: 'BODY_TOO_LARGE' },

@@ -1,4 +1,5 @@
-// The word-vector learner (index-builder/vectors/embeddings.ts, index-builder/vectors/svd.ts) on an invented corpus: four topics of
+// The word-vector learner (index-builder/vectors/embeddings.ts, index-builder/vectors/svd.ts) on an invented corpus:
+// four topics of
 // eight words each, mixed with function words, so which words belong together is known.
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,4 +1,5 @@
-// The frozen word-vector model (index-builder/vectors/model-store.ts): written by every build, reusable by id or path, so
+// The frozen word-vector model (index-builder/vectors/model-store.ts): written by every build, reusable by id or path,
+// so
 // that adding filings leaves the vectors of the others unchanged.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -49,7 +50,8 @@ describe('embedding model artifact', () => {
     }
   });
 
-  it('svd: stores the common component it removed, and a query embedded from the term blocks (as the Worker does) has none of it', async () => {
+  it(`svd: stores the common component it removed, and a query embedded from the term blocks (as the Worker does) has \
+none of it`, async () => {
     const svdOut = tmp();
     const svd = await buildIndex(filings, { outDir: svdOut, embedding: { method: 'svd' } });
     expect(svd.manifest.embedding_model).not.toBe(full.manifest.embedding_model);
@@ -65,7 +67,8 @@ describe('embedding model artifact', () => {
     expect(Math.abs(along)).toBeLessThan(0.02);
   });
 
-  it('a build that reuses the model (by id or by path) gives the same version as the build that learned it', async () => {
+  it(`a build that reuses the model (by id or by path) gives the same version as the build that learned \
+it`, async () => {
     const byId = tmp();
     const reused = await buildIndex(filings, {
       outDir: byId,
@@ -80,7 +83,8 @@ describe('embedding model artifact', () => {
     expect(byPath.version).toBe(full.version);
   });
 
-  it('a corpus one filing short, built with the full corpus model, carries the same term vectors (learning its own changes them)', async () => {
+  it(`a corpus one filing short, built with the full corpus model, carries the same term vectors (learning its own \
+changes them)`, async () => {
     const fewer = filings.filter((f) => f.doc.doc_id !== filings[3]!.doc.doc_id);
     const learned = await buildIndex(fewer, { outDir: tmp() });
     const reusedOut = tmp();
@@ -96,7 +100,8 @@ describe('embedding model artifact', () => {
     expect(await termVectors(learned.dir, terms)).not.toEqual(await termVectors(full.dir, terms));
   });
 
-  it('learns from a bounded, deterministic sample of filings: the streaming build equals its twin, in any order', async () => {
+  it(`learns from a bounded, deterministic sample of filings: the streaming build equals its twin, in any \
+order`, async () => {
     const embedding = { sampleFilings: 4 };
     const twin = await buildIndexInMemory(filings, { outDir: tmp(), embedding });
     const streamed = await buildIndex([...filings].reverse(), { outDir: tmp(), embedding });

@@ -69,7 +69,8 @@ describe('segments', () => {
     ).toEqual([]);
     expect(
       segmentNames(
-        'We operate four reportable operating segments: Home Cards, Business Cards, Travel Cards and Merchant Services.',
+        'We operate four reportable operating segments: Home Cards, Business Cards, Travel Cards and ' +
+          'Merchant Services.',
       ),
     ).toEqual(['Home Cards', 'Business Cards', 'Travel Cards', 'Merchant Services']);
   });
@@ -116,7 +117,8 @@ describe('products', () => {
     expect(productCandidates('Our products include soups, snack bars and frozen meals.')).toEqual([]);
     expect(productCandidates('See Item 7 and Item 1A for products such as Item 7, Part II and Note 4.')).toEqual([]);
     expect(names(productCandidates('Sales of Call of Duty® rose.'))).toEqual(['Call of Duty']); // not "Duty"
-    expect(names(productCandidates('Microsoft® and the Q3® report'))).toEqual(['Microsoft']); // a figure-like word is no name
+    // a figure-like word is no name
+    expect(names(productCandidates('Microsoft® and the Q3® report'))).toEqual(['Microsoft']);
   });
   it('marks another owner’s trademarks so they are not the issuer’s products', () => {
     const cs = productCandidates(
@@ -138,7 +140,8 @@ describe('counterparties', () => {
   it('reads customers from a share of sales, "sales to", "largest customer" and a dashed list', () => {
     expect(
       counterpartyCandidates(
-        'Marketbright Stores, Inc. and its affiliates accounted for approximately 18% of consolidated net sales; no other customer exceeded 10%.',
+        'Marketbright Stores, Inc. and its affiliates accounted for approximately 18% of consolidated net ' +
+          'sales; no other customer exceeded 10%.',
       ),
     ).toEqual([
       {
@@ -160,10 +163,12 @@ describe('counterparties', () => {
       ),
     ).toEqual(['Orbital', 'Pellmart']);
   });
-  it('reads customers from an appositive, "X is our largest customer" and named shares of the largest customers', () => {
+  it(`reads customers from an appositive, "X is our largest customer" and named shares of the largest \
+customers`, () => {
     expect(
       counterpartyCandidates(
-        'For 2021, sales to Vellmont Glass Co. Ltd., a customer of our Panels segment, represented 13% of consolidated net sales.',
+        'For 2021, sales to Vellmont Glass Co. Ltd., a customer of our Panels segment, represented 13% of ' +
+          'consolidated net sales.',
       )[0],
     ).toMatchObject({
       name: 'Vellmont Glass Co. Ltd.',
@@ -173,7 +178,8 @@ describe('counterparties', () => {
     expect(
       names(
         counterpartyCandidates(
-          'For the year ended January 2, 2022 Brindle-Mart Stores Inc., our largest customer, represented approximately 19% of our net sales.',
+          'For the year ended January 2, 2022 Brindle-Mart Stores Inc., our largest customer, represented ' +
+            'approximately 19% of our net sales.',
         ),
       ),
     ).toEqual(['Brindle-Mart Stores Inc.']);
@@ -182,7 +188,8 @@ describe('counterparties', () => {
     ]);
     expect(
       counterpartyCandidates(
-        'In 2022, our three largest customers accounted for 38% of our net revenue, with Korvel Inc. accounting for 16% and Dastra Limited accounting for 11%.',
+        'In 2022, our three largest customers accounted for 38% of our net revenue, with Korvel Inc. ' +
+          'accounting for 16% and Dastra Limited accounting for 11%.',
       ).map((c) => [c.name, c.detail]),
     ).toEqual([
       ['Korvel Inc.', 'accounted for 16% of net revenue'],
@@ -196,7 +203,8 @@ describe('counterparties', () => {
       [],
     );
   });
-  it('reads suppliers from "is our sole supplier" and a share of purchases, not from a sole supplier left unnamed', () => {
+  it(`reads suppliers from "is our sole supplier" and a share of purchases, not from a sole supplier left \
+unnamed`, () => {
     expect(counterpartyCandidates('Tarnfield Foundry is our sole supplier of wafers.')[0]).toMatchObject({
       name: 'Tarnfield Foundry',
       role: 'supplier',
@@ -249,7 +257,8 @@ describe('EntityCollector', () => {
   });
   const co = [{ ticker: 'ZNX', company: 'Zenix Foods', aliases: ['zenix foods', 'zenix', 'znx'] }];
 
-  it('keeps supported entities with first and latest sources and leaves out the unsupported and the issuer itself', () => {
+  it(`keeps supported entities with first and latest sources and leaves out the unsupported and the issuer \
+itself`, () => {
     const c = new EntityCollector();
     c.observeSentence('ZNX', 'Our brands include Kettlewise, Tallgrain and Oatwhistle.', ref(0, '2022-12-31'));
     c.observeSentence('ZNX', 'Our brands include Kettlewise, Tallgrain and Oatwhistle.', ref(1, '2023-12-31'));
@@ -427,7 +436,8 @@ describe('glossary: entities the entries mention', () => {
 
   it('lists the issuer’s entities the entry text names, and none it does not', () => {
     const found = mentionedEntities(catalog, [chain('Kettlewise and Tallgrain sales grew.', 0)]);
-    expect([...found].map(([t, es]) => [t, es.map((e) => e.name)])).toEqual([['ZNX', ['Kettlewise']]]); // Tallgrain is another issuer's
+    // Tallgrain is another issuer's
+    expect([...found].map(([t, es]) => [t, es.map((e) => e.name)])).toEqual([['ZNX', ['Kettlewise']]]);
     const evidence = renderEvidence(catalog, [chain('Kettlewise and Tallgrain sales grew.', 0)], 'xml');
     expect(evidence).toContain(
       '<entity>\n<name>Kettlewise</name>\n<description>Product or brand of Zenix Foods (ZNX).</description>\n</entity>',

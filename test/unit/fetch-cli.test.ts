@@ -5,7 +5,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordedEdgar, type RecordedEdgar } from '../support/edgar-server';
 
-/** Runs `tsx index-builder/cli/cli.ts fetch ...` as `npm run fetch:edgar -- ...` would, without blocking this process's server. */
+/**
+ * Runs `tsx index-builder/cli/cli.ts fetch ...` as `npm run fetch:edgar -- ...` would, without blocking this process's
+ * server.
+ */
 function runCli(args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     const { EDGAR_USER_AGENT: _drop, ...inherited } = process.env;

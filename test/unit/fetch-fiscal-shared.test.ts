@@ -5,13 +5,15 @@ import { parseCsv } from '../../index-builder/fetch/constituents';
 import { deriveFiscalLabels } from '../../index-builder/fetch/fiscal';
 
 /** The shared corpus's hand-checked labels, as an oracle for the fetcher's fiscal labels. Skips without ../shared. */
-const SHARED = join(process.env.SHARED_DIR ?? join(process.cwd(), '..', 'shared'), 'corpus'); // SHARED_DIR: for worktrees
+// SHARED_DIR: for worktrees
+const SHARED = join(process.env.SHARED_DIR ?? join(process.cwd(), '..', 'shared'), 'corpus');
 const present =
   existsSync(join(SHARED, 'filings', 'documents.jsonl')) &&
   existsSync(join(SHARED, 'reference', 'fiscal-year-end.csv'));
 
 describe.skipIf(!present)('fetch fiscal labels against the shared corpus', () => {
-  it('agrees with documents.jsonl on every fiscal year and period, and on year ends wherever a 10-K precedes the quarter', () => {
+  it(`agrees with documents.jsonl on every fiscal year and period, and on year ends wherever a 10-K precedes the \
+quarter`, () => {
     interface Doc {
       doc_id: string;
       ticker: string;

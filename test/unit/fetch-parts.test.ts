@@ -209,7 +209,8 @@ describe('small parts', () => {
 
   it('reads GICS from a constituents CSV in either header spelling', () => {
     const a = parseConstituents(
-      'Symbol,Security,GICS Sector,GICS Sub-Industry\r\nQSEP,Quarrystone Energy,Utilities,"Electric, Gas ""Utilities"""\r\n',
+      'Symbol,Security,GICS Sector,GICS Sub-Industry\r\nQSEP,Quarrystone Energy,Utilities,"Electric, Gas ' +
+        '""Utilities"""\r\n',
     );
     expect(a.get('QSEP')).toEqual({
       security: 'Quarrystone Energy',

@@ -64,7 +64,8 @@ describe('one fetch of three companies, fiscal 2022-2024, at --rate 10', () => {
     }
   });
 
-  it('requests exactly the ticker table, the submissions (with the needed older page) and the selected documents', () => {
+  it(`requests exactly the ticker table, the submissions (with the needed older page) and the selected \
+documents`, () => {
     expect(received.map((r) => `${r.host}:${r.path}`)).toEqual([
       'www:/files/company_tickers.json',
       'data:/submissions/CIK0009990303.json',
@@ -230,7 +231,8 @@ describe('fetch against recorded EDGAR responses', () => {
     ]);
   });
 
-  it('fetches only what was filed since a date (--since), every fiscal year, skipping older submissions pages', async () => {
+  it(`fetches only what was filed since a date (--since), every fiscal year, skipping older submissions \
+pages`, async () => {
     const out = tempDir();
     const summary = await fetchFilings(request(out, { fromYear: 1993, toYear: 2100, filedSince: '2024-01-01' }));
     const names = readdirSync(join(out, 'edgar'))
@@ -369,7 +371,8 @@ describe('fetch against recorded EDGAR responses', () => {
     const csv = join(out, 'constituents.csv');
     writeFileSync(
       csv,
-      'Symbol,Security,GICS Sector,GICS Sub-Industry,CIK\nZNHF,Zenharrow Foods,Consumer Staples,"Packaged Foods & Meats",9990202\n',
+      'Symbol,Security,GICS Sector,GICS Sub-Industry,CIK\nZNHF,Zenharrow Foods,Consumer Staples,"Packaged ' +
+        'Foods & Meats",9990202\n',
     );
     await fetchFilings(request(out, { tickers: ['ZNHF'], constituentsPath: csv }));
     expect(sidecar(out, 'znhf-10k-20231231')).toMatchObject({

@@ -62,7 +62,8 @@ describe('parseMetadataFilters', () => {
     const many = Array.from({ length: 101 }, (_, i) => `T${i}`);
     expect(codeOf(() => parseMetadataFilters({ sec_ticker: many }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
     expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(257) }, vocab))).toBe('FILTER_LIMIT_EXCEEDED');
-    expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(256) }, vocab))).toBe('INVALID_FILTER'); // not a ticker
+    // not a ticker
+    expect(codeOf(() => parseMetadataFilters({ sec_ticker: 'x'.repeat(256) }, vocab))).toBe('INVALID_FILTER');
     const total = {
       sec_ticker: many.slice(0, 100),
       sec_gics_sector: many.slice(0, 100),

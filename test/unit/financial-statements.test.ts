@@ -9,10 +9,12 @@ describe('financialStatementTitle', () => {
     ['Consolidated Balance Shee t', 'balance_sheet'], // a word broken before its last letter by the page's layout
     ['Arbelion Utilities, Inc. Consolidated Statements of Income', 'income_statement'],
     ['Consolidated Statements of Operations   Chipperfield Devices Inc. and Subsidiaries', 'income_statement'],
-    ['Consolidated Balance Sheets Chipperfield Devices Inc. and Subsidiaries', 'balance_sheet'], // the group after the title in one cell
+    // the group after the title in one cell
+    ['Consolidated Balance Sheets Chipperfield Devices Inc. and Subsidiaries', 'balance_sheet'],
     ['Consolidated Statements of Operations (1)', 'income_statement'], // a footnote marker
     ['Consolidated Balance Sheets (1) (2)', 'balance_sheet'],
-    ['Consolidated Statem ents of Income (Loss)   Arbelion Utilities and Subsidiary Companies', 'income_statement'], // broken inside a word
+    // broken inside a word
+    ['Consolidated Statem ents of Income (Loss)   Arbelion Utilities and Subsidiary Companies', 'income_statement'],
     ['Consolidated Statements of Comp rehensive Income', 'comprehensive_income'],
     ['CONSOLIDATED STATEMENTS OF OPERATIONS AND COMPREHENSIVE LOSS', 'income_statement'],
     ['INCOME STATEMENTS', 'income_statement'],
@@ -35,7 +37,8 @@ describe('financialStatementTitle', () => {
     'Balance, beginning of period   86,939   83,111',
     'See the Consolidated Statements of Cash Flows for the amounts paid.',
     'Consolidated Statements of Income Data',
-    'We have audited the accompanying consolidated balance sheets of Arbelion Utilities, Inc. and subsidiaries (the Company)',
+    'We have audited the accompanying consolidated balance sheets of Arbelion Utilities, Inc. and ' +
+      'subsidiaries (the Company)',
     'measured at amortized cost and certain off-balance sheet',
     'Supplemental Cash Flow Statement Information',
     'Condensed consolidating statements of income for the guarantor subsidiaries and the non-guarantor subsidiaries',

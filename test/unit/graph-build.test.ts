@@ -226,7 +226,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     files = decodeFileList(readFileSync(join(first.dir, manifest.files.file), 'utf8')).files;
     catalog = readFullCatalog(first.dir);
     bigIndex = catalog.shards.findIndex((s) => s.id === BIG);
-    big = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(bigIndex); // global source numbers, as the Worker reads it
+    // global source numbers, as the Worker reads it
+    big = await openFileIndex(first.dir, { shardReads: 'whole' }).shard(bigIndex);
 
     lib = await hnsw.loadHnswlib(compileWasm(readFileSync(`${GENERATED}hnswlib.wasm`)));
     const { hnsw: payload } = decodeGraph(
@@ -268,7 +269,8 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
     expect(first.summary.graphs).toBe(1);
     expect(first.summary.graphBytes).toBe(ref.bytes);
     console.info(
-      `graph build: ${bigInfo.statement_count} vectors, ${ref.bytes} B (${(ref.bytes / bigInfo.statement_count).toFixed(0)} B/vector), ` +
+      `graph build: ${bigInfo.statement_count} vectors, ${ref.bytes} B ` +
+        `(${(ref.bytes / bigInfo.statement_count).toFixed(0)} B/vector), ` +
         `graphs ${first.summary.graphMs.toFixed(0)} ms of a ${buildMs.toFixed(0)} ms build`,
     );
   });

@@ -146,7 +146,8 @@ describe.skipIf(!READY)('hnswHandle over a real graph', () => {
 });
 
 describe('ArtifactCache.resize (a shard read by ranges grows)', () => {
-  it('accounts the new size, evicts the least recently used others to fit, and drops the entry if it alone is too big', () => {
+  it(`accounts the new size, evicts the least recently used others to fit, and drops the entry if it alone is too \
+big`, () => {
     const cache = new ArtifactCache(100);
     cache.set('a', 'a', 30);
     cache.set('b', 'b', 30);

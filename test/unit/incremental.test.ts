@@ -70,7 +70,8 @@ describe('incremental build', () => {
     expect(incremental.summary.filings).toBe(all.length);
   });
 
-  it("publishing it after the previous version uploads only the rebuilt issuer's objects and the version's own", async () => {
+  it(`publishing it after the previous version uploads only the rebuilt issuer's objects and the version's \
+own`, async () => {
     const incremental = await incrementalBuild(() => all, previous.dir, {
       outDir: tmp(),
       embeddingModel: await modelOf(previous),

@@ -211,7 +211,8 @@ describe('inferFilters', () => {
     });
   });
 
-  it('reads a quarter of a non-calendar fiscal year both ways: fiscal Q1 2024 and calendar Q4 2023 are the same 10-Q', () => {
+  it(`reads a quarter of a non-calendar fiscal year both ways: fiscal Q1 2024 and calendar Q4 2023 are the same \
+10-Q`, () => {
     const q4 = infer('Chipperfield Q4 2023 10-Q');
     expect(q4.filters).toEqual({
       sec_ticker: ['CHPX'],
@@ -227,7 +228,8 @@ describe('inferFilters', () => {
     expect(latest.preference?.filings).toEqual(['CHPX_2024_Q1']);
   });
 
-  it("resolves a date to the fiscal year of the filing that ends on it (a September year's December quarter is the next FY)", () => {
+  it(`resolves a date to the fiscal year of the filing that ends on it (a September year's December quarter is the \
+next FY)`, () => {
     const r = infer('CHPX revenue for the quarter ended December 30, 2023');
     expect(r.filters).toEqual({ sec_ticker: ['CHPX'], sec_fiscal_year: ['FY-2024'], sec_form_type: '10-Q' });
     expect(r.preference?.filings).toEqual(['CHPX_2024_Q1']);
@@ -239,7 +241,8 @@ describe('inferFilters', () => {
     expect(r.preference).toBeNull();
   });
 
-  it('infers the form from "annual report", "10-K", "quarterly report" and "10-Q", and none when both are named', () => {
+  it(`infers the form from "annual report", "10-K", "quarterly report" and "10-Q", and none when both are \
+named`, () => {
     expect(infer('Arbelion annual report 2022').filters).toMatchObject({ sec_form_type: '10-K' });
     expect(infer('in its 10-Q').filters).toEqual({ sec_form_type: '10-Q' });
     expect(infer('Foodgrove quarterly report').filters).toMatchObject({ sec_form_type: '10-Q' });
@@ -278,7 +281,8 @@ describe('inferFilters', () => {
     expect(infer('Chipperfield executive compensation').preference?.itemTags).toEqual(['10K-Item-11']);
   });
 
-  it('infers sectors only with a cue word, multi-word sub-industries alone, and neither when a company is named', () => {
+  it(`infers sectors only with a cue word, multi-word sub-industries alone, and neither when a company is \
+named`, () => {
     expect(infer('What do semiconductor companies say about export controls?').filters).toEqual({
       sec_gics_sub_industry: ['Semiconductors'],
     });
@@ -305,7 +309,8 @@ describe('inferFilters', () => {
     ).toBeNull();
   });
 
-  it('widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed fields', () => {
+  it(`widens a named fiscal year to the next two 10-Ks in scope (soft periods), never for quarters or caller-fixed \
+fields`, () => {
     const widened = (q: string, caller: Condition[] = []) => {
       const w = inferFilters(analyzeQuestion(q, CATALOG), CATALOG, caller).widened;
       return w && { years: w.years, filters: conditionsToObject(w.conditions) };
@@ -328,7 +333,8 @@ describe('inferFilters', () => {
     expect(widened('Arbelion Power capital expenditure')).toBeNull(); // no year named
   });
 
-  it('warns when a named period is not in the index and substitutes the next years that report it as a comparative', () => {
+  it(`warns when a named period is not in the index and substitutes the next years that report it as a \
+comparative`, () => {
     const gone = infer('Arbelion revenue in FY2031');
     expect(gone.filters).toEqual({ sec_ticker: ['ARBL'] });
     expect(gone.codes).toEqual(['PERIOD_NOT_IN_INDEX']);
@@ -408,11 +414,13 @@ describe('latestAnnualSources', () => {
     ]);
   });
 
-  it('is none when the question names a period, a span of periods or the quarterly form, or no company is named or filtered', () => {
+  it(`is none when the question names a period, a span of periods or the quarterly form, or no company is named or \
+filtered`, () => {
     expect(latest('How did Chipperfield describe its competition in fiscal 2022?')).toEqual([]);
     expect(latest('How has Chipperfield competition evolved?')).toEqual([]);
     expect(latest('What does the Chipperfield 10-Q say about competition?')).toEqual([]);
-    expect(latest("What does Chipperfield's latest 10-K say about competition?")).toEqual([]); // named: inference picks its year
+    // named: inference picks its year
+    expect(latest("What does Chipperfield's latest 10-K say about competition?")).toEqual([]);
     expect(latest('How do chip makers describe competition?')).toEqual([]);
     // Filters that leave that report alone leave nothing to rank below it.
     expect(

@@ -35,7 +35,8 @@ const authenticates = (key: string, hashes: string) =>
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('npm run key:new', () => {
-  it('prints a new key, its SHA-256, and the wrangler command whose value makes the Worker accept that key', async () => {
+  it(`prints a new key, its SHA-256, and the wrangler command whose value makes the Worker accept that \
+key`, async () => {
     const r = await keyNew(['--name', 'research-agent']);
     expect(r.code).toBe(0);
     const { key, hash, command } = parse(r.stdout);
@@ -69,7 +70,8 @@ describe('npm run key:new', () => {
     expect(parse(a.stdout).key).not.toBe(parse(b.stdout).key);
   });
 
-  it('--help exits 0 with usage; an unknown option, a bad --env or a key in --append-to exits 2 with usage', async () => {
+  it(`--help exits 0 with usage; an unknown option, a bad --env or a key in --append-to exits 2 with \
+usage`, async () => {
     const help = await keyNew(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^usage: npm run key:new/);

@@ -11,7 +11,8 @@ const wordArb = fc
   .map((cs) => cs.join(''));
 
 describe('PackedLines', () => {
-  it('reads every line and finds every word as a sorted array and indexOf would (random words, non-ASCII included)', () => {
+  it(`reads every line and finds every word as a sorted array and indexOf would (random words, non-ASCII \
+included)`, () => {
     fc.assert(
       fc.property(
         fc.array(wordArb, { minLength: 1, maxLength: 60 }),

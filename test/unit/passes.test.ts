@@ -102,7 +102,8 @@ describe('planPasses', () => {
     ]);
   });
 
-  it('the question passes search with the lexical query of the analysis, focused passes with that of their own text', () => {
+  it(`the question passes search with the lexical query of the analysis, focused passes with that of their own \
+text`, () => {
     const plan = input({ conditions: [TICKER, YEAR], widened: { conditions: LATER }, facets: [facet('capex')] });
     const passes = planPasses(plan);
     expect(passes[0]!.lexical).toBe(plan.analysis.lexical);
@@ -118,7 +119,8 @@ describe('planPasses', () => {
     for (const p of passes) expect(p.conditions).toContainEqual(caller);
   });
 
-  it('agentic: one round-robin pass per requirement, labelled for the retrieval plan; undecomposed like research', () => {
+  it(`agentic: one round-robin pass per requirement, labelled for the retrieval plan; undecomposed like \
+research`, () => {
     const requirements = {
       decomposed: true,
       omitted: [],
@@ -156,7 +158,8 @@ describe('runQuery: the trace lists every pass and every shard searched', () => 
     return runQuery(reader, { ...req, normalizedQuery: normalizeQuery(req.query) });
   };
 
-  it('research with line items and a named year: question, later years, one pass per item; shards of all of them', async () => {
+  it(`research with line items and a named year: question, later years, one pass per item; shards of all of \
+them`, async () => {
     const { trace } = await ask({
       mode: 'research',
       query: 'What was the working capital of Quillvale in fiscal 2022?',
@@ -164,13 +167,15 @@ describe('runQuery: the trace lists every pass and every shard searched', () => 
     expect(trace.passes.map((p) => p.purpose)).toEqual(['question', 'later_years', 'line_item', 'line_item']);
     const union = new Set(trace.passes.flatMap((p) => [...p.searchedShards, ...(p.preference?.searchedShards ?? [])]));
     expect(new Set(trace.searchedShards)).toEqual(union);
-    expect(trace.passes[1]!.searchedShards.some((s) => !trace.passes[0]!.searchedShards.includes(s))).toBe(true); // FY2023's shard
+    // FY2023's shard
+    expect(trace.passes[1]!.searchedShards.some((s) => !trace.passes[0]!.searchedShards.includes(s))).toBe(true);
     // One analysis per request, in the trace: the plan's line items are its line items.
     expect(trace.analysis.lineItems).toEqual(['current_assets', 'current_liabilities']);
     expect(trace.passes.filter((p) => p.purpose === 'line_item').map((p) => p.id)).toEqual(trace.analysis.lineItems);
   });
 
-  it('basic: the routed pass, then the whole-index fill, listed as skipped when the routed filings gave enough chains', async () => {
+  it(`basic: the routed pass, then the whole-index fill, listed as skipped when the routed filings gave enough \
+chains`, async () => {
     const { trace } = await ask({ mode: 'basic', query: 'Quillvale net sales in fiscal 2023' });
     expect(trace.passes.map((p) => p.purpose)).toEqual(['route', 'fill']);
     expect(trace.passes[0]!.conditions.map((c) => c.field).sort()).toEqual(['sec_fiscal_year', 'sec_ticker']);

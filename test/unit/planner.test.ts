@@ -183,7 +183,8 @@ describe('lineItemFacets (research mode)', () => {
   it('splits a ratio defined in the question into its line items, with the named years', () => {
     const f = lineItemFacets(
       analyze(
-        'What is the FY2021 operating cash flow ratio for Zenharrow? Operating cash flow ratio is defined as: cash from operations / total current liabilities.',
+        'What is the FY2021 operating cash flow ratio for Zenharrow? Operating cash flow ratio is defined ' +
+          'as: cash from operations / total current liabilities.',
       ),
     );
     expect(f.map((x) => x.id)).toEqual(['operating_cash_flow', 'current_liabilities']);

@@ -93,7 +93,8 @@ describe('publishVersion', () => {
   });
   afterAll(() => storage?.dispose());
 
-  it('uploads the file list, every artifact (shards, graphs and issuer tables by content), the manifest, then moves the pointer', async () => {
+  it(`uploads the file list, every artifact (shards, graphs and issuer tables by content), the manifest, then moves \
+the pointer`, async () => {
     expect(next.version).not.toBe(live.version);
     const order: string[] = [];
     const report = await publishThrough(live.dir, failingOn(null, order));
@@ -185,7 +186,8 @@ describe('gc --keep N', () => {
     ['v4', fileList(['shards/c.bin', C])],
   ]);
 
-  it('keeps the N newest, the current and the previous version; removes manifests before data, then unreferenced stored objects', () => {
+  it(`keeps the N newest, the current and the previous version; removes manifests before data, then unreferenced \
+stored objects`, () => {
     const plan = planGc(objects, 'sp500', 'v3', 1, lists);
     expect(plan.versions).toEqual(['v4', 'v3', 'v2', 'v1']);
     expect(plan.keep).toEqual(['v4', 'v3', 'v2']); // v4 newest, v3 current, v2 previous
@@ -200,7 +202,8 @@ describe('gc --keep N', () => {
     expect(plan.unlisted).toEqual([]);
   });
 
-  it('never removes the current version, even when a rollback made it the oldest, nor an object a kept version lists', () => {
+  it(`never removes the current version, even when a rollback made it the oldest, nor an object a kept version \
+lists`, () => {
     const plan = planGc(objects, 'sp500', 'v1', 2, lists);
     expect(plan.keep).toEqual(['v4', 'v3', 'v1']); // the two newest, and current v1 (nothing older: no previous)
     expect(plan.remove).toEqual(['v2']);

@@ -28,7 +28,8 @@ import { metricCode } from '../../index-format/metrics';
 describe('queryTerms', () => {
   it('drops question-phrasing words and units, keeps content words', () => {
     const t = queryTerms(
-      'What is the FY2023 net sales amount (in USD millions) for Quillvale? Round to two decimal places, based on the income statement.',
+      'What is the FY2023 net sales amount (in USD millions) for Quillvale? Round to two decimal places, ' +
+        'based on the income statement.',
     );
     for (const w of ['round', 'decimal', 'place', 'usd', 'million', 'amount', 'statement', 'based'])
       expect(t).not.toContain(w);
@@ -123,7 +124,8 @@ describe('rowBoost and reconciling rows', () => {
     kind: ['table_row', 'table_row', 'table_row'],
     metric: new Uint8Array([ocf, ocf, inventory]),
     texts: [
-      'Adjustments to reconcile net income to net cash provided by operating activities: Stock-based compensation: 88 for FY2022',
+      'Adjustments to reconcile net income to net cash provided by operating activities: Stock-based ' +
+        'compensation: 88 for FY2022',
       'Net cash provided by operating activities: 1,204 for FY2022',
       'Changes in operating assets and liabilities: Inventories: (31) for FY2022',
     ],

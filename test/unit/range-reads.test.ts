@@ -44,26 +44,31 @@ describe('crc32', () => {
 });
 
 describe('blockReads', () => {
-  it('covers every wanted byte with whole blocks, in order, never overlapping, merging reads at most `gap` blocks apart', () => {
-    const span = fc.tuple(fc.nat(20_000), fc.nat(3_000)).map(([a, n]) => [a, a + n] as const);
-    fc.assert(
-      fc.property(
-        fc.array(span, { maxLength: 40 }),
-        fc.integer({ min: 1, max: 4096 }),
-        fc.nat(2),
-        (spans, block, gap) => {
-          const reads = blockReads(spans, block, gap);
-          for (const [a, b] of spans) {
-            if (b <= a) continue;
-            expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
-          }
-          for (let i = 1; i < reads.length; i++) expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
-          for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
+  it(
+    'covers every wanted byte with whole blocks, in order, never overlapping, merging reads at most ' +
+      '`gap` blocks apart',
+    () => {
+      const span = fc.tuple(fc.nat(20_000), fc.nat(3_000)).map(([a, n]) => [a, a + n] as const);
+      fc.assert(
+        fc.property(
+          fc.array(span, { maxLength: 40 }),
+          fc.integer({ min: 1, max: 4096 }),
+          fc.nat(2),
+          (spans, block, gap) => {
+            const reads = blockReads(spans, block, gap);
+            for (const [a, b] of spans) {
+              if (b <= a) continue;
+              expect(reads.some((r) => r.first * block <= a && (r.last + 1) * block >= b)).toBe(true);
+            }
+            for (let i = 1; i < reads.length; i++)
+              expect(reads[i]!.first).toBeGreaterThan(reads[i - 1]!.last + 1 + gap);
+            for (const r of reads) expect(r.last).toBeGreaterThanOrEqual(r.first);
+          },
+        ),
+        { numRuns: 300 },
+      );
+    },
+  );
 });
 
 describe('spanReads', () => {
@@ -124,7 +129,8 @@ describe('range reads vs whole-object reads on the sample index', () => {
     expect(rangeBytes).toBeLessThan(wholeBytes);
   });
 
-  it('read only the records of the chains a token budget may keep, and answer as when every chain is read', async () => {
+  it(`read only the records of the chains a token budget may keep, and answer as when every chain is \
+read`, async () => {
     let budgetBytes = 0;
     let everyBytes = 0;
     for (const mode of ['research', 'basic', 'agentic_research'] as const) {
@@ -191,7 +197,8 @@ describe('range reads vs whole-object reads on the sample index', () => {
     }
   });
 
-  it('read a part once when callers ask for it at the same time (concurrent passes), as one caller alone would', async () => {
+  it(`read a part once when callers ask for it at the same time (concurrent passes), as one caller alone \
+would`, async () => {
     const { index } = sample.shard('QVLT-FY2023');
     const readsOf = async (callers: number) => {
       const reads: string[] = [];
@@ -231,7 +238,8 @@ describe('range reads vs whole-object reads on the sample index', () => {
       writeFileSync(file, corrupt);
       await expect(openFileIndex(dir).shardParts(index, { records: [0] })).rejects.toBeInstanceOf(RangeChecksumError);
       const firstTerm = [shard.terms.line(0)];
-      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).resolves.toBeDefined(); // other blocks intact
+      // other blocks intact
+      await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).resolves.toBeDefined();
       writeFileSync(file, good.subarray(0, layout.postings.start + 5));
       await expect(openFileIndex(dir).shardParts(index, { terms: firstTerm })).rejects.toBeInstanceOf(
         RangeChecksumError,

@@ -6,9 +6,18 @@ import { extractStatements } from '../../index-builder/statements/statements';
 
 // Invented 10-K pages: Item 3 answers by pointing at a note; the note has a "Legal Proceedings" subheading.
 const PAGES = [
-  'ITEM 1. BUSINESS\nExample Widgets designs widgets for industrial customers. See Note 2 for our revenue by region, which grew this year.',
-  'ITEM 3. LEGAL PROCEEDINGS\nFor a discussion of legal proceedings, see Note 3 to the Consolidated Financial Statements, which is incorporated herein by reference.',
-  'ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nNotes to Consolidated Financial Statements\nNote 1 — Summary of Significant Accounting Policies\nThe statements include the accounts of the company and its subsidiaries.\nNote 2 — Revenue\nRevenue is recognized when control of the goods passes to the customer.\nNote 3 — Commitments and Contingencies\nThe company leases its plants under operating leases that expire through 2031.\nLegal Proceedings\nA distributor sued the company in 2023 alleging breach of a supply contract.\nThe company believes the claims are without merit and is defending itself.\nA court dismissed a patent claim against the company in March 2024.\nNote 4 — Income Taxes\nThe effective tax rate was 21 percent.',
+  'ITEM 1. BUSINESS\nExample Widgets designs widgets for industrial customers. See Note 2 for our revenue by ' +
+    'region, which grew this year.',
+  'ITEM 3. LEGAL PROCEEDINGS\nFor a discussion of legal proceedings, see Note 3 to the Consolidated ' +
+    'Financial Statements, which is incorporated herein by reference.',
+  'ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nNotes to Consolidated Financial Statements\nNote 1 — ' +
+    'Summary of Significant Accounting Policies\nThe statements include the accounts of the company and its ' +
+    'subsidiaries.\nNote 2 — Revenue\nRevenue is recognized when control of the goods passes to the ' +
+    'customer.\nNote 3 — Commitments and Contingencies\nThe company leases its plants under operating leases ' +
+    'that expire through 2031.\nLegal Proceedings\nA distributor sued the company in 2023 alleging breach of a ' +
+    'supply contract.\nThe company believes the claims are without merit and is defending itself.\nA court ' +
+    'dismissed a patent claim against the company in March 2024.\nNote 4 — Income Taxes\nThe effective tax ' +
+    'rate was 21 percent.',
 ];
 
 function placed() {
@@ -57,10 +66,14 @@ describe('items incorporated by reference from a note', () => {
       return links[pointer]!.map((d) => statements[pointer + d]!.text);
     };
     const notes = (legalHeading: string) =>
-      'ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nNotes to Consolidated Financial Statements\nNote 1 — Income Taxes\n' +
-      'The effective tax rate was 21 percent.\nUncertain tax positions are reviewed each quarter.\nNote 2 — Commitments and Contingencies\n' +
-      'The company leases its plants under operating leases that expire through 2031.\nGuarantees\nThe company guarantees the debt of a joint venture.\n' +
-      `${legalHeading}\nA distributor sued the company in 2023 alleging breach of a supply contract.\nThe company believes the claims are without merit.`;
+      'ITEM 8. FINANCIAL STATEMENTS AND SUPPLEMENTARY DATA\nNotes to Consolidated Financial Statements\nNote ' +
+      '1 — Income Taxes\n' +
+      'The effective tax rate was 21 percent.\nUncertain tax positions are reviewed each quarter.\nNote 2 — ' +
+      'Commitments and Contingencies\n' +
+      'The company leases its plants under operating leases that expire through 2031.\nGuarantees\nThe ' +
+      'company guarantees the debt of a joint venture.\n' +
+      `${legalHeading}\nA distributor sued the company in 2023 alleging breach of a supply contract.\nThe ` +
+      `company believes the claims are without merit.`;
     const item3 = (pointer: string) => `ITEM 3. LEGAL PROCEEDINGS\n${pointer}`;
     // Two notes named; the second is the one whose subheading repeats the item's title.
     expect(
@@ -68,7 +81,8 @@ describe('items incorporated by reference from a note', () => {
         [
           PAGES[0]!,
           item3(
-            'The material set forth in Note 1 (tax contingencies) and Note 2 (legal contingencies) is incorporated herein by reference.',
+            'The material set forth in Note 1 (tax contingencies) and Note 2 (legal contingencies) is ' +
+              'incorporated herein by reference.',
           ),
           notes('Legal Proceedings'),
         ],
@@ -113,9 +127,12 @@ describe('items incorporated by reference from a note', () => {
     ).toBe('The company leases its plants under operating leases that expire through 2031.');
   });
 
-  it('links nothing from an item that states its own disclosure at length, or to a note the filing does not print', () => {
+  it(`links nothing from an item that states its own disclosure at length, or to a note the filing does not \
+print`, () => {
     const long = [
-      `ITEM 1. BUSINESS\n${'Example Widgets designs widgets for industrial customers in many markets. '.repeat(25)}See Note 2 for revenue by region.`,
+      `ITEM 1. ` +
+        `BUSINESS\n${'Example Widgets designs widgets for industrial customers in many markets. '.repeat(25)}See ` +
+        `Note 2 for revenue by region.`,
       ...PAGES.slice(1),
     ];
     const sections = segmentFiling('10-K', long);

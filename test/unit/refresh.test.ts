@@ -39,7 +39,9 @@ beforeAll(async () => {
   constituents = join(work, 'sp500-constituents.csv');
   writeFileSync(
     constituents,
-    'Symbol,Security,GICS Sector,GICS Sub-Industry\nQSEP,Q Separator,Industrials,Industrial Machinery\nQVLT,Q Vault,Information Technology,Technology Hardware\nZNHF,Zenith Health,Health Care,Health Care Services\n',
+    'Symbol,Security,GICS Sector,GICS Sub-Industry\nQSEP,Q Separator,Industrials,Industrial ' +
+      'Machinery\nQVLT,Q Vault,Information Technology,Technology Hardware\nZNHF,Zenith Health,Health ' +
+      'Care,Health Care Services\n',
   );
 });
 afterAll(async () => {
@@ -93,7 +95,8 @@ async function refreshRun(
   let rebuilt: string[] | null = null;
   let learnedModel: boolean | null = null;
   if (plan.full || plan.changed.length) {
-    // As the workflow's build step: a full build gets the plan's model, an incremental one reuses its previous version's.
+    // As the workflow's build step: a full build gets the plan's model, an incremental one reuses its previous
+    // version's.
     const how = plan.full
       ? plan.model
         ? { embeddingModel: plan.model }
@@ -135,7 +138,8 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
-  it('adds the filing received between runs incrementally, rewriting only its issuer, and stops early when nothing is new', async () => {
+  it(`adds the filing received between runs incrementally, rewriting only its issuer, and stops early when nothing is \
+new`, async () => {
     const storage = await openLocalBindings(join(work, 'state'));
     try {
       const { target } = storage;
@@ -198,7 +202,8 @@ describe('refresh from R2: two runs of the workflow chain, then one with nothing
       expect(await target.getPointer(pointerKey('sp500'))).toBe(second.version);
 
       // A builder that extracts filings differently from the one that built the live version (EXTRACTION_VERSION):
-      // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over, with the live
+      // nothing is new at EDGAR, yet every issuer is rebuilt from the archived filings, none carried over, with the
+      // live
       // version's embedding model pulled from the bucket.
       const state = (await readRefreshState(target))!;
       await target.putObject(

@@ -52,8 +52,10 @@ describe('runQuery: a financial statement the question names', () => {
     // The cash-flow statement's closing cash row and MD&A's liquidity sentences state cash too; the balance sheet's
     // rows (two columns, the fiscal year ends) lead, its cash row among the first three chains.
     const chains = (body.evidence ?? '').match(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/g) ?? [];
-    const balanceSheetRow =
-      /^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ended September 24, 2022 \(USD millions\)/;
+    const balanceSheetRow = new RegExp(
+      String.raw`^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ` +
+        String.raw`ended September 24, 2022 \(USD millions\)`,
+    );
     for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
     expect(chains.slice(0, 3).join('')).toMatch(
       /<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/,
@@ -72,12 +74,14 @@ describe('runQuery: a financial statement the question names', () => {
 });
 
 describe('runQuery: soft periods', () => {
-  it('searches the later 10-Ks that restate a named year too, ranks them below it, and never widens a caller filter', async () => {
+  it(`searches the later 10-Ks that restate a named year too, ranks them below it, and never widens a caller \
+filter`, async () => {
     const { body, trace } = await ask({ query: 'Quillvale cost of sales in fiscal 2022' });
     expect(trace.widened?.years).toEqual(['FY-2023']);
     expect(trace.widened?.pass.allowedSources).toBeGreaterThan(0);
     expect(body.notices?.map((n) => n.code)).toContain('PERIOD_WIDENED');
-    expect(body.summary?.applied_metadata_filters).toMatchObject({ sec_fiscal_year: ['FY-2022'] }); // still the named year
+    // still the named year
+    expect(body.summary?.applied_metadata_filters).toMatchObject({ sec_fiscal_year: ['FY-2022'] });
     const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
     expect(first).toMatch(/sources='QVLT-10K-FY2022-/);
 
@@ -122,7 +126,8 @@ describe('runQuery: a question that names no period', () => {
 });
 
 describe('runQuery: basic mode', () => {
-  it('routes to the named company and takes one pass per line item a ratio needs, still applying no filter', async () => {
+  it(`routes to the named company and takes one pass per line item a ratio needs, still applying no \
+filter`, async () => {
     const { body } = await ask({ mode: 'basic', query: 'What was the working capital of Quillvale in fiscal 2023?' });
     expect(body.summary?.applied_metadata_filters).toBeUndefined();
     const evidence = body.evidence ?? '';
@@ -160,7 +165,8 @@ describe('mergePreferred', () => {
 });
 
 describe('effortLimits: how many chains, how deep, by effort and question shape', () => {
-  it('gives medium lookups and ratios more, shorter chains; trends, comparisons and descriptive questions stay deep', () => {
+  it(`gives medium lookups and ratios more, shorter chains; trends, comparisons and descriptive questions stay \
+deep`, () => {
     for (const shape of ['lookup', 'ratio'] as const) {
       expect(effortLimits('medium', shape)).toEqual({ ...EFFORT_LIMITS.medium, maxChains: 16, entriesPerChain: 2 });
     }
@@ -182,7 +188,8 @@ describe('effortLimits: how many chains, how deep, by effort and question shape'
 });
 
 describe('runQuery: a statement is shown once', () => {
-  it('prints no statement twice when merged passes both found it (line-item facets of a ratio, agentic requirements)', async () => {
+  it(`prints no statement twice when merged passes both found it (line-item facets of a ratio, agentic \
+requirements)`, async () => {
     for (const mode of ['research', 'agentic_research'] as const) {
       for (const query of [
         'What was the gross margin percentage of Quillvale in fiscal 2023?',

@@ -81,7 +81,8 @@ describe('the code scan against the exact scan (its slow twin)', () => {
 });
 
 describe('query terms of a statement from posting lists against its tokenized text (its slow twin)', () => {
-  it('gives the query terms chainTerms gives, on every statement, for questions with metrics, years and rare words', () => {
+  it(`gives the query terms chainTerms gives, on every statement, for questions with metrics, years and rare \
+words`, () => {
     const questions = [
       'What was Quillvale capital expenditure in fiscal 2023?',
       'Zenharrow Foods net sales and cost of sales in 2022 and FY2021',
@@ -123,7 +124,8 @@ describe('query terms of a statement from posting lists against its tokenized te
 });
 
 describe('the sources a scoped catalog holds against walking its sparse array (its slow twin)', () => {
-  it('lists exactly the indexes a walk over every slot finds, in order, for each issuer and for all of them', async () => {
+  it(`lists exactly the indexes a walk over every slot finds, in order, for each issuer and for all of \
+them`, async () => {
     const reader = openFileIndex(sample.result.dir);
     for (const tickers of [['QVLT'], ['ZNHF', 'QSEP'], sample.catalog.companies.map((c) => c.ticker)]) {
       const { sources } = await reader.scope(tickers);

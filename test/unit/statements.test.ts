@@ -66,7 +66,8 @@ describe('table facts', () => {
     const note = ['Note 7. Debt', '(In millions)   2024   2023', 'Senior notes due 2031   2,500   2,500'].join('\n');
     // The page before ends in a paragraph that only the statement's title closes.
     const before =
-      'Item 8. Financial Statements and Supplementary Data\nThe statements below were audited by an independent registered public\naccounting firm whose report follows them';
+      'Item 8. Financial Statements and Supplementary Data\nThe statements below were audited by an ' +
+      'independent registered public\naccounting firm whose report follows them';
     const stmts = segmentFiling('10-K', [before, page, note]).flatMap((s) => extractStatements(s, '10-K'));
     const debt = stmts.find((r) => r.text.startsWith('Long-term debt'))!;
     expect(debt.text).toBe('Long-term debt: 8,410 for FY2024 | 7,925 for FY2023 (USD millions)');
@@ -86,7 +87,9 @@ describe('table facts', () => {
       '2023-03-25/9M',
     ]);
     expect(products.text).toBe(
-      'Net sales: Products: 1,210 for three months ended March 30, 2024 | 1,105 for three months ended March 25, 2023 | 3,300 for nine months ended March 30, 2024 | 3,050 for nine months ended March 25, 2023 (USD millions)',
+      'Net sales: Products: 1,210 for three months ended March 30, 2024 | 1,105 for three months ended March ' +
+        '25, 2023 | 3,300 for nine months ended March 30, 2024 | 3,050 for nine months ended March 25, 2023 ' +
+        '(USD millions)',
     );
   });
 
@@ -99,7 +102,8 @@ describe('table facts', () => {
     expect(eps.text.endsWith('(USD per share)')).toBe(true);
   });
 
-  it('joins a label wrapped over several lines, also in a table whose header names no periods, and keeps prose whole', () => {
+  it(`joins a label wrapped over several lines, also in a table whose header names no periods, and keeps prose \
+whole`, () => {
     const page = [
       'Item 8. Financial Statements and Supplementary Data',
       '   (In millions)   2024   2023   2022',
@@ -152,7 +156,8 @@ describe('metric vocabulary', () => {
     expect(ids('Net cash provided by operating activities')).toEqual(['operating_cash_flow']);
     expect(ids('Gross margin as a percentage of net sales was 55.6%')).toEqual(['gross_margin_pct', 'revenue']);
   });
-  it('finds what trying every pattern finds (the first-word filter), whatever the case, spacing and characters around', () => {
+  it(`finds what trying every pattern finds (the first-word filter), whatever the case, spacing and characters \
+around`, () => {
     const synonyms = METRICS.flatMap((m) => m.synonyms);
     // Pieces of synonyms and of the text around them: word boundaries that are and are not ASCII ("_", "é", the
     // Kelvin sign and dotted capital I, which lower-case to ASCII letters), both apostrophes, "&", digits.

@@ -93,7 +93,8 @@ describe('epistemic status rules', () => {
   // A loss contingency's likelihood as the company judges it (ASC 450), against a policy conditioned on that judgement.
   it.each([
     [
-      'The Company believes that it is probable that it will incur a loss from these matters, though it cannot estimate the loss that may arise.',
+      'The Company believes that it is probable that it will incur a loss from these matters, though it ' +
+        'cannot estimate the loss that may arise.',
       '10K-Item-8',
       'ASSESSMENT',
     ],
@@ -103,7 +104,8 @@ describe('epistemic status rules', () => {
       'ASSESSMENT',
     ],
     [
-      'We record accruals for these matters to the extent that we conclude that a loss is probable and reasonably estimable.',
+      'We record accruals for these matters to the extent that we conclude that a loss is probable and ' +
+        'reasonably estimable.',
       '10K-Item-8',
       'FACT',
     ],
@@ -137,7 +139,9 @@ describe('epistemic status rules', () => {
     ['We estimate the fair value to be $10 million.', '10K-Item-8', 'FACT'],
     // a long belief about the future is a forecast; someone else's belief is not the company's
     [
-      'We believe that our cash flow, together with our credit facilities, commercial paper programs, working capital lines and other sources of financing such as long-term debt, will be adequate to meet our operating, investing and financing needs.',
+      'We believe that our cash flow, together with our credit facilities, commercial paper programs, ' +
+        'working capital lines and other sources of financing such as long-term debt, will be adequate to meet ' +
+        'our operating, investing and financing needs.',
       '10K-Item-7',
       'PREDICTION',
     ],

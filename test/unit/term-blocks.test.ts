@@ -1,4 +1,5 @@
-// Term blocks cap each term's shard list (index-builder/shards/partitioned.ts, MAX_SHARDS_PER_TERM) so a block's size does
+// Term blocks cap each term's shard list (index-builder/shards/partitioned.ts, MAX_SHARDS_PER_TERM) so a block's size
+// does
 // not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
 import { describe, expect, it } from 'vitest';
 import { MAX_SHARDS_PER_TERM, termBlocks, type CorpusLexicon } from '../../index-builder/shards/partitioned';
@@ -39,7 +40,8 @@ function table() {
 }
 
 describe('term block shard lists', () => {
-  it('list at most MAX_SHARDS_PER_TERM shards per term, the highest impacts, and keep the highest left out as the rest bound', () => {
+  it(`list at most MAX_SHARDS_PER_TERM shards per term, the highest impacts, and keep the highest left out as the \
+rest bound`, () => {
     const lex = table();
     const t = lex.termIndex.get('common')!;
     const listed = [...lex.shardIds.subarray(lex.shardOffsets[t]!, lex.shardOffsets[t + 1]!)];

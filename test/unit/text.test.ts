@@ -8,7 +8,8 @@ import { stem, tokenize, tokenizeUnicode } from '../../index-format/tokenize';
 describe('normalizeQuery', () => {
   it('applies NFKC, collapses whitespace and trims', () => {
     expect(normalizeQuery('  ﬁscal\u00a0 2023\n\tcapex  ')).toBe('fiscal 2023 capex');
-    expect(normalizeQuery('net\u200bsales \u202eQ3\u202c\u0007 2023\ufeff')).toBe('netsales Q3 2023'); // Cf removed, Cc as space
+    // Cf removed, Cc as space
+    expect(normalizeQuery('net\u200bsales \u202eQ3\u202c\u0007 2023\ufeff')).toBe('netsales Q3 2023');
     expect(normalizeQuery('\u200b\u200c\u200d\u2060')).toBe('');
   });
   it('counts code points, not UTF-16 units', () => {

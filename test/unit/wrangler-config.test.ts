@@ -30,7 +30,8 @@ const newDir = tempDirs('fers-dry-run-');
 
 describe('wrangler.toml', () => {
   for (const env of [undefined, 'staging', 'production'] as const) {
-    it.concurrent(`deploys (--dry-run) ${env ? `--env ${env}` : 'at the top level'}, with that environment's bucket`, async () => {
+    it.concurrent(`deploys (--dry-run) ${env ? `--env ${env}` : 'at the top level'}, with that environment's \
+bucket`, async () => {
       const out = newDir();
       const r = await dryRun(env, out);
       expect(r.code, r.output).toBe(0);

@@ -68,7 +68,8 @@ describe('agentic_research: decomposition and coverage', () => {
     expect(json.coverage.limitations).toEqual(['token_budget']);
   });
 
-  it('tight caps: coverage is computed from what was returned, and some cap leaves it partial by the budget', async () => {
+  it(`tight caps: coverage is computed from what was returned, and some cap leaves it partial by the \
+budget`, async () => {
     const loose = await agentic(TWO_ISSUERS);
     const full = loose.evidence_budget.estimated_tokens;
     const statuses = new Set<string>();
@@ -94,7 +95,8 @@ describe('agentic_research: decomposition and coverage', () => {
     expect(json.coverage.limitations).toEqual(['missing_evidence']);
   });
 
-  it('a ratio of two issuers over two years: four planned, the rest omitted with requirement_limit, never complete', async () => {
+  it(`a ratio of two issuers over two years: four planned, the rest omitted with requirement_limit, never \
+complete`, async () => {
     const json = await agentic(
       'Compare the operating margin of Quillvale and Zenharrow in fiscal 2023 and fiscal 2022',
     );
@@ -123,14 +125,16 @@ describe('agentic_research: decomposition and coverage', () => {
     ]);
   });
 
-  it('max_evidence counts before coverage: a requirement whose chains were cut by the count cap is missing', async () => {
+  it(`max_evidence counts before coverage: a requirement whose chains were cut by the count cap is \
+missing`, async () => {
     const json = await agentic(TWO_ISSUERS, { retrieval: { max_evidence: 1 } });
     expectConsistent(json);
     expect(json.coverage.status).toBe('partial');
     expect(json.coverage.requirements.map((r: any) => r.status).sort()).toEqual(['covered', 'missing']);
   });
 
-  it("a question about change across one issuer's filings: one requirement per filing, each searched in that filing only", async () => {
+  it(`a question about change across one issuer's filings: one requirement per filing, each searched in that filing \
+only`, async () => {
     const json = await agentic('How have Zenharrow net sales evolved over time?');
     expectConsistent(json);
     expect(json.coverage.requirements.map((r: any) => r.label)).toEqual([

@@ -55,7 +55,8 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
     }
   });
 
-  it('types: wrong JSON types are rejected field by field (query not a string, include flags not booleans)', async () => {
+  it(`types: wrong JSON types are rejected field by field (query not a string, include flags not \
+booleans)`, async () => {
     await rejects({ query: 42 }, 'VALIDATION_ERROR');
     await rejects({ query: Q, include: { evidence: 'yes' } }, 'VALIDATION_ERROR');
     await rejects({ query: Q, include: null }, 'VALIDATION_ERROR');
@@ -80,7 +81,8 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
     expect((await query({ query: Q, mode: 'basic', metadata_filters: null })).status).toBe(200);
   });
 
-  it('max_evidence and max_evidence_tokens: integers >= 1 or null; zero, negatives, fractions, strings and booleans are rejected', async () => {
+  it(`max_evidence and max_evidence_tokens: integers >= 1 or null; zero, negatives, fractions, strings and booleans \
+are rejected`, async () => {
     for (const bad of [0, -1, 1.5, '3', true, 1e300]) {
       await rejects({ query: Q, retrieval: { max_evidence: bad } }, 'VALIDATION_ERROR');
       await rejects({ query: Q, retrieval: { max_evidence_tokens: bad } }, 'VALIDATION_ERROR');
@@ -93,7 +95,8 @@ describe('request validation (spec 2.1, 2.3, 2.4, 7)', () => {
     expect((await query({ query: Q, retrieval: null })).status).toBe(200);
   });
 
-  it('query length: at most 4,000 characters after normalization (NFKC, whitespace collapsed, trimmed), counted in code points', async () => {
+  it(`query length: at most 4,000 characters after normalization (NFKC, whitespace collapsed, trimmed), counted in \
+code points`, async () => {
     const word = 'revenue ';
     const exact = word.repeat(500).trim().padEnd(4000, 'x'); // 4,000 code points
     expect((await query({ query: exact })).status).toBe(200);
@@ -192,7 +195,11 @@ describe('metadata filters (spec 2.2, 8)', () => {
     // Every returned source satisfies every condition (and there is at least one, so this cannot pass vacuously).
     const registered = [
       ...(json.evidence ?? '').matchAll(
-        /<source id="[^"]+" type="[^"]+" date="([^"]+)"[^>]*sec_fiscal_year="([^"]+)"[^>]*sec_form_type="([^"]+)"[^>]*sec_ticker="([^"]+)"/g,
+        new RegExp(
+          '<source id="[^"]+" type="[^"]+" date="([^"]+)"[^>]*sec_fiscal_year="([^"]+)' +
+            '"[^>]*sec_form_type="([^"]+)"[^>]*sec_ticker="([^"]+)"',
+          'g',
+        ),
       ),
     ];
     expect(registered.length).toBeGreaterThan(0);
@@ -204,7 +211,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
     }
   });
 
-  it('operators allowed per field: gte on a ticker and neq on a filing date are rejected; in on a date is rejected', async () => {
+  it(`operators allowed per field: gte on a ticker and neq on a filing date are rejected; in on a date is \
+rejected`, async () => {
     const json = await rejects(
       {
         query: Q,
@@ -247,7 +255,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
     for (const f of good) expect((await research(f)).status, JSON.stringify(f)).toBe(200);
   });
 
-  it('value normalization and aliases: 10k -> 10-K, fy2023 -> FY-2023, company names -> tickers, case-insensitive sectors and item aliases', async () => {
+  it(`value normalization and aliases: 10k -> 10-K, fy2023 -> FY-2023, company names -> tickers, case-insensitive \
+sectors and item aliases`, async () => {
     const { status, json } = await research({
       sec_form_type: '10k',
       sec_fiscal_year: 'fy2023',
@@ -266,7 +275,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
     });
   });
 
-  it('limits: 50 conditions, 100 values per condition, 250 values in total, 256 characters per value (FILTER_LIMIT_EXCEEDED)', async () => {
+  it(`limits: 50 conditions, 100 values per condition, 250 values in total, 256 characters per value \
+(FILTER_LIMIT_EXCEEDED)`, async () => {
     const values = (n: number) => Array.from({ length: n }, (_, i) => `T${i}`);
     await rejects(
       { query: Q, mode: 'research', metadata_filters: { sec_ticker: values(101) } },
@@ -294,7 +304,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
     await rejects({ query: Q, mode: 'research', metadata_filters: many }, 'FILTER_LIMIT_EXCEEDED');
   });
 
-  it('boolean expression roots (and, or, not, field) are rejected with detail.code FILTER_EXPRESSION_UNSUPPORTED', async () => {
+  it(`boolean expression roots (and, or, not, field) are rejected with detail.code \
+FILTER_EXPRESSION_UNSUPPORTED`, async () => {
     for (const root of ['and', 'or', 'not', 'field', 'AND']) {
       await rejects(
         { query: Q, mode: 'research', metadata_filters: { [root]: [{ sec_ticker: 'QVLT' }] } },
@@ -333,7 +344,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
     }
   });
 
-  it('caller filters bound every cited source, agreeing and disagreeing filings included (neq; a report_filing_date lte backtest)', async () => {
+  it(`caller filters bound every cited source, agreeing and disagreeing filings included (neq; a report_filing_date \
+lte backtest)`, async () => {
     const cases: { filters: Record<string, unknown>; ok: (attrs: Record<string, string>) => boolean }[] = [
       {
         filters: { sec_ticker: 'QVLT', sec_fiscal_year: { neq: 'FY-2022' } },
@@ -376,7 +388,8 @@ describe('metadata filters (spec 2.2, 8)', () => {
 });
 
 describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
-  it('rule 1: a body with only query returns exactly request_id, evidence, evidence_instructions, evidence_budget and summary', async () => {
+  it(`rule 1: a body with only query returns exactly request_id, evidence, evidence_instructions, evidence_budget and \
+summary`, async () => {
     const { status, json, headers } = await query({ query: Q });
     expect(status).toBe(200);
     expect(Object.keys(json).sort()).toEqual([
@@ -398,7 +411,8 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
     expect(noInstr.evidence_instructions).toBeUndefined();
   });
 
-  it('rule 3: evidence_budget is present whenever evidence or agent_context is requested, absent otherwise', async () => {
+  it(`rule 3: evidence_budget is present whenever evidence or agent_context is requested, absent \
+otherwise`, async () => {
     expect((await query({ query: Q })).json.evidence_budget).toBeDefined();
     expect(
       (await query({ query: Q, include: { evidence: false, agent_context: true } })).json.evidence_budget,
@@ -424,7 +438,8 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
     await rejects({ query: Q, metadata_filters: { sec_fiscal_year: 'FY-2023' } }, 'FILTERS_NOT_ALLOWED_IN_BASIC_MODE');
   });
 
-  it('agent_context only: with evidence and evidence_instructions false, only agent_context of the three is returned', async () => {
+  it(`agent_context only: with evidence and evidence_instructions false, only agent_context of the three is \
+returned`, async () => {
     const { json } = await query({
       query: Q,
       include: { evidence: false, evidence_instructions: false, agent_context: true },
@@ -436,7 +451,8 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
     expect(json.agent_context.source_fields).toEqual(expect.arrayContaining(['evidence_instructions', 'evidence']));
   });
 
-  it('metadata_distribution and metadata_dashboard are returned exactly when requested, independently of each other', async () => {
+  it(`metadata_distribution and metadata_dashboard are returned exactly when requested, independently of each \
+other`, async () => {
     for (const [distribution, dashboard] of [
       [true, false],
       [false, true],
@@ -461,7 +477,8 @@ describe('response sections (spec 2.5, 4.1 rules 1-5)', () => {
     expect(Object.keys(json).sort()).toEqual(['evidence', 'evidence_budget', 'evidence_instructions', 'request_id']);
   });
 
-  it('summary: submitted_metadata_filters is what the caller sent, applied_metadata_filters the caller filters plus inferred ones', async () => {
+  it(`summary: submitted_metadata_filters is what the caller sent, applied_metadata_filters the caller filters plus \
+inferred ones`, async () => {
     const sent = { sec_form_type: ['10k'] };
     const { json } = await query({
       query: 'Zenharrow Foods net sales fiscal 2023',
@@ -495,7 +512,8 @@ describe('authentication (spec 5, DESIGN.md 2)', () => {
     expect(new Set(results.map((r) => r.json.message)).size).toBe(1);
   });
 
-  it('auth is checked before the body is validated, so an anonymous caller learns nothing about the contract', async () => {
+  it(`auth is checked before the body is validated, so an anonymous caller learns nothing about the \
+contract`, async () => {
     expectEnvelope((await query('{not json', null)).json, 401, 'UNAUTHORIZED');
   });
 
@@ -558,7 +576,8 @@ describe('GET /metadata-filters (spec 2.6, 4.2)', () => {
     }
   });
 
-  it('field= returns one field; unknown fields and parameters and non-boolean include_values are rejected with INVALID_PARAMETER', async () => {
+  it(`field= returns one field; unknown fields and parameters and non-boolean include_values are rejected with \
+INVALID_PARAMETER`, async () => {
     const one = await get('/metadata-filters?field=sec_form_type&include_values=true');
     expect(one.json.fields.map((f: any) => f.name)).toEqual(['sec_form_type']);
     expect(one.json.fields[0].allowed_values.map((v: any) => v.value)).toEqual(['10-K', '10-Q']);

@@ -37,7 +37,8 @@ async function ask(vars: Record<string, string> = {}) {
 const edgeUrl = (version: string, file: string) => `https://index.invalid/${keyOf(version, file)}`;
 
 describe('Cache API in front of R2', () => {
-  it('a fresh isolate reads every verified object but the manifest from the colo cache, with the same answer', async () => {
+  it(`a fresh isolate reads every verified object but the manifest from the colo cache, with the same \
+answer`, async () => {
     await uploadVersion('edge-v1');
     dropIsolateCache();
     const first = await ask();
@@ -56,7 +57,8 @@ describe('Cache API in front of R2', () => {
     expect(second.json.evidence).toBe(first.json.evidence);
   });
 
-  it('a newly published version reads its unchanged shards and issuer tables from the colo cache (stored by content)', async () => {
+  it(`a newly published version reads its unchanged shards and issuer tables from the colo cache (stored by \
+content)`, async () => {
     await uploadVersion('edge-v5a');
     dropIsolateCache();
     expect((await ask()).status).toBe(200);
@@ -65,8 +67,10 @@ describe('Cache API in front of R2', () => {
     const res = await ask();
     expect(res.status).toBe(200);
     expect(res.log.shards_loaded).toBeGreaterThan(0);
-    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.shards_loaded + 1); // its shard heads and QVLT's table
-    expect(res.log.objects_read - res.log.edge_cache_hits - 1).toBeGreaterThanOrEqual(2); // R2: its directory and term blocks
+    // its shard heads and QVLT's table
+    expect(res.log.edge_cache_hits).toBeGreaterThanOrEqual(res.log.shards_loaded + 1);
+    // R2: its directory and term blocks
+    expect(res.log.objects_read - res.log.edge_cache_hits - 1).toBeGreaterThanOrEqual(2);
   });
 
   it('a copy that fails its seal is dropped and R2 is read instead', async () => {
@@ -95,7 +99,8 @@ describe('Cache API in front of R2', () => {
     expect(repaired[repaired.length - 1]).toBe(bytes[bytes.length - 1]! ^ 0xff);
   });
 
-  it('ARTIFACT_CACHE_SCOPE=request: every request reads what a fresh isolate reads, and the isolate keeps nothing', async () => {
+  it(`ARTIFACT_CACHE_SCOPE=request: every request reads what a fresh isolate reads, and the isolate keeps \
+nothing`, async () => {
     await uploadVersion('edge-v4');
     dropIsolateCache();
     const vars = { ARTIFACT_CACHE_SCOPE: 'request', EDGE_CACHE: 'off' };

@@ -65,7 +65,8 @@ describe('a missing shard', () => {
 });
 
 describe('a shard whose checksum fails', () => {
-  it('answers 503 artifact_checksum_mismatch for a flipped byte in its head or in a block a query reads, and for a truncated object, and recovers', async () => {
+  it(`answers 503 artifact_checksum_mismatch for a flipped byte in its head or in a block a query reads, and for a \
+truncated object, and recovers`, async () => {
     const version = 'fault-corrupt-shard';
     const file = shardFile('ZNHF', 2023);
     await uploadVersion(version);
@@ -163,7 +164,8 @@ describe('a manifest pointing at a version that is not uploaded', () => {
 });
 
 describe('a half-published version', () => {
-  it('keeps serving the previous version while a new version is half uploaded and the pointer not yet moved', async () => {
+  it(`keeps serving the previous version while a new version is half uploaded and the pointer not yet \
+moved`, async () => {
     const live = 'fault-half-live';
     await uploadVersion(live);
     const before = await queryWith(QVLT, NO_MEMO);
@@ -178,7 +180,8 @@ describe('a half-published version', () => {
     expect(during.json.evidence).toBe(before.json.evidence);
   });
 
-  it('fails with the missing artifact named when a pointer is moved to an incomplete upload, and recovers when it completes', async () => {
+  it(`fails with the missing artifact named when a pointer is moved to an incomplete upload, and recovers when it \
+completes`, async () => {
     const version = 'fault-half-pointed';
     const table = 'issuers/QVLT.bin';
     await uploadVersion(version, { skip: ['directory.bin'], missing: [table, shardFile('QVLT', 2023)] });

@@ -82,7 +82,8 @@ const requestArb = fc.record({
 });
 
 describe('response properties for any request (fast-check, through the Worker)', () => {
-  it('never exceeds the token cap, returns only complete chains and includes exactly the requested sections', async () => {
+  it(`never exceeds the token cap, returns only complete chains and includes exactly the requested \
+sections`, async () => {
     await fc.assert(
       fc.asyncProperty(requestArb, async (req) => {
         const { status, json } = await query(req);

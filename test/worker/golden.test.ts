@@ -26,9 +26,13 @@ const NARROW = {
 };
 
 const I8_REGISTRY =
-  '<source id="QVLT-10K-FY2023-I8" type="sec_filing_item" date="2023-11-14" sec_fiscal_year="FY-2023" sec_fiscal_year_end="09-30" sec_form_type="10-K" sec_gics_sector="Information Technology" sec_gics_sub_industry="Semiconductors" sec_item_tag="10K-Item-8" sec_ticker="QVLT"/>';
+  '<source id="QVLT-10K-FY2023-I8" type="sec_filing_item" date="2023-11-14" sec_fiscal_year="FY-2023" ' +
+  'sec_fiscal_year_end="09-30" sec_form_type="10-K" sec_gics_sector="Information Technology" ' +
+  'sec_gics_sub_industry="Semiconductors" sec_item_tag="10K-Item-8" sec_ticker="QVLT"/>';
 const I8_KEY =
-  'QVLT-10K-FY2023-I8: type=sec_filing_item, date=2023-11-14, sec_fiscal_year=FY-2023, sec_fiscal_year_end=09-30, sec_form_type=10-K, sec_gics_sector=Information Technology, sec_gics_sub_industry=Semiconductors, sec_item_tag=10K-Item-8, sec_ticker=QVLT';
+  'QVLT-10K-FY2023-I8: type=sec_filing_item, date=2023-11-14, sec_fiscal_year=FY-2023, ' +
+  'sec_fiscal_year_end=09-30, sec_form_type=10-K, sec_gics_sector=Information Technology, ' +
+  'sec_gics_sub_industry=Semiconductors, sec_item_tag=10K-Item-8, sec_ticker=QVLT';
 
 const DASHBOARD_SECTIONS = [
   'Evidence strength (share of entries)',
@@ -150,7 +154,8 @@ function expectConsistent(json: any): ParsedEvidence {
     const expected = recount(parsed);
     for (const [key, values] of Object.entries(expected)) {
       expect(json.metadata_distribution[key].values, key).toEqual(values);
-      expect(Object.keys(json.metadata_distribution[key].values), key).toEqual(Object.keys(values)); // largest share first
+      // largest share first
+      expect(Object.keys(json.metadata_distribution[key].values), key).toEqual(Object.keys(values));
     }
     expect(json.metadata_distribution.report_filing_date).toEqual({
       display_name: 'Filing dates',
@@ -184,7 +189,9 @@ function issuerEntity(
   ];
   return {
     name: `${name} (${ticker})`,
-    description: `Issuer with ticker ${ticker}; GICS sector ${sector}, sub-industry ${subIndustry}; fiscal year end ${ends.join(', ')} in the cited filings.`,
+    description:
+      `Issuer with ticker ${ticker}; GICS sector ${sector}, sub-industry ${subIndustry}; fiscal year ` +
+      `end ${ends.join(', ')} in the cited filings.`,
   };
 }
 
@@ -221,7 +228,8 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     expect(evidence.split('\n')).toContain(I8_KEY);
     expect(
       evidence.endsWith(
-        `</evidence_chain>\n<source_key>\n${parsed.sourceKey!.map((k) => `${k.id}: ${k.pairs}`).join('\n')}\n</source_key>`,
+        `</evidence_chain>\n<source_key>\n${parsed.sourceKey!.map((k) => `${k.id}: ${k.pairs}`).join('\n')}\n` +
+          '</source_key>',
       ),
     ).toBe(true);
     expect(parsed.glossary[0]).toEqual(
@@ -234,7 +242,8 @@ describe('golden: a narrowly filtered research query (one source)', () => {
     for (const s of parsed.registry) expect(s.attrs.sec_ticker).toBe('QVLT');
   });
 
-  it("cites only filings inside the caller's filters: the FY2022 10-K restating the capex row is not an agreeing source", () => {
+  it(`cites only filings inside the caller's filters: the FY2022 10-K restating the capex row is not an agreeing \
+source`, () => {
     const parsed = parseEvidence(json.evidence);
     const row = parsed.chains[0]!.entries.find((e) =>
       e.consensus.startsWith('Purchases of property, plant and equipment: (412)'),
@@ -304,7 +313,9 @@ describe('golden: a narrowly filtered research query (one source)', () => {
 
   it('builds agent_context from exactly the instructions and the evidence', () => {
     expect(json.agent_context).toEqual({
-      text: `# Filing evidence\n\n## How to use this evidence\n\n${EVIDENCE_INSTRUCTIONS}\n\n## Evidence\n\n${json.evidence}`,
+      text:
+        `# Filing evidence\n\n## How to use this evidence\n\n${EVIDENCE_INSTRUCTIONS}\n\n## ` +
+        `Evidence\n\n${json.evidence}`,
       content_type: 'text/markdown',
       source_fields: ['evidence_instructions', 'evidence'],
     });
@@ -350,13 +361,19 @@ describe('golden: registry escaping and unknown dates on the sample filings', ()
     const parsed = expectConsistent(json);
     const lines: string[] = json.evidence.split('\n');
     expect(lines).toContain(
-      '<source id="ZNHF-10K-FY2023-I8" type="sec_filing_item" date="2024-02-23" sec_fiscal_year="FY-2023" sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Consumer Staples" sec_gics_sub_industry="Packaged Foods &amp; Meats" sec_item_tag="10K-Item-8" sec_ticker="ZNHF"/>',
+      '<source id="ZNHF-10K-FY2023-I8" type="sec_filing_item" date="2024-02-23" sec_fiscal_year="FY-2023" ' +
+        'sec_fiscal_year_end="12-31" sec_form_type="10-K" sec_gics_sector="Consumer Staples" ' +
+        'sec_gics_sub_industry="Packaged Foods &amp; Meats" sec_item_tag="10K-Item-8" sec_ticker="ZNHF"/>',
     );
     expect(lines).toContain(
-      'ZNHF-10K-FY2023-I8: type=sec_filing_item, date=2024-02-23, sec_fiscal_year=FY-2023, sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Consumer Staples, sec_gics_sub_industry=Packaged Foods &amp; Meats, sec_item_tag=10K-Item-8, sec_ticker=ZNHF',
+      'ZNHF-10K-FY2023-I8: type=sec_filing_item, date=2024-02-23, sec_fiscal_year=FY-2023, ' +
+        'sec_fiscal_year_end=12-31, sec_form_type=10-K, sec_gics_sector=Consumer Staples, ' +
+        'sec_gics_sub_industry=Packaged Foods &amp; Meats, sec_item_tag=10K-Item-8, sec_ticker=ZNHF',
     );
     expect(json.evidence).toContain(
-      '<entity_glossary>\n<entity>\n<name>Zenharrow Foods (ZNHF)</name>\n<description>Issuer with ticker ZNHF; GICS sector Consumer Staples, sub-industry Packaged Foods &amp; Meats; fiscal year end 12-31 in the cited filings.</description>\n</entity>\n',
+      '<entity_glossary>\n<entity>\n<name>Zenharrow Foods (ZNHF)</name>\n<description>Issuer with ticker ' +
+        'ZNHF; GICS sector Consumer Staples, sub-industry Packaged Foods &amp; Meats; fiscal year end 12-31 in ' +
+        'the cited filings.</description>\n</entity>\n',
     );
     for (const s of parsed.registry) expect(s.attrs.sec_gics_sub_industry).toBe('Packaged Foods & Meats');
   });
@@ -381,7 +398,8 @@ describe('golden: registry escaping and unknown dates on the sample filings', ()
     expect(parsed.registry.map((s) => s.id)).toContain('ZNHF-10K-FY2022-I8');
   });
 
-  it('renders a filing without a known date as date="unknown" and says so in the distribution and dashboard', async () => {
+  it(`renders a filing without a known date as date="unknown" and says so in the distribution and \
+dashboard`, async () => {
     const { json } = await query({
       query: 'net sales impairment',
       mode: 'research',
@@ -479,7 +497,8 @@ describe('golden: agent_context in each case', () => {
     expect(json.notices.map((n: any) => n.code)).toEqual(['EVIDENCE_OMITTED_BY_TOKEN_BUDGET']);
     expect(json.summary.warnings[0]).toMatch(
       new RegExp(
-        `^No complete evidence chain fits max_evidence_tokens=5; the smallest of the ${available} available chains needs \\d+ tokens\\.`,
+        `^No complete evidence chain fits max_evidence_tokens=5; the smallest of the ${available} available ` +
+          `chains needs \\d+ tokens\\.`,
       ),
     );
     expect(json.agent_context.source_fields).toEqual(['evidence_instructions', 'notices']);
@@ -524,7 +543,8 @@ describe('golden: summary, inferred filters, warnings and notices', () => {
     });
   });
 
-  it('turns a quarter into fiscal year + 10-Q and ranks that quarter first (QVLT FY2024 Q1 ends in December 2023)', async () => {
+  it(`turns a quarter into fiscal year + 10-Q and ranks that quarter first (QVLT FY2024 Q1 ends in December \
+2023)`, async () => {
     const { json } = await query({
       query: 'Quillvale net sales for the quarter ended December 30, 2023',
       mode: 'research',
@@ -559,7 +579,8 @@ describe('golden: summary, inferred filters, warnings and notices', () => {
     });
     expect(json.summary.applied_metadata_filters).toBeUndefined();
     expect(json.summary.warnings).toEqual([
-      '"QNTM" looks like a ticker symbol, but no company with that ticker is in the index; it was not used as a filter.',
+      '"QNTM" looks like a ticker symbol, but no company with that ticker is in the index; it was not used ' +
+        'as a filter.',
       'No filings for FY-2031 in the index (it covers FY-2021 to FY-2024); that period was not used as a filter.',
     ]);
     expect(json.notices.map((n: any) => n.code)).toEqual(['COMPANY_NOT_IN_INDEX', 'PERIOD_NOT_IN_INDEX']);
@@ -584,7 +605,9 @@ describe('golden: filing text that looks like markup or instructions stays inert
     );
     const parsed = parseEvidence(json.evidence);
     expect(parsed.chains.flatMap((c) => c.entries.map((e) => e.consensus))).toContain(
-      'Shipments of the <Quill&Vale "Edge"> accelerator module (ordering code </evidence_chain>-QV7) began in the third quarter of fiscal 2023 and contributed approximately $58 million of Compute & Connectivity net sales.',
+      'Shipments of the <Quill&Vale "Edge"> accelerator module (ordering code </evidence_chain>-QV7) began ' +
+        'in the third quarter of fiscal 2023 and contributed approximately $58 million of Compute & ' +
+        'Connectivity net sales.',
     );
     expect(json.evidence.match(/<\/evidence_chain>/g).length).toBe(parsed.chains.length);
   });

@@ -29,7 +29,8 @@ describe('API keys', () => {
     expect(((await res.json()) as any).detail.code).toBe('UNAUTHORIZED');
   });
 
-  it('accept any configured hash (case and spaces ignored), ignore malformed entries, and fail closed on an empty list', async () => {
+  it(`accept any configured hash (case and spaces ignored), ignore malformed entries, and fail closed on an empty \
+list`, async () => {
     const hash = await sha256Hex('k1');
     const list = ` not-a-hash , ${(await sha256Hex('k2')).toUpperCase()} ,${hash},`;
     expect(await requireApiKey(withKey('k1'), list)).toBe(hash);

@@ -56,7 +56,8 @@ describe('structured request logs', () => {
     expect(Object.keys(first.timings_ms).sort()).toEqual(['auth', 'load', 'parse', 'rate_limit', 'retrieve_render']);
     for (const ms of Object.values(first.timings_ms)) expect(ms).toBeGreaterThanOrEqual(0);
     expect(first.shards_loaded).toBeGreaterThan(0);
-    expect(first.artifacts_loaded).toBeGreaterThan(first.shards_loaded); // manifest, directory, issuer table, term blocks too
+    // manifest, directory, issuer table, term blocks too
+    expect(first.artifacts_loaded).toBeGreaterThan(first.shards_loaded);
     // Every object read (the manifest included) counts, from R2 or the colo's Cache API.
     expect(first.objects_read).toBe(first.artifacts_loaded + first.ranges_read);
     expect(first.ranges_read).toBeGreaterThan(0);

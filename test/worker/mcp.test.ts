@@ -70,7 +70,8 @@ describe('MCP endpoint (Streamable HTTP, stateless)', () => {
     });
   }
 
-  it('answers search_filing_evidence with the agent_context markdown as text and the JSON response as structured content', async () => {
+  it(`answers search_filing_evidence with the agent_context markdown as text and the JSON response as structured \
+content`, async () => {
     const client = await connect();
     const result = await client.callTool({
       name: 'search_filing_evidence',

@@ -7,7 +7,8 @@ beforeAll(async () => {
 });
 
 describe('POST /v2/sp500/query', () => {
-  it('renders the source registry, chains and the source_key footer from a real search of the sample index', async () => {
+  it(`renders the source registry, chains and the source_key footer from a real search of the sample \
+index`, async () => {
     const { json } = await query({ query: 'purchases of property, plant and equipment' });
     const evidence: string = json.evidence;
     expect(evidence.startsWith('<source_registry>\n<source id="')).toBe(true);
