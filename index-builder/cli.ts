@@ -5,16 +5,17 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildIndex, DOMAIN, type BuildOptions } from './build';
+import { DOMAIN, type BuildOptions } from './build';
+import { buildIndex } from './pipeline';
 import { parseFlags, runWithUsage, UsageError, type CliIo, consoleIo } from './cli-args';
 import { runFetchCommand } from './fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from './graphs';
 import { collectGarbage } from './gc';
 import { incrementalBuild } from './incremental';
-import { loadModel } from './model-store';
+import { loadModel, MODELS_DIR } from './model-store';
 import type { EmbeddingMethod } from './embeddings';
 import { decodeManifest } from '../src/format/codec';
-import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from './partition';
+import { buildPartition, learnModelFromCorpus, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { stageProgress } from './progress';
 import { publishVersion } from './publish';
 import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from './refresh';
@@ -41,8 +42,13 @@ export function parseGraphMinStatements(value: string | undefined): number | und
   return checkGraphMinStatements(n);
 }
 
-/** Flags of `build`: `--partition i/n --out <dir>` (a partial output) or `--merge <partial dirs...>`. */
+/**
+ * Flags of `build`: a whole build, or the three steps of a partitioned one: `--learn-model`, `--partition i/n --out
+ * <dir> --embedding-model <id>` (a partial output) and `--merge <partial dirs...>`.
+ */
 export interface BuildArgs {
+  /** Only learn the word-vector model (the model job of a partitioned build). */
+  learnModel?: boolean;
   partition?: PartitionSpec;
   out?: string;
   merge?: string[];
@@ -69,8 +75,11 @@ export const BUILD_USAGE = `usage: npm run index:build -- [flags]     (cli.ts bu
   --embedding-model <m>  reuse a model (an id under ARTIFACTS_DIR/sp500/models/, or a path) instead of learning one
   --embedding-seed <n>   the learned model's seed (0 to 4294967295)
   --embedding-method <m> projection (default) or svd: how a learned model's vectors are made (docs/PARAMETERS.md)
-  --partition <i/n> --out <dir>   segment only partition i's issuers into a partial output
-  --merge <dir...>       the index of all partial outputs (byte-identical to a single build)
+  a partitioned build (docs/decisions/partitioned-build.md), its steps in order:
+  --learn-model          only learn the embedding model from the corpus's fixed sample; prints its id
+  --partition <i/n> --out <dir> --embedding-model <m>
+                         build partition i's issuers (shards, graphs, issuer tables) into a partial output
+  --merge <dir...>       the index of all partial outputs (byte-identical to a single build with that model)
   -h, --help             this text
   env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW graphs)`;
 
@@ -81,6 +90,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       partition: { type: 'string' },
       out: { type: 'string' },
       merge: { type: 'boolean' },
+      'learn-model': { type: 'boolean' },
       'embedding-model': { type: 'string' },
       'embedding-seed': { type: 'string' },
       'embedding-method': { type: 'string' },
@@ -115,27 +125,30 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     out.embeddingMethod = method as EmbeddingMethod;
   }
   if (v.incremental) out.incremental = true;
+  if (v['learn-model']) out.learnModel = true;
   if (v['partial-corpus']) out.partialCorpus = true;
   if (v.merge) out.merge = positionals.length ? [...positionals] : fail('--merge needs the partial output directories');
   else if (positionals.length) fail(`unexpected argument ${positionals[0]} (only --merge takes directories)`);
   if (out.partition && !out.out) fail('--partition needs --out <dir> for the partial output');
   if (out.partition && out.merge) fail('give either --partition or --merge, not both');
   if (out.out && !out.partition) fail('--out is for --partition');
-  if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
+  if (out.incremental && (out.partition || out.merge || out.embeddingModel || out.learnModel)) {
     fail(
-      '--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge or --embedding-model',
+      '--incremental builds on the latest version with its own embedding model: it takes no --partition, --merge, --learn-model or --embedding-model',
     );
   }
+  if (out.learnModel && (out.partition || out.merge || out.embeddingModel))
+    fail('--learn-model is a step of its own: not with --partition, --merge or --embedding-model');
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
-  if (out.embeddingModel && out.partition)
-    fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
+  if (out.partition && !out.embeddingModel)
+    fail('--partition needs --embedding-model <id>: every partition embeds with one frozen model (--learn-model)');
   for (const [flag, given] of [
     ['--embedding-seed', out.embeddingSeed !== undefined],
     ['--embedding-method', out.embeddingMethod !== undefined],
   ] as const) {
-    if (given && (out.embeddingModel || out.incremental || out.partition)) {
+    if (given && (out.embeddingModel || out.incremental || out.partition || out.merge)) {
       fail(
-        `${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, --incremental or --partition`,
+        `${flag} applies to a model the build learns (a whole build or --learn-model): not with --embedding-model, --incremental, --partition or --merge`,
       );
     }
   }
@@ -232,12 +245,15 @@ export async function runBuild(
           ]
         : []),
       `  largest shard ${s.largestShardBytes} bytes`,
-      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${peakRssMb()} MB`,
       `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
     ].join('\n'),
   );
   return result;
 }
+
+/** The process's peak resident memory so far, in MB. */
+const peakRssMb = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
 
 export function latestVersionDir(artifactsDir: string): string | null {
   const latest = join(artifactsDir, DOMAIN, 'LATEST');
@@ -423,12 +439,35 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
   }
   const filingsDir = resolve(env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
   const artifactsDir = resolve(env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
+  if (buildArgs.learnModel) {
+    const t0 = performance.now();
+    const model = await learnModelFromCorpus(() => streamCorpus(filingsDir), artifactsDir, {
+      embedding: {
+        ...(buildArgs.embeddingSeed !== undefined ? { seed: buildArgs.embeddingSeed } : {}),
+        ...(buildArgs.embeddingMethod ? { method: buildArgs.embeddingMethod } : {}),
+      },
+    });
+    console.log(
+      `learned embedding model ${model.id} from ${model.sampleFilings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${join(artifactsDir, DOMAIN, MODELS_DIR, `${model.id}.bin`)}, peak RSS ${peakRssMb()} MB`,
+    );
+    return;
+  }
   if (buildArgs.partition) {
     const t0 = performance.now();
-    const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
+    const embeddingModel = await loadModel(buildArgs.embeddingModel!, join(artifactsDir, DOMAIN));
+    const { filings, dir, summary } = await buildPartition(
+      streamCorpus(filingsDir),
+      buildArgs.partition,
+      buildArgs.out!,
+      {
+        embeddingModel,
+        ...(graphMinStatements === undefined ? {} : { graphMinStatements }),
+      },
+    );
     const { index, count } = buildArgs.partition;
+    const bytes = summary.objects.reduce((a, r) => a + r.bytes, 0);
     console.log(
-      `segmented partition ${index}/${count}: ${filings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`,
+      `built partition ${index}/${count}: ${filings} filings, ${summary.issuers.length} issuers, ${summary.stats.statements} statements, ${bytes} object bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir}, peak RSS ${peakRssMb()} MB (merge with index:build -- --merge)`,
     );
     return;
   }

@@ -29,7 +29,7 @@ const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}
 if (!READY) console.warn('graph build tests SKIPPED: generated/hnswlib is missing; run `npm install`.');
 
 // Imported lazily: these modules import the generated glue, which may not exist.
-type Build = typeof import('../../index-builder/build');
+type Build = typeof import('../../index-builder/pipeline');
 type Graphs = typeof import('../../index-builder/graphs');
 type Hnsw = typeof import('../../src/vector/hnsw');
 type Strategy = typeof import('../../src/search/vector-strategy');
@@ -211,7 +211,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
 
   beforeAll(async () => {
     [build, graphs, hnsw, strategy, retrieveMod] = await Promise.all([
-      import('../../index-builder/build'),
+      import('../../index-builder/pipeline'),
       import('../../index-builder/graphs'),
       import('../../src/vector/hnsw'),
       import('../../src/search/vector-strategy'),
