@@ -18,7 +18,7 @@ import { decodeManifest } from '../src/format/codec';
 import { buildPartition, learnModelFromCorpus, mergePartitions, parsePartition, type PartitionSpec } from './partition';
 import { stageProgress } from './progress';
 import { publishVersion } from './publish';
-import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from './refresh';
+import { beginRefresh, finishRefresh, prepareRefresh, pullArchive, refreshLayout, writeStepOutputs } from './refresh';
 import { DEFAULT_PERSIST_DIR, openStorage } from './storage';
 import { countCorpusFilings, streamCorpus } from './read-corpus';
 
@@ -335,7 +335,7 @@ ${STORAGE_FLAGS}
   --dry-run              say what would be removed, remove nothing
   -h, --help             this text`;
 
-export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] [--persist-to dir]     (cli.ts refresh)
+export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish|pull [--data dir] [--local|--remote] [--persist-to dir]     (cli.ts refresh)
   The steps of .github/workflows/refresh-index.yml around fetch, build and publish; their state lives in the bucket
   (index-builder/refresh.ts):
   begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
@@ -344,6 +344,10 @@ export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|fini
                          a full build keeps the live version's embedding model (build --embedding-model <model>)
   --relearn-model        with prepare: a full build of every archived filing that learns a new embedding model
   finish                 after the publish: archives the filings and the model, writes the refresh state
+  pull                   every archived filing -> <data>/filings/edgar (a job of .github/workflows/build-index.yml)
+  --partition <i/n>      with pull: only the filings of partition i's issuers
+  --model <id>           with pull: also that embedding model -> <data>/artifacts/sp500/models/
+  --no-filings           with pull: the model alone
   --data <dir>           the run's data folder (default data)
 ${STORAGE_FLAGS}
   -h, --help             this text`;
@@ -383,15 +387,41 @@ export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIS
 export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
   const { values: v, positionals } = parseFlags(
     args,
-    { ...STORAGE_OPTIONS, data: { type: 'string' }, 'relearn-model': { type: 'boolean' } },
+    {
+      ...STORAGE_OPTIONS,
+      data: { type: 'string' },
+      'relearn-model': { type: 'boolean' },
+      partition: { type: 'string' },
+      model: { type: 'string' },
+      'no-filings': { type: 'boolean' },
+    },
     true,
   );
   const [step, ...rest] = positionals;
-  if (step !== 'begin' && step !== 'prepare' && step !== 'finish')
-    throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
+  if (step !== 'begin' && step !== 'prepare' && step !== 'finish' && step !== 'pull')
+    throw new UsageError(
+      step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare, finish or pull',
+    );
   if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
   if (v['relearn-model'] && step !== 'prepare') throw new UsageError('--relearn-model is an option of refresh prepare');
-  return { step, data: resolve(v.data ?? 'data'), relearnModel: !!v['relearn-model'], ...storageTarget(v, persistDir) };
+  if ((v.partition !== undefined || v.model !== undefined || v['no-filings']) && step !== 'pull')
+    throw new UsageError('--partition, --model and --no-filings are options of refresh pull');
+  if (v['no-filings'] && !v.model) throw new UsageError('--no-filings pulls a model alone: give --model <id>');
+  let partition: PartitionSpec | undefined;
+  try {
+    if (v.partition !== undefined) partition = parsePartition(v.partition);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  return {
+    step,
+    data: resolve(v.data ?? 'data'),
+    relearnModel: !!v['relearn-model'],
+    ...(partition ? { partition } : {}),
+    ...(v.model ? { model: v.model } : {}),
+    ...(v['no-filings'] ? { noFilings: true } : {}),
+    ...storageTarget(v, persistDir),
+  };
 }
 
 async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo): Promise<void> {
@@ -414,6 +444,11 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
           : plan.changed.length
             ? `changed issuers ${plan.changed.join(', ')}: pulled their filings and version ${plan.previous} for an incremental build`
             : 'nothing new since the last run: no build, no publish',
+      );
+    } else if (args.step === 'pull') {
+      const { tickers } = await pullArchive(storage.target, layout, args);
+      io.out(
+        `pulled the archived filings of ${tickers.length} issuers${args.partition ? ` (partition ${args.partition.index}/${args.partition.count})` : ''} from ${storage.where} into ${layout.edgar}${args.model ? `, and model ${args.model}` : ''}`,
       );
     } else {
       const { state, archived } = await finishRefresh(storage.target, layout);
