@@ -39,13 +39,16 @@ describe('GitHub Actions workflows', () => {
 
   it('build-index.yml runs the steps this file runs, and refresh-index.yml calls it', () => {
     const text = readFileSync(join(WORKFLOWS, 'build-index.yml'), 'utf8');
+    // GitHub's expressions, ${{ ... }}, written with a placeholder the linter does not read as a template.
+    const gh = (expr: string) => `$\{{ ${expr} }}`;
+    const part = `${gh('matrix.index')}/${gh('inputs.partitions')}`;
     for (const step of [
       'npm run index:build -- --learn-model',
-      'npm run index:build -- --partition ${{ matrix.index }}/${{ inputs.partitions }}',
-      '--embedding-model ${{ needs.model.outputs.id }}',
+      `npm run index:build -- --partition ${part}`,
+      `--embedding-model ${gh('needs.model.outputs.id')}`,
       'npm run index:build -- --merge data/partials/*',
       'npm run index:publish -- --remote',
-      'npm run index:refresh -- pull --data data --remote --partition ${{ matrix.index }}/${{ inputs.partitions }}',
+      `npm run index:refresh -- pull --data data --remote --partition ${part}`,
     ])
       expect(text).toContain(step);
     expect(text).toMatch(/workflow_dispatch:[\s\S]*workflow_call:/);
