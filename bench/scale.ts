@@ -7,12 +7,15 @@
  *   npm run bench:scale -- --factors 1,4,8
  *   npm run bench:scale -- --serve           # then serve each index with wrangler dev (bench/scale-serve.ts)
  *   npm run bench:scale -- --serve-only      # serve the indexes an earlier run built
- * Writes bench/results/scale.json. Run on an otherwise idle machine: wall time is shared with whatever else runs.
+ *   npm run bench:scale -- --factors 1,8 --partitions 1,4,8   # the partitioned build (bench/scale-partitions.ts)
+ * Writes bench/results/scale.json (bench/SCALE.md for partitions). Run on an otherwise idle machine: wall time is
+ * shared with whatever else runs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { project, runSplits, type SplitRun } from './scale-partitions';
 import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -113,6 +116,21 @@ if (process.argv.includes('--serve-only')) {
   await serveScale(factors());
   process.exit(0);
 }
+const partitionsAt = process.argv.indexOf('--partitions');
+if (partitionsAt >= 0) {
+  const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
+  if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--partitions takes positive integers');
+  const runs: SplitRun[] = [];
+  for (const factor of factors()) runs.push(...runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE));
+  // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long).
+  const saved = join(ROOT, 'bench/results/scale-partitions.json');
+  const earlier: SplitRun[] = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')).runs : [];
+  const key = (r: SplitRun) => `${r.factor}/${r.partitions}`;
+  const fresh = new Set(runs.map(key));
+  const all = [...earlier.filter((r) => !fresh.has(key(r))), ...runs];
+  reportSplits(all.sort((a, b) => a.factor - b.factor || a.partitions - b.partitions));
+  process.exit(0);
+}
 const rows = factors().map(build);
 const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
@@ -134,3 +152,61 @@ writeFileSync(
 );
 console.log('\nwrote bench/results/scale.json');
 if (process.argv.includes('--serve')) await serveScale(factors());
+
+/** The partitioned runs as a table, the identity check, the projection; bench/SCALE.md and the JSON. */
+function reportSplits(runs: SplitRun[]): void {
+  const mbs = (b: number) => (b / 1e6).toFixed(1);
+  const lines: string[] = [
+    '# Partitioned build at scale',
+    '',
+    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process, run one after another; a CI matrix runs the partition jobs side by side. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
+    '',
+    '| corpus | N | job | filings | wall s | peak RSS MB | output MB | largest file MB | load |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of runs)
+    for (const j of r.jobs)
+      lines.push(
+        `| ${r.factor}x | ${r.partitions} | ${j.label} | ${j.filings} | ${j.seconds.toFixed(1)} | ${j.peakRssMb} | ${mbs(j.outputBytes)} | ${mbs(j.largestFileBytes)} | ${j.load} |`,
+      );
+  lines.push(
+    '',
+    '| corpus | N | version | shards | statements | version MB | slowest partition s | partition peak RSS MB (max) | merge s | merge RSS MB | partition outputs MB (sum / largest) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of runs) {
+    const parts = r.jobs.filter((j) => j.kind === 'partition');
+    const merge = r.jobs.find((j) => j.kind === 'merge')!;
+    lines.push(
+      `| ${r.factor}x | ${r.partitions} | ${r.version} | ${r.shards} | ${r.statements} | ${mbs(r.versionBytes)} | ${Math.max(...parts.map((j) => j.seconds)).toFixed(1)} | ${Math.max(...parts.map((j) => j.peakRssMb))} | ${merge.seconds.toFixed(1)} | ${merge.peakRssMb} | ${mbs(parts.reduce((a, j) => a + j.outputBytes, 0))} / ${mbs(Math.max(...parts.map((j) => j.outputBytes)))} |`,
+    );
+  }
+  const byFactor = new Map<number, Set<string>>();
+  for (const r of runs) byFactor.set(r.factor, (byFactor.get(r.factor) ?? new Set()).add(r.version));
+  lines.push(
+    '',
+    `Same version for every N: ${[...byFactor].map(([f, v]) => `${f}x ${v.size === 1 ? 'yes' : `NO (${[...v].join(', ')})`}`).join('; ')}.`,
+  );
+  const projections = [16, 32].map((jobs) => project(runs, 20_000, jobs));
+  lines.push(
+    '',
+    "Projected wall time at 20,000 filings (compute on this machine's pace; runner start, `npm ci` and artifact transfer come on top, about a minute or two per stage on GitHub's runners):",
+    '',
+    '| parallel jobs | model job s | slowest partition s | merge s | total min | dominated by |',
+    '|---|---|---|---|---|---|',
+    ...projections.map(
+      (p) =>
+        `| ${p.jobs} | ${p.model.toFixed(0)} | ${p.partition.toFixed(0)} | ${p.merge.toFixed(0)} | ${(p.total / 60).toFixed(1)} | ${p.dominant} |`,
+    ),
+    '',
+    `Partition time fitted as ${projections[0]!.fit.p.a.toFixed(1)} s + ${projections[0]!.fit.p.b.toFixed(3)} s per filing over every partition job; the largest partition holds ${projections[0]!.imbalance.toFixed(2)}x the mean (ticker hash); merge time ${projections[0]!.fit.m.a.toFixed(1)} s + ${projections[0]!.fit.m.b.toFixed(4)} s per shard.`,
+  );
+  const text = `${lines.join('\n')}\n`;
+  console.log(`\n${text}`);
+  writeFileSync(join(ROOT, 'bench/SCALE.md'), text);
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'bench/results/scale-partitions.json'),
+    `${JSON.stringify({ when: new Date().toISOString(), runs, projections }, null, 2)}\n`,
+  );
+}

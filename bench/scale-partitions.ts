@@ -1,0 +1,189 @@
+/**
+ * npm run bench:scale -- --partitions 1,4,8: the partitioned build (docs/decisions/partitioned-build.md) on the
+ * replicated corpus, each job a fresh process run one after another as a CI matrix would run them side by side: the
+ * model job, N partition jobs, the merge. Per job its wall time and peak RSS, per partition its output bytes (the
+ * artifact a job hands to the merge) and the largest single object; then a projection to 20,000 filings with 16 and
+ * 32 parallel jobs. Checks that every N gives the same version (byte-identical output). Writes
+ * bench/results/scale-partitions.json and bench/SCALE.md.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+
+export interface Job {
+  kind: 'model' | 'partition' | 'merge' | 'whole';
+  /** "i/n" for a partition job. */
+  label: string;
+  seconds: number;
+  peakRssMb: number;
+  filings: number;
+  /** Bytes the job leaves for the next one (a partition's output folder; the version for the merge). */
+  outputBytes: number;
+  /** Its largest single file. */
+  largestFileBytes: number;
+  load: number;
+}
+
+export interface SplitRun {
+  factor: number;
+  partitions: number;
+  version: string;
+  jobs: Job[];
+  shards: number;
+  statements: number;
+  versionBytes: number;
+}
+
+/** Total bytes and largest file below a folder. */
+function folderBytes(dir: string): { bytes: number; largest: number } {
+  let bytes = 0;
+  let largest = 0;
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const n = statSync(p).size;
+        bytes += n;
+        largest = Math.max(largest, n);
+      }
+    }
+  };
+  walk(dir);
+  return { bytes, largest };
+}
+
+/** One CLI job in a fresh process, as npm run index:build runs it; its wall time and the stdout it printed. */
+function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEnv): { seconds: number; out: string } {
+  const t0 = performance.now();
+  const run = spawnSync(tsx, ['--expose-gc', 'index-builder/cli.ts', 'build', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env, GRAPH_MIN_STATEMENTS: 'none' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (run.status !== 0) throw new Error(`build ${args.join(' ')} failed:\n${run.stderr}`);
+  return { seconds: (performance.now() - t0) / 1000, out: run.stdout };
+}
+
+const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? Number.NaN);
+const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
+
+/** The model job once, then for each N: its partition jobs one after another, then the merge. */
+export function runSplits(
+  root: string,
+  tsx: string,
+  factor: number,
+  filingsDir: string,
+  counts: number[],
+  cache: string,
+) {
+  const artifacts = join(cache, `partitioned-${factor}x`);
+  rmSync(artifacts, { recursive: true, force: true });
+  const env = { FILINGS_DIR: filingsDir, ARTIFACTS_DIR: artifacts };
+  console.log(`${factor}x: model job ...`);
+  const m = runJob(root, tsx, ['--learn-model'], env);
+  const modelId = /learned embedding model (\w+)/.exec(m.out)![1]!;
+  const modelFile = join(artifacts, 'sp500/models', `${modelId}.bin`);
+  const modelJob: Job = {
+    kind: 'model',
+    label: 'model',
+    seconds: m.seconds,
+    peakRssMb: num(m.out, /peak RSS (\d+) MB/),
+    filings: num(m.out, /from (\d+) filings/),
+    outputBytes: statSync(modelFile).size,
+    largestFileBytes: statSync(modelFile).size,
+    load: load1(),
+  };
+  const runs: SplitRun[] = [];
+  for (const n of counts) {
+    const jobs: Job[] = [modelJob];
+    const dirs: string[] = [];
+    for (let i = 1; i <= n; i++) {
+      const out = join(artifacts, `partials-${n}`, String(i));
+      dirs.push(out);
+      console.log(`${factor}x: partition ${i}/${n} ...`);
+      const p = runJob(root, tsx, ['--partition', `${i}/${n}`, '--out', out, '--embedding-model', modelId], env);
+      const { bytes, largest } = folderBytes(out);
+      jobs.push({
+        kind: 'partition',
+        label: `${i}/${n}`,
+        seconds: p.seconds,
+        peakRssMb: num(p.out, /peak RSS (\d+) MB/),
+        filings: num(p.out, /: (\d+) filings/),
+        outputBytes: bytes,
+        largestFileBytes: largest,
+        load: load1(),
+      });
+    }
+    console.log(`${factor}x: merge of ${n} ...`);
+    const g = runJob(root, tsx, ['--merge', ...dirs], env);
+    const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
+    const { bytes, largest } = folderBytes(join(artifacts, 'sp500', version));
+    jobs.push({
+      kind: 'merge',
+      label: `merge of ${n}`,
+      seconds: g.seconds,
+      peakRssMb: num(g.out, /peak RSS (\d+) MB/),
+      filings: num(g.out, /filings (\d+),/),
+      outputBytes: bytes,
+      largestFileBytes: largest,
+      load: load1(),
+    });
+    runs.push({
+      factor,
+      partitions: n,
+      version,
+      jobs,
+      shards: num(g.out, /shards (\d+)/),
+      statements: num(g.out, /statements (\d+)/),
+      versionBytes: bytes,
+    });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+  return runs;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+/** Least squares y = a + b x. */
+function lineFit(points: [number, number][]): { a: number; b: number } {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p[0], 0) / n;
+  const my = points.reduce((s, p) => s + p[1], 0) / n;
+  const sxx = points.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+  const b = sxx ? points.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / sxx : 0;
+  return { a: my - b * mx, b };
+}
+
+/**
+ * Wall time at `filings` with `jobs` parallel partition jobs, from the measured jobs: the model job (bounded by its
+ * sample), the slowest partition (a line through every partition job's time against its filings, at the largest
+ * partition's share: the measured imbalance of the ticker hash), the merge (a line through merge time against
+ * shards). Compute only: runner start, npm ci and artifact transfer are listed apart.
+ */
+export function project(runs: readonly SplitRun[], filings: number, jobs: number) {
+  const all = runs.flatMap((r) => r.jobs);
+  const partitions = all.filter((j) => j.kind === 'partition');
+  const p = lineFit(partitions.map((j) => [j.filings, j.seconds]));
+  const imbalance = Math.max(
+    1,
+    ...runs
+      .filter((r) => r.partitions > 1)
+      .map((r) => {
+        const fs = r.jobs.filter((j) => j.kind === 'partition').map((j) => j.filings);
+        return Math.max(...fs) / (fs.reduce((a, b) => a + b, 0) / fs.length);
+      }),
+  );
+  const perShard = runs.map((r) => [r.shards, r.jobs.find((j) => j.kind === 'merge')!.seconds] as [number, number]);
+  const m = lineFit(perShard);
+  const base = runs.find((r) => r.factor === Math.min(...runs.map((x) => x.factor)))!;
+  const filingsPerShard = base.jobs.find((j) => j.kind === 'merge')!.filings / base.shards;
+  const model = median(all.filter((j) => j.kind === 'model').map((j) => j.seconds));
+  const partition = p.a + p.b * (filings / jobs) * imbalance;
+  const merge = m.a + m.b * (filings / filingsPerShard);
+  const parts = { model, partition, merge };
+  const dominant = Object.entries(parts).sort((x, y) => y[1] - x[1])[0]![0];
+  return { filings, jobs, ...parts, total: model + partition + merge, dominant, imbalance, fit: { p, m } };
+}
