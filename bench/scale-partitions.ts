@@ -16,6 +16,8 @@ export interface Job {
   /** "i/n" for a partition job. */
   label: string;
   seconds: number;
+  /** CPU seconds (user and system) of the job: its work, whatever else shared the machine. */
+  cpuSeconds: number;
   peakRssMb: number;
   filings: number;
   /** Bytes the job leaves for the next one (a partition's output folder; the version for the merge). */
@@ -90,6 +92,7 @@ export function runSplits(
     kind: 'model',
     label: 'model',
     seconds: m.seconds,
+    cpuSeconds: num(m.out, /cpu ([\d.]+) s/),
     peakRssMb: num(m.out, /peak RSS (\d+) MB/),
     filings: num(m.out, /from (\d+) filings/),
     outputBytes: statSync(modelFile).size,
@@ -110,6 +113,7 @@ export function runSplits(
         kind: 'partition',
         label: `${i}/${n}`,
         seconds: p.seconds,
+        cpuSeconds: num(p.out, /cpu ([\d.]+) s/),
         peakRssMb: num(p.out, /peak RSS (\d+) MB/),
         filings: num(p.out, /: (\d+) filings/),
         outputBytes: bytes,
@@ -125,6 +129,7 @@ export function runSplits(
       kind: 'merge',
       label: `merge of ${n}`,
       seconds: g.seconds,
+      cpuSeconds: num(g.out, /cpu ([\d.]+) s/),
       peakRssMb: num(g.out, /peak RSS (\d+) MB/),
       filings: num(g.out, /filings (\d+),/),
       outputBytes: bytes,
@@ -158,7 +163,8 @@ function lineFit(points: [number, number][]): { a: number; b: number } {
 }
 
 /**
- * Wall time at `filings` with `jobs` parallel partition jobs, from the measured jobs: the model job (bounded by its
+ * Wall time at `filings` with `jobs` parallel partition jobs, from the measured jobs' CPU seconds (what each job
+ * takes on a runner of its own; wall time here is shared with other work): the model job (bounded by its
  * sample), the slowest partition (a line through every partition job's time against its filings, at the largest
  * partition's share: the measured imbalance of the ticker hash), the merge (a line through merge time against
  * shards). Compute only: runner start, npm ci and artifact transfer are listed apart.
@@ -166,7 +172,7 @@ function lineFit(points: [number, number][]): { a: number; b: number } {
 export function project(runs: readonly SplitRun[], filings: number, jobs: number) {
   const all = runs.flatMap((r) => r.jobs);
   const partitions = all.filter((j) => j.kind === 'partition');
-  const p = lineFit(partitions.map((j) => [j.filings, j.seconds]));
+  const p = lineFit(partitions.map((j) => [j.filings, j.cpuSeconds]));
   const imbalance = Math.max(
     1,
     ...runs
@@ -176,11 +182,11 @@ export function project(runs: readonly SplitRun[], filings: number, jobs: number
         return Math.max(...fs) / (fs.reduce((a, b) => a + b, 0) / fs.length);
       }),
   );
-  const perShard = runs.map((r) => [r.shards, r.jobs.find((j) => j.kind === 'merge')!.seconds] as [number, number]);
+  const perShard = runs.map((r) => [r.shards, r.jobs.find((j) => j.kind === 'merge')!.cpuSeconds] as [number, number]);
   const m = lineFit(perShard);
   const base = runs.find((r) => r.factor === Math.min(...runs.map((x) => x.factor)))!;
   const filingsPerShard = base.jobs.find((j) => j.kind === 'merge')!.filings / base.shards;
-  const model = median(all.filter((j) => j.kind === 'model').map((j) => j.seconds));
+  const model = median(all.filter((j) => j.kind === 'model').map((j) => j.cpuSeconds));
   const partition = p.a + p.b * (filings / jobs) * imbalance;
   const merge = m.a + m.b * (filings / filingsPerShard);
   const parts = { model, partition, merge };

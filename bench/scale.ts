@@ -161,24 +161,24 @@ function reportSplits(runs: SplitRun[]): void {
     '',
     `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process, run one after another; a CI matrix runs the partition jobs side by side. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
     '',
-    '| corpus | N | job | filings | wall s | peak RSS MB | output MB | largest file MB | load |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| corpus | N | job | filings | wall s | cpu s | peak RSS MB | output MB | largest file MB | load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
   ];
   for (const r of runs)
     for (const j of r.jobs)
       lines.push(
-        `| ${r.factor}x | ${r.partitions} | ${j.label} | ${j.filings} | ${j.seconds.toFixed(1)} | ${j.peakRssMb} | ${mbs(j.outputBytes)} | ${mbs(j.largestFileBytes)} | ${j.load} |`,
+        `| ${r.factor}x | ${r.partitions} | ${j.label} | ${j.filings} | ${j.seconds.toFixed(1)} | ${j.cpuSeconds} | ${j.peakRssMb} | ${mbs(j.outputBytes)} | ${mbs(j.largestFileBytes)} | ${j.load} |`,
       );
   lines.push(
     '',
-    '| corpus | N | version | shards | statements | version MB | slowest partition s | partition peak RSS MB (max) | merge s | merge RSS MB | partition outputs MB (sum / largest) |',
+    '| corpus | N | version | shards | statements | version MB | slowest partition cpu s | partition peak RSS MB (max) | merge cpu s | merge RSS MB | partition outputs MB (sum / largest) |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const r of runs) {
     const parts = r.jobs.filter((j) => j.kind === 'partition');
     const merge = r.jobs.find((j) => j.kind === 'merge')!;
     lines.push(
-      `| ${r.factor}x | ${r.partitions} | ${r.version} | ${r.shards} | ${r.statements} | ${mbs(r.versionBytes)} | ${Math.max(...parts.map((j) => j.seconds)).toFixed(1)} | ${Math.max(...parts.map((j) => j.peakRssMb))} | ${merge.seconds.toFixed(1)} | ${merge.peakRssMb} | ${mbs(parts.reduce((a, j) => a + j.outputBytes, 0))} / ${mbs(Math.max(...parts.map((j) => j.outputBytes)))} |`,
+      `| ${r.factor}x | ${r.partitions} | ${r.version} | ${r.shards} | ${r.statements} | ${mbs(r.versionBytes)} | ${Math.max(...parts.map((j) => j.cpuSeconds)).toFixed(1)} | ${Math.max(...parts.map((j) => j.peakRssMb))} | ${merge.cpuSeconds.toFixed(1)} | ${merge.peakRssMb} | ${mbs(parts.reduce((a, j) => a + j.outputBytes, 0))} / ${mbs(Math.max(...parts.map((j) => j.outputBytes)))} |`,
     );
   }
   const byFactor = new Map<number, Set<string>>();

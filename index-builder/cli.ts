@@ -245,7 +245,7 @@ export async function runBuild(
           ]
         : []),
       `  largest shard ${s.largestShardBytes} bytes`,
-      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${peakRssMb()} MB`,
+      `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak RSS ${peakRssMb()} MB, cpu ${cpuSeconds()} s`,
       `  RSS by stage (MB, sampled): ${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
     ].join('\n'),
   );
@@ -254,6 +254,11 @@ export async function runBuild(
 
 /** The process's peak resident memory so far, in MB. */
 const peakRssMb = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
+/** CPU seconds the process has used (user and system): its work, whatever else shares the machine. */
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return ((user + system) / 1e6).toFixed(1);
+};
 
 export function latestVersionDir(artifactsDir: string): string | null {
   const latest = join(artifactsDir, DOMAIN, 'LATEST');
@@ -483,7 +488,7 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
       },
     });
     console.log(
-      `learned embedding model ${model.id} from ${model.sampleFilings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${join(artifactsDir, DOMAIN, MODELS_DIR, `${model.id}.bin`)}, peak RSS ${peakRssMb()} MB`,
+      `learned embedding model ${model.id} from ${model.sampleFilings} filings in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${join(artifactsDir, DOMAIN, MODELS_DIR, `${model.id}.bin`)}, peak RSS ${peakRssMb()} MB, cpu ${cpuSeconds()} s`,
     );
     return;
   }
@@ -502,7 +507,7 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
     const { index, count } = buildArgs.partition;
     const bytes = summary.objects.reduce((a, r) => a + r.bytes, 0);
     console.log(
-      `built partition ${index}/${count}: ${filings} filings, ${summary.issuers.length} issuers, ${summary.stats.statements} statements, ${bytes} object bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir}, peak RSS ${peakRssMb()} MB (merge with index:build -- --merge)`,
+      `built partition ${index}/${count}: ${filings} filings, ${summary.issuers.length} issuers, ${summary.stats.statements} statements, ${bytes} object bytes in ${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir}, peak RSS ${peakRssMb()} MB, cpu ${cpuSeconds()} s (merge with index:build -- --merge)`,
     );
     return;
   }
