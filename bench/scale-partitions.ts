@@ -7,7 +7,8 @@
  * bench/results/scale-partitions.json and bench/SCALE.md.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { partitionOf } from '../index-builder/partition';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -145,7 +146,8 @@ export function runSplits(
       statements: num(g.out, /statements (\d+)/),
       versionBytes: bytes,
     });
-    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    // The last split's partials stay: the freshness run rebuilds one of them (freshness below).
+    if (n !== counts.at(-1)) for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
   return runs;
 }
@@ -192,4 +194,94 @@ export function project(runs: readonly SplitRun[], filings: number, jobs: number
   const parts = { model, partition, merge };
   const dominant = Object.entries(parts).sort((x, y) => y[1] - x[1])[0]![0];
   return { filings, jobs, ...parts, total: model + partition + merge, dominant, imbalance, fit: { p, m } };
+}
+
+/** The newest 10-Q of the source corpus (by filing date): the filing a freshness run adds. */
+function newest10Q(source: string): { doc_id: string; ticker: string } {
+  const docs = readFileSync(join(source, 'documents.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as { doc_id: string; ticker: string; form_type: string; filing_date: string | null })
+    .filter((d) => d.form_type === '10-Q' && d.filing_date)
+    .sort((a, b) => (a.filing_date! < b.filing_date! ? 1 : a.filing_date! > b.filing_date! ? -1 : 0));
+  return docs[0]!;
+}
+
+export interface Freshness {
+  factor: number;
+  partitions: number;
+  doc: string;
+  /** The one partition job the refresh runs (the issuer's), and the merge. */
+  partitionSeconds: number;
+  partitionCpuSeconds: number;
+  mergeCpuSeconds: number;
+  indexBytes: number;
+  rewrittenBytes: number;
+  rewrittenObjects: number;
+  rewrittenByKind: Record<string, { objects: number; bytes: number }>;
+}
+
+const fileRefs = (dir: string) =>
+  (
+    JSON.parse(readFileSync(join(dir, 'files.json'), 'utf8')) as {
+      files: { file: string; bytes: number; sha256: string }[];
+    }
+  ).files;
+
+/**
+ * One new 10-Q at scale: the version without it (the corpus one filing short, its issuer's partition rebuilt, every
+ * other partition's output reused, merged) against the version with it (the last split runSplits built). The bytes
+ * of the second that the first does not hold byte for byte are what a refresh adding the filing rewrites.
+ */
+export function freshness(
+  root: string,
+  tsx: string,
+  run: SplitRun,
+  source: string,
+  cache: string,
+  replicate: (from: string, out: string, factor: number, exclude: string[]) => Promise<unknown>,
+): Promise<Freshness> {
+  return (async () => {
+    const { factor, partitions: n } = run;
+    const artifacts = join(cache, `partitioned-${factor}x`);
+    const doc = newest10Q(source);
+    const short = join(cache, `corpus-${factor}x-without-newest-10q`);
+    if (!existsSync(join(short, 'pages.jsonl.gz'))) await replicate(source, short, factor, [doc.doc_id]);
+    const fresh = join(cache, `fresh-${factor}x`);
+    rmSync(fresh, { recursive: true, force: true });
+    cpSync(join(artifacts, 'sp500/models'), join(fresh, 'sp500/models'), { recursive: true });
+    const i = partitionOf(doc.ticker, n);
+    const modelId = readdirSync(join(fresh, 'sp500/models'))[0]!.replace(/\.bin$/, '');
+    const env = { FILINGS_DIR: short, ARTIFACTS_DIR: fresh };
+    const rebuilt = join(fresh, `partial-${i}`);
+    console.log(`${factor}x freshness: partition ${i}/${n} without ${doc.doc_id} ...`);
+    const p = runJob(root, tsx, ['--partition', `${i}/${n}`, '--out', rebuilt, '--embedding-model', modelId], env);
+    const dirs = Array.from({ length: n }, (_, k) =>
+      k + 1 === i ? rebuilt : join(artifacts, `partials-${n}`, String(k + 1)),
+    );
+    const g = runJob(root, tsx, ['--merge', ...dirs], env);
+    const before = /built sp500 index (\w+)/.exec(g.out)![1]!;
+    const had = new Set(fileRefs(join(fresh, 'sp500', before)).map((r) => `${r.file}:${r.sha256}`));
+    const after = fileRefs(join(artifacts, 'sp500', run.version));
+    const rewritten = after.filter((r) => !had.has(`${r.file}:${r.sha256}`));
+    const byKind: Record<string, { objects: number; bytes: number }> = {};
+    for (const r of rewritten) {
+      const kind = r.file.includes('/') ? r.file.slice(0, r.file.indexOf('/')) : r.file;
+      byKind[kind] ??= { objects: 0, bytes: 0 };
+      byKind[kind].objects++;
+      byKind[kind].bytes += r.bytes;
+    }
+    return {
+      factor,
+      partitions: n,
+      doc: doc.doc_id,
+      partitionSeconds: p.seconds,
+      partitionCpuSeconds: num(p.out, /cpu ([\d.]+) s/),
+      mergeCpuSeconds: num(g.out, /cpu ([\d.]+) s/),
+      indexBytes: after.reduce((a, r) => a + r.bytes, 0),
+      rewrittenBytes: rewritten.reduce((a, r) => a + r.bytes, 0),
+      rewrittenObjects: rewritten.length,
+      rewrittenByKind: byKind,
+    };
+  })();
 }

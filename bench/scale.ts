@@ -15,7 +15,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
-import { project, runSplits, type SplitRun } from './scale-partitions';
+import { replicateCorpus } from '../scripts/replicate-corpus';
+import { type Freshness, freshness, project, runSplits, type SplitRun } from './scale-partitions';
 import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -117,18 +118,33 @@ if (process.argv.includes('--serve-only')) {
   process.exit(0);
 }
 const partitionsAt = process.argv.indexOf('--partitions');
-if (partitionsAt >= 0) {
-  const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
-  if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--partitions takes positive integers');
-  const runs: SplitRun[] = [];
-  for (const factor of factors()) runs.push(...runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE));
+const SPLITS_JSON = join(ROOT, 'bench/results/scale-partitions.json');
+if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.includes('--report')) {
   // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long).
-  const saved = join(ROOT, 'bench/results/scale-partitions.json');
-  const earlier: SplitRun[] = existsSync(saved) ? JSON.parse(readFileSync(saved, 'utf8')).runs : [];
-  const key = (r: SplitRun) => `${r.factor}/${r.partitions}`;
+  const earlier: { runs: SplitRun[]; freshness?: Freshness[] } = existsSync(SPLITS_JSON)
+    ? JSON.parse(readFileSync(SPLITS_JSON, 'utf8'))
+    : { runs: [] };
+  const runs: SplitRun[] = [];
+  if (partitionsAt >= 0) {
+    const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
+    if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--partitions takes positive integers');
+    for (const factor of factors()) runs.push(...runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE));
+  }
+  const key = (r: { factor: number; partitions: number }) => `${r.factor}/${r.partitions}`;
   const fresh = new Set(runs.map(key));
-  const all = [...earlier.filter((r) => !fresh.has(key(r))), ...runs];
-  reportSplits(all.sort((a, b) => a.factor - b.factor || a.partitions - b.partitions));
+  const all = [...earlier.runs.filter((r) => !fresh.has(key(r))), ...runs].sort(
+    (a, b) => a.factor - b.factor || a.partitions - b.partitions,
+  );
+  let freshnessRows = earlier.freshness ?? [];
+  if (process.argv.includes('--freshness')) {
+    for (const factor of factors()) {
+      const last = all.filter((r) => r.factor === factor).at(-1);
+      if (!last) throw new Error(`--freshness ${factor}x: no partitioned run of that corpus yet (--partitions first)`);
+      const row = await freshness(ROOT, TSX, last, SOURCE, CACHE, replicateCorpus);
+      freshnessRows = [...freshnessRows.filter((f) => f.factor !== factor), row].sort((a, b) => a.factor - b.factor);
+    }
+  }
+  reportSplits(all, freshnessRows);
   process.exit(0);
 }
 const rows = factors().map(build);
@@ -154,7 +170,7 @@ console.log('\nwrote bench/results/scale.json');
 if (process.argv.includes('--serve')) await serveScale(factors());
 
 /** The partitioned runs as a table, the identity check, the projection; bench/SCALE.md and the JSON. */
-function reportSplits(runs: SplitRun[]): void {
+function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
   const mbs = (b: number) => (b / 1e6).toFixed(1);
   const lines: string[] = [
     '# Partitioned build at scale',
@@ -190,7 +206,7 @@ function reportSplits(runs: SplitRun[]): void {
   const projections = [16, 32].map((jobs) => project(runs, 20_000, jobs));
   lines.push(
     '',
-    "Projected wall time at 20,000 filings (compute on this machine's pace; runner start, `npm ci` and artifact transfer come on top, about a minute or two per stage on GitHub's runners):",
+    "Projected wall time at 20,000 filings (from CPU seconds: each job alone on a core of this machine; runner start, `npm ci` and artifact transfer come on top, about a minute or two per stage on GitHub's runners):",
     '',
     '| parallel jobs | model job s | slowest partition s | merge s | total min | dominated by |',
     '|---|---|---|---|---|---|',
@@ -201,12 +217,29 @@ function reportSplits(runs: SplitRun[]): void {
     '',
     `Partition time fitted as ${projections[0]!.fit.p.a.toFixed(1)} s + ${projections[0]!.fit.p.b.toFixed(3)} s per filing over every partition job; the largest partition holds ${projections[0]!.imbalance.toFixed(2)}x the mean (ticker hash); merge time ${projections[0]!.fit.m.a.toFixed(1)} s + ${projections[0]!.fit.m.b.toFixed(4)} s per shard.`,
   );
+  if (fresh.length) {
+    lines.push(
+      '',
+      "One new 10-Q (the newest of the corpus): the refresh rebuilds only its issuer's partition, reuses the others' outputs and merges; what the new version rewrites (objects not byte-identical in the version before):",
+      '',
+      '| corpus | N | filing | partition job cpu s | merge cpu s | index MB | rewritten MB | share | rewritten by kind |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...fresh.map(
+        (f) =>
+          `| ${f.factor}x | ${f.partitions} | ${f.doc} | ${f.partitionCpuSeconds} | ${f.mergeCpuSeconds} | ${mbs(f.indexBytes)} | ${mbs(f.rewrittenBytes)} | ${((100 * f.rewrittenBytes) / f.indexBytes).toFixed(2)}% | ${Object.entries(
+            f.rewrittenByKind,
+          )
+            .map(([k, v]) => `${k} ${v.objects} / ${mbs(v.bytes)} MB`)
+            .join(', ')} |`,
+      ),
+    );
+  }
   const text = `${lines.join('\n')}\n`;
   console.log(`\n${text}`);
   writeFileSync(join(ROOT, 'bench/SCALE.md'), text);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   writeFileSync(
     join(ROOT, 'bench/results/scale-partitions.json'),
-    `${JSON.stringify({ when: new Date().toISOString(), runs, projections }, null, 2)}\n`,
+    `${JSON.stringify({ when: new Date().toISOString(), runs, projections, freshness: fresh }, null, 2)}\n`,
   );
 }
