@@ -6,7 +6,7 @@
  * 32 parallel jobs. Checks that every N gives the same version (byte-identical output). Writes
  * bench/results/scale-partitions.json and bench/SCALE.md.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { partitionOf } from '../index-builder/partition';
 import { loadavg } from 'node:os';
@@ -57,6 +57,49 @@ function folderBytes(dir: string): { bytes: number; largest: number } {
   return { bytes, largest };
 }
 
+/** The same job, not waited for: several partition jobs run side by side, as a CI matrix runs them. */
+function startJob(
+  root: string,
+  tsx: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ seconds: number; out: string }> {
+  const t0 = performance.now();
+  const child = spawn(tsx, ['--expose-gc', 'index-builder/cli.ts', 'build', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env, GRAPH_MIN_STATEMENTS: 'none' },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ seconds: (performance.now() - t0) / 1000, out })
+        : reject(new Error(`build ${args.join(' ')} failed:\n${err}`)),
+    ),
+  );
+}
+
+/** Runs `tasks` with at most `width` at a time; results in task order. */
+async function pool<T>(tasks: (() => Promise<T>)[], width: number): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const k = next++;
+      results[k] = await tasks[k]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, tasks.length) }, lane));
+  return results;
+}
+
 /** One CLI job in a fresh process, as npm run index:build runs it; its wall time and the stdout it printed. */
 function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEnv): { seconds: number; out: string } {
   const t0 = performance.now();
@@ -73,14 +116,18 @@ function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEn
 const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? Number.NaN);
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 
-/** The model job once, then for each N: its partition jobs one after another, then the merge. */
-export function runSplits(
+/**
+ * The model job once, then for each N: its partition jobs (`width` at a time, each a process of its own: its CPU
+ * seconds do not depend on how many run beside it, its wall time does), then the merge.
+ */
+export async function runSplits(
   root: string,
   tsx: string,
   factor: number,
   filingsDir: string,
   counts: number[],
   cache: string,
+  width = 1,
 ) {
   const artifacts = join(cache, `partitioned-${factor}x`);
   rmSync(artifacts, { recursive: true, force: true });
@@ -102,26 +149,28 @@ export function runSplits(
   };
   const runs: SplitRun[] = [];
   for (const n of counts) {
-    const jobs: Job[] = [modelJob];
-    const dirs: string[] = [];
-    for (let i = 1; i <= n; i++) {
-      const out = join(artifacts, `partials-${n}`, String(i));
-      dirs.push(out);
-      console.log(`${factor}x: partition ${i}/${n} ...`);
-      const p = runJob(root, tsx, ['--partition', `${i}/${n}`, '--out', out, '--embedding-model', modelId], env);
-      const { bytes, largest } = folderBytes(out);
-      jobs.push({
-        kind: 'partition',
-        label: `${i}/${n}`,
-        seconds: p.seconds,
-        cpuSeconds: num(p.out, /cpu ([\d.]+) s/),
-        peakRssMb: num(p.out, /peak RSS (\d+) MB/),
-        filings: num(p.out, /: (\d+) filings/),
-        outputBytes: bytes,
-        largestFileBytes: largest,
-        load: load1(),
-      });
-    }
+    const dirs = Array.from({ length: n }, (_, k) => join(artifacts, `partials-${n}`, String(k + 1)));
+    const partitionJobs = await pool(
+      dirs.map((out, k) => async (): Promise<Job> => {
+        const label = `${k + 1}/${n}`;
+        console.log(`${factor}x: partition ${label} ...`);
+        const p = await startJob(root, tsx, ['--partition', label, '--out', out, '--embedding-model', modelId], env);
+        const { bytes, largest } = folderBytes(out);
+        return {
+          kind: 'partition',
+          label,
+          seconds: p.seconds,
+          cpuSeconds: num(p.out, /cpu ([\d.]+) s/),
+          peakRssMb: num(p.out, /peak RSS (\d+) MB/),
+          filings: num(p.out, /: (\d+) filings/),
+          outputBytes: bytes,
+          largestFileBytes: largest,
+          load: load1(),
+        };
+      }),
+      width,
+    );
+    const jobs: Job[] = [modelJob, ...partitionJobs];
     console.log(`${factor}x: merge of ${n} ...`);
     const g = runJob(root, tsx, ['--merge', ...dirs], env);
     const version = /built sp500 index (\w+)/.exec(g.out)![1]!;

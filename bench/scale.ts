@@ -7,7 +7,8 @@
  *   npm run bench:scale -- --factors 1,4,8
  *   npm run bench:scale -- --serve           # then serve each index with wrangler dev (bench/scale-serve.ts)
  *   npm run bench:scale -- --serve-only      # serve the indexes an earlier run built
- *   npm run bench:scale -- --factors 1,8 --partitions 1,4,8   # the partitioned build (bench/scale-partitions.ts)
+ *   npm run bench:scale -- --factors 1,8 --partitions 1,4,8 [--jobs k]   # the partitioned build, k partition jobs
+ *                                            at a time (bench/scale-partitions.ts); --freshness, --report after it
  * Writes bench/results/scale.json (bench/SCALE.md for partitions). Run on an otherwise idle machine: wall time is
  * shared with whatever else runs.
  */
@@ -128,7 +129,11 @@ if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.in
   if (partitionsAt >= 0) {
     const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
     if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--partitions takes positive integers');
-    for (const factor of factors()) runs.push(...runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE));
+    const jobsAt = process.argv.indexOf('--jobs');
+    const width = jobsAt >= 0 ? Number(process.argv[jobsAt + 1]) : 1;
+    if (!Number.isInteger(width) || width < 1) throw new Error('--jobs takes a positive integer');
+    for (const factor of factors())
+      runs.push(...(await runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE, width)));
   }
   const key = (r: { factor: number; partitions: number }) => `${r.factor}/${r.partitions}`;
   const fresh = new Set(runs.map(key));
@@ -175,7 +180,7 @@ function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
   const lines: string[] = [
     '# Partitioned build at scale',
     '',
-    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process, run one after another; a CI matrix runs the partition jobs side by side. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
+    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process; partition jobs ran a few at a time (`--jobs`), as a CI matrix runs them side by side, so wall times here are shared and CPU seconds measure a job's work. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
     '',
     '| corpus | N | job | filings | wall s | cpu s | peak RSS MB | output MB | largest file MB | load |',
     '|---|---|---|---|---|---|---|---|---|---|',
