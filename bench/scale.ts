@@ -180,7 +180,7 @@ function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
   const lines: string[] = [
     '# Partitioned build at scale',
     '',
-    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process; partition jobs ran a few at a time (`--jobs`), as a CI matrix runs them side by side, so wall times here are shared and CPU seconds measure a job's work. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
+    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column is the 1-minute load average after each job). Every job is a fresh process; partition jobs ran a few at a time (--jobs), as a CI matrix runs them side by side, so wall times here are shared and CPU seconds measure a job's work. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
     '',
     '| corpus | N | job | filings | wall s | cpu s | peak RSS MB | output MB | largest file MB | load |',
     '|---|---|---|---|---|---|---|---|---|---|',
