@@ -201,8 +201,6 @@ export async function runSplits(
   return runs;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
-
 /** Least squares y = a + b x. */
 function lineFit(points: [number, number][]): { a: number; b: number } {
   const n = points.length;
@@ -213,17 +211,45 @@ function lineFit(points: [number, number][]): { a: number; b: number } {
   return { a: my - b * mx, b };
 }
 
+/** Least squares y = a + b x + c z (normal equations, Cramer's rule). */
+function planeFit(points: [number, number, number][]): { a: number; b: number; c: number } {
+  const S = (f: (p: [number, number, number]) => number) => points.reduce((t, p) => t + f(p), 0);
+  const n = points.length;
+  const [sx, sz, sy] = [S((p) => p[0]), S((p) => p[1]), S((p) => p[2])];
+  const [sxx, szz, sxz] = [S((p) => p[0] * p[0]), S((p) => p[1] * p[1]), S((p) => p[0] * p[1])];
+  const [sxy, szy] = [S((p) => p[0] * p[2]), S((p) => p[1] * p[2])];
+  const det3 = (m: number[][]) =>
+    m[0]![0]! * (m[1]![1]! * m[2]![2]! - m[1]![2]! * m[2]![1]!) -
+    m[0]![1]! * (m[1]![0]! * m[2]![2]! - m[1]![2]! * m[2]![0]!) +
+    m[0]![2]! * (m[1]![0]! * m[2]![1]! - m[1]![1]! * m[2]![0]!);
+  const A = [
+    [n, sx, sz],
+    [sx, sxx, sxz],
+    [sz, sxz, szz],
+  ];
+  const rhs = [sy, sxy, szy];
+  const d = det3(A);
+  const solve = (col: number) => det3(A.map((row, i) => row.map((v, j) => (j === col ? rhs[i]! : v)))) / d;
+  return { a: solve(0), b: solve(1), c: solve(2) };
+}
+
 /**
  * Wall time at `filings` with `jobs` parallel partition jobs, from the measured jobs' CPU seconds (what each job
- * takes on a runner of its own; wall time here is shared with other work): the model job (bounded by its
- * sample), the slowest partition (a line through every partition job's time against its filings, at the largest
- * partition's share: the measured imbalance of the ticker hash), the merge (a line through merge time against
- * shards). Compute only: runner start, npm ci and artifact transfer are listed apart.
+ * takes on a runner of its own; wall time here is shared with other work). A partition job here reads the whole
+ * replicated corpus and segments its own filings: its CPU seconds are fitted as a + b x own filings + c x corpus
+ * filings; on the workflow's runners a partition job pulls its own issuers' filings only, so it costs
+ * a + (b + c) x own. Its share is the largest partition's (the measured imbalance of the ticker hash). The model
+ * job: with the live model (a refresh) a download; learning one costs the 8x model job plus reading the rest of the
+ * corpus twice (c per filing and read). The merge: a line through merge CPU seconds against shards.
  */
 export function project(runs: readonly SplitRun[], filings: number, jobs: number) {
-  const all = runs.flatMap((r) => r.jobs);
-  const partitions = all.filter((j) => j.kind === 'partition');
-  const p = lineFit(partitions.map((j) => [j.filings, j.cpuSeconds]));
+  const corpusOf = (r: SplitRun) => r.jobs.find((j) => j.kind === 'merge')!.filings;
+  const points = runs.flatMap((r) =>
+    r.jobs
+      .filter((j) => j.kind === 'partition')
+      .map((j) => [j.filings, corpusOf(r), j.cpuSeconds] as [number, number, number]),
+  );
+  const p = planeFit(points);
   const imbalance = Math.max(
     1,
     ...runs
@@ -235,14 +261,27 @@ export function project(runs: readonly SplitRun[], filings: number, jobs: number
   );
   const perShard = runs.map((r) => [r.shards, r.jobs.find((j) => j.kind === 'merge')!.cpuSeconds] as [number, number]);
   const m = lineFit(perShard);
-  const base = runs.find((r) => r.factor === Math.min(...runs.map((x) => x.factor)))!;
-  const filingsPerShard = base.jobs.find((j) => j.kind === 'merge')!.filings / base.shards;
-  const model = median(all.filter((j) => j.kind === 'model').map((j) => j.cpuSeconds));
-  const partition = p.a + p.b * (filings / jobs) * imbalance;
+  const largest = runs.reduce((x, r) => (corpusOf(r) > corpusOf(x) ? r : x));
+  const filingsPerShard = corpusOf(largest) / largest.shards;
+  const modelJob = largest.jobs.find((j) => j.kind === 'model')!;
+  const learn = modelJob.cpuSeconds + 2 * Math.max(0, p.c) * (filings - corpusOf(largest));
+  const own = (filings / jobs) * imbalance;
+  const partition = p.a + (p.b + p.c) * own;
   const merge = m.a + m.b * (filings / filingsPerShard);
-  const parts = { model, partition, merge };
+  const parts = { partition, merge };
   const dominant = Object.entries(parts).sort((x, y) => y[1] - x[1])[0]![0];
-  return { filings, jobs, ...parts, total: model + partition + merge, dominant, imbalance, fit: { p, m } };
+  return {
+    filings,
+    jobs,
+    learn,
+    partition,
+    merge,
+    total: partition + merge,
+    totalLearning: learn + partition + merge,
+    dominant,
+    imbalance,
+    fit: { p, m },
+  };
 }
 
 /** The newest 10-Q of the source corpus (by filing date): the filing a freshness run adds. */
