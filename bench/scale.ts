@@ -121,10 +121,10 @@ if (process.argv.includes('--serve-only')) {
 const partitionsAt = process.argv.indexOf('--partitions');
 const SPLITS_JSON = join(ROOT, 'bench/results/scale-partitions.json');
 if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.includes('--report')) {
-  // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long).
-  const earlier: { runs: SplitRun[]; freshness?: Freshness[] } = existsSync(SPLITS_JSON)
-    ? JSON.parse(readFileSync(SPLITS_JSON, 'utf8'))
-    : { runs: [] };
+  // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long); read when
+  // this one is done, so that two invocations side by side keep each other's runs.
+  const readEarlier = (): { runs: SplitRun[]; freshness?: Freshness[] } =>
+    existsSync(SPLITS_JSON) ? JSON.parse(readFileSync(SPLITS_JSON, 'utf8')) : { runs: [] };
   const runs: SplitRun[] = [];
   if (partitionsAt >= 0) {
     const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
@@ -135,6 +135,7 @@ if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.in
     for (const factor of factors())
       runs.push(...(await runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE, width)));
   }
+  const earlier = readEarlier();
   const key = (r: { factor: number; partitions: number }) => `${r.factor}/${r.partitions}`;
   const fresh = new Set(runs.map(key));
   const all = [...earlier.runs.filter((r) => !fresh.has(key(r))), ...runs].sort(
