@@ -7,7 +7,8 @@
  *   npm run bench:cold -- <version dir> [<version dir> ...]     (SHARD_READS=whole: whole shards, the slow twin)
  * STORAGE_LATENCY_MS=n: every read resolves n ms later, as remote storage would, and each query is timed: its time
  * over n is about how many reads it waits for one after another (round trips), whatever the machine.
- * Questions: FinanceBench dev, docugami 10-Q dev and dev-2; modes basic and research (medium effort, 4,000 tokens).
+ * Questions: FinanceBench dev, docugami 10-Q dev and dev-2 (COLD_QUESTIONS=n: n of them, spread over the list); modes
+ * basic and research (medium effort, 4,000 tokens).
  */
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -24,7 +25,13 @@ const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 const dirs = process.argv.slice(2);
 if (!dirs.length) throw new Error('usage: tsx bench/cold-bytes.ts <version dir> [...]');
 
-const questions = devQuestions(ROOT, SHARED);
+// COLD_QUESTIONS=n: n questions spread evenly over the list (every k-th), for a quicker run.
+const all = devQuestions(ROOT, SHARED);
+const take = Number(process.env.COLD_QUESTIONS) || all.length;
+const questions = Array.from(
+  { length: Math.min(take, all.length) },
+  (_, i) => all[Math.floor((i * all.length) / Math.min(take, all.length))]!,
+);
 
 /** What kind of object a file is, by its place in the version's layout (docs/DECISIONS.md "Partitioned index"). */
 const objectKind = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : file);
