@@ -7,12 +7,17 @@
  *   npm run bench:scale -- --factors 1,4,8
  *   npm run bench:scale -- --serve           # then serve each index with wrangler dev (bench/scale-serve.ts)
  *   npm run bench:scale -- --serve-only      # serve the indexes an earlier run built
- * Writes bench/results/scale.json. Run on an otherwise idle machine: wall time is shared with whatever else runs.
+ *   npm run bench:scale -- --factors 1,8 --partitions 1,4,8 [--jobs k]   # the partitioned build, k partition jobs
+ *                                            at a time (bench/scale-partitions.ts); --freshness, --report after it
+ * Writes bench/results/scale.json (bench/SCALE.md for partitions). Run on an otherwise idle machine: wall time is
+ * shared with whatever else runs.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
+import { replicateCorpus } from '../scripts/replicate-corpus';
+import { type Freshness, freshness, project, runSplits, type SplitRun } from './scale-partitions';
 import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -113,6 +118,41 @@ if (process.argv.includes('--serve-only')) {
   await serveScale(factors());
   process.exit(0);
 }
+const partitionsAt = process.argv.indexOf('--partitions');
+const SPLITS_JSON = join(ROOT, 'bench/results/scale-partitions.json');
+if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.includes('--report')) {
+  // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long); read when
+  // this one is done, so that two invocations side by side keep each other's runs.
+  const readEarlier = (): { runs: SplitRun[]; freshness?: Freshness[] } =>
+    existsSync(SPLITS_JSON) ? JSON.parse(readFileSync(SPLITS_JSON, 'utf8')) : { runs: [] };
+  const runs: SplitRun[] = [];
+  if (partitionsAt >= 0) {
+    const counts = process.argv[partitionsAt + 1]!.split(',').map(Number);
+    if (!counts.every((n) => Number.isInteger(n) && n >= 1)) throw new Error('--partitions takes positive integers');
+    const jobsAt = process.argv.indexOf('--jobs');
+    const width = jobsAt >= 0 ? Number(process.argv[jobsAt + 1]) : 1;
+    if (!Number.isInteger(width) || width < 1) throw new Error('--jobs takes a positive integer');
+    for (const factor of factors())
+      runs.push(...(await runSplits(ROOT, TSX, factor, corpusFor(factor), counts, CACHE, width)));
+  }
+  const earlier = readEarlier();
+  const key = (r: { factor: number; partitions: number }) => `${r.factor}/${r.partitions}`;
+  const fresh = new Set(runs.map(key));
+  const all = [...earlier.runs.filter((r) => !fresh.has(key(r))), ...runs].sort(
+    (a, b) => a.factor - b.factor || a.partitions - b.partitions,
+  );
+  let freshnessRows = earlier.freshness ?? [];
+  if (process.argv.includes('--freshness')) {
+    for (const factor of factors()) {
+      const last = all.filter((r) => r.factor === factor).at(-1);
+      if (!last) throw new Error(`--freshness ${factor}x: no partitioned run of that corpus yet (--partitions first)`);
+      const row = await freshness(ROOT, TSX, last, SOURCE, CACHE, replicateCorpus);
+      freshnessRows = [...freshnessRows.filter((f) => f.factor !== factor), row].sort((a, b) => a.factor - b.factor);
+    }
+  }
+  reportSplits(all, freshnessRows);
+  process.exit(0);
+}
 const rows = factors().map(build);
 const base = rows.find((r) => r.factor === 1);
 const mb = (b: number) => (b / 1e6).toFixed(1);
@@ -139,3 +179,101 @@ writeFileSync(
 );
 console.log('\nwrote bench/results/scale.json');
 if (process.argv.includes('--serve')) await serveScale(factors());
+
+/** The partitioned runs as a table, the identity check, the projection; bench/SCALE.md and the JSON. */
+function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
+  const mbs = (b: number) => (b / 1e6).toFixed(1);
+  const lines: string[] = [
+    '# Partitioned build at scale',
+    '',
+    `Written by \`npm run bench:scale -- --factors <f> --partitions <n,...>\` (runs of several invocations ` +
+      `kept; last ${new Date().toISOString().slice(0, 10)}) (2 cores shared with other work: the load column ` +
+      `is the 1-minute load average after each job). Every job is a fresh process; partition jobs ran a few at ` +
+      `a time (--jobs), as a CI matrix runs them side by side, so wall times here are shared and CPU seconds ` +
+      `measure a job's work. No HNSW graphs (GRAPH_MIN_STATEMENTS=none, as bench:scale builds).`,
+    '',
+    '| corpus | N | job | filings | wall s | cpu s | peak RSS MB | output MB | largest file MB | load |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const r of runs)
+    for (const j of r.jobs)
+      lines.push(
+        `| ${r.factor}x | ${r.partitions} | ${j.label} | ${j.filings} | ${j.seconds.toFixed(1)} | ` +
+          `${j.cpuSeconds} | ${j.peakRssMb} | ${mbs(j.outputBytes)} | ${mbs(j.largestFileBytes)} | ${j.load} |`,
+      );
+  lines.push(
+    '',
+    '| corpus | N | version | shards | statements | version MB | slowest partition cpu s | partition peak ' +
+      'RSS MB (max) | merge cpu s | merge RSS MB | partition outputs MB (sum / largest) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const r of runs) {
+    const parts = r.jobs.filter((j) => j.kind === 'partition');
+    const merge = r.jobs.find((j) => j.kind === 'merge')!;
+    lines.push(
+      `| ${r.factor}x | ${r.partitions} | ${r.version} | ${r.shards} | ${r.statements} | ` +
+        `${mbs(r.versionBytes)} | ${Math.max(...parts.map((j) => j.cpuSeconds)).toFixed(1)} | ` +
+        `${Math.max(...parts.map((j) => j.peakRssMb))} | ${merge.cpuSeconds.toFixed(1)} | ${merge.peakRssMb} | ` +
+        `${mbs(parts.reduce((a, j) => a + j.outputBytes, 0))} / ` +
+        `${mbs(Math.max(...parts.map((j) => j.outputBytes)))} |`,
+    );
+  }
+  const byFactor = new Map<number, Set<string>>();
+  for (const r of runs) byFactor.set(r.factor, (byFactor.get(r.factor) ?? new Set()).add(r.version));
+  lines.push(
+    '',
+    `Same version for every N: ` +
+      `${[...byFactor].map(([f, v]) => `${f}x ${v.size === 1 ? 'yes' : `NO (${[...v].join(', ')})`}`).join('; ')}.`,
+  );
+  const projections = [16, 32].map((jobs) => project(runs, 20_000, jobs));
+  lines.push(
+    '',
+    'Projected wall time at 20,000 filings (from CPU seconds: each job alone on a core of this machine; ' +
+      "runner start, `npm ci` and artifact transfer come on top, about a minute or two per stage on GitHub's " +
+      'runners):',
+    '',
+    '| parallel jobs | partition job (largest) cpu s | merge cpu s | total min (live model) | learning a ' +
+      'model s | total min (learning) | dominated by |',
+    '|---|---|---|---|---|---|---|',
+    ...projections.map(
+      (p) =>
+        `| ${p.jobs} | ${p.partition.toFixed(0)} | ${p.merge.toFixed(0)} | ${(p.total / 60).toFixed(1)} | ` +
+        `${p.learn.toFixed(0)} | ${(p.totalLearning / 60).toFixed(1)} | ${p.dominant} |`,
+    ),
+    '',
+    `Partition job CPU fitted over every partition job as ${projections[0]!.fit.p.a.toFixed(1)} s + ` +
+      `${projections[0]!.fit.p.b.toFixed(3)} s per own filing + ${projections[0]!.fit.p.c.toFixed(4)} s per ` +
+      `corpus filing read (a job here streams the whole replica; on the workflow it pulls its own issuers ` +
+      `only); the largest partition holds ${projections[0]!.imbalance.toFixed(2)}x the mean (ticker hash); ` +
+      `merge CPU ${projections[0]!.fit.m.a.toFixed(1)} s + ${projections[0]!.fit.m.b.toFixed(4)} s per shard. ` +
+      `The refresh keeps the live model, so its full builds download one; learning one reads the corpus twice.`,
+  );
+  if (fresh.length) {
+    lines.push(
+      '',
+      "One new 10-Q (the newest of the corpus): the refresh rebuilds only its issuer's partition, reuses the " +
+        "others' outputs and merges; what the new version rewrites (objects not byte-identical in the version " +
+        'before):',
+      '',
+      '| corpus | N | filing | partition job cpu s | merge cpu s | index MB | rewritten MB | share | ' +
+        'rewritten by kind |',
+      '|---|---|---|---|---|---|---|---|---|',
+      ...fresh.map(
+        (f) =>
+          `| ${f.factor}x | ${f.partitions} | ${f.doc} | ${f.partitionCpuSeconds} | ${f.mergeCpuSeconds} ` +
+          `| ${mbs(f.indexBytes)} | ${mbs(f.rewrittenBytes)} ` +
+          `| ${((100 * f.rewrittenBytes) / f.indexBytes).toFixed(2)}% | ${Object.entries(f.rewrittenByKind)
+            .map(([k, v]) => `${k} ${v.objects} / ${mbs(v.bytes)} MB`)
+            .join(', ')} |`,
+      ),
+    );
+  }
+  const text = `${lines.join('\n')}\n`;
+  console.log(`\n${text}`);
+  writeFileSync(join(ROOT, 'bench/SCALE.md'), text);
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  writeFileSync(
+    join(ROOT, 'bench/results/scale-partitions.json'),
+    `${JSON.stringify({ when: new Date().toISOString(), runs, projections, freshness: fresh }, null, 2)}\n`,
+  );
+}

@@ -1,24 +1,21 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { deserialize, serialize } from 'node:v8';
-import { decodeShard, encodeShard, MANIFEST_FORMAT } from '../index-format/codec';
-import { shardHead, statementKind, statementStatus } from '../index-format/shard-layout';
-import { itemSource } from '../index-format/views';
+import { encodeShard, MANIFEST_FORMAT } from '../index-format/codec';
 import { FORMAT_VERSION } from '../index-format/container';
 import { seal, sha256 } from './shards/seal';
-import {
-  EDGE_KINDS,
-  type ArtifactRef,
-  type CatalogHeader,
-  type CatalogSource,
-  type EpistemicStatus,
-  type FileList,
-  type IssuerTable,
-  type Manifest,
-  type Shard,
-  type ShardInfo,
-  type StatementKind,
+import type {
+  ArtifactRef,
+  CatalogHeader,
+  CatalogSource,
+  EpistemicStatus,
+  FileList,
+  IssuerTable,
+  Manifest,
+  Shard,
+  ShardInfo,
+  StatementKind,
 } from '../index-format/types';
 import { FILTER_FIELDS, type FilterField } from '../index-format/fields';
 import { embedTokens, quantizeUnit } from '../index-format/embed';
@@ -27,22 +24,16 @@ import { financialStatementCode, type FinancialStatement } from '../index-format
 import { ANALYZER_VERSION, tokenize } from '../index-format/tokenize';
 import { bm25Idf, bm25TermScore } from '../index-format/bm25';
 import { companyAliases, withoutSharedAliases } from './entities/aliases';
-import { DIRECTORY_FILE, partitionedArtifacts, storedByContent, type CorpusLexicon } from './shards/partitioned';
+import { DIRECTORY_FILE, storedByContent, type CorpusLexicon } from './shards/partitioned';
 import { contentIdOf, FILE_LIST } from '../index-format/keys';
-import { buildConsensus } from './statements/consensus';
-import { EmbeddingLearner, type EmbeddingOptions, type LearnedModel } from './vectors/embeddings';
-import { embeddingSample, saveModel } from './vectors/model-store';
-import { EntityCollector, type CompanyEntities } from './entities/collect';
+import type { buildConsensus } from './statements/consensus';
+import { termBoundsOf, type TermBounds } from './impact-bounds';
+import type { EmbeddingLearner, EmbeddingOptions, LearnedModel } from './vectors/embeddings';
+import type { EntityCollector, CompanyEntities } from './entities/collect';
 import { buildShardEdges } from './graph/evidence-graph';
 import { referenceLinks, type PlacedStatement } from './segment/references';
-import {
-  checkGraphMinStatements,
-  DEFAULT_GRAPH_MIN_STATEMENTS,
-  openGraphBuilder,
-  type GraphBuilder,
-} from './vectors/graphs';
 import type { Filing, FilingDocument } from './segment/read-corpus';
-import { coverSection, coverStatements, learnsMeaning } from './segment/cover';
+import { coverSection, coverStatements } from './segment/cover';
 import { segmentFiling } from './segment/segment';
 import { extractStatements } from './statements/statements';
 import type { TableFact } from './statements/table-facts';
@@ -455,7 +446,6 @@ export function encodeShardStatements(
     agree: (i: number) => ReturnType<typeof buildConsensus>['agree'] extends Map<number, infer V> ? V : never;
     disagree: (i: number) => ReturnType<typeof buildConsensus>['disagree'] extends Map<number, infer V> ? V : never;
   },
-  stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
   model: ReturnType<EmbeddingLearner['finish']>,
   /** The issuer's first global source number: the shard stores sources relative to it (see numberSources). */
   sourceBase: number,
@@ -463,11 +453,11 @@ export function encodeShardStatements(
   bytes: Uint8Array;
   vectors: Int8Array;
   terms: string[];
-  impacts: Float64Array;
+  /** What the term impact bounds need of the postings (impact-bounds.ts): they depend on corpus statistics. */
+  bounds: TermBounds;
   edges: ReturnType<typeof buildShardEdges>;
 } {
-  const N = stats.statements;
-  const termPostings = new Map<string, { docs: number[]; tfs: number[]; impact: number }>();
+  const termPostings = new Map<string, { docs: number[]; tfs: number[] }>();
   const docLen = new Uint16Array(statements.length);
   const vectors = new Int8Array(statements.length * model.dim);
   statements.forEach((s, local) => {
@@ -478,11 +468,9 @@ export function encodeShardStatements(
     for (const [t, count] of tf) {
       const n = Math.min(MAX_TF, count);
       let p = termPostings.get(t);
-      if (!p) termPostings.set(t, (p = { docs: [], tfs: [], impact: 0 }));
+      if (!p) termPostings.set(t, (p = { docs: [], tfs: [] }));
       p.docs.push(local);
       p.tfs.push(n);
-      const impact = bm25TermScore(bm25Idf(N, stats.df.get(t)!), n, len, stats.avgLen);
-      if (impact > p.impact) p.impact = impact;
     }
     quantizeUnit(embedTokens(model, s.tokens), vectors, local * model.dim);
   });
@@ -496,12 +484,10 @@ export function encodeShardStatements(
   postOffsets[terms.length] = total;
   const postDocs = new Uint32Array(total);
   const postTfs = new Uint8Array(total);
-  const impacts = new Float64Array(terms.length);
   terms.forEach((t, i) => {
     const p = termPostings.get(t)!;
     postDocs.set(p.docs, postOffsets[i]);
     postTfs.set(p.tfs, postOffsets[i]);
-    impacts[i] = p.impact;
   });
   const edges = buildShardEdges(statements);
   // Consensus is within an issuer, so every occurrence's source is one of the issuer's.
@@ -529,7 +515,7 @@ export function encodeShardStatements(
     dim: model.dim,
     vectors,
   });
-  return { bytes, vectors, terms, impacts, edges };
+  return { bytes, vectors, terms, bounds: termBoundsOf(terms, postOffsets, postDocs, postTfs, docLen), edges };
 }
 
 /** The catalog: sources, companies with their entities, shards, field values and bounds. */
@@ -610,24 +596,21 @@ export function buildCatalog(input: {
 }
 
 /**
- * The artifacts of a version, written as they are produced into a staging directory, then moved to
- * `<outDir>/sp500/<version>` once the version (a hash of every artifact's hash) is known.
+ * Writes sealed artifacts under a root folder and keeps a reference (bytes, hash, content id) to each: a partition
+ * job's objects (index-builder/partition.ts) or a version's staging folder.
  */
-class VersionWriter {
-  private readonly refs = new Map<string, ArtifactRef>();
-  readonly staging: string;
+export class ArtifactWriter {
+  protected readonly refs = new Map<string, ArtifactRef>();
 
-  constructor(private readonly outDir: string) {
-    this.staging = join(outDir, DOMAIN, `.staging-${process.pid}`);
-    rmSync(this.staging, { recursive: true, force: true });
-    mkdirSync(join(this.staging, 'shards'), { recursive: true });
+  constructor(readonly root: string) {
+    mkdirSync(root, { recursive: true });
   }
 
   /** Seals and writes one container artifact; shards, graphs and issuer tables are stored by content. */
   write(file: string, bytes: Uint8Array): ArtifactRef {
-    mkdirSync(dirname(join(this.staging, file)), { recursive: true });
+    mkdirSync(dirname(join(this.root, file)), { recursive: true });
     seal(bytes);
-    writeFileSync(join(this.staging, file), bytes);
+    writeFileSync(join(this.root, file), bytes);
     const hash = sha256(bytes);
     const ref: ArtifactRef = {
       file,
@@ -637,6 +620,45 @@ class VersionWriter {
     };
     this.refs.set(file, ref);
     return ref;
+  }
+
+  /** Every artifact written so far, in the order written. */
+  written(): ArtifactRef[] {
+    return [...this.refs.values()];
+  }
+}
+
+/**
+ * The artifacts of a version, written as they are produced into a staging directory, then moved to
+ * `<outDir>/sp500/<version>` once the version (a hash of every artifact's hash) is known.
+ */
+export class VersionWriter extends ArtifactWriter {
+  constructor(private readonly outDir: string) {
+    const staging = join(outDir, DOMAIN, `.staging-${process.pid}`);
+    rmSync(staging, { recursive: true, force: true });
+    super(staging);
+  }
+
+  get staging(): string {
+    return this.root;
+  }
+
+  /**
+   * An artifact another writer made (a partition job's object), linked into the version: hard-linked when the
+   * two folders share a file system (no bytes copied), else copied. Its reference is the one that writer kept.
+   */
+  adopt(ref: ArtifactRef, from: string): void {
+    const to = join(this.root, ref.file);
+    if (from !== to) {
+      mkdirSync(dirname(to), { recursive: true });
+      rmSync(to, { force: true });
+      try {
+        linkSync(from, to);
+      } catch {
+        copyFileSync(from, to);
+      }
+    }
+    this.refs.set(ref.file, ref);
   }
 
   /** Hashes every ref in the given order into the version, writes the file list and manifest, moves the directory. */
@@ -650,11 +672,11 @@ class VersionWriter {
       statements,
       embeddingModel,
     );
-    writeFileSync(join(this.staging, FILE_LIST), fileList);
-    writeFileSync(join(this.staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    writeFileSync(join(this.root, FILE_LIST), fileList);
+    writeFileSync(join(this.root, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     const dir = join(this.outDir, DOMAIN, version);
     rmSync(dir, { recursive: true, force: true }); // an identical rebuild replaces its own bytes
-    renameSync(this.staging, dir);
+    renameSync(this.root, dir);
     writeFileSync(join(this.outDir, DOMAIN, 'LATEST'), `${version}\n`);
     return { version, dir, manifest };
   }
@@ -739,14 +761,6 @@ export function versionOf(
   return { version, manifest, fileList };
 }
 
-/**
- * A full garbage collection when the process runs with --expose-gc (npm run index:build does): V8 sizes its heap by
- * how much a run has allocated, not by what is live, so without it a 4x corpus ends with a larger heap than 1x
- * although every issuer's working set is the same. Called between issuers and passes (a few ms each); a no-op
- * otherwise.
- */
-const releaseMemory = (globalThis as { gc?: () => void }).gc ?? (() => {});
-
 /** Where a filing's record is while the build runs: spilled to disk, with what the plan needs from it. */
 export interface FilingEntry {
   doc: FilingDocument;
@@ -768,7 +782,6 @@ export function filingHash(filing: Filing): string {
 export interface SegmentedCorpus {
   entries: FilingEntry[];
   stats: TermStats;
-  learner: EmbeddingLearner;
   /** An incremental build's previous version, for the issuers it reuses (index-builder/incremental.ts). */
   reuse?: ReusedIssuers;
 }
@@ -812,27 +825,20 @@ export function shardImpacts(
   return impacts;
 }
 
-/** The catalog sources of one filing of a reused issuer table, as catalogSources made them from its record. */
-function reusedSources(table: IssuerTable, docId: string, shard: number): CatalogSource[] {
-  const filing = table.filings.findIndex((f) => f.doc_id === docId);
-  return table.items.filter((item) => item.filing === filing).map((item) => itemSource(table, item, shard));
-}
-
 /**
  * Pass 1: segments each filing as it arrives (the CPU-heavy part), spills its record to `spillDir`, and sums term
- * statistics and embedding counts. Independent per filing, so it is also what a partitioned build spreads.
+ * statistics. Independent per filing, so it is also what a partitioned build spreads.
  */
 export async function segmentCorpus(
   filings: AsyncIterable<Filing> | Iterable<Filing>,
   spillDir: string,
-  options: Pick<BuildOptions, 'embedding' | 'onStage' | 'expectedFilings'> & {
+  options: Pick<BuildOptions, 'onStage' | 'expectedFilings'> & {
     include?: (doc: FilingDocument) => boolean;
   } = {},
 ): Promise<SegmentedCorpus> {
   const stage = options.onStage ?? (() => {});
   mkdirSync(spillDir, { recursive: true });
   const stats = new TermStats();
-  const learner = new EmbeddingLearner(options.embedding);
   const entries: FilingEntry[] = [];
   for await (const filing of filings) {
     if (options.include && !options.include(filing.doc)) continue;
@@ -840,428 +846,8 @@ export async function segmentCorpus(
     const file = join(spillDir, `${entries.length}.bin`);
     writeFileSync(file, serialize(record));
     entries.push({ doc: record.doc, file, pageCount: record.pageCount, hash: filingHash(filing) });
-    for (const s of record.statements) {
-      stats.addStatement(s.tokens);
-      if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
-    }
+    for (const s of record.statements) stats.addStatement(s.tokens);
     stage('segment', entries.length, Math.max(entries.length, options.expectedFilings ?? 0));
   }
-  return { entries, stats, learner };
-}
-
-/**
- * The whole offline pipeline, streaming: filings are segmented one at a time and spilled to disk (pass 1, which
- * also gathers term statistics and the embedding vocabulary); the co-occurrences for the word vectors are read back
- * in corpus order (pass 2); then each issuer's filings are read back together for what needs them together
- * (consensus across its filings, its entities, its shards), one issuer at a time (pass 3); the corpus-wide tables
- * (lexicon, catalog) come from per-shard and per-issuer summaries. Memory is bounded by the largest issuer plus
- * fixed-size state (the co-occurrence matrix, the term dictionary), not by the corpus. Filings are ordered by
- * doc_id whatever order they arrive in, and no clock or randomness beyond fixed seeds enters the output: identical
- * input gives byte-identical artifacts (test/support/build-in-memory.ts is the in-memory twin it is tested against).
- */
-export async function buildIndex(
-  filings: AsyncIterable<Filing> | Iterable<Filing>,
-  options: BuildOptions,
-): Promise<BuildResult> {
-  mkdirSync(join(options.outDir, DOMAIN), { recursive: true });
-  const spill = join(options.outDir, DOMAIN, `.spill-${process.pid}`);
-  rmSync(spill, { recursive: true, force: true });
-  try {
-    return await assembleIndex(await segmentCorpus(filings, spill, options), options);
-  } finally {
-    rmSync(spill, { recursive: true, force: true });
-  }
-}
-
-/** Passes 2 and 3 over a segmented corpus (one build's, or the merged partitions of several). */
-export async function assembleIndex(corpus: SegmentedCorpus, options: BuildOptions): Promise<BuildResult> {
-  const stage = options.onStage ?? (() => {});
-  const graphMinStatements = checkGraphMinStatements(options.graphMinStatements ?? DEFAULT_GRAPH_MIN_STATEMENTS);
-  const entries = inCorpusOrder(corpus.entries);
-  const writer = new VersionWriter(options.outDir);
-  const impactsDir = join(options.outDir, DOMAIN, `.impacts-${process.pid}`);
-  try {
-    // The plan: shards (one per issuer and fiscal year, contiguous per issuer) and, in corpus order, sources.
-    const { keys: shardKeys, byKey: shardByKey } = planShards(entries.map((e) => e.doc));
-    const pass2 = embedAndNumberSources(corpus, entries, shardByKey, options);
-    releaseMemory(); // the co-occurrence matrix and the records read in pass 2
-
-    // Pass 3: issuer by issuer: consensus across its filings, its shards, its entities.
-    const byIssuer = new Map<string, number[]>();
-    entries.forEach((e, fi) => {
-      const list = byIssuer.get(e.doc.ticker);
-      if (list) list.push(fi);
-      else byIssuer.set(e.doc.ticker, [fi]);
-    });
-    const issuers = new IssuerPass(
-      { entries, shardKeys, shardByKey, ...pass2, stats: corpus.stats },
-      writer,
-      graphMinStatements,
-      impactsDir,
-    );
-    let issuersDone = 0;
-    for (const [ticker, filingIndexes] of byIssuer) {
-      if (issuersDone) releaseMemory(); // the previous issuer's statements, consensus and shards
-      stage('shards', ++issuersDone, byIssuer.size);
-      const reusedTable = corpus.reuse?.tables.get(ticker);
-      if (reusedTable) issuers.copyReusedIssuer(ticker, reusedTable, corpus.reuse!.dir);
-      else await issuers.rebuildIssuer(ticker, filingIndexes);
-    }
-    const reusedIssuers = corpus.reuse ? [...byIssuer.keys()].filter((t) => corpus.reuse!.tables.has(t)).length : 0;
-    return writeCorpusTables(
-      issuers,
-      writer,
-      {
-        embeddingModel: pass2.embeddingModel,
-        sampleFilings: pass2.sampleFilings,
-        embeddingMs: pass2.embeddingMs,
-        reusedIssuers,
-      },
-      stage,
-    );
-  } finally {
-    if (existsSync(writer.staging)) rmSync(writer.staging, { recursive: true, force: true });
-    rmSync(impactsDir, { recursive: true, force: true });
-  }
-}
-
-/** The spilled filings sorted by doc_id, whatever order they arrived in; a filing given twice is an error. */
-function inCorpusOrder(spilled: readonly FilingEntry[]): FilingEntry[] {
-  const entries = [...spilled].sort((a, b) => (a.doc.doc_id < b.doc.doc_id ? -1 : a.doc.doc_id > b.doc.doc_id ? 1 : 0));
-  for (let i = 1; i < entries.length; i++) {
-    if (entries[i]!.doc.doc_id === entries[i - 1]!.doc.doc_id)
-      throw new Error(`filing ${entries[i]!.doc.doc_id} appears twice in the input`);
-  }
-  return entries;
-}
-
-const readRecord = (e: FilingEntry) => deserialize(readFileSync(e.file)) as FilingRecord;
-
-/** What pass 2 leaves: the catalog's sources in global order, where each filing's and issuer's begin, the model. */
-interface NumberedSources {
-  sources: CatalogSource[];
-  /** Per filing (corpus order), its first global source; per issuer, its first (numberSources). */
-  firstSource: Uint32Array;
-  sourceBase: Map<string, number>;
-  model: LearnedModel;
-  /** The model's id, and how many filings it learned from (null when it was reused). */
-  embeddingModel: string;
-  sampleFilings: number | null;
-  embeddingMs: number;
-}
-
-/**
- * Pass 2: word vectors (co-occurrences of a bounded sample of filings, in corpus order) unless a model is reused,
- * and the catalog's sources. A reused issuer's sources come from its issuer table, without reading its filings.
- */
-function embedAndNumberSources(
-  corpus: SegmentedCorpus,
-  entries: readonly FilingEntry[],
-  shardByKey: ReadonlyMap<string, number>,
-  options: BuildOptions,
-): NumberedSources {
-  const stage = options.onStage ?? (() => {});
-  const { learner } = corpus;
-  const reused = options.embeddingModel;
-  const sample = reused
-    ? null
-    : embeddingSample(
-        entries.map((e) => e.doc.doc_id),
-        learner.options.sampleFilings,
-      );
-  if (!reused) learner.fixVocabulary();
-  const filingSources: CatalogSource[][] = new Array(entries.length);
-  entries.forEach((e, fi) => {
-    stage('embed', fi + 1, entries.length);
-    const reusedTable = corpus.reuse?.tables.get(e.doc.ticker);
-    if (reusedTable) {
-      filingSources[fi] = reusedSources(reusedTable, e.doc.doc_id, shardByKey.get(shardKeyOf(e.doc))!);
-      return;
-    }
-    const record = readRecord(e);
-    filingSources[fi] = catalogSources(record, shardByKey.get(shardKeyOf(record.doc))!);
-    if (sample?.has(e.doc.doc_id))
-      for (const s of record.statements) if (learnsMeaning(s.itemTag)) learner.cooccur(s.tokens);
-  });
-  const { first: firstSource, base: sourceBase } = numberSources(
-    entries.map((e, fi) => ({ ticker: e.doc.ticker, sources: filingSources[fi]!.length })),
-  );
-  const sources: CatalogSource[] = new Array(
-    firstSource.length ? firstSource.reduce((n, _, fi) => n + filingSources[fi]!.length, 0) : 0,
-  );
-  filingSources.forEach((list, fi) => {
-    list.forEach((src, k) => {
-      sources[firstSource[fi]! + k] = src;
-    });
-  });
-  const learnStarted = performance.now();
-  const model = reused?.model ?? learner.finish();
-  const embeddingMs = reused ? 0 : performance.now() - learnStarted;
-  const embeddingModel = reused?.id ?? saveModel(join(options.outDir, DOMAIN), model);
-  return { sources, firstSource, sourceBase, model, embeddingModel, sampleFilings: sample?.size ?? null, embeddingMs };
-}
-
-/** What pass 3 reads: the filings in corpus order, their shard and source numbering, corpus statistics, the model. */
-interface PlacedCorpus extends Pick<NumberedSources, 'sources' | 'firstSource' | 'sourceBase' | 'model'> {
-  entries: readonly FilingEntry[];
-  shardKeys: readonly string[];
-  shardByKey: ReadonlyMap<string, number>;
-  stats: TermStats;
-}
-
-/**
- * Pass 3, one issuer at a time: an unchanged issuer's shards and graphs are copied from the previous version
- * (copyReusedIssuer), any other issuer's are built from its filings (rebuildIssuer). Either way it leaves the same
- * per-shard and per-issuer summaries, from which the corpus-wide tables are written (writeCorpusTables).
- */
-class IssuerPass {
-  /** By shard number: the catalog's shard entries and graph files (null for a shard without a graph). */
-  readonly shardInfos: ShardInfo[];
-  readonly graphFiles: (string | null)[];
-  readonly impacts: ShardImpacts;
-  /** By global source number. */
-  readonly statementsPerSource: Uint32Array;
-  readonly entities = new Map<string, CompanyEntities>();
-  /** The build summary's sums (merge counts only come from rebuilt issuers). */
-  readonly byStatus: Record<string, number> = {};
-  readonly byKind: Record<string, number> = {};
-  readonly edgeCounts: Record<string, number> = Object.fromEntries(EDGE_KINDS.map((k) => [k, 0]));
-  readonly merged = { sentences: 0, rows: 0, disagreeing: 0 };
-  largestShardBytes = 0;
-  graphBytes = 0;
-  graphMs = 0;
-  reusedBytes = 0;
-  private graphBuilder: GraphBuilder | null = null;
-
-  constructor(
-    readonly corpus: PlacedCorpus,
-    private readonly writer: VersionWriter,
-    private readonly graphMinStatements: number,
-    impactsDir: string,
-  ) {
-    this.shardInfos = new Array(corpus.shardKeys.length);
-    this.graphFiles = new Array(corpus.shardKeys.length).fill(null);
-    this.impacts = new ShardImpacts(impactsDir);
-    this.statementsPerSource = new Uint32Array(corpus.sources.length);
-  }
-
-  private get bm25Stats() {
-    const { stats } = this.corpus;
-    return { df: stats.df, statements: stats.statements, avgLen: stats.avgLen };
-  }
-
-  /** An unchanged issuer: its shards and graphs byte for byte; impact bounds again under the new statistics. */
-  copyReusedIssuer(ticker: string, table: IssuerTable, previousDir: string): void {
-    for (const info of table.shards) {
-      const shardIndex = this.corpus.shardByKey.get(info.id)!;
-      const bytes = new Uint8Array(readFileSync(join(previousDir, info.file)));
-      if (this.writer.write(info.file, bytes).content_id !== info.content_id)
-        throw new Error(`${info.file} in ${previousDir} does not match its issuer table`);
-      this.reusedBytes += bytes.byteLength;
-      const shard = decodeShard(bytes);
-      this.impacts.addShard(shardIndex, shard.terms.toArray(), shardImpacts(shard, this.bm25Stats));
-      // The summary counts every statement and edge, reused or rebuilt.
-      for (let i = 0; i < shard.count; i++) {
-        const k = statementKind(shard, i);
-        const st = statementStatus(shard, i);
-        this.byKind[k] = (this.byKind[k] ?? 0) + 1;
-        this.byStatus[st] = (this.byStatus[st] ?? 0) + 1;
-      }
-      for (const k of shard.edges.kind) this.edgeCounts[EDGE_KINDS[k]!]!++;
-      this.largestShardBytes = Math.max(this.largestShardBytes, bytes.byteLength);
-      if (info.graph_file) {
-        const graph = new Uint8Array(readFileSync(join(previousDir, info.graph_file)));
-        if (this.writer.write(info.graph_file, graph).content_id !== info.graph_content_id)
-          throw new Error(`${info.graph_file} in ${previousDir} does not match its issuer table`);
-        this.reusedBytes += graph.byteLength;
-      }
-      this.graphFiles[shardIndex] = info.graph_file;
-      this.shardInfos[shardIndex] = info;
-    }
-    const base = this.corpus.sourceBase.get(ticker)!;
-    table.items.forEach((item, k) => {
-      this.statementsPerSource[base + k] = item.statements;
-    });
-    this.entities.set(ticker, { segments: table.segments ?? [], entities: table.entities ?? [] });
-  }
-
-  /** A new or changed issuer: its filings read back together for consensus and entities, then its shards written. */
-  async rebuildIssuer(ticker: string, filingIndexes: readonly number[]): Promise<void> {
-    const { entries, firstSource, shardByKey, sources } = this.corpus;
-    const collector = new EntityCollector();
-    const statements: Statement[] = [];
-    for (const fi of filingIndexes) {
-      const record = readRecord(entries[fi]!);
-      observeEntities(collector, record, fi, record.statements);
-      for (const s of record.statements) {
-        const source = firstSource[fi]! + s.localSource;
-        statements.push({ ...s, source, filing: fi, ticker });
-        this.statementsPerSource[source]!++;
-        this.byStatus[s.status] = (this.byStatus[s.status] ?? 0) + 1;
-        this.byKind[s.kind] = (this.byKind[s.kind] ?? 0) + 1;
-      }
-    }
-    const consensus = buildConsensus(statements);
-    this.merged.sentences += consensus.mergedSentenceGroups;
-    this.merged.rows += consensus.mergedTableRows;
-    this.merged.disagreeing += consensus.disagreeingRows;
-    const company = entries[filingIndexes[0]!]!.doc;
-    for (const [t, found] of collector.finish(
-      [{ ticker, company: company.company, aliases: companyAliases(company.company, ticker) }],
-      () => statements.map((s) => s.text),
-    )) {
-      this.entities.set(t, found);
-    }
-
-    // This issuer's shards, in shard order; each takes its statements in corpus order.
-    const members = new Map<number, number[]>();
-    for (const fi of filingIndexes) {
-      const shard = shardByKey.get(shardKeyOf(entries[fi]!.doc))!;
-      if (!members.has(shard)) members.set(shard, []);
-    }
-    statements.forEach((s, i) => {
-      members.get(sources[s.source]!.shard)!.push(i);
-    });
-    for (const [shardIndex, ids] of [...members].sort((a, b) => a[0] - b[0])) {
-      const shardConsensus = {
-        agree: (k: number) => consensus.agree.get(ids[k]!) ?? [],
-        disagree: (k: number) => consensus.disagree.get(ids[k]!) ?? [],
-      };
-      await this.writeShard(
-        shardIndex,
-        ids.map((i) => statements[i]!),
-        shardConsensus,
-        ticker,
-      );
-    }
-  }
-
-  /** One rebuilt shard: encoded and written, its graph when it is large enough, and its catalog entry. */
-  private async writeShard(
-    shardIndex: number,
-    shardStatements: readonly Statement[],
-    consensus: Parameters<typeof encodeShardStatements>[2],
-    ticker: string,
-  ): Promise<void> {
-    const { model, sources } = this.corpus;
-    const shardId = this.corpus.shardKeys[shardIndex]!;
-    const encoded = encodeShardStatements(
-      shardId,
-      shardStatements,
-      consensus,
-      this.bm25Stats,
-      model,
-      this.corpus.sourceBase.get(ticker)!,
-    );
-    for (const list of encoded.edges) for (const e of list) this.edgeCounts[e.kind]!++;
-    this.impacts.addShard(shardIndex, encoded.terms, encoded.impacts);
-    const file = `shards/${shardId}.bin`;
-    const contentId = this.writer.write(file, encoded.bytes).content_id!;
-    const head = shardHead(encoded.bytes); // after the write: the head includes the seal
-    this.largestShardBytes = Math.max(this.largestShardBytes, encoded.bytes.byteLength);
-    const shardSources = sources.filter((s) => s.shard === shardIndex);
-    const distinct = (f: (s: CatalogSource) => string | null) =>
-      [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();
-    let graphFile: string | null = null;
-    let graphContentId: string | undefined;
-    let shardGraphBytes = 0;
-    // HNSW graphs for the large shards; the wasm is only loaded when some shard needs one.
-    const count = shardStatements.length;
-    if (count > 0 && count >= this.graphMinStatements) {
-      const started = performance.now();
-      this.graphBuilder ??= await openGraphBuilder();
-      graphFile = `graphs/${shardId}.bin`;
-      const graphRef = this.writer.write(graphFile, this.graphBuilder.build(shardId, encoded.vectors, model.dim));
-      shardGraphBytes = graphRef.bytes;
-      graphContentId = graphRef.content_id;
-      this.graphBytes += shardGraphBytes;
-      this.graphMs += performance.now() - started;
-    }
-    this.graphFiles[shardIndex] = graphFile;
-    this.shardInfos[shardIndex] = {
-      id: shardId,
-      file,
-      statement_count: count,
-      tickers: distinct((s) => s.meta.sec_ticker),
-      fiscal_years: distinct((s) => s.meta.sec_fiscal_year),
-      form_types: distinct((s) => s.meta.sec_form_type),
-      graph_file: graphFile,
-      ...(graphFile ? { graph_bytes: shardGraphBytes } : {}),
-      content_id: contentId,
-      ...(graphContentId ? { graph_content_id: graphContentId } : {}),
-      ...head,
-    };
-  }
-}
-
-/**
- * The corpus-wide tables, from pass 3's per-shard and per-issuer summaries, split into the directory, issuer tables
- * and term blocks (index-builder/shards/partitioned.ts); then the version is sealed and the build summarised.
- */
-function writeCorpusTables(
-  issuers: IssuerPass,
-  writer: VersionWriter,
-  counts: { embeddingModel: string; sampleFilings: number | null; embeddingMs: number; reusedIssuers: number },
-  stage: NonNullable<BuildOptions['onStage']>,
-): BuildResult {
-  const { entries, sources, stats } = issuers.corpus;
-  stage('lexicon', 0, 1);
-  const lexicon = issuers.impacts.lexicon(stats.df, stats.statements, stats.avgLen);
-  stage('lexicon', 1, 1);
-  stage('catalog', 0, 1);
-  const pages = entries.reduce((a, e) => a + e.pageCount, 0);
-  const catalog = buildCatalog({
-    docs: entries.map((e) => e.doc),
-    pages,
-    sources,
-    statementsPerSource: issuers.statementsPerSource,
-    statements: stats.statements,
-    shards: issuers.shardInfos,
-    dim: issuers.corpus.model.dim,
-    avgLen: stats.avgLen,
-    entities: issuers.entities,
-  });
-  const partitioned = partitionedArtifacts(catalog, issuers.statementsPerSource, lexicon, issuers.corpus.model);
-  for (const [file, bytes] of partitioned) writer.write(file, bytes);
-  stage('catalog', 1, 1);
-  const entityCounts: Record<string, number> = { segment: 0, product: 0, counterparty: 0 };
-  for (const c of catalog.companies) for (const e of c.entities ?? []) entityCounts[e.kind]!++;
-
-  const shardFileList = issuers.shardInfos.map((s) => s.file);
-  const graphFileList = issuers.graphFiles.filter((f): f is string => f !== null);
-  const { version, dir, manifest } = writer.finish(
-    [...shardFileList, ...graphFileList, ...partitioned.map(([f]) => f)],
-    stats.statements,
-    counts.embeddingModel,
-  );
-  writeBuildState(dir, entries);
-  return {
-    version,
-    dir,
-    manifest,
-    summary: {
-      filings: entries.length,
-      pages,
-      sources: sources.length,
-      statements: stats.statements,
-      byStatus: issuers.byStatus,
-      byKind: issuers.byKind,
-      shards: issuers.shardInfos.length,
-      mergedSentenceGroups: issuers.merged.sentences,
-      mergedTableRows: issuers.merged.rows,
-      disagreeingRows: issuers.merged.disagreeing,
-      edges: issuers.edgeCounts,
-      largestShardBytes: issuers.largestShardBytes,
-      graphs: graphFileList.length,
-      graphBytes: issuers.graphBytes,
-      graphMs: issuers.graphMs,
-      entities: entityCounts,
-      bytes: manifest.totals.bytes,
-      embeddingModel: counts.embeddingModel,
-      embeddingSampleFilings: counts.sampleFilings,
-      embeddingMs: counts.embeddingMs,
-      reusedIssuers: counts.reusedIssuers,
-      reusedBytes: issuers.reusedBytes,
-    },
-  };
+  return { entries, stats };
 }

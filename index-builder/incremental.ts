@@ -5,7 +5,6 @@ import type { IssuerTable } from '../index-format/types';
 import { ANALYZER_VERSION } from '../index-format/tokenize';
 import {
   addShardStats,
-  assembleIndex,
   BUILD_STATE,
   DOMAIN,
   EXTRACTION_VERSION,
@@ -17,6 +16,7 @@ import {
   type BuildState,
   type FilingEntry,
 } from './build';
+import { assembleIndex } from './pipeline';
 import type { Filing } from './segment/read-corpus';
 
 /**

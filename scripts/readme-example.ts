@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIndex } from '../index-builder/build';
+import { buildIndex } from '../index-builder/pipeline';
 import { readCorpus } from '../index-builder/segment/read-corpus';
 import { answerQuery, validateQueryBody } from '../src/routes/query';
 import { openFileIndex } from '../test/support/file-index';

@@ -5,19 +5,33 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { buildIndex, DOMAIN, type BuildOptions } from '../build';
+import { DOMAIN, type BuildOptions } from '../build';
+import { buildIndex } from '../pipeline';
 import { parseFlags, runWithUsage, UsageError, type CliIo, consoleIo } from './cli-args';
 import { runFetchCommand } from '../fetch/run-fetch-command';
 import { checkGraphMinStatements, DEFAULT_GRAPH_MIN_STATEMENTS } from '../vectors/graphs';
 import { collectGarbage } from '../publish/gc';
 import { incrementalBuild } from '../incremental';
-import { loadModel } from '../vectors/model-store';
+import { loadModel, MODELS_DIR } from '../vectors/model-store';
 import type { EmbeddingMethod } from '../vectors/embeddings';
 import { decodeManifest } from '../../index-format/codec';
-import { buildPartition, mergePartitions, parsePartition, type PartitionSpec } from '../partition';
+import {
+  buildPartition,
+  learnModelFromCorpus,
+  mergePartitions,
+  parsePartition,
+  type PartitionSpec,
+} from '../partition';
 import { stageProgress } from './progress';
 import { publishVersion } from '../publish/publish';
-import { beginRefresh, finishRefresh, prepareRefresh, refreshLayout, writeStepOutputs } from '../publish/refresh';
+import {
+  beginRefresh,
+  finishRefresh,
+  prepareRefresh,
+  pullArchive,
+  refreshLayout,
+  writeStepOutputs,
+} from '../publish/refresh';
 import { DEFAULT_PERSIST_DIR, openStorage } from '../publish/storage';
 import { countCorpusFilings, streamCorpus } from '../segment/read-corpus';
 
@@ -41,8 +55,13 @@ export function parseGraphMinStatements(value: string | undefined): number | und
   return checkGraphMinStatements(n);
 }
 
-/** Flags of `build`: `--partition i/n --out <dir>` (a partial output) or `--merge <partial dirs...>`. */
+/**
+ * Flags of `build`: a whole build, or the three steps of a partitioned one: `--learn-model`, `--partition i/n --out
+ * <dir> --embedding-model <id>` (a partial output) and `--merge <partial dirs...>`.
+ */
 export interface BuildArgs {
+  /** Only learn the word-vector model (the model job of a partitioned build). */
+  learnModel?: boolean;
   partition?: PartitionSpec;
   out?: string;
   merge?: string[];
@@ -74,8 +93,11 @@ ${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
   --embedding-model <m>  reuse a model (an id under ARTIFACTS_DIR/sp500/models/, or a path) instead of learning one
   --embedding-seed <n>   the learned model's seed (0 to 4294967295)
   --embedding-method <m> projection (default) or svd: how a learned model's vectors are made (docs/PARAMETERS.md)
-  --partition <i/n> --out <dir>   segment only partition i's issuers into a partial output
-  --merge <dir...>       the index of all partial outputs (byte-identical to a single build)
+  a partitioned build (docs/decisions/partitioned-build.md), its steps in order:
+  --learn-model          only learn the embedding model from the corpus's fixed sample; prints its id
+  --partition <i/n> --out <dir> --embedding-model <m>
+                         build partition i's issuers (shards, graphs, issuer tables) into a partial output
+  --merge <dir...>       the index of all partial outputs (byte-identical to a single build with that model)
   -h, --help             this text
   env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW \
 graphs)`;
@@ -87,6 +109,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       partition: { type: 'string' },
       out: { type: 'string' },
       merge: { type: 'boolean' },
+      'learn-model': { type: 'boolean' },
       'embedding-model': { type: 'string' },
       'embedding-seed': { type: 'string' },
       'embedding-method': { type: 'string' },
@@ -121,29 +144,32 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
     out.embeddingMethod = method as EmbeddingMethod;
   }
   if (v.incremental) out.incremental = true;
+  if (v['learn-model']) out.learnModel = true;
   if (v['partial-corpus']) out.partialCorpus = true;
   if (v.merge) out.merge = positionals.length ? [...positionals] : fail('--merge needs the partial output directories');
   else if (positionals.length) fail(`unexpected argument ${positionals[0]} (only --merge takes directories)`);
   if (out.partition && !out.out) fail('--partition needs --out <dir> for the partial output');
   if (out.partition && out.merge) fail('give either --partition or --merge, not both');
   if (out.out && !out.partition) fail('--out is for --partition');
-  if (out.incremental && (out.partition || out.merge || out.embeddingModel)) {
+  if (out.incremental && (out.partition || out.merge || out.embeddingModel || out.learnModel)) {
     fail(
       '--incremental builds on the latest version with its own embedding model: it takes no --partition, ' +
-        '--merge or --embedding-model',
+        '--merge, --learn-model or --embedding-model',
     );
   }
+  if (out.learnModel && (out.partition || out.merge || out.embeddingModel))
+    fail('--learn-model is a step of its own: not with --partition, --merge or --embedding-model');
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
-  if (out.embeddingModel && out.partition)
-    fail('--embedding-model applies to the build that makes the index (a whole build or --merge), not to --partition');
+  if (out.partition && !out.embeddingModel)
+    fail('--partition needs --embedding-model <id>: every partition embeds with one frozen model (--learn-model)');
   for (const [flag, given] of [
     ['--embedding-seed', out.embeddingSeed !== undefined],
     ['--embedding-method', out.embeddingMethod !== undefined],
   ] as const) {
-    if (given && (out.embeddingModel || out.incremental || out.partition)) {
+    if (given && (out.embeddingModel || out.incremental || out.partition || out.merge)) {
       fail(
-        `${flag} applies to a model the build learns (a whole build or --merge): not with --embedding-model, ` +
-          `--incremental or --partition`,
+        `${flag} applies to a model the build learns (a whole build or --learn-model): not with ` +
+          `--embedding-model, --incremental, --partition or --merge`,
       );
     }
   }
@@ -246,13 +272,21 @@ export async function runBuild(
         : []),
       `  largest shard ${s.largestShardBytes} bytes`,
       `  artifact bytes ${s.bytes} (${(s.bytes / Math.max(1, s.statements)).toFixed(0)} per statement), peak ` +
-        `RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+        `RSS ${peakRssMb()} MB, cpu ${cpuSeconds()} s`,
       `  RSS by stage (MB, sampled): ` +
         `${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
     ].join('\n'),
   );
   return result;
 }
+
+/** The process's peak resident memory so far, in MB. */
+const peakRssMb = () => (process.resourceUsage().maxRSS / 1024).toFixed(0);
+/** CPU seconds the process has used (user and system): its work, whatever else shares the machine. */
+const cpuSeconds = () => {
+  const { user, system } = process.cpuUsage();
+  return ((user + system) / 1e6).toFixed(1);
+};
 
 export function latestVersionDir(artifactsDir: string): string | null {
   const latest = join(artifactsDir, DOMAIN, 'LATEST');
@@ -339,8 +373,8 @@ ${STORAGE_FLAGS}
   --dry-run              say what would be removed, remove nothing
   -h, --help             this text`;
 
-export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish [--data dir] [--local|--remote] \
-[--persist-to dir]     (cli.ts refresh)
+export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|finish|pull [--data dir] \
+[--local|--remote] [--persist-to dir]     (cli.ts refresh)
   The steps of .github/workflows/refresh-index.yml around fetch, build and publish; their state lives in the bucket
   (index-builder/publish/refresh.ts):
   begin                  the date to fetch from -> <data>/fetch-state.json (none on a first run)
@@ -349,6 +383,10 @@ export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|fini
                          a full build keeps the live version's embedding model (build --embedding-model <model>)
   --relearn-model        with prepare: a full build of every archived filing that learns a new embedding model
   finish                 after the publish: archives the filings and the model, writes the refresh state
+  pull                   every archived filing -> <data>/filings/edgar (a job of .github/workflows/build-index.yml)
+  --partition <i/n>      with pull: only the filings of partition i's issuers
+  --model <id>           with pull: also that embedding model -> <data>/artifacts/sp500/models/
+  --no-filings           with pull: the model alone
   --data <dir>           the run's data folder (default data)
 ${STORAGE_FLAGS}
   -h, --help             this text`;
@@ -388,15 +426,41 @@ export function parseGcArgs(args: readonly string[], persistDir = DEFAULT_PERSIS
 export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
   const { values: v, positionals } = parseFlags(
     args,
-    { ...STORAGE_OPTIONS, data: { type: 'string' }, 'relearn-model': { type: 'boolean' } },
+    {
+      ...STORAGE_OPTIONS,
+      data: { type: 'string' },
+      'relearn-model': { type: 'boolean' },
+      partition: { type: 'string' },
+      model: { type: 'string' },
+      'no-filings': { type: 'boolean' },
+    },
     true,
   );
   const [step, ...rest] = positionals;
-  if (step !== 'begin' && step !== 'prepare' && step !== 'finish')
-    throw new UsageError(step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare or finish');
+  if (step !== 'begin' && step !== 'prepare' && step !== 'finish' && step !== 'pull')
+    throw new UsageError(
+      step ? `unknown refresh step ${step}` : 'refresh needs a step: begin, prepare, finish or pull',
+    );
   if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
   if (v['relearn-model'] && step !== 'prepare') throw new UsageError('--relearn-model is an option of refresh prepare');
-  return { step, data: resolve(v.data ?? 'data'), relearnModel: !!v['relearn-model'], ...storageTarget(v, persistDir) };
+  if ((v.partition !== undefined || v.model !== undefined || v['no-filings']) && step !== 'pull')
+    throw new UsageError('--partition, --model and --no-filings are options of refresh pull');
+  if (v['no-filings'] && !v.model) throw new UsageError('--no-filings pulls a model alone: give --model <id>');
+  let partition: PartitionSpec | undefined;
+  try {
+    if (v.partition !== undefined) partition = parsePartition(v.partition);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  return {
+    step,
+    data: resolve(v.data ?? 'data'),
+    relearnModel: !!v['relearn-model'],
+    ...(partition ? { partition } : {}),
+    ...(v.model ? { model: v.model } : {}),
+    ...(v['no-filings'] ? { noFilings: true } : {}),
+    ...storageTarget(v, persistDir),
+  };
 }
 
 async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo): Promise<void> {
@@ -423,6 +487,13 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
               `for an incremental build`
             : 'nothing new since the last run: no build, no publish',
       );
+    } else if (args.step === 'pull') {
+      const { tickers } = await pullArchive(storage.target, layout, args);
+      io.out(
+        `pulled the archived filings of ${tickers.length} ` +
+          `issuers${args.partition ? ` (partition ${args.partition.index}/${args.partition.count})` : ''} from ` +
+          `${storage.where} into ${layout.edgar}${args.model ? `, and model ${args.model}` : ''}`,
+      );
     } else {
       const { state, archived } = await finishRefresh(storage.target, layout);
       io.out(
@@ -448,13 +519,41 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
   }
   const filingsDir = resolve(env.FILINGS_DIR ?? DEFAULT_FILINGS_DIR);
   const artifactsDir = resolve(env.ARTIFACTS_DIR ?? DEFAULT_ARTIFACTS_DIR);
+  if (buildArgs.learnModel) {
+    const t0 = performance.now();
+    const model = await learnModelFromCorpus(() => streamCorpus(filingsDir), artifactsDir, {
+      embedding: {
+        ...(buildArgs.embeddingSeed !== undefined ? { seed: buildArgs.embeddingSeed } : {}),
+        ...(buildArgs.embeddingMethod ? { method: buildArgs.embeddingMethod } : {}),
+      },
+    });
+    console.log(
+      `learned embedding model ${model.id} from ${model.sampleFilings} filings in ` +
+        `${((performance.now() - t0) / 1000).toFixed(1)} s -> ` +
+        `${join(artifactsDir, DOMAIN, MODELS_DIR, `${model.id}.bin`)}, peak RSS ${peakRssMb()} MB, cpu ` +
+        `${cpuSeconds()} s`,
+    );
+    return;
+  }
   if (buildArgs.partition) {
     const t0 = performance.now();
-    const { filings, dir } = await buildPartition(streamCorpus(filingsDir), buildArgs.partition, buildArgs.out!);
+    const embeddingModel = await loadModel(buildArgs.embeddingModel!, join(artifactsDir, DOMAIN));
+    const { filings, dir, summary } = await buildPartition(
+      streamCorpus(filingsDir),
+      buildArgs.partition,
+      buildArgs.out!,
+      {
+        embeddingModel,
+        ...(graphMinStatements === undefined ? {} : { graphMinStatements }),
+      },
+    );
     const { index, count } = buildArgs.partition;
+    const bytes = summary.objects.reduce((a, r) => a + r.bytes, 0);
     console.log(
-      `segmented partition ${index}/${count}: ${filings} filings in ` +
-        `${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir} (merge with index:build -- --merge)`,
+      `built partition ${index}/${count}: ${filings} filings, ${summary.issuers.length} issuers, ` +
+        `${summary.stats.statements} statements, ${bytes} object bytes in ` +
+        `${((performance.now() - t0) / 1000).toFixed(1)} s -> ${dir}, peak RSS ${peakRssMb()} MB, cpu ` +
+        `${cpuSeconds()} s (merge with index:build -- --merge)`,
     );
     return;
   }

@@ -33,6 +33,7 @@ import { ANALYZER_VERSION } from '../../index-format/tokenize';
 import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from '../build';
 import { readFetchState } from '../fetch/parse-fetch-args';
 import { MODELS_DIR } from '../vectors/model-store';
+import { partitionOf, type PartitionSpec } from '../partition';
 import type { PublishTarget } from './publish';
 import { edgarFilings } from '../segment/read-corpus';
 
@@ -172,6 +173,26 @@ async function pullFilings(target: PublishTarget, ticker: string, edgarDir: stri
   }
 }
 
+/**
+ * The archived filings of every issuer, or of one partition's (partitionOf), into <data>/filings/edgar, and with
+ * `model` that embedding model into <data>/artifacts: what a job of .github/workflows/build-index.yml builds from
+ * when no caller hands it the filings.
+ */
+export async function pullArchive(
+  target: PublishTarget,
+  layout: RefreshLayout,
+  options: { partition?: PartitionSpec; model?: string; noFilings?: boolean } = {},
+): Promise<{ tickers: string[] }> {
+  if (options.model) await pullModelById(target, options.model, layout.artifacts);
+  if (options.noFilings) return { tickers: [] };
+  const prefix = refreshKeys.filings(DOMAIN, '').slice(0, -1); // refresh/<domain>/filings/
+  const all = new Set((await target.listObjects(prefix)).map((o) => o.key.slice(prefix.length).split('/')[0]!));
+  const { partition } = options;
+  const tickers = [...all].filter((t) => !partition || partitionOf(t, partition.count) === partition.index).sort();
+  for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
+  return { tickers };
+}
+
 /** The published version the state describes, as a local version folder an incremental build starts from. */
 async function pullVersion(target: PublishTarget, state: RefreshState, artifacts: string): Promise<void> {
   const domainDir = join(artifacts, DOMAIN);
@@ -206,12 +227,15 @@ async function pullVersion(target: PublishTarget, state: RefreshState, artifacts
 }
 
 /** The live version's embedding model, into the models folder a build looks a model id up in. */
-async function pullModel(target: PublishTarget, state: RefreshState, artifacts: string): Promise<void> {
-  const key = refreshKeys.model(DOMAIN, state.embedding_model);
+const pullModel = (target: PublishTarget, state: RefreshState, artifacts: string) =>
+  pullModelById(target, state.embedding_model, artifacts);
+
+async function pullModelById(target: PublishTarget, id: string, artifacts: string): Promise<void> {
+  const key = refreshKeys.model(DOMAIN, id);
   const bytes = await target.getObject(key);
   if (!bytes)
     throw new Error(`${key} is not in the bucket: run \`refresh prepare --relearn-model\` to learn a new model`);
-  const path = join(artifacts, DOMAIN, MODELS_DIR, `${state.embedding_model}.bin`);
+  const path = join(artifacts, DOMAIN, MODELS_DIR, `${id}.bin`);
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(path, bytes);
 }

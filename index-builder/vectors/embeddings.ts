@@ -25,9 +25,9 @@ export interface EmbeddingOptions {
   /** Seed of the projection (or of the SVD's random sketch) and of the directions of words without context. */
   seed: number;
   /**
-   * Filings whose statements the co-occurrences are counted from, at most (a deterministic sample when the corpus
-   * has more; index-builder/vectors/model-store.ts). Defaults to 400, about the shared corpus, so that a model's cost
-   * stays bounded at any corpus size. The vocabulary and pooling weights come from every filing.
+   * Filings the model is learned from (vocabulary, pooling weights and co-occurrences), at most: a deterministic
+   * sample when the corpus has more (index-builder/vectors/model-store.ts). Defaults to 400, about the shared corpus,
+   * so that a model's cost stays bounded at any corpus size and a job of its own can learn it (pipeline.ts learnModel).
    */
   sampleFilings: number;
   /**

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus, streamCorpus } from '../../index-builder/segment/read-corpus';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { filesOf } from '../support/files';

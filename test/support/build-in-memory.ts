@@ -12,6 +12,7 @@ import {
   encodeShardStatements,
   filingHash,
   MAX_DOC_LEN,
+  MAX_TF,
   writeBuildState,
   observeEntities,
   planShards,
@@ -24,6 +25,7 @@ import {
   type Statement,
 } from '../../index-builder/build';
 import { buildConsensus } from '../../index-builder/statements/consensus';
+import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
 import { learnsMeaning } from '../../index-builder/segment/cover';
 import { partitionedArtifacts, storedByContent } from '../../index-builder/shards/partitioned';
 import { contentIdOf, FILE_LIST } from '../../index-format/keys';
@@ -67,16 +69,16 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   });
 
   const consensus = buildConsensus(statements);
-  // Vocabulary and weights from every statement but the cover pages', co-occurrences from the sampled filings only.
+  // Vocabulary, weights and co-occurrences from the sampled filings' statements but the cover pages'.
   const learner = new EmbeddingLearner(options.embedding);
-  for (const s of statements) if (learnsMeaning(s.itemTag)) learner.count(s.tokens);
-  learner.fixVocabulary();
   const sample = embeddingSample(
     records.map((r) => r.doc.doc_id),
     learner.options.sampleFilings,
   );
-  for (const s of statements)
-    if (learnsMeaning(s.itemTag) && sample.has(records[s.filing]!.doc.doc_id)) learner.cooccur(s.tokens);
+  const learnt = statements.filter((s) => learnsMeaning(s.itemTag) && sample.has(records[s.filing]!.doc.doc_id));
+  for (const s of learnt) learner.count(s.tokens);
+  learner.fixVocabulary();
+  for (const s of learnt) learner.cooccur(s.tokens);
   const model = learner.finish();
   const embeddingModel = modelId(encodeModel(model));
   const df = new Map<string, number>();
@@ -105,16 +107,23 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
       shardId,
       ids.map((i) => statements[i]!),
       { agree: (k) => consensus.agree.get(ids[k]!) ?? [], disagree: (k) => consensus.disagree.get(ids[k]!) ?? [] },
-      { df, statements: N, avgLen },
       model,
       sourceBase.get(sources.find((s) => s.shard === shardIndex)!.meta.sec_ticker!)!,
     );
     for (const list of encoded.edges) for (const e of list) edges[e.kind]!++;
-    encoded.terms.forEach((t, i) => {
-      let perShard = impacts.get(t);
-      if (!perShard) impacts.set(t, (perShard = new Map()));
-      perShard.set(shardIndex, encoded.impacts[i]!);
-    });
+    // Each term's best BM25 contribution in the shard, over every statement of it.
+    for (const i of ids) {
+      const tokens = statements[i]!.tokens;
+      const len = Math.min(MAX_DOC_LEN, tokens.length);
+      const tf = new Map<string, number>();
+      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, count] of tf) {
+        const impact = bm25TermScore(bm25Idf(N, df.get(t)!), Math.min(MAX_TF, count), len, avgLen);
+        let perShard = impacts.get(t);
+        if (!perShard) impacts.set(t, (perShard = new Map()));
+        if (impact > (perShard.get(shardIndex) ?? 0)) perShard.set(shardIndex, impact);
+      }
+    }
     const shardSources = sources.filter((s) => s.shard === shardIndex);
     const distinct = (f: (s: CatalogSource) => string | null) =>
       [...new Set(shardSources.map(f).filter((v): v is string => !!v))].sort();

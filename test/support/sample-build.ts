@@ -1,7 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildIndex, type BuildResult } from '../../index-builder/build';
+import type { BuildResult } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus } from '../../index-builder/segment/read-corpus';
 import { decodeDirectory, decodeShard } from '../../index-format/codec';
 import { withGlobalSources } from '../../index-format/views';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { buildIndex } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus } from '../../index-builder/segment/read-corpus';
 import type { IndexReader } from '../../index-format/index-reader';
 import { openFileIndex } from './file-index';

@@ -11,10 +11,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('build flags (index-builder/cli/cli.ts parseBuildArgs)', () => {
   it('reads --embedding-seed and refuses it where no model is learned', () => {
     expect(parseBuildArgs(['--embedding-seed', '7'])).toEqual({ embeddingSeed: 7 });
-    expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({
-      merge: ['a', 'b'],
-      embeddingSeed: 0,
-    });
+    expect(parseBuildArgs(['--learn-model', '--embedding-seed', '0'])).toEqual({ learnModel: true, embeddingSeed: 0 });
+    // A merge embeds nothing: its partitions were embedded with the model job's model.
+    expect(() => parseBuildArgs(['--merge', 'a', '--embedding-seed', '0'])).toThrow(/--merge/);
     for (const bad of [['x'], ['1.5'], ['4294967296']])
       expect(() => parseBuildArgs(['--embedding-seed', ...bad])).toThrow(/integer from 0/);
     // A missing value, or one that reads as a flag, is refused by the parser itself.

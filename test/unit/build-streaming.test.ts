@@ -1,12 +1,19 @@
 // The streaming builder (index-builder/build.ts) against its slow twin, the whole-corpus-in-memory builder it
 // replaced (test/support/build-in-memory.ts): the same artifacts byte for byte, whatever order filings arrive in.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, type BuildResult } from '../../index-builder/build';
+import type { BuildResult } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus, streamCorpus, type Filing } from '../../index-builder/segment/read-corpus';
-import { buildPartition, mergePartitions, parsePartition, partitionOf } from '../../index-builder/partition';
+import {
+  buildPartition,
+  learnModelFromCorpus,
+  mergePartitions,
+  parsePartition,
+  partitionOf,
+} from '../../index-builder/partition';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { expectSameArtifacts, filesOf } from '../support/files';
 import { tempDirs } from '../support/temp-dirs';
@@ -88,42 +95,74 @@ describe('streamCorpus', () => {
   });
 });
 
-describe('partitioned build (--partition i/n, then --merge)', () => {
-  it('splits issuers over the partitions and merges to the single build, byte for byte', async () => {
-    const tickers = [...new Set(filings.map((f) => f.doc.ticker))];
-    const parts = [1, 2].map((i) => tickers.filter((t) => partitionOf(t, 2) === i));
-    expect(parts[0]!.length).toBeGreaterThan(0); // both partitions have work on the sample corpus
-    expect(parts[1]!.length).toBeGreaterThan(0);
-    const out = tmp();
-    const partials = [];
-    for (const index of [2, 1])
-      partials.push(await buildPartition(streamCorpus(SAMPLE), { index, count: 2 }, join(out, `part-${index}`)));
-    expect(partials.reduce((n, p) => n + p.filings, 0)).toBe(filings.length);
-    const merged = await mergePartitions(
-      partials.map((p) => p.dir),
-      { outDir: join(out, 'merged'), graphMinStatements: 200 },
-    );
-    expectSameArtifacts(merged, twin);
+describe('partitioned build (--learn-model, --partition i/n, then --merge)', () => {
+  let model: Awaited<ReturnType<typeof learnModelFromCorpus>>;
+  let modelDir: string;
+  beforeAll(async () => {
+    modelDir = tmp();
+    model = await learnModelFromCorpus(() => streamCorpus(SAMPLE), modelDir);
+  }, 60_000);
+
+  it('the model job learns the model a single build learns', () => {
+    expect(model.id).toBe(twin.summary.embeddingModel);
   });
 
-  it('refuses a merge that misses or repeats a partition, and malformed specs', async () => {
+  it.each([1, 2, 4])('merges %i partitions to the single build, byte for byte', async (count) => {
+    const tickers = [...new Set(filings.map((f) => f.doc.ticker))];
+    const parts = Array.from({ length: count }, (_, i) => tickers.filter((t) => partitionOf(t, count) === i + 1));
+    expect(parts.filter((p) => p.length > 0).length).toBeGreaterThan(count > 1 ? 1 : 0); // real splits
     const out = tmp();
-    const one = await buildPartition(filings, { index: 1, count: 3 }, join(out, 'p1'));
-    const two = await buildPartition(filings, { index: 2, count: 3 }, join(out, 'p2'));
-    await expect(mergePartitions([one.dir, two.dir], { outDir: join(out, 'm') })).rejects.toThrow(
+    const partials = [];
+    // Partitions in any order; each a fresh stream of the whole corpus, as a job runner's matrix gives them.
+    for (let index = count; index >= 1; index--) {
+      partials.push(
+        await buildPartition(streamCorpus(SAMPLE), { index, count }, join(out, `part-${index}`), {
+          embeddingModel: model,
+          graphMinStatements: 200,
+        }),
+      );
+    }
+    expect(partials.reduce((n, p) => n + p.filings, 0)).toBe(filings.length);
+    // The merge finds the model by id under its output folder, as the workflow's merge job does.
+    cpSync(join(modelDir, 'sp500/models'), join(out, 'merged/sp500/models'), { recursive: true });
+    const merged = await mergePartitions(
+      partials.map((p) => p.dir),
+      { outDir: join(out, 'merged') },
+    );
+    expectSameArtifacts(merged, twin);
+    expect(merged.summary).toMatchObject({
+      filings: twin.summary.filings,
+      statements: twin.summary.statements,
+      edges: twin.summary.edges,
+      entities: twin.summary.entities,
+      graphs: twin.summary.graphs,
+    });
+  });
+
+  it('refuses a merge that misses or repeats a partition, mixes models, and malformed specs', async () => {
+    const out = tmp();
+    const opts = { embeddingModel: model };
+    const one = await buildPartition(filings, { index: 1, count: 3 }, join(out, 'p1'), opts);
+    const two = await buildPartition(filings, { index: 2, count: 3 }, join(out, 'p2'), opts);
+    const m = { outDir: join(out, 'm'), embeddingModel: model };
+    await expect(mergePartitions([one.dir, two.dir], m)).rejects.toThrow(
       /every partition of one split exactly once \(1\.\.3 of 3\); got 1\/3, 2\/3/,
     );
-    await expect(mergePartitions([one.dir, one.dir], { outDir: join(out, 'm') })).rejects.toThrow(/exactly once/);
-    await expect(mergePartitions([out], { outDir: join(out, 'm') })).rejects.toThrow(/not a partial build output/);
+    await expect(mergePartitions([one.dir, one.dir], m)).rejects.toThrow(/exactly once/);
+    await expect(mergePartitions([out], m)).rejects.toThrow(/not a partial build output/);
+    const three = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3'), opts);
+    const other = { ...model, id: 'ffffffffffffffff' };
+    await expect(
+      mergePartitions([one.dir, two.dir, three.dir], { outDir: join(out, 'm'), embeddingModel: other }),
+    ).rejects.toThrow(/embedded with model .*, not ffffffffffffffff/);
     // A partition an older builder segmented (before cover pages: no extraction version) is not merged.
-    const three = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3'));
     const manifest = join(three.dir, 'partial.bin');
     writeFileSync(
       manifest,
       serialize({ ...(deserialize(readFileSync(manifest)) as object), extraction_version: undefined }),
     );
-    await expect(mergePartitions([one.dir, two.dir, three.dir], { outDir: join(out, 'm') })).rejects.toThrow(
-      /extraction version 1; .*rebuild the partition/,
+    await expect(mergePartitions([one.dir, two.dir, three.dir], m)).rejects.toThrow(
+      /extraction version 1, .*rebuild the partition/,
     );
     expect(parsePartition('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parsePartition(bad)).toThrow(/i\/n/);

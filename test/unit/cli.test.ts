@@ -75,10 +75,17 @@ describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', ()
 
   it('reads build flags: --merge takes the directories after it', async () => {
     const { parseBuildArgs } = await import('../../index-builder/cli/cli');
-    expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-seed', '0'])).toEqual({
+    expect(parseBuildArgs(['--merge', 'a', 'b', '--embedding-model', 'm'])).toEqual({
       merge: ['a', 'b'],
-      embeddingSeed: 0,
+      embeddingModel: 'm',
     });
+    expect(parseBuildArgs(['--partition', '2/4', '--out', 'p', '--embedding-model', 'm'])).toEqual({
+      partition: { index: 2, count: 4 },
+      out: 'p',
+      embeddingModel: 'm',
+    });
+    expect(() => parseBuildArgs(['--partition', '2/4', '--out', 'p'])).toThrow(/needs --embedding-model/);
+    expect(() => parseBuildArgs(['--learn-model', '--merge', 'a'])).toThrow(/--learn-model is a step of its own/);
     expect(parseBuildArgs(['--incremental', '--partial-corpus'])).toEqual({ incremental: true, partialCorpus: true });
   });
 
@@ -89,6 +96,13 @@ describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', ()
       relearnModel: true,
     });
     expect(parseRefreshArgs(['prepare'], 'p')).toMatchObject({ step: 'prepare', relearnModel: false });
+    expect(parseRefreshArgs(['pull', '--partition', '3/8', '--model', 'm'], 'p')).toMatchObject({
+      step: 'pull',
+      partition: { index: 3, count: 8 },
+      model: 'm',
+    });
+    expect(() => parseRefreshArgs(['pull', '--no-filings'], 'p')).toThrow(/give --model/);
+    expect(() => parseRefreshArgs(['finish', '--partition', '1/2'], 'p')).toThrow(/options of refresh pull/);
   });
 });
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import {
   fetchFilings,
   UnknownTickerError,

@@ -24,7 +24,7 @@ describe('function length', () => {
 
   it('reads every module and finds its functions', () => {
     expect(FILES.length).toBeGreaterThan(50);
-    expect(spans.some((s) => s.key === 'index-builder/build.ts assembleIndex')).toBe(true);
+    expect(spans.some((s) => s.key === 'index-builder/pipeline.ts assembleIndex')).toBe(true);
     expect(spans.some((s) => s.key === 'src/adapters/r2-index.ts openR2Index')).toBe(true);
   });
 

@@ -30,7 +30,7 @@ const READY = existsSync(`${GENERATED}hnswlib.wasm`) && existsSync(`${GENERATED}
 if (!READY) console.warn('graph build tests SKIPPED: generated/hnswlib is missing; run `npm install`.');
 
 // Imported lazily: these modules import the generated glue, which may not exist.
-type Build = typeof import('../../index-builder/build');
+type Build = typeof import('../../index-builder/pipeline');
 type Graphs = typeof import('../../index-builder/vectors/graphs');
 type Hnsw = typeof import('../../index-format/hnsw');
 type Strategy = typeof import('../../src/search/vector-strategy');
@@ -212,7 +212,7 @@ describe.skipIf(!READY)('HNSW graphs built by buildIndex', () => {
 
   beforeAll(async () => {
     [build, graphs, hnsw, strategy, retrieveMod] = await Promise.all([
-      import('../../index-builder/build'),
+      import('../../index-builder/pipeline'),
       import('../../index-builder/vectors/graphs'),
       import('../../index-format/hnsw'),
       import('../../src/search/vector-strategy'),

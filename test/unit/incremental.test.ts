@@ -4,7 +4,8 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex, type BuildResult } from '../../index-builder/build';
+import type { BuildResult } from '../../index-builder/build';
+import { buildIndex } from '../../index-builder/pipeline';
 import { incrementalBuild } from '../../index-builder/incremental';
 import { loadModel } from '../../index-builder/vectors/model-store';
 import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
