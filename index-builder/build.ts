@@ -1,7 +1,7 @@
-import { copyFileSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { deserialize, serialize } from 'node:v8';
+import { serialize } from 'node:v8';
 import { encodeShard, MANIFEST_FORMAT } from '../index-format/codec';
 import { FORMAT_VERSION } from '../index-format/container';
 import { seal, sha256 } from './shards/seal';
@@ -24,7 +24,7 @@ import { financialStatementCode, type FinancialStatement } from '../index-format
 import { ANALYZER_VERSION, tokenize } from '../index-format/tokenize';
 import { bm25Idf, bm25TermScore } from '../index-format/bm25';
 import { companyAliases, withoutSharedAliases } from './entities/aliases';
-import { DIRECTORY_FILE, storedByContent, type CorpusLexicon } from './shards/partitioned';
+import { DIRECTORY_FILE, storedByContent } from './shards/partitioned';
 import { contentIdOf, FILE_LIST } from '../index-format/keys';
 import type { buildConsensus } from './statements/consensus';
 import { termBoundsOf, type TermBounds } from './impact-bounds';
@@ -341,100 +341,6 @@ export class TermStats {
 
   get avgLen(): number {
     return this.statements ? this.totalLen / this.statements : 0;
-  }
-
-  snapshot(): { df: [string, number][]; statements: number; totalLen: number } {
-    return { df: [...this.df], statements: this.statements, totalLen: this.totalLen };
-  }
-
-  /** Sums another part of the corpus into these statistics (a partitioned build's merge). */
-  add(snapshot: ReturnType<TermStats['snapshot']>): void {
-    for (const [t, n] of snapshot.df) this.df.set(t, (this.df.get(t) ?? 0) + n);
-    this.statements += snapshot.statements;
-    this.totalLen += snapshot.totalLen;
-  }
-}
-
-/**
- * Each term's best BM25 contribution per shard, spilled per shard as (term id, impact) arrays and merged into the
- * lexicon at the end: memory is the term dictionary and a count per term, not a (term, shard) pair per posting
- * list, which grows with the corpus (20 M pairs at 4x the shared corpus).
- */
-export class ShardImpacts {
-  private readonly termIds = new Map<string, number>();
-  private readonly terms: string[] = [];
-  private shardsPerTerm = new Uint32Array(1024);
-  private readonly spilled: (string | undefined)[] = [];
-  maxImpact = 0;
-
-  constructor(private readonly spillDir: string) {
-    mkdirSync(spillDir, { recursive: true });
-  }
-
-  /** `terms` and `impacts` of one shard, in any order; shards are added in shard order. */
-  addShard(shard: number, terms: readonly string[], impacts: Float64Array): void {
-    const ids = new Uint32Array(terms.length);
-    terms.forEach((t, i) => {
-      let id = this.termIds.get(t);
-      if (id === undefined) {
-        id = this.terms.length;
-        this.termIds.set(t, id);
-        this.terms.push(t);
-        if (id >= this.shardsPerTerm.length) {
-          const grown = new Uint32Array(this.shardsPerTerm.length * 2);
-          grown.set(this.shardsPerTerm);
-          this.shardsPerTerm = grown;
-        }
-      }
-      ids[i] = id;
-      this.shardsPerTerm[id]!++;
-      if (impacts[i]! > this.maxImpact) this.maxImpact = impacts[i]!;
-    });
-    const file = join(this.spillDir, `${shard}.bin`);
-    writeFileSync(file, serialize({ ids, impacts }));
-    this.spilled[shard] = file;
-  }
-
-  /** The lexicon's term list and per-term shard lists (shard ascending), impacts quantized to one byte. */
-  lexicon(df: ReadonlyMap<string, number>, totalStatements: number, avgLen: number): CorpusLexicon {
-    const order = this.terms
-      .map((_, i) => i)
-      .sort((a, b) => (this.terms[a]! < this.terms[b]! ? -1 : this.terms[a]! > this.terms[b]! ? 1 : 0));
-    const rank = new Uint32Array(this.terms.length);
-    order.forEach((id, r) => {
-      rank[id] = r;
-    });
-    const shardOffsets = new Uint32Array(order.length + 1);
-    let total = 0;
-    order.forEach((id, r) => {
-      shardOffsets[r] = total;
-      total += this.shardsPerTerm[id]!;
-    });
-    shardOffsets[order.length] = total;
-    const next = shardOffsets.slice(0, order.length);
-    const shardIds = new Uint16Array(total);
-    const shardImpact = new Uint8Array(total);
-    const impactScale = this.maxImpact / 255 || 1;
-    this.spilled.forEach((file, shard) => {
-      if (!file) return;
-      const entry = deserialize(readFileSync(file)) as { ids: Uint32Array; impacts: Float64Array };
-      entry.ids.forEach((id, i) => {
-        const at = next[rank[id]!]!++;
-        shardIds[at] = shard;
-        shardImpact[at] = Math.max(1, Math.min(255, Math.ceil(entry.impacts[i]! / impactScale)));
-      });
-    });
-    const terms = order.map((id) => this.terms[id]!);
-    return {
-      terms,
-      df: Uint32Array.from(terms.map((t) => df.get(t)!)),
-      shardOffsets,
-      shardIds,
-      shardImpact,
-      impactScale,
-      totalStatements,
-      avgLen,
-    };
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Shard } from '../index-format/types';
-import { bm25Idf, bm25TermScore } from '../index-format/bm25';
 
 /**
  * What a shard's impact bounds need of its postings, without corpus statistics: per term, for each distinct term
@@ -70,21 +69,3 @@ export function termBoundsOf(
 /** The candidates of a decoded shard (an issuer an incremental build takes from the previous version). */
 export const shardTermBounds = (shard: Shard): TermBounds =>
   termBoundsOf(shard.terms.toArray(), shard.postOffsets, shard.postDocs, shard.postTfs, shard.docLen);
-
-/** Each term's impact bound under corpus statistics: its best BM25 contribution among the candidates. */
-export function impactsOf(
-  bounds: TermBounds,
-  stats: { df: ReadonlyMap<string, number>; statements: number; avgLen: number },
-): Float64Array {
-  const impacts = new Float64Array(bounds.terms.length);
-  bounds.terms.forEach((t, i) => {
-    const idf = bm25Idf(stats.statements, stats.df.get(t)!);
-    let best = 0;
-    for (let k = bounds.offsets[i]!; k < bounds.offsets[i + 1]!; k++) {
-      const impact = bm25TermScore(idf, bounds.tf[k]!, bounds.len[k]!, stats.avgLen);
-      if (impact > best) best = impact;
-    }
-    impacts[i] = best;
-  });
-  return impacts;
-}

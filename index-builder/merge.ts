@@ -1,26 +1,16 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { deserialize } from 'node:v8';
 import { encodeDirectory } from '../index-format/codec';
 import type { Directory, DirectoryCompany } from '../index-format/types';
 import { FILTER_FIELDS, type FilterField } from '../index-format/fields';
 import { ANALYZER_VERSION } from '../index-format/tokenize';
 import { withoutSharedAliases } from './entities/aliases';
-import {
-  type BuildOptions,
-  type BuildResult,
-  DOMAIN,
-  SCHEMA_VERSION,
-  ShardImpacts,
-  TermStats,
-  VersionWriter,
-  writeBuildState,
-} from './build';
-import { impactsOf, type TermBounds } from './impact-bounds';
-import { DIRECTORY_FILE, termBlocks } from './shards/partitioned';
+import { type BuildOptions, type BuildResult, DOMAIN, SCHEMA_VERSION, VersionWriter, writeBuildState } from './build';
+import { type LexiconPart, mergeLexicon } from './shards/lexicon-merge';
+import { DIRECTORY_FILE } from './shards/partitioned';
 import type { FrozenModel, IssuerSummary, PartitionCounts, PartitionSummary } from './pipeline';
 
-/** Where a partition's pieces are: objects (shards, graphs, issuer tables) and term bounds. */
+/** Where a partition's pieces are: objects (shards, graphs, issuer tables) and term bounds (term-bounds-file.ts). */
 export const partitionLayout = (dir: string) => ({
   objects: join(dir, 'objects'),
   bounds: join(dir, 'bounds'),
@@ -80,6 +70,19 @@ function corpusFilters(issuers: readonly PlacedIssuer[]): Pick<Directory, 'field
   };
 }
 
+/** Each partition's term bounds folder and the corpus number of each of its shards (its issuers' in its order). */
+function lexiconParts(parts: readonly MergeInput[], issuers: readonly PlacedIssuer[]): LexiconPart[] {
+  const placed = new Map(issuers.map((p) => [p.issuer, p.firstShard]));
+  return parts.map((part) => {
+    const numbers: number[] = [];
+    for (const issuer of part.summary.issuers) {
+      const first = placed.get(issuer)!;
+      for (let k = 0; k < issuer.shards.length; k++) numbers.push(first + k);
+    }
+    return { dir: partitionLayout(part.dir).bounds, shardNumbers: Uint32Array.from(numbers) };
+  });
+}
+
 /** The build summary's sums over the partitions. */
 function sumCounts(parts: readonly MergeInput[]): PartitionCounts {
   const add = (into: Record<string, number>, from: Record<string, number>) => {
@@ -117,31 +120,34 @@ export function mergeSummaries(
   options: Pick<BuildOptions, 'outDir' | 'onStage'>,
 ): BuildResult {
   const stage = options.onStage ?? (() => {});
-  const stats = new TermStats();
-  for (const { summary } of parts) stats.add(summary.stats);
+  const statements = parts.reduce((a, { summary }) => a + summary.stats.statements, 0);
+  const totalLen = parts.reduce((a, { summary }) => a + summary.stats.totalLen, 0);
+  const avgLen = statements ? totalLen / statements : 0;
   const issuers = placeIssuers(parts);
   const writer = new VersionWriter(options.outDir);
-  const impactsDir = join(options.outDir, DOMAIN, `.impacts-${process.pid}`);
   try {
-    // The lexicon: every shard's impact bounds under the corpus statistics, shard by shard in corpus order.
-    const impacts = new ShardImpacts(impactsDir);
-    const bm25 = { df: stats.df, statements: stats.statements, avgLen: stats.avgLen };
     const shardFiles: string[] = [];
     const graphFiles: string[] = [];
-    let shard = 0;
-    issuers.forEach(({ part, issuer }, k) => {
-      stage('lexicon', k + 1, issuers.length);
+    for (const { issuer } of issuers) {
       for (const s of issuer.shards) {
-        const bounds = deserialize(readFileSync(join(partitionLayout(part.dir).bounds, s.bounds))) as TermBounds;
-        impacts.addShard(shard++, bounds.terms, impactsOf(bounds, bm25));
         shardFiles.push(s.file);
         if (s.graph) graphFiles.push(s.graph);
       }
-    });
-    const lexicon = impacts.lexicon(stats.df, stats.statements, stats.avgLen);
+    }
+    const shardCount = shardFiles.length;
+    if (shardCount > 0xffff) throw new Error(`${shardCount} shards: term blocks number shards with 16 bits`);
+    const blockFiles: string[] = [];
+    const lexicon = mergeLexicon(
+      lexiconParts(parts, issuers),
+      { statements, avgLen },
+      model.model,
+      (file, bytes) => {
+        writer.write(file, bytes);
+        blockFiles.push(file);
+      },
+      (step, of) => stage('lexicon', step, of),
+    );
     stage('catalog', 0, 1);
-    const blocks = termBlocks(lexicon, model.model);
-    for (const [file, bytes] of blocks.files) writer.write(file, bytes);
     const companies = directoryCompanies(issuers);
     const filings = parts.flatMap(({ summary }) => summary.filings);
     const pages = filings.reduce((a, f) => a + f.pageCount, 0);
@@ -151,15 +157,15 @@ export function mergeSummaries(
       schema_version: SCHEMA_VERSION,
       analyzer_version: ANALYZER_VERSION,
       built_from: { filings: filings.length, pages },
-      stats: { statements: stats.statements, sources, avg_statement_terms: stats.avgLen },
+      stats: { statements, sources, avg_statement_terms: avgLen },
       companies,
       ...corpusFilters(issuers),
       embedding_dim: model.model.dim,
-      shard_count: shard,
+      shard_count: shardCount,
       terms: {
-        blocks: blocks.blocks,
-        total_statements: lexicon.totalStatements,
-        avg_len: lexicon.avgLen,
+        blocks: lexicon.blocks,
+        total_statements: statements,
+        avg_len: avgLen,
         impact_scale: lexicon.impactScale,
       },
     };
@@ -167,9 +173,9 @@ export function mergeSummaries(
     for (const { dir, summary } of parts)
       for (const ref of summary.objects) writer.adopt(ref, join(partitionLayout(dir).objects, ref.file));
     stage('catalog', 1, 1);
-    const order = [...shardFiles, ...graphFiles, ...blocks.files.map(([f]) => f)];
+    const order = [...shardFiles, ...graphFiles, ...blockFiles];
     order.push(...companies.map((c) => c.table), DIRECTORY_FILE);
-    const { version, dir, manifest } = writer.finish(order, stats.statements, model.id);
+    const { version, dir, manifest } = writer.finish(order, statements, model.id);
     writeBuildState(dir, filings);
     const counts = sumCounts(parts);
     return {
@@ -180,10 +186,10 @@ export function mergeSummaries(
         filings: filings.length,
         pages,
         sources,
-        statements: stats.statements,
+        statements,
         byStatus: counts.byStatus,
         byKind: counts.byKind,
-        shards: shard,
+        shards: shardCount,
         mergedSentenceGroups: counts.merged.sentences,
         mergedTableRows: counts.merged.rows,
         disagreeingRows: counts.merged.disagreeing,
@@ -203,7 +209,6 @@ export function mergeSummaries(
     };
   } finally {
     rmSync(writer.staging, { recursive: true, force: true });
-    rmSync(impactsDir, { recursive: true, force: true });
   }
 }
 

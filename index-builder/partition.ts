@@ -29,8 +29,11 @@ import type { Filing } from './segment/read-corpus';
 
 const PARTIAL_FORMAT = 'filing-evidence-partial';
 const PARTIAL_FILE = 'partial.bin';
-/** Bumped when what a partition job writes changes shape: 2, objects and term bounds instead of segmented records. */
-const PARTIAL_VERSION = 2;
+/**
+ * Bumped when what a partition job writes changes shape: 2, objects and term bounds instead of segmented records;
+ * 3, the term bounds term-major (shards/term-bounds-file.ts) and no document frequencies in the summary.
+ */
+const PARTIAL_VERSION = 3;
 
 export interface PartitionSpec {
   /** 1-based. */

@@ -31,7 +31,6 @@ import {
   segmentCorpus,
   shardKeyOf,
   type Statement,
-  type TermStats,
 } from './build';
 import { buildConsensus } from './statements/consensus';
 import { learnsMeaning } from './segment/cover';
@@ -47,6 +46,7 @@ import { shardTermBounds, type TermBounds } from './impact-bounds';
 import { mergeSummaries, partitionLayout } from './merge';
 import { embeddingSample, saveModel } from './vectors/model-store';
 import { issuerArtifacts } from './shards/partitioned';
+import { writeTermMajorBounds } from './shards/term-bounds-file';
 import type { Filing } from './segment/read-corpus';
 
 /**
@@ -375,8 +375,8 @@ export interface IssuerSummary {
   company: DirectoryCompany;
   /** The doc_id of its first filing in corpus order: the merge numbers issuers in that order, as one build does. */
   firstDocId: string;
-  /** Its shards in order: the shard and graph files and the term bounds file (under the partition's bounds/). */
-  shards: { file: string; graph: string | null; bounds: string }[];
+  /** Its shards in order: the shard and graph files. */
+  shards: { file: string; graph: string | null }[];
   /** Statements per filter value, values in the order its sources first give them (the directory keeps it). */
   fieldValues: Record<string, [string, number][]>;
   /** Fiscal years and filing dates (YYYYMMDD) of its sources, min and max; null without any. */
@@ -389,7 +389,8 @@ export interface PartitionSummary {
   embeddingModel: string;
   /** Every filing, in corpus order (the build state and the summary's counts). */
   filings: Pick<FilingEntry, 'doc' | 'hash' | 'pageCount'>[];
-  stats: ReturnType<TermStats['snapshot']>;
+  /** Statements, and their lengths summed (as TermStats caps them): the corpus's average length is the merge's. */
+  stats: { statements: number; totalLen: number };
   issuers: IssuerSummary[];
   /** The shards, graphs and issuer tables it wrote, under its objects/. */
   objects: ArtifactRef[];
@@ -453,11 +454,12 @@ export async function assemblePartition(
   const entries = inCorpusOrder(corpus.entries);
   const { keys: shardKeys, byKey: shardByKey } = planShards(entries.map((e) => e.doc));
   const numbered = numberCatalogSources(corpus, entries, shardByKey);
+  const shardBoundsDir = join(layout.bounds, '.shards');
   const issuers = new IssuerPass(
     { entries, shardKeys, shardByKey, ...numbered, model: model.model },
     writer,
     graphMinStatements,
-    layout.bounds,
+    shardBoundsDir,
   );
   issuers.countSources();
   const byIssuer = new Map<string, number[]>();
@@ -474,7 +476,13 @@ export async function assemblePartition(
     if (reusedTable) issuers.copyReusedIssuer(ticker, reusedTable, corpus.reuse!.dir);
     else await issuers.rebuildIssuer(ticker, filingIndexes);
   }
-  return summarizePartition(corpus, entries, issuers, writer, model.id);
+  const { summary, shardOrder } = summarizePartition(corpus, entries, issuers, writer, model.id);
+  // The shards' bounds, term-major for the merge; the per-shard files were only this job's spill.
+  const readBounds = (p: number) =>
+    deserialize(readFileSync(join(shardBoundsDir, issuers.boundsFiles[shardOrder[p]!]!))) as TermBounds;
+  writeTermMajorBounds(layout.bounds, shardOrder.length, readBounds, corpus.stats.df);
+  rmSync(shardBoundsDir, { recursive: true, force: true });
+  return summary;
 }
 
 /** The partition's issuer tables, written, and its summary: directory rows, filter values, shard files. */
@@ -484,7 +492,7 @@ function summarizePartition(
   issuers: IssuerPass,
   writer: ArtifactWriter,
   embeddingModel: string,
-): PartitionSummary {
+): { summary: PartitionSummary; shardOrder: number[] } {
   const { sources, sourceBase } = issuers.corpus;
   const { stats } = corpus;
   const catalog = buildCatalog({
@@ -505,32 +513,32 @@ function summarizePartition(
   const rows = new Map(directory.companies.map((c) => [c.ticker, c]));
   const firstDoc = new Map<string, string>();
   for (const e of entries) if (!firstDoc.has(e.doc.ticker)) firstDoc.set(e.doc.ticker, e.doc.doc_id);
+  /** The partition's shard numbers in the order the summary lists them (its issuers', each issuer's in order). */
+  const shardOrder: number[] = [];
   const summaries: IssuerSummary[] = [...firstDoc].map(([ticker, firstDocId]) => {
     const row = rows.get(ticker)!;
     const base = sourceBase.get(ticker)!;
     const own = sources.slice(base, base + row.sources.count);
     const shardNumbers = row.shards.fiscal_years.map((_, k) => row.shards.first + k);
+    shardOrder.push(...shardNumbers);
     return {
       ticker,
       company: { ...row, aliases: companyAliases(row.company, ticker) },
       firstDocId,
-      shards: shardNumbers.map((s) => ({
-        file: issuers.shardInfos[s]!.file,
-        graph: issuers.graphFiles[s] ?? null,
-        bounds: issuers.boundsFiles[s]!,
-      })),
+      shards: shardNumbers.map((s) => ({ file: issuers.shardInfos[s]!.file, graph: issuers.graphFiles[s] ?? null })),
       ...issuerFilterSummary(own, (i) => issuers.statementsPerSource[base + i]!),
     };
   });
-  return {
+  const summary: PartitionSummary = {
     embeddingModel,
     filings: entries.map(({ doc, hash, pageCount }) => ({ doc, hash, pageCount })),
-    stats: stats.snapshot(),
+    stats: { statements: stats.statements, totalLen: stats.totalLen },
     issuers: summaries,
     objects: writer.written(),
     sources: sources.length,
     counts: issuers.counts,
   };
+  return { summary, shardOrder };
 }
 
 /**

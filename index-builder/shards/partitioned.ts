@@ -35,93 +35,171 @@ export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize' | 'restImpact
  */
 export const MAX_SHARDS_PER_TERM = 256;
 
-/** A term's listed shards (ascending) and impacts, and the bound for the rest: the cap above applied. */
-function cappedShards(lexicon: CorpusLexicon, t: number): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
-  const a = lexicon.shardOffsets[t]!;
-  const b = lexicon.shardOffsets[t + 1]!;
-  if (b - a <= MAX_SHARDS_PER_TERM)
-    return { ids: lexicon.shardIds.subarray(a, b), impacts: lexicon.shardImpact.subarray(a, b), rest: 0 };
-  const order = Array.from({ length: b - a }, (_, k) => a + k).sort(
-    (x, y) => lexicon.shardImpact[y]! - lexicon.shardImpact[x]! || lexicon.shardIds[x]! - lexicon.shardIds[y]!,
-  );
-  const kept = order.slice(0, MAX_SHARDS_PER_TERM).sort((x, y) => lexicon.shardIds[x]! - lexicon.shardIds[y]!);
-  return {
-    ids: Uint16Array.from(kept, (p) => lexicon.shardIds[p]!),
-    impacts: Uint8Array.from(kept, (p) => lexicon.shardImpact[p]!),
-    rest: lexicon.shardImpact[order[MAX_SHARDS_PER_TERM]!]!,
-  };
+/**
+ * A term's listed shards and impacts, and the bound for the rest: the cap above applied to its full list (shards
+ * ascending). Kept: the MAX_SHARDS_PER_TERM highest impacts, ties to the lower shard, in shard order; the rest bound is
+ * the highest impact left out. Impacts are bytes, so a count per value finds the cut without sorting.
+ */
+export function cappedShards(
+  ids: Uint16Array,
+  impacts: Uint8Array,
+): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
+  const n = ids.length;
+  if (n <= MAX_SHARDS_PER_TERM) return { ids, impacts, rest: 0 };
+  const perValue = new Uint32Array(256);
+  for (let i = 0; i < n; i++) perValue[impacts[i]!]!++;
+  // cut: the lowest impact kept; above: how many shards have a higher one (fewer than the cap).
+  let above = 0;
+  let cut = 255;
+  while (above + perValue[cut]! < MAX_SHARDS_PER_TERM) above += perValue[cut--]!;
+  let tiesKept = MAX_SHARDS_PER_TERM - above;
+  let rest = cut;
+  if (above + perValue[cut]! === MAX_SHARDS_PER_TERM) {
+    rest = cut - 1;
+    while (!perValue[rest]) rest--;
+  }
+  const keptIds = new Uint16Array(MAX_SHARDS_PER_TERM);
+  const keptImpacts = new Uint8Array(MAX_SHARDS_PER_TERM);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const v = impacts[i]!;
+    if (v > cut || (v === cut && tiesKept-- > 0)) {
+      keptIds[k] = ids[i]!;
+      keptImpacts[k++] = v;
+    }
+  }
+  return { ids: keptIds, impacts: keptImpacts, rest };
 }
 
-/** Bytes a term takes in its block (postings, statistics, vector), to size the block count. */
-function termBytes(lexicon: CorpusLexicon, t: number, hasVector: boolean, dim: number): number {
-  const postings = Math.min(MAX_SHARDS_PER_TERM, lexicon.shardOffsets[t + 1]! - lexicon.shardOffsets[t]!);
-  return lexicon.terms[t]!.length + 3 + 13 + postings * 3 + (hasVector ? dim + 4 : 0);
+/** One block's columns, sized before any term's shard list arrives. */
+interface BlockColumns {
+  terms: string[];
+  df: Uint32Array;
+  shardOffsets: Uint32Array;
+  shardIds: Uint16Array;
+  shardImpact: Uint8Array;
+  restImpact: Uint8Array;
+  vectorRow: Uint32Array;
+  rows: number[];
+  /** Terms and postings filled so far. */
+  filled: number;
+  postings: number;
 }
 
+/**
+ * The term blocks of a lexicon, filled term by term in sorted order. The block count and every block's columns come
+ * first, from each term's string and shard count (a block holds about TERM_BLOCK_TARGET_BYTES, a term's block is
+ * termBlockOf); then each term's full shard list is given once, capped, and copied in. A lexicon streamed from the
+ * partitions (lexicon-merge.ts) and one held whole (termBlocks) give the same bytes.
+ */
+export class TermBlockTables {
+  readonly blocks: number;
+  private readonly blockOf: Uint32Array;
+  private readonly columns: BlockColumns[];
+  private readonly vocabRow: Map<string, number>;
+  private next = 0;
+
+  /** `terms` sorted; `df` and `shardCounts` (the full list's length) by term. */
+  constructor(
+    private readonly terms: readonly string[],
+    private readonly df: Uint32Array,
+    shardCounts: Uint32Array,
+    private readonly model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
+  ) {
+    const dim = model.dim;
+    this.vocabRow = new Map(model.vocab.map((w, i) => [w, i]));
+    const listed = (t: number) => Math.min(MAX_SHARDS_PER_TERM, shardCounts[t]!);
+    let total = 0;
+    terms.forEach((term, t) => {
+      total += term.length + 3 + 13 + listed(t) * 3 + (this.vocabRow.has(term) ? dim + 4 : 0);
+    });
+    this.blocks = Math.max(1, Math.ceil(total / TERM_BLOCK_TARGET_BYTES));
+    this.blockOf = new Uint32Array(terms.length);
+    const termCount = new Uint32Array(this.blocks);
+    const postingCount = new Uint32Array(this.blocks);
+    terms.forEach((term, t) => {
+      const b = termBlockOf(term, this.blocks);
+      this.blockOf[t] = b;
+      termCount[b]!++;
+      postingCount[b]! += listed(t);
+    });
+    this.columns = Array.from({ length: this.blocks }, (_, b) => ({
+      terms: [],
+      df: new Uint32Array(termCount[b]!),
+      shardOffsets: new Uint32Array(termCount[b]! + 1),
+      shardIds: new Uint16Array(postingCount[b]!),
+      shardImpact: new Uint8Array(postingCount[b]!),
+      restImpact: new Uint8Array(termCount[b]!),
+      vectorRow: new Uint32Array(termCount[b]!).fill(NO_VECTOR),
+      rows: [],
+      filled: 0,
+      postings: 0,
+    }));
+  }
+
+  /** Term t's full shard list (ascending) and impacts; terms come in order, each once. */
+  add(t: number, ids: Uint16Array, impacts: Uint8Array): void {
+    if (t !== this.next++) throw new Error(`term ${t} given out of order`);
+    const c = this.columns[this.blockOf[t]!]!;
+    const list = cappedShards(ids, impacts);
+    const i = c.filled++;
+    const term = this.terms[t]!;
+    c.terms.push(term);
+    c.df[i] = this.df[t]!;
+    c.shardOffsets[i] = c.postings;
+    c.shardIds.set(list.ids, c.postings);
+    c.shardImpact.set(list.impacts, c.postings);
+    c.postings += list.ids.length;
+    c.shardOffsets[i + 1] = c.postings;
+    c.restImpact[i] = list.rest;
+    const row = this.vocabRow.get(term);
+    if (row !== undefined) {
+      c.vectorRow[i] = c.rows.length;
+      c.rows.push(row);
+    }
+  }
+
+  /** The encoded blocks, one at a time (each block's columns are dropped once encoded). */
+  *files(): Generator<[string, Uint8Array]> {
+    if (this.next !== this.terms.length) throw new Error(`${this.terms.length - this.next} terms never given`);
+    const { dim } = this.model;
+    for (let block = 0; block < this.blocks; block++) {
+      const c = this.columns[block]!;
+      const vectors = new Int8Array(c.rows.length * dim);
+      c.rows.forEach((r, k) => {
+        vectors.set(this.model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
+      });
+      const data: Omit<TermBlock, 'byteSize'> = {
+        block,
+        terms: c.terms,
+        df: c.df,
+        shardOffsets: c.shardOffsets,
+        shardIds: c.shardIds,
+        shardImpact: c.shardImpact,
+        restImpact: c.restImpact,
+        vectorRow: c.vectorRow,
+        weights: Float32Array.from(c.rows, (r) => this.model.weights[r]!),
+        vectors,
+        dim,
+      };
+      this.columns[block] = undefined as unknown as BlockColumns;
+      yield [termBlockFile(block), encodeTermBlock(data)];
+    }
+  }
+}
+
+/** The term blocks of a lexicon held whole (the in-memory twin's). */
 export function termBlocks(
   lexicon: CorpusLexicon,
   model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
 ): { blocks: number; files: [string, Uint8Array][] } {
-  const dim = model.dim;
-  const vocabRow = new Map(model.vocab.map((w, i) => [w, i]));
-  let total = 0;
-  lexicon.terms.forEach((term, t) => {
-    total += termBytes(lexicon, t, vocabRow.has(term), dim);
+  const { terms, shardOffsets: at } = lexicon;
+  const counts = Uint32Array.from(terms, (_, t) => at[t + 1]! - at[t]!);
+  const tables = new TermBlockTables(terms, lexicon.df, counts, model);
+  terms.forEach((_, t) => {
+    tables.add(t, lexicon.shardIds.subarray(at[t]!, at[t + 1]!), lexicon.shardImpact.subarray(at[t]!, at[t + 1]!));
   });
-  const blocks = Math.max(1, Math.ceil(total / TERM_BLOCK_TARGET_BYTES));
-  const members: number[][] = Array.from({ length: blocks }, () => []);
-  // lexicon.terms is sorted, so each block's terms come out sorted too.
-  lexicon.terms.forEach((term, t) => {
-    members[termBlockOf(term, blocks)]!.push(t);
-  });
-  const files: [string, Uint8Array][] = members.map((ids, block) => {
-    const n = ids.length;
-    const df = new Uint32Array(n);
-    const shardOffsets = new Uint32Array(n + 1);
-    const restImpact = new Uint8Array(n);
-    const lists = ids.map((t) => cappedShards(lexicon, t));
-    let postings = 0;
-    ids.forEach((t, i) => {
-      df[i] = lexicon.df[t]!;
-      shardOffsets[i] = postings;
-      postings += lists[i]!.ids.length;
-      restImpact[i] = lists[i]!.rest;
-    });
-    shardOffsets[n] = postings;
-    const shardIds = new Uint16Array(postings);
-    const shardImpact = new Uint8Array(postings);
-    const vectorRow = new Uint32Array(n).fill(NO_VECTOR);
-    const rows: number[] = [];
-    ids.forEach((t, i) => {
-      shardIds.set(lists[i]!.ids, shardOffsets[i]!);
-      shardImpact.set(lists[i]!.impacts, shardOffsets[i]!);
-      const row = vocabRow.get(lexicon.terms[t]!);
-      if (row !== undefined) {
-        vectorRow[i] = rows.length;
-        rows.push(row);
-      }
-    });
-    const weights = Float32Array.from(rows, (r) => model.weights[r]!);
-    const vectors = new Int8Array(rows.length * dim);
-    rows.forEach((r, k) => {
-      vectors.set(model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
-    });
-    const data: Omit<TermBlock, 'byteSize'> = {
-      block,
-      terms: ids.map((t) => lexicon.terms[t]!),
-      df,
-      shardOffsets,
-      shardIds,
-      shardImpact,
-      restImpact,
-      vectorRow,
-      weights,
-      vectors,
-      dim,
-    };
-    return [termBlockFile(block), encodeTermBlock(data)];
-  });
-  return { blocks, files };
+  return { blocks: tables.blocks, files: [...tables.files()] };
 }
 
 /**

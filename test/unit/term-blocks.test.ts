@@ -2,7 +2,12 @@
 // does
 // not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
 import { describe, expect, it } from 'vitest';
-import { MAX_SHARDS_PER_TERM, termBlocks, type CorpusLexicon } from '../../index-builder/shards/partitioned';
+import {
+  cappedShards,
+  type CorpusLexicon,
+  MAX_SHARDS_PER_TERM,
+  termBlocks,
+} from '../../index-builder/shards/partitioned';
 import { decodeTermBlock } from '../../index-format/codec';
 import type { Directory } from '../../index-format/types';
 import { termTable } from '../../index-format/views';
@@ -66,5 +71,25 @@ rest bound`, () => {
     expect(rankShards(lex, [out, inList], ['common'], 2)).toEqual([inList, out]);
     // "rare" lifts shard 3 above the rest of the unlisted ones whatever their rest bound.
     expect(rankShards(lex, [out, 3], ['common', 'rare'], 1)).toEqual([3]);
+  });
+
+  it('cap: counting impacts picks what sorting every shard by impact, then by shard, picks (random lists)', () => {
+    let seed = 7;
+    const random = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let round = 0; round < 200; round++) {
+      const n = MAX_SHARDS_PER_TERM - 5 + Math.floor(random() * 400);
+      const spread = 1 + Math.floor(random() * 255); // few distinct impacts: many ties at the cut
+      const ids = Uint16Array.from({ length: n }, (_, s) => s * 3);
+      const impacts = Uint8Array.from({ length: n }, () => 1 + Math.floor(random() * spread));
+      const order = Array.from({ length: n }, (_, k) => k).sort((a, b) => impacts[b]! - impacts[a]! || a - b);
+      const kept = order.slice(0, MAX_SHARDS_PER_TERM).sort((a, b) => a - b);
+      const got = cappedShards(ids, impacts);
+      expect([...got.ids]).toEqual(kept.map((k) => ids[k]!));
+      expect([...got.impacts]).toEqual(kept.map((k) => impacts[k]!));
+      expect(got.rest).toBe(n > MAX_SHARDS_PER_TERM ? impacts[order[MAX_SHARDS_PER_TERM]!]! : 0);
+    }
   });
 });

@@ -1,0 +1,146 @@
+import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
+import type { EmbeddingModel } from '../../index-format/types';
+import { TermBlockTables } from './partitioned';
+import { BoundsPostingReader, BoundsTermReader } from './term-bounds-file';
+
+/** One partition's term-major bounds (term-bounds-file.ts) and where its shards land in the corpus. */
+export interface LexiconPart {
+  dir: string;
+  /** The corpus shard number of each of the partition's shards (numbered within it). */
+  shardNumbers: Uint32Array;
+}
+
+/** What the directory says of the lexicon. */
+export interface MergedLexicon {
+  blocks: number;
+  terms: number;
+  impactScale: number;
+}
+
+/** A growable list of term numbers. */
+class TermList {
+  items = new Uint32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.items.length) {
+      const grown = new Uint32Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    this.items[this.length++] = v;
+  }
+}
+
+/**
+ * The corpus lexicon's term blocks from the partitions' term-major bounds, in two passes over them, each a k-way
+ * merge in term order:
+ * 1. terms.bin: each term's corpus document frequency (the sum of the partitions'), shard count and highest impact
+ *    (from the partitions' frontiers), hence the terms, the block sizes and the impact scale;
+ * 2. postings.bin: each term's shards with their impact bounds under the corpus statistics, quantized to a byte on
+ *    that scale, into its block.
+ * Memory is the vocabulary and the term blocks; time is the (term, shard) pairs' arithmetic and no string hashing,
+ * the same impacts, bit for bit, as bounds computed shard by shard (impactsOf).
+ */
+export function mergeLexicon(
+  parts: readonly LexiconPart[],
+  corpus: { statements: number; avgLen: number },
+  model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
+  write: (file: string, bytes: Uint8Array) => void,
+  stage: (step: number, of: number) => void = () => {},
+): MergedLexicon {
+  const { statements, avgLen } = corpus;
+  // Pass 1.
+  const terms: string[] = [];
+  const df = new TermList();
+  const shardCounts = new TermList();
+  /** By partition: the corpus term number of each of its terms with shards, in its postings.bin order. */
+  const bodies = parts.map(() => new TermList());
+  let maxImpact = 0;
+  const readers = parts.map((p) => new BoundsTermReader(p.dir));
+  const at: number[] = [];
+  for (;;) {
+    let least: string | null = null;
+    for (const r of readers) if (!r.done && (least === null || r.current.term < least)) least = r.current.term;
+    if (least === null) break;
+    at.length = 0;
+    let termDf = 0;
+    let shards = 0;
+    readers.forEach((r, p) => {
+      if (r.done || r.current.term !== least) return;
+      at.push(p);
+      termDf += r.current.df;
+      shards += r.current.shards;
+    });
+    if (shards) {
+      const t = terms.push(least) - 1;
+      df.push(termDf);
+      shardCounts.push(shards);
+      const idf = bm25Idf(statements, termDf);
+      for (const p of at) {
+        const c = readers[p]!.current;
+        if (c.shards) bodies[p]!.push(t);
+        for (let k = 0; k < c.frontierSize; k++) {
+          const impact = bm25TermScore(idf, c.frontierTf[k]!, c.frontierLen[k]!, avgLen);
+          if (impact > maxImpact) maxImpact = impact;
+        }
+      }
+    }
+    for (const p of at) readers[p]!.next();
+  }
+  const impactScale = maxImpact / 255 || 1;
+  const tables = new TermBlockTables(
+    terms,
+    df.items.subarray(0, df.length),
+    shardCounts.items.subarray(0, shardCounts.length),
+    model,
+  );
+  // Pass 2.
+  const postings = parts.map((p) => new BoundsPostingReader(p.dir));
+  const cursor = new Uint32Array(parts.length);
+  let widest = 0;
+  for (let t = 0; t < terms.length; t++) widest = Math.max(widest, shardCounts.items[t]!);
+  const ids = new Uint16Array(widest);
+  const impacts = new Uint8Array(widest);
+  const keys = new Uint32Array(widest);
+  for (let t = 0; t < terms.length; t++) {
+    if (t % 4096 === 0) stage(t, terms.length);
+    const idf = bm25Idf(statements, df.items[t]!);
+    let n = 0;
+    let from = 0;
+    for (let p = 0; p < parts.length; p++) {
+      const body = bodies[p]!;
+      if (cursor[p]! >= body.length || body.items[cursor[p]!] !== t) continue;
+      cursor[p]!++;
+      from++;
+      const { bytes: b, offset, count } = postings[p]!.readTerm();
+      const numbers = parts[p]!.shardNumbers;
+      let at = offset;
+      for (let k = 0; k < count; k++) {
+        const shard = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+        const candidates = b[at + 4]!;
+        at += 5;
+        let best = 0;
+        for (let c = 0; c < candidates; c++, at += 3) {
+          const impact = bm25TermScore(idf, b[at]!, b[at + 1]! | (b[at + 2]! << 8), avgLen);
+          if (impact > best) best = impact;
+        }
+        ids[n] = numbers[shard]!;
+        impacts[n++] = Math.max(1, Math.min(255, Math.ceil(best / impactScale)));
+      }
+    }
+    // Several partitions' lists interleave in corpus shard order: sort (shard, impact) keys.
+    if (from > 1) {
+      for (let k = 0; k < n; k++) keys[k] = (ids[k]! << 8) | impacts[k]!;
+      const sorted = keys.subarray(0, n).sort();
+      for (let k = 0; k < n; k++) {
+        ids[k] = sorted[k]! >>> 8;
+        impacts[k] = sorted[k]! & 0xff;
+      }
+    }
+    tables.add(t, ids.subarray(0, n), impacts.subarray(0, n));
+  }
+  for (const r of postings) r.close();
+  stage(terms.length, terms.length);
+  for (const [file, bytes] of tables.files()) write(file, bytes);
+  return { blocks: tables.blocks, terms: terms.length, impactScale };
+}
