@@ -1,15 +1,9 @@
 import type { CatalogHeader, Lexicon } from '../../index-format/types';
-import { heldSources } from '../../index-format/views';
+import { heldIndexes, heldSources } from '../../index-format/views';
 
 /** Shards of the catalog's scope holding at least one allowed source (all of them when nothing is filtered). */
 export function candidateShards(catalog: CatalogHeader, allowedSources: Uint8Array | null): number[] {
-  if (!allowedSources) {
-    const all: number[] = [];
-    catalog.shards.forEach((_, i) => {
-      all.push(i);
-    }); // sparse: the scope's shards only
-    return all;
-  }
+  if (!allowedSources) return [...heldIndexes(catalog.shards)]; // sparse: the scope's shards only
   const set = new Set<number>();
   for (const i of heldSources(catalog.sources)) if (allowedSources[i]) set.add(catalog.sources[i]!.shard);
   return [...set].sort((a, b) => a - b);

@@ -8,7 +8,7 @@ import type { Shard } from '../../index-format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';
 import { openFileIndex } from '../support/file-index';
-import { heldSources } from '../../index-format/views';
+import { heldIndexes, heldSources } from '../../index-format/views';
 import { chainTerms } from '../../src/evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../index-format/shard-layout';
@@ -123,17 +123,22 @@ words`, () => {
   });
 });
 
-describe('the sources a scoped catalog holds against walking its sparse array (its slow twin)', () => {
+describe('the sources and shards a scoped catalog holds against walking its sparse arrays (their slow twin)', () => {
   it(`lists exactly the indexes a walk over every slot finds, in order, for each issuer and for all of \
 them`, async () => {
     const reader = openFileIndex(sample.result.dir);
     for (const tickers of [['QVLT'], ['ZNHF', 'QSEP'], sample.catalog.companies.map((c) => c.ticker)]) {
-      const { sources } = await reader.scope(tickers);
-      const walked: number[] = [];
-      for (let i = 0; i < sources.length; i++) if (i in sources) walked.push(i);
-      expect(walked.length).toBeGreaterThan(0);
-      expect(heldSources(sources)).toEqual(walked);
+      const { sources, shards } = await reader.scope(tickers);
+      const walk = (entries: readonly unknown[]) => {
+        const walked: number[] = [];
+        for (let i = 0; i < entries.length; i++) if (i in entries) walked.push(i);
+        return walked;
+      };
+      expect(walk(sources).length).toBeGreaterThan(0);
+      expect(heldSources(sources)).toEqual(walk(sources));
       expect(heldSources(sources).every((i) => tickers.includes(sources[i]!.meta.sec_ticker!))).toBe(true);
+      expect(heldIndexes(shards)).toEqual(walk(shards));
+      expect(new Set(heldSources(sources).map((i) => sources[i]!.shard))).toEqual(new Set(heldIndexes(shards)));
     }
     expect(heldSources(sample.catalog.sources).length).toBe(sample.catalog.sources.length); // the whole index: dense
   });
