@@ -220,10 +220,18 @@ function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
   }
   const byFactor = new Map<number, Set<string>>();
   for (const r of runs) byFactor.set(r.factor, (byFactor.get(r.factor) ?? new Set()).add(r.version));
+  // The single-process build of the shared corpus (npm run bench's, whose model is learned from the same sample).
+  const latest = join(ROOT, 'bench/.cache/artifacts/sp500/LATEST');
+  const single = existsSync(latest) ? readFileSync(latest, 'utf8').trim() : null;
+  const at1x = byFactor.get(1);
   lines.push(
     '',
     `Same version for every N: ` +
-      `${[...byFactor].map(([f, v]) => `${f}x ${v.size === 1 ? 'yes' : `NO (${[...v].join(', ')})`}`).join('; ')}.`,
+      `${[...byFactor].map(([f, v]) => `${f}x ${v.size === 1 ? 'yes' : `NO (${[...v].join(', ')})`}`).join('; ')}.` +
+      (single && at1x
+        ? ` The single-process build of the shared corpus (\`npm run bench\`'s, ${single}): ` +
+          `${at1x.size === 1 && at1x.has(single) ? 'the same version as 1x' : 'NOT the same version as 1x'}.`
+        : ''),
   );
   const projections = [16, 32].map((jobs) => project(runs, 20_000, jobs));
   lines.push(

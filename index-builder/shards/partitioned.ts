@@ -71,20 +71,16 @@ export function cappedShards(
   return { ids: keptIds, impacts: keptImpacts, rest };
 }
 
-/** One block's columns, sized before any term's shard list arrives. */
-interface BlockColumns {
-  terms: string[];
-  df: Uint32Array;
-  shardOffsets: Uint32Array;
-  shardIds: Uint16Array;
-  shardImpact: Uint8Array;
-  restImpact: Uint8Array;
-  vectorRow: Uint32Array;
+/** One block's columns, sized before any term's shard list arrives; rows: its terms' rows in the model. */
+type BlockColumns = Pick<
+  TermBlock,
+  'terms' | 'df' | 'shardOffsets' | 'shardIds' | 'shardImpact' | 'restImpact' | 'vectorRow'
+> & {
   rows: number[];
   /** Terms and postings filled so far. */
   filled: number;
   postings: number;
-}
+};
 
 /**
  * The term blocks of a lexicon, filled term by term in sorted order. The block count and every block's columns come
@@ -169,15 +165,10 @@ export class TermBlockTables {
       c.rows.forEach((r, k) => {
         vectors.set(this.model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
       });
+      const { rows: _rows, filled: _filled, postings: _postings, ...columns } = c;
       const data: Omit<TermBlock, 'byteSize'> = {
         block,
-        terms: c.terms,
-        df: c.df,
-        shardOffsets: c.shardOffsets,
-        shardIds: c.shardIds,
-        shardImpact: c.shardImpact,
-        restImpact: c.restImpact,
-        vectorRow: c.vectorRow,
+        ...columns,
         weights: Float32Array.from(c.rows, (r) => this.model.weights[r]!),
         vectors,
         dim,
