@@ -18,7 +18,7 @@ export type PassPurpose =
   | 'fill'
   /** Soft periods: the later 10-Ks that restate a named fiscal year. */
   | 'later_years'
-  /** A question that names no period: the named companies' latest filings, ranked before the other filings. */
+  /** A question that names no period: the named companies' latest annual reports, ranked before the other filings. */
   | 'latest'
   /** One line item a computed answer needs (src/plan/facets.ts). */
   | 'line_item'
@@ -62,7 +62,7 @@ export interface PassInput {
   basicRoute: Condition[];
   /** Soft periods (filters/infer.ts): the later years' conditions, or null. */
   widened: { conditions: Condition[] } | null;
-  /** A question that names no period (src/plan/periods.ts latestSources): those sources, or empty. */
+  /** A question that names no period (src/plan/periods.ts latestAnnualSources): those sources, or empty. */
   latest: readonly number[];
   facets: readonly Facet[];
   requirements: RequirementSet;
@@ -93,26 +93,26 @@ function plainPasses(input: PassInput): Omit<RetrievalPass, 'lexical'>[] {
       merge: 'round_robin',
     }));
   }
-  // A line item of a question that names no period is read from the latest filings.
+  // A line item of a question that names no period is read from the latest annual reports.
   const latestSources = input.latest.length ? new Set(input.latest) : undefined;
   const facetPasses = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.facets.map((f) => ({
       id: f.id,
       purpose: f.sources ? 'filing' : 'line_item',
-      label: f.sources ? `filing ${f.id}` : `line item ${f.id}${latestSources ? ', latest filings' : ''}`,
+      label: f.sources ? `filing ${f.id}` : `line item ${f.id}${latestSources ? ', latest annual report' : ''}`,
       query: f.query,
       conditions,
       ...sortedSources(f.sources ?? latestSources),
       merge: 'round_robin',
     }));
-  // A question that names no period reads the latest filings first; the passes after it rank below them.
+  // A question that names no period reads the latest annual reports first; the passes after it rank below them.
   const latest = (conditions: Condition[]): Omit<RetrievalPass, 'lexical'>[] =>
     input.latest.length
       ? [
           {
             id: 'latest',
             purpose: 'latest',
-            label: 'original question, latest filings',
+            label: 'original question, latest annual report',
             query: question,
             conditions,
             ...sortedSources(latestSources),

@@ -77,7 +77,12 @@ export function latestAnnualSources(
   conditions: readonly Condition[],
 ): number[] {
   if (!analysis.current || analysis.forms.quarterly) return [];
-  const companies = namedCompanies(analysis, conditions);
+  const companies = new Set(analysis.companies.tickers);
+  for (const c of conditions)
+    if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'))
+      c.values.forEach((t) => {
+        companies.add(t);
+      });
   if (!companies.size) return [];
   const filings = filingsOf(sources, conditions).filter((f) => companies.has(f.ticker));
   const newest = new Map<string, PeriodFiling>();
@@ -87,64 +92,4 @@ export function latestAnnualSources(
   }
   if (newest.size === filings.length) return [];
   return [...newest.values()].flatMap((f) => [...f.sources]).sort((a, b) => a - b);
-}
-
-/**
- * The catalog sources a question that names no period is read from first, each named (or sec_ticker-filtered)
- * company's newest filings:
- * - about the company now (QuestionAnalysis.current): its latest annual report (latestAnnualSources);
- * - "the latest 10-Q" / "most recent annual report" with no year named: its newest filing of that form (research
- *   mode makes it a filter; basic mode reads it first);
- * - speaking of quarters or of change across periods ("over these quarters", "across the reported periods"): its
- *   filings of the last year (RANKING.latestSpanDays back from its newest; its newest 10-K only), 10-Qs only when it
- *   speaks of quarters: the newest year of filings carries the series, latest first.
- * None when a year, quarter or date is named, or when those filings are all the conditions allow. Sorted.
- */
-export function latestSources(
-  analysis: QuestionAnalysis,
-  sources: readonly CatalogSource[],
-  conditions: readonly Condition[],
-  spanDays: number,
-): number[] {
-  const annual = latestAnnualSources(analysis, sources, conditions);
-  if (annual.length || analysis.current) return annual;
-  const { years, quarters, dates } = analysis.periods;
-  if (years.length || quarters.length || dates.length) return [];
-  const form = analysis.latest ?? (analysis.speaksOfQuarters ? '10-Q' : null);
-  if (!analysis.latest && !analysis.speaksOfQuarters && !analysis.acrossPeriods) return [];
-  const companies = namedCompanies(analysis, conditions);
-  const filings = filingsOf(sources, conditions).filter((f) => companies.has(f.ticker));
-  const chosen: PeriodFiling[] = [];
-  for (const ticker of companies) {
-    const own = filings
-      .filter((f) => f.ticker === ticker && (!form || f.form === form))
-      .sort((a, b) => b.periodOfReport.localeCompare(a.periodOfReport));
-    const newest = own[0];
-    if (!newest) continue;
-    // One annual report at most: the year before's 10-K is a year old, its figures restated by the newest.
-    const annual = own.find((f) => f.form === '10-K');
-    if (form === '10-K') chosen.push(newest);
-    else
-      chosen.push(
-        ...own.filter(
-          (f) =>
-            daysBetween(f.periodOfReport, newest.periodOfReport) <= spanDays && (f.form !== '10-K' || f === annual),
-        ),
-      );
-  }
-  if (!chosen.length || chosen.length === filings.length) return [];
-  return chosen.flatMap((f) => [...f.sources]).sort((a, b) => a - b);
-}
-
-const daysBetween = (a: string, b: string) => Math.abs(Date.parse(b) - Date.parse(a)) / 86_400_000;
-
-/** The companies a request is about: named in the question, or in a sec_ticker filter. */
-function namedCompanies(analysis: QuestionAnalysis, conditions: readonly Condition[]): Set<string> {
-  const companies = new Set(analysis.companies.tickers);
-  for (const c of conditions)
-    if (c.field === 'sec_ticker' && (c.op === 'eq' || c.op === 'in'))
-      c.values.forEach((t) => {
-        companies.add(t);
-      });
-  return companies;
 }

@@ -17,7 +17,7 @@ import { RANKING } from '../search/ranking';
 import { financialStatementCode } from '../../index-format/financial-statements';
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
-import { latestSources } from './periods';
+import { latestAnnualSources } from './periods';
 import { planRequirements, type RequirementSet } from './requirements';
 
 /** What the planner reads of a request besides its question: the mode, the caller's filters and the budget. */
@@ -220,15 +220,10 @@ export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, re
       ? planRequirements(analysis, catalog, reading.conditions)
       : { decomposed: false, requirements: [], omitted: [] };
   const facets = facetsOf(analysis, catalog, mode, reading);
-  // A question that names no period is read from each named company's newest filings first.
+  // A question that names no period is about each named company now: its latest annual report is searched first.
   const latest = requirements.decomposed
     ? []
-    : latestSources(
-        analysis,
-        catalog.sources,
-        mode === 'basic' ? reading.route : reading.conditions,
-        RANKING.latestSpanDays,
-      );
+    : latestAnnualSources(analysis, catalog.sources, mode === 'basic' ? reading.route : reading.conditions);
   const passes: PlannedPass[] = planPasses({
     mode,
     analysis,

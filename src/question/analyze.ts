@@ -37,8 +37,6 @@ export interface QuestionAnalysis {
   forms: { annual: boolean; quarterly: boolean };
   /** A question about change across an issuer's filings; `quarterly` when it speaks of quarters. */
   acrossPeriods: { quarterly: boolean } | null;
-  /** The question speaks of quarters or quarterly filings ("these quarters", "quarter to quarter", "10-Qs"). */
-  speaksOfQuarters: boolean;
   /** The question looks forward (an outlook, a plan, guidance). */
   forwardLooking: boolean;
   /**
@@ -166,7 +164,6 @@ export function analyzeQuestion(text: string, directory: DirectoryNames): Questi
         /\b10-?Qs?\b|\bquarterly reports?\b|\bquarterly filings?\b/i.test(text) || ACROSS_QUARTERS_RE.test(text),
     },
     acrossPeriods: across ? { quarterly: QUARTERLY.test(text) } : null,
-    speaksOfQuarters: QUARTERLY.test(text),
     forwardLooking,
     current:
       !periods.years.length &&

@@ -11,8 +11,7 @@ export const NOTICE_CODES = {
   COMPANY_NOT_IN_INDEX: 'A company named in the question has no filing in the index.',
   PERIOD_NOT_IN_INDEX: 'A period named in the question has no filing in the index.',
   LATEST_FILING_PREFERRED:
-    "The question names no period: each named company's latest filings (its latest annual report, or for a " +
-    'question about quarters or change across periods its filings of the last year) are ranked first; ' +
+    "The question names no period: each named company's latest annual report is ranked first; " +
     'a preference, not a filter.',
   PERIOD_WIDENED:
     'The annual reports after a named fiscal year were searched too (they restate it); their evidence ranks below.',
@@ -46,7 +45,7 @@ export const NOTICES = {
   latestFilingPreferred: (filings: number) =>
     info(
       'LATEST_FILING_PREFERRED',
-      'The question names no period: evidence from the latest filings ' +
+      'The question names no period: evidence from the latest annual report ' +
         `(${filings} filing${filings > 1 ? 's' : ''}) is ranked first; this is a preference, not a filter.`,
     ),
   periodWidened: (years: readonly string[]) =>

@@ -39,12 +39,6 @@ export const RANKING = {
    */
   preferenceBonus: 1,
   /**
-   * A question about recent quarters or periods that names none ("over these quarters") reads first each company's
-   * filings of this many days back from its newest (src/plan/periods.ts latestSources): one fiscal year of 10-Qs
-   * and the 10-K among them.
-   */
-  latestSpanDays: 366,
-  /**
    * The same for a chain anchored on a row of a financial statement the question names ("from the income statement,
    * what was net income"): the caller said where to look, so the statement's row leads unless another chain is
    * clearly (3 points) more relevant.

@@ -5,7 +5,7 @@ import { findItemHints } from '../../src/question/items';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
 import { findPeriods } from '../../src/question/periods';
 import { analyzeQuestion } from '../../src/question/analyze';
-import { latestAnnualSources, latestSources } from '../../src/plan/periods';
+import { latestAnnualSources } from '../../src/plan/periods';
 import type { CatalogHeader, CatalogSource } from '../../index-format/types';
 
 /**
@@ -433,43 +433,5 @@ filtered`, () => {
         { field: 'sec_fiscal_year', op: 'eq', values: ['FY-2023', 'FY-2024'] },
       ]),
     ).toEqual(['CHPX_2023_FY']); // and its later 10-Q
-  });
-});
-
-describe('latestSources', () => {
-  // The filings (doc ids) a question that names no period reads first, with a year's span.
-  const latest = (q: string, conditions: Condition[] = []) => [
-    ...new Set(
-      latestSources(analyzeQuestion(q, CATALOG), CATALOG.sources, conditions, 366).map(
-        (i) => CATALOG.sources[i]!.doc_id,
-      ),
-    ),
-  ];
-
-  it('is the latest annual report for a question about the company now', () => {
-    expect(latest('How does Chipperfield describe its competition?')).toEqual(['CHPX_2023_FY']);
-  });
-
-  it("is the last year's filings for change across periods (one 10-K; 10-Qs only when it speaks of quarters)", () => {
-    // CHPX: 10-Ks ending 2022-09-30 and 2023-09-30, a 10-Q ending 2023-12-30.
-    expect(latest('How has Chipperfield competition evolved?')).toEqual(['CHPX_2023_FY', 'CHPX_2024_Q1']);
-    // ARBL's 10-Ks are a year apart: the year before's is not read first.
-    expect(latest('How has Arbelion revenue trended over time?')).toEqual(['ARBL_2023_FY']);
-    expect(latest('What does the Chipperfield 10-Q say about competition?')).toEqual(['CHPX_2024_Q1']);
-    expect(latest('How did Foodgrove sales change over these quarters?')).toEqual(['FDGR_2023_Q3']);
-  });
-
-  it('is the newest filing of the form a question calls the latest, when it names no year', () => {
-    expect(latest("What does Chipperfield's latest 10-K say about competition?")).toEqual(['CHPX_2023_FY']);
-    expect(latest("What was Foodgrove's gross margin in its most recent quarter?")).toEqual(['FDGR_2023_Q3']);
-  });
-
-  it('is none when a period is named, no company is, or the filings are all the conditions allow', () => {
-    expect(latest('How has Chipperfield revenue changed since fiscal 2022?')).toEqual([]);
-    expect(latest('How did Foodgrove sales change over the quarters of 2023?')).toEqual([]);
-    expect(latest('How has chip makers revenue trended over time?')).toEqual([]);
-    expect(
-      latest('How has Chipperfield competition evolved?', [{ field: 'sec_form_type', op: 'eq', values: ['10-Q'] }]),
-    ).toEqual([]);
   });
 });

@@ -87,7 +87,7 @@ describe('planPasses', () => {
       'ARBL_2023_FY:filing:round_robin',
     ]);
     expect(facets[2]!.sources).toEqual([8, 9]);
-    expect(facets[2]!.label).toBe('line item capex, latest filings');
+    expect(facets[2]!.label).toBe('line item capex, latest annual report');
     expect(facets[3]!.sources).toEqual([7]);
     const basic = planPasses(input({ mode: 'basic', basicRoute: [TICKER], latest: [8] }));
     expect(shape(basic)).toEqual(['latest:latest:first', 'route:route:below', 'fill:fill:fill']);
