@@ -705,10 +705,8 @@ export const BUILD_STATE = 'build-state.json';
  *    title), not only to the first note it names; an annual report filed as Exhibit 13 gives Items 7 and 8 its MD&A
  *    and statements, and an Item 8 that only lists the statements' pages is a pointer; a row label wrapped over
  *    several lines is joined; a company's judgement of a loss contingency's likelihood is ASSESSMENT.
- * 9: a table row group under a label line of its own, closed by an unlabeled total, carries that label, and the
- *    total is the label's row ("Net revenue: Data Center Group: 26,103 ...").
  */
-export const EXTRACTION_VERSION = 9;
+export const EXTRACTION_VERSION = 8;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {
