@@ -1,30 +1,34 @@
 /**
- * Tuning-half diagnosis (issue 43): every tuning-half dev question with an answer key, asked in-process, and for each
- * miss what the evidence lacked. Check-half and outside-check questions are dropped before anything is asked.
- *   npx tsx bench/diagnose-tuning.ts <version dir> [mode]
+ * Tuning-half diagnosis: every dev question of the tuning half asked in-process (medium effort, 4,000 tokens) with
+ * its scores (bench/lib/halves.ts scoreEntries) and the page-BM25 baseline's answer key; for a miss, the answer,
+ * the key figures and terms the evidence lacks, the filters applied and the first entries with their sources. The
+ * check half and outside-check are never read (evaluation hygiene: choose a change on the tuning half only).
+ *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research]
  */
 import { join, resolve } from 'node:path';
 import { openFileIndex } from '../test/support/file-index';
 import { filingKeys, type CorpusDoc } from './lib/answer-gold';
-import { answerKey, answeringPassage, figuresIn, normalizeFigure, termText } from './lib/answer-metrics';
+import { PageBm25Baseline } from './lib/baseline';
+import { answerKey, figuresIn, normalizeFigure, termText } from './lib/answer-metrics';
 import { askInProcess } from './lib/ask';
 import { loadCatalog } from './lib/catalog';
 import { PageStore, readPages } from './lib/corpus-pages';
-import { readDevQuestions } from './lib/halves';
+import { readDevQuestions, scoreEntries } from './lib/halves';
 import { readJsonl } from './lib/jsonl';
-import { answerSupport } from './lib/score';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 
 async function main() {
   const [dir, mode = 'basic'] = process.argv.slice(2);
-  const pages = new PageStore(await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz')));
+  const pageList = await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz'));
+  const pages = new PageStore(pageList);
   const docs = readJsonl<CorpusDoc>(join(SHARED, 'corpus/filings/documents.jsonl'));
   const filingOf = filingKeys(docs);
   const qs = readDevQuestions(ROOT, SHARED, pages).filter((q) => q.half === 'tuning');
   const reader = openFileIndex(resolve(dir!));
   const cat = loadCatalog(resolve(dir!));
+  const base = new PageBm25Baseline(pageList, cat.catalog);
   const tally = new Map<string, number>();
   const count = (k: string, v: boolean | null) => {
     if (v === null) return;
@@ -34,22 +38,15 @@ async function main() {
   for (const q of qs) {
     const r = await askInProcess(reader, { query: q.question, mode, cap: 4000 });
     const text = r.entries.map((e) => e.text).join('\n');
-    const pieces = r.entries.map((e) => ({
-      filings: e.occurrences.map((o) => filingOf.get(cat.byId.get(o.sourceId)?.doc_id ?? '') ?? ''),
-      text: e.text,
-    }));
-    const key = q.answerGold.key && answerKey(q.answerGold.key, text);
-    const passage = answeringPassage(q.answerGold.passages, pieces);
-    const cited = new Set(
-      r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
-    );
-    const hit = q.goldPages.length ? q.goldPages.some((p) => cited.has(p)) : null;
-    const support = answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text);
+    const { key, passage, hit, support } = scoreEntries(q, r.entries, cat, filingOf);
+    const baseHits = base.query(q.question, 4000, base.conditionsFor(q.question));
+    const baseKey = q.answerGold.key && answerKey(q.answerGold.key, baseHits.map((h) => h.text).join('\n'));
     count(`${q.set} key`, key);
+    count(`${q.set} baseline key`, baseKey);
     count(`${q.set} passage`, passage);
     count(`${q.set} hit`, hit);
-    count(`${q.set} support`, support.supported);
-    const status = `key=${key} passage=${passage} hit=${hit} support=${support.supported}`;
+    count(`${q.set} support`, support);
+    const status = `key=${key} passage=${passage} hit=${hit} support=${support} baseKey=${baseKey}`;
     console.log(`\n=== ${q.set} ${q.id} [${q.company}] ${q.types.join(',')} ${status}`);
     console.log(`Q: ${q.question}`);
     if (key === false || passage === false || hit === false) {
