@@ -31,6 +31,7 @@ import {
 import { answerKey, answeringPassage } from './answer-metrics';
 import { summarizeAnswers, type AnswerRow } from './answers';
 import { askInProcess } from './ask';
+import type { EvidenceEntry } from './evidence';
 import type { LoadedCatalog } from './catalog';
 import type { PageStore } from './corpus-pages';
 import { readJsonl } from './jsonl';
@@ -254,22 +255,10 @@ export async function askHalves(
       const t0 = performance.now();
       const r = await askInProcess(reader, { query: q.question, mode, cap: HALF_CAP });
       const ms = performance.now() - t0;
-      const pages = new Set(
-        r.entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
-      );
-      const text = r.entries.map((e) => e.text).join('\n');
-      const pieces = r.entries.map((e) => ({
-        filings: e.occurrences.map((o) => filingOf.get(cat.byId.get(o.sourceId)?.doc_id ?? '') ?? ''),
-        text: e.text,
-      }));
       out.push({
         id: q.id,
         mode,
-        hit: q.goldPages.length ? q.goldPages.some((p) => pages.has(p)) : null,
-        support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text)
-          .supported,
-        key: q.answerGold.key && answerKey(q.answerGold.key, text),
-        passage: answeringPassage(q.answerGold.passages, pieces),
+        ...scoreEntries(q, r.entries, cat, filingOf),
         retrieveCalls: retrieveCalls(r.trace),
         ms,
       });
@@ -277,6 +266,29 @@ export async function askHalves(
     log(`  halves: ${mode} done`);
   }
   return out;
+}
+
+/** A question's scores on a response's entries: gold-page hit, answer support, answer key, answering passage. */
+export function scoreEntries(
+  q: DevQuestion,
+  entries: readonly EvidenceEntry[],
+  cat: LoadedCatalog,
+  filingOf: ReadonlyMap<string, string>,
+): Pick<HalfOutcome, 'hit' | 'support' | 'key' | 'passage'> {
+  const pages = new Set(
+    entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
+  );
+  const text = entries.map((e) => e.text).join('\n');
+  const pieces = entries.map((e) => ({
+    filings: e.occurrences.map((o) => filingOf.get(cat.byId.get(o.sourceId)?.doc_id ?? '') ?? ''),
+    text: e.text,
+  }));
+  return {
+    hit: q.goldPages.length ? q.goldPages.some((p) => pages.has(p)) : null,
+    support: answerSupport({ answer: q.answer, justification: q.justification, question: q.question }, text).supported,
+    key: q.answerGold.key && answerKey(q.answerGold.key, text),
+    passage: answeringPassage(q.answerGold.passages, pieces),
+  };
 }
 
 /** A count of n questions of which k scored. */

@@ -1,0 +1,83 @@
+/**
+ * Tuning-half diagnosis: every dev question of the tuning half asked in-process (medium effort, 4,000 tokens) with
+ * its scores (bench/lib/halves.ts scoreEntries) and the page-BM25 baseline's answer key; for a miss, the answer,
+ * the key figures and terms the evidence lacks, the filters applied and the first entries with their sources. The
+ * check half and outside-check are never read (evaluation hygiene: choose a change on the tuning half only).
+ *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research]
+ */
+import { join, resolve } from 'node:path';
+import { openFileIndex } from '../test/support/file-index';
+import { filingKeys, type CorpusDoc } from './lib/answer-gold';
+import { PageBm25Baseline } from './lib/baseline';
+import { answerKey, figuresIn, normalizeFigure, termText } from './lib/answer-metrics';
+import { askInProcess } from './lib/ask';
+import { loadCatalog } from './lib/catalog';
+import { PageStore, readPages } from './lib/corpus-pages';
+import { readDevQuestions, scoreEntries } from './lib/halves';
+import { readJsonl } from './lib/jsonl';
+
+const ROOT = resolve(new URL('..', import.meta.url).pathname);
+const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
+
+async function main() {
+  const [dir, mode = 'basic'] = process.argv.slice(2);
+  const pageList = await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz'));
+  const pages = new PageStore(pageList);
+  const docs = readJsonl<CorpusDoc>(join(SHARED, 'corpus/filings/documents.jsonl'));
+  const filingOf = filingKeys(docs);
+  const qs = readDevQuestions(ROOT, SHARED, pages).filter((q) => q.half === 'tuning');
+  const reader = openFileIndex(resolve(dir!));
+  const cat = loadCatalog(resolve(dir!));
+  const base = new PageBm25Baseline(pageList, cat.catalog);
+  const tally = new Map<string, number>();
+  const count = (k: string, v: boolean | null) => {
+    if (v === null) return;
+    tally.set(`${k} n`, (tally.get(`${k} n`) ?? 0) + 1);
+    if (v) tally.set(`${k} k`, (tally.get(`${k} k`) ?? 0) + 1);
+  };
+  for (const q of qs) {
+    const r = await askInProcess(reader, { query: q.question, mode, cap: 4000 });
+    const text = r.entries.map((e) => e.text).join('\n');
+    const { key, passage, hit, support } = scoreEntries(q, r.entries, cat, filingOf);
+    const baseHits = base.query(q.question, 4000, base.conditionsFor(q.question));
+    const baseKey = q.answerGold.key && answerKey(q.answerGold.key, baseHits.map((h) => h.text).join('\n'));
+    count(`${q.set} key`, key);
+    count(`${q.set} baseline key`, baseKey);
+    count(`${q.set} passage`, passage);
+    count(`${q.set} hit`, hit);
+    count(`${q.set} support`, support);
+    const status = `key=${key} passage=${passage} hit=${hit} support=${support} baseKey=${baseKey}`;
+    console.log(`\n=== ${q.set} ${q.id} [${q.company}] ${q.types.join(',')} ${status}`);
+    console.log(`Q: ${q.question}`);
+    if (key === false || passage === false || hit === false) {
+      console.log(`A: ${q.answer.slice(0, 300)}`);
+      const figs = figuresIn(text);
+      const tt = termText(text);
+      const k = q.answerGold.key!;
+      if (k) {
+        console.log(`missing figures: ${k.figures.filter((f) => !figs.has(normalizeFigure(f))).join(' | ')}`);
+        console.log(`missing terms: ${k.terms.filter((t) => !tt.includes(termText(t))).join(' | ')}`);
+      }
+      console.log(
+        `gold pages: ${q.goldPages.join(' ')}; ` +
+          `gold filings: ${[...new Set(q.answerGold.passages.map((p) => p.filing))].join(' ')}`,
+      );
+      console.log(`filters: ${JSON.stringify(r.body.summary?.applied_metadata_filters ?? null)}`);
+      r.entries.slice(0, 8).forEach((e, i) => {
+        const src = e.occurrences.map((o) => `${o.sourceId}p${o.page}`).join(',');
+        console.log(`  #${i} ${src}: ${e.text.replace(/\s+/g, ' ').slice(0, 220)}`);
+      });
+    }
+  }
+  const names = [...new Set([...tally.keys()].map((k) => k.slice(0, -2)))].sort();
+  console.log(
+    `\nSUMMARY ${mode}: ${names.map((k) => `${k} ${tally.get(`${k} k`) ?? 0}/${tally.get(`${k} n`)}`).join('; ')}`,
+  );
+}
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
