@@ -108,10 +108,10 @@ function sumCounts(parts: readonly MergeInput[]): PartitionCounts {
 }
 
 /**
- * The corpus-wide tables from partition summaries, and the version: corpus statistics summed, each shard's impact
- * bounds computed from its term bounds under them (the lexicon, split into term blocks), the directory with every
- * issuer placed, the partitions' objects linked in, the manifest. Nothing here reads a statement: its cost grows with
- * issuers, shards and vocabulary. One build is this over one partition holding every issuer (pipeline.ts), so a
+ * The corpus-wide tables from partition summaries, and the version: corpus statistics summed, the term blocks
+ * streamed from the partitions' term bounds (shards/lexicon-merge.ts), the directory with every issuer placed, the
+ * partitions' objects linked in, the manifest. Nothing here reads a statement: its cost grows with issuers, shards
+ * and vocabulary. One build is this over one partition holding every issuer (pipeline.ts), so a
  * partitioned build gives the same bytes.
  */
 export function mergeSummaries(
