@@ -22,6 +22,7 @@ import {
   segmentCorpus,
 } from './build';
 import { mergeSummaries, partitionLayout } from './merge';
+import { POSTINGS_FILE, TERMS_FILE } from './shards/term-bounds-file';
 import { DEFAULT_EMBEDDING_OPTIONS } from './vectors/embeddings';
 import { embeddingSample, loadModel } from './vectors/model-store';
 import { assemblePartition, type FrozenModel, learnModel, type PartitionSummary } from './pipeline';
@@ -148,6 +149,11 @@ function readPartial(d: string): { dir: string; p: PartialManifest } {
         `${ANALYZER_VERSION}, ${EXTRACTION_VERSION}, ${PARTIAL_VERSION}: rebuild the partition`,
     );
   }
+  for (const name of [TERMS_FILE, POSTINGS_FILE])
+    if (!existsSync(join(partitionLayout(d).bounds, name)))
+      throw new Error(
+        `${d} has no term bounds (bounds/${name}): the partition job did not finish; rebuild the partition`,
+      );
   return { dir: resolve(d), p };
 }
 

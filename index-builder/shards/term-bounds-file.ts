@@ -74,7 +74,7 @@ class ByteSource {
   private end = 0;
   private filePos = 0;
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.fd = openSync(file, 'r');
   }
 
@@ -95,7 +95,8 @@ class ByteSource {
       this.end += got;
       this.filePos += got;
     }
-    if (strict && this.end < n) throw new Error('term bounds file ends in the middle of a record');
+    if (strict && this.end < n)
+      throw new Error(`${this.file} ends in the middle of a record: rebuild the partition that wrote it`);
   }
 
   /** The next `n` bytes, whole in the buffer: `bytes` from `offset` (valid until the next read). */

@@ -1,6 +1,6 @@
 // The streaming builder (index-builder/build.ts) against its slow twin, the whole-corpus-in-memory builder it
 // replaced (test/support/build-in-memory.ts): the same artifacts byte for byte, whatever order filings arrive in.
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { deserialize, serialize } from 'node:v8';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -157,12 +157,24 @@ describe('partitioned build (--learn-model, --partition i/n, then --merge)', () 
     ).rejects.toThrow(/embedded with model .*, not ffffffffffffffff/);
     // A partition an older builder segmented (before cover pages: no extraction version) is not merged.
     const manifest = join(three.dir, 'partial.bin');
+    const written = readFileSync(manifest);
     writeFileSync(
       manifest,
       serialize({ ...(deserialize(readFileSync(manifest)) as object), extraction_version: undefined }),
     );
     await expect(mergePartitions([one.dir, two.dir, three.dir], m)).rejects.toThrow(
       /extraction version 1, .*rebuild the partition/,
+    );
+    // Term bounds a job left cut short or never wrote are refused, naming the file.
+    writeFileSync(manifest, written);
+    const postings = join(three.dir, 'bounds', 'postings.bin');
+    writeFileSync(postings, readFileSync(postings).subarray(0, 100));
+    await expect(mergePartitions([one.dir, two.dir, three.dir], m)).rejects.toThrow(
+      /postings\.bin ends in the middle of a record: rebuild the partition/,
+    );
+    rmSync(postings);
+    await expect(mergePartitions([one.dir, two.dir, three.dir], m)).rejects.toThrow(
+      /has no term bounds \(bounds\/postings\.bin\).*rebuild the partition/,
     );
     expect(parsePartition('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/2', '3/2', '1', 'a/b']) expect(() => parsePartition(bad)).toThrow(/i\/n/);
