@@ -185,8 +185,8 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
   const byTicker = new Map(tables.map((t) => [t.ticker, t]));
   const sources: CatalogSource[] = [];
   const shards: CatalogHeader['shards'] = [];
-  const heldSourceList: number[] = [];
-  const heldShardList: number[] = [];
+  const heldSourceIndexes: number[] = [];
+  const heldShardIndexes: number[] = [];
   const scoped = tables.flatMap((table) => {
     const company = directory.companies.find((c) => c.ticker === table.ticker);
     return company ? [{ table, company }] : [];
@@ -198,20 +198,20 @@ export function scopedCatalog(directory: Directory, tables: readonly IssuerTable
     const own = issuerSources(table, company);
     for (let k = own.length - 1; k >= 0; k--) {
       sources[own[k]!.index] = own[k]!.source;
-      heldSourceList.push(own[k]!.index);
+      heldSourceIndexes.push(own[k]!.index);
     }
     for (let k = table.shards.length - 1; k >= 0; k--) {
       shards[company.shards.first + k] = table.shards[k]!;
-      heldShardList.push(company.shards.first + k);
+      heldShardIndexes.push(company.shards.first + k);
     }
   }
   HELD.set(
     sources,
-    heldSourceList.sort((a, b) => a - b),
+    heldSourceIndexes.sort((a, b) => a - b),
   );
   HELD.set(
     shards,
-    heldShardList.sort((a, b) => a - b),
+    heldShardIndexes.sort((a, b) => a - b),
   );
   return {
     domain: directory.domain,

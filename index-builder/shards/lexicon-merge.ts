@@ -102,9 +102,12 @@ export function mergeLexicon(
   const ids = new Uint16Array(widest);
   const impacts = new Uint8Array(widest);
   const keys = new Uint32Array(widest);
+  const local = new Uint32Array(widest);
+  const best = new Float64Array(widest);
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage(t, terms.length);
     const idf = bm25Idf(statements, df.items[t]!);
+    const score = (tf: number, len: number) => bm25TermScore(idf, tf, len, avgLen);
     let n = 0;
     let from = 0;
     for (let p = 0; p < parts.length; p++) {
@@ -112,21 +115,13 @@ export function mergeLexicon(
       if (cursor[p]! >= body.length || body.items[cursor[p]!] !== t) continue;
       cursor[p]!++;
       from++;
-      const { bytes: b, offset, count } = postings[p]!.readTerm();
+      const count = postings[p]!.readTerm(score, local, best, n);
       const numbers = parts[p]!.shardNumbers;
-      let at = offset;
-      for (let k = 0; k < count; k++) {
-        const shard = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
-        const candidates = b[at + 4]!;
-        at += 5;
-        let best = 0;
-        for (let c = 0; c < candidates; c++, at += 3) {
-          const impact = bm25TermScore(idf, b[at]!, b[at + 1]! | (b[at + 2]! << 8), avgLen);
-          if (impact > best) best = impact;
-        }
-        ids[n] = numbers[shard]!;
-        impacts[n++] = Math.max(1, Math.min(255, Math.ceil(best / impactScale)));
+      for (let k = n; k < n + count; k++) {
+        ids[k] = numbers[local[k]!]!;
+        impacts[k] = Math.max(1, Math.min(255, Math.ceil(best[k]! / impactScale)));
       }
+      n += count;
     }
     // Several partitions' lists interleave in corpus shard order: sort (shard, impact) keys.
     if (from > 1) {

@@ -302,13 +302,26 @@ export class BoundsPostingReader {
   }
 
   /**
-   * The next term's shard list, as stored: a view of its bytes (valid until the next read) and how many shards.
-   * From `offset`, per shard: u32 shard (numbered within the partition), u8 n, then n candidates (u8 tf, u16 len).
+   * The next term's shards into `shards` (numbered within the partition) and, for each, the best of `score(tf, len)`
+   * over its candidates into `best`, both from index `from`; returns how many shards.
    */
-  readTerm(): { bytes: Buffer; offset: number; count: number } {
+  readTerm(score: (tf: number, len: number) => number, shards: Uint32Array, best: Float64Array, from: number): number {
     const bodyBytes = this.source.u32();
-    const { bytes, offset } = this.source.span(bodyBytes);
-    return { bytes, offset: offset + 4, count: bytes.readUInt32LE(offset) };
+    const { bytes: b, offset } = this.source.span(bodyBytes);
+    const count = b.readUInt32LE(offset);
+    let at = offset + 4;
+    for (let k = from; k < from + count; k++) {
+      shards[k] = b.readUInt32LE(at);
+      const candidates = b[at + 4]!;
+      at += 5;
+      let top = 0;
+      for (let c = 0; c < candidates; c++, at += 3) {
+        const v = score(b[at]!, b.readUInt16LE(at + 1));
+        if (v > top) top = v;
+      }
+      best[k] = top;
+    }
+    return count;
   }
 
   close(): void {
