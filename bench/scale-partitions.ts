@@ -8,7 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { partitionOf } from '../index-builder/partition';
+import { partitionOfIssuer, readPartitionMap } from '../index-builder/partition-map';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 
@@ -113,6 +113,7 @@ function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEn
   return { seconds: (performance.now() - t0) / 1000, out: run.stdout };
 }
 
+const mapFile = (artifacts: string, n: number) => join(artifacts, `partition-map-${n}.json`);
 const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? Number.NaN);
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 
@@ -150,11 +151,15 @@ export async function runSplits(
   const runs: SplitRun[] = [];
   for (const n of counts) {
     const dirs = Array.from({ length: n }, (_, k) => join(artifacts, `partials-${n}`, String(k + 1)));
+    // The model job's partition map: issuers packed by filing count (index-builder/partition-map.ts).
+    const map = mapFile(artifacts, n);
+    console.log(runJob(root, tsx, ['--map-partitions', String(n), '--partition-map', map], env).out.trim());
     const partitionJobs = await pool(
       dirs.map((out, k) => async (): Promise<Job> => {
         const label = `${k + 1}/${n}`;
         console.log(`${factor}x: partition ${label} ...`);
-        const p = await startJob(root, tsx, ['--partition', label, '--out', out, '--embedding-model', modelId], env);
+        const args = ['--partition', label, '--out', out, '--embedding-model', modelId, '--partition-map', map];
+        const p = await startJob(root, tsx, args, env);
         const { bytes, largest } = folderBytes(out);
         return {
           kind: 'partition',
@@ -238,7 +243,7 @@ function planeFit(points: [number, number, number][]): { a: number; b: number; c
  * takes on a runner of its own; wall time here is shared with other work). A partition job here reads the whole
  * replicated corpus and segments its own filings: its CPU seconds are fitted as a + b x own filings + c x corpus
  * filings; on the workflow's runners a partition job pulls its own issuers' filings only, so it costs
- * a + (b + c) x own. Its share is the largest partition's (the measured imbalance of the ticker hash). The model
+ * a + (b + c) x own. Its share is the largest partition's (the measured imbalance of the partition map). The model
  * job: with the live model (a refresh) a download; learning one costs the 8x model job plus reading the rest of the
  * corpus twice (c per filing and read). The merge: a line through merge CPU seconds against shards.
  */
@@ -338,12 +343,15 @@ export function freshness(
     const fresh = join(cache, `fresh-${factor}x`);
     rmSync(fresh, { recursive: true, force: true });
     cpSync(join(artifacts, 'sp500/models'), join(fresh, 'sp500/models'), { recursive: true });
-    const i = partitionOf(doc.ticker, n);
+    // The split's own map: a refresh rebuilds the partition the built version put the issuer in.
+    const map = mapFile(artifacts, n);
+    const i = partitionOfIssuer(doc.ticker, { count: n }, readPartitionMap(map));
     const modelId = readdirSync(join(fresh, 'sp500/models'))[0]!.replace(/\.bin$/, '');
     const env = { FILINGS_DIR: short, ARTIFACTS_DIR: fresh };
     const rebuilt = join(fresh, `partial-${i}`);
     console.log(`${factor}x freshness: partition ${i}/${n} without ${doc.doc_id} ...`);
-    const p = runJob(root, tsx, ['--partition', `${i}/${n}`, '--out', rebuilt, '--embedding-model', modelId], env);
+    const args = ['--partition', `${i}/${n}`, '--out', rebuilt, '--embedding-model', modelId, '--partition-map', map];
+    const p = runJob(root, tsx, args, env);
     const dirs = Array.from({ length: n }, (_, k) =>
       k + 1 === i ? rebuilt : join(artifacts, `partials-${n}`, String(k + 1)),
     );

@@ -252,7 +252,7 @@ function reportSplits(runs: SplitRun[], fresh: Freshness[]): void {
     `Partition job CPU fitted over every partition job as ${projections[0]!.fit.p.a.toFixed(1)} s + ` +
       `${projections[0]!.fit.p.b.toFixed(3)} s per own filing + ${projections[0]!.fit.p.c.toFixed(4)} s per ` +
       `corpus filing read (a job here streams the whole replica; on the workflow it pulls its own issuers ` +
-      `only); the largest partition holds ${projections[0]!.imbalance.toFixed(2)}x the mean (ticker hash); ` +
+      `only); the largest partition holds ${projections[0]!.imbalance.toFixed(2)}x the mean (partition map); ` +
       `merge CPU ${projections[0]!.fit.m.a.toFixed(1)} s + ${projections[0]!.fit.m.b.toFixed(4)} s per shard. ` +
       `The refresh keeps the live model, so its full builds download one; learning one reads the corpus twice.`,
   );

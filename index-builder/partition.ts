@@ -8,7 +8,6 @@
  * An issuer's filings always land in one partition (its consensus, entities and shards need them together).
  * docs/decisions/partitioned-build.md says why the work is split this way.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
@@ -22,6 +21,7 @@ import {
   segmentCorpus,
 } from './build';
 import { mergeSummaries, partitionLayout } from './merge';
+import { type PartitionMap, type PartitionSpec, partitionMapId, partitionOfIssuer } from './partition-map';
 import { POSTINGS_FILE, TERMS_FILE } from './shards/term-bounds-file';
 import { DEFAULT_EMBEDDING_OPTIONS } from './vectors/embeddings';
 import { embeddingSample, loadModel } from './vectors/model-store';
@@ -32,32 +32,10 @@ const PARTIAL_FORMAT = 'filing-evidence-partial';
 const PARTIAL_FILE = 'partial.bin';
 /**
  * Bumped when what a partition job writes changes shape: 2, objects and term bounds instead of segmented records;
- * 3, the term bounds term-major (shards/term-bounds-file.ts) and no document frequencies in the summary.
+ * 3, the term bounds term-major (shards/term-bounds-file.ts) and no document frequencies in the summary; 4, the
+ * partition map's id.
  */
-const PARTIAL_VERSION = 3;
-
-export interface PartitionSpec {
-  /** 1-based. */
-  index: number;
-  count: number;
-}
-
-/** "2/4" -> { index: 2, count: 4 }. */
-export function parsePartition(text: string): PartitionSpec {
-  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
-  const index = Number(m?.[1]);
-  const count = Number(m?.[2]);
-  if (!m || count < 1 || index < 1 || index > count)
-    throw new Error(`--partition takes i/n with 1 <= i <= n, got "${text}"`);
-  return { index, count };
-}
-
-/**
- * The partition (1-based) an issuer's filings go to: a hash of the ticker, so it is stable across runs and machines.
- */
-export function partitionOf(ticker: string, count: number): number {
-  return 1 + (createHash('sha256').update(ticker).digest().readUInt32BE(0) % count);
-}
+const PARTIAL_VERSION = 4;
 
 interface PartialManifest {
   format: typeof PARTIAL_FORMAT;
@@ -66,6 +44,8 @@ interface PartialManifest {
   /** EXTRACTION_VERSION of the builder that segmented it. */
   extraction_version?: number;
   partition: PartitionSpec;
+  /** The id of the partition map that chose its issuers (partition-map.ts); null: the ticker hash. */
+  partition_map: string | null;
   summary: PartitionSummary;
 }
 
@@ -98,6 +78,7 @@ export async function learnModelFromCorpus(
 
 /**
  * Builds the partition's issuers into `outDir` (objects, term bounds, a partial manifest); returns how many filings.
+ * Its issuers are those `map` gives it, or, without a map, those the ticker hash sends to it.
  */
 export async function buildPartition(
   filings: AsyncIterable<Filing> | Iterable<Filing>,
@@ -105,6 +86,7 @@ export async function buildPartition(
   outDir: string,
   options: Pick<BuildOptions, 'onStage' | 'graphMinStatements' | 'expectedFilings'> & {
     embeddingModel: NonNullable<BuildOptions['embeddingModel']>;
+    map?: PartitionMap;
   },
 ): Promise<{ filings: number; dir: string; summary: PartitionSummary }> {
   const dir = resolve(outDir);
@@ -115,7 +97,7 @@ export async function buildPartition(
   try {
     const corpus = await segmentCorpus(filings, layout.spill, {
       ...options,
-      include: (doc) => partitionOf(doc.ticker, spec.count) === spec.index,
+      include: (doc) => partitionOfIssuer(doc.ticker, spec, options.map) === spec.index,
     });
     const summary = await assemblePartition(corpus, options.embeddingModel, dir, options);
     const manifest: PartialManifest = {
@@ -124,6 +106,7 @@ export async function buildPartition(
       analyzer_version: ANALYZER_VERSION,
       extraction_version: EXTRACTION_VERSION,
       partition: spec,
+      partition_map: options.map ? partitionMapId(options.map) : null,
       summary,
     };
     writeFileSync(join(dir, PARTIAL_FILE), serialize(manifest));
@@ -175,6 +158,12 @@ export async function mergePartitions(dirs: readonly string[], options: BuildOpt
         `${partials.map(({ p }) => `${p.partition.index}/${p.partition.count}`).join(', ')}`,
     );
   }
+  const maps = [...new Set(partials.map(({ p }) => p.partition_map ?? 'the ticker hash'))];
+  if (maps.length > 1)
+    throw new Error(
+      `the partitions were split by different partition maps (${maps.join(', ')}): an issuer could be in two ` +
+        'partitions or in none; rebuild them with one map',
+    );
   const models = [...new Set(partials.map(({ p }) => p.summary.embeddingModel))];
   if (models.length > 1) throw new Error(`the partitions were embedded with different models: ${models.join(', ')}`);
   if (options.embeddingModel && options.embeddingModel.id !== models[0])

@@ -15,25 +15,30 @@ import { incrementalBuild } from '../incremental';
 import { loadModel, MODELS_DIR } from '../vectors/model-store';
 import type { EmbeddingMethod } from '../vectors/embeddings';
 import { decodeManifest } from '../../index-format/codec';
+import { buildPartition, learnModelFromCorpus, mergePartitions } from '../partition';
 import {
-  buildPartition,
-  learnModelFromCorpus,
-  mergePartitions,
-  parsePartition,
+  mapPartitions,
+  type PartitionMap,
+  partitionLoads,
+  partitionMapId,
   type PartitionSpec,
-} from '../partition';
+  parsePartition,
+  readPartitionMap,
+  writePartitionMap,
+} from '../partition-map';
 import { stageProgress } from './progress';
 import { publishVersion } from '../publish/publish';
 import {
   beginRefresh,
   finishRefresh,
   prepareRefresh,
+  archiveFilingCounts,
   pullArchive,
   refreshLayout,
   writeStepOutputs,
 } from '../publish/refresh';
 import { DEFAULT_PERSIST_DIR, openStorage } from '../publish/storage';
-import { countCorpusFilings, streamCorpus } from '../segment/read-corpus';
+import { countCorpusFilings, issuerFilingCounts, streamCorpus } from '../segment/read-corpus';
 
 export const DEFAULT_FILINGS_DIR = 'fixtures/sample-corpus/filings';
 export const DEFAULT_ARTIFACTS_DIR = 'artifacts';
@@ -63,6 +68,10 @@ export interface BuildArgs {
   /** Only learn the word-vector model (the model job of a partitioned build). */
   learnModel?: boolean;
   partition?: PartitionSpec;
+  /** A partition map file (partition-map.ts): read with --partition, written with --map-partitions. */
+  partitionMap?: string;
+  /** Write a partition map of this many partitions from FILINGS_DIR's filing counts (a step of its own). */
+  mapPartitions?: number;
   out?: string;
   merge?: string[];
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
@@ -95,18 +104,29 @@ ${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
   --embedding-method <m> projection (default) or svd: how a learned model's vectors are made (docs/PARAMETERS.md)
   a partitioned build (docs/decisions/partitioned-build.md), its steps in order:
   --learn-model          only learn the embedding model from the corpus's fixed sample; prints its id
-  --partition <i/n> --out <dir> --embedding-model <m>
-                         build partition i's issuers (shards, graphs, issuer tables) into a partial output
+  --map-partitions <n> --partition-map <file>
+                         write a map of FILINGS_DIR's issuers to n partitions, packed by filing count
+  --partition <i/n> --out <dir> --embedding-model <m> [--partition-map <file>]
+                         build partition i's issuers (shards, graphs, issuer tables) into a partial output; its
+                         issuers are those the map gives it, or without a map those a hash of the ticker sends
   --merge <dir...>       the index of all partial outputs (byte-identical to a single build with that model)
   -h, --help             this text
   env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW \
 graphs)`;
+
+/** A --map-partitions value: how many partitions, a positive integer. */
+function partitionCount(raw: string): number {
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1) throw new UsageError('--map-partitions needs a positive integer');
+  return Number(raw);
+}
 
 export function parseBuildArgs(args: readonly string[]): BuildArgs {
   const { values: v, positionals } = parseFlags(
     args,
     {
       partition: { type: 'string' },
+      'partition-map': { type: 'string' },
+      'map-partitions': { type: 'string' },
       out: { type: 'string' },
       merge: { type: 'boolean' },
       'learn-model': { type: 'boolean' },
@@ -129,6 +149,8 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       fail((err as Error).message);
     }
   }
+  if (v['partition-map'] !== undefined) out.partitionMap = v['partition-map'] || fail('--partition-map needs a file');
+  if (v['map-partitions'] !== undefined) out.mapPartitions = partitionCount(v['map-partitions']);
   if (v.out !== undefined) out.out = v.out || fail('--out needs a directory');
   if (v['embedding-model'] !== undefined)
     out.embeddingModel = v['embedding-model'] || fail('--embedding-model needs a model id or a path to a model file');
@@ -160,6 +182,11 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   if (out.learnModel && (out.partition || out.merge || out.embeddingModel))
     fail('--learn-model is a step of its own: not with --partition, --merge or --embedding-model');
   if (out.partialCorpus && !out.incremental) fail('--partial-corpus is for --incremental');
+  if (out.mapPartitions !== undefined) {
+    if (!out.partitionMap) fail('--map-partitions needs --partition-map <file> to write the map to');
+    if (Object.keys(v).some((k) => k !== 'map-partitions' && k !== 'partition-map') || positionals.length)
+      fail('--map-partitions is a step of its own: only with --partition-map');
+  } else if (out.partitionMap && !out.partition) fail('--partition-map is for --partition or --map-partitions');
   if (out.partition && !out.embeddingModel)
     fail('--partition needs --embedding-model <id>: every partition embeds with one frozen model (--learn-model)');
   for (const [flag, given] of [
@@ -385,6 +412,9 @@ export const REFRESH_USAGE = `usage: npm run index:refresh -- begin|prepare|fini
   finish                 after the publish: archives the filings and the model, writes the refresh state
   pull                   every archived filing -> <data>/filings/edgar (a job of .github/workflows/build-index.yml)
   --partition <i/n>      with pull: only the filings of partition i's issuers
+  --partition-map <file> with pull --partition: the issuers the map gives partition i (default: a ticker hash)
+  --map-partitions <n>   with pull --partition-map <file>: write a map of the archive's issuers to n partitions,
+                         packed by filing count (the bucket's listing, no filing downloaded for it)
   --model <id>           with pull: also that embedding model -> <data>/artifacts/sp500/models/
   --no-filings           with pull: the model alone
   --data <dir>           the run's data folder (default data)
@@ -431,6 +461,8 @@ export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_P
       data: { type: 'string' },
       'relearn-model': { type: 'boolean' },
       partition: { type: 'string' },
+      'partition-map': { type: 'string' },
+      'map-partitions': { type: 'string' },
       model: { type: 'string' },
       'no-filings': { type: 'boolean' },
     },
@@ -443,8 +475,16 @@ export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_P
     );
   if (rest.length) throw new UsageError(`unexpected argument ${rest[0]}`);
   if (v['relearn-model'] && step !== 'prepare') throw new UsageError('--relearn-model is an option of refresh prepare');
-  if ((v.partition !== undefined || v.model !== undefined || v['no-filings']) && step !== 'pull')
-    throw new UsageError('--partition, --model and --no-filings are options of refresh pull');
+  const pullOnly = ['partition', 'partition-map', 'map-partitions', 'model', 'no-filings'] as const;
+  if (pullOnly.some((k) => v[k] !== undefined) && step !== 'pull')
+    throw new UsageError(`${pullOnly.map((k) => `--${k}`).join(', ')} are options of refresh pull`);
+  if (v['partition-map'] === '') throw new UsageError('--partition-map needs a file');
+  if (v['map-partitions'] !== undefined && !v['partition-map'])
+    throw new UsageError('--map-partitions needs --partition-map <file> to write the map to');
+  if (v['partition-map'] && v['map-partitions'] === undefined && v.partition === undefined)
+    throw new UsageError('--partition-map is for --partition (read) or --map-partitions (write)');
+  if (v['map-partitions'] !== undefined && v.partition !== undefined)
+    throw new UsageError('--map-partitions writes the map the partition jobs read: not with --partition');
   if (v['no-filings'] && !v.model) throw new UsageError('--no-filings pulls a model alone: give --model <id>');
   let partition: PartitionSpec | undefined;
   try {
@@ -457,6 +497,8 @@ export function parseRefreshArgs(args: readonly string[], persistDir = DEFAULT_P
     data: resolve(v.data ?? 'data'),
     relearnModel: !!v['relearn-model'],
     ...(partition ? { partition } : {}),
+    ...(v['partition-map'] ? { partitionMap: resolve(v['partition-map']) } : {}),
+    ...(v['map-partitions'] !== undefined ? { mapPartitions: partitionCount(v['map-partitions']) } : {}),
     ...(v.model ? { model: v.model } : {}),
     ...(v['no-filings'] ? { noFilings: true } : {}),
     ...storageTarget(v, persistDir),
@@ -488,7 +530,15 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
             : 'nothing new since the last run: no build, no publish',
       );
     } else if (args.step === 'pull') {
-      const { tickers } = await pullArchive(storage.target, layout, args);
+      if (args.mapPartitions !== undefined) {
+        const counts = await archiveFilingCounts(storage.target);
+        if (!counts.size) throw new Error(`the archive in ${storage.where} holds no filings to map`);
+        const map = mapPartitions(counts, args.mapPartitions);
+        writePartitionMap(args.partitionMap!, map);
+        io.out(describeMap(map, counts, args.partitionMap!));
+      }
+      const map = args.partition && args.partitionMap ? readPartitionMap(args.partitionMap, args.partition) : undefined;
+      const { tickers } = await pullArchive(storage.target, layout, { ...args, ...(map ? { map } : {}) });
       io.out(
         `pulled the archived filings of ${tickers.length} ` +
           `issuers${args.partition ? ` (partition ${args.partition.index}/${args.partition.count})` : ''} from ` +
@@ -508,6 +558,17 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
 
 export const CLI_USAGE = `usage: cli.ts build | publish | gc | fetch | refresh   (each answers --help)
   npm scripts: index:build, index:publish, index:publish:local, index:gc, fetch:edgar, index:refresh`;
+
+/** One line on a new partition map: how evenly it packs the filings. */
+function describeMap(map: PartitionMap, counts: ReadonlyMap<string, number>, file: string): string {
+  const loads = partitionLoads(map, counts);
+  const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
+  return (
+    `partition map of ${counts.size} issuers into ${map.count} partitions (${partitionMapId(map)}): ` +
+    `${Math.min(...loads)} to ${Math.max(...loads)} filings a partition, the largest ` +
+    `${(Math.max(...loads) / mean).toFixed(2)}x the mean -> ${file}`
+  );
+}
 
 async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const buildArgs = parseBuildArgs(args);
@@ -535,15 +596,25 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
     );
     return;
   }
+  if (buildArgs.mapPartitions !== undefined) {
+    const counts = issuerFilingCounts(filingsDir);
+    if (!counts.size) throw new Error(`${filingsDir} holds no filings to map`);
+    const map = mapPartitions(counts, buildArgs.mapPartitions);
+    writePartitionMap(buildArgs.partitionMap!, map);
+    console.log(describeMap(map, counts, buildArgs.partitionMap!));
+    return;
+  }
   if (buildArgs.partition) {
     const t0 = performance.now();
     const embeddingModel = await loadModel(buildArgs.embeddingModel!, join(artifactsDir, DOMAIN));
+    const map = buildArgs.partitionMap ? readPartitionMap(buildArgs.partitionMap, buildArgs.partition) : undefined;
     const { filings, dir, summary } = await buildPartition(
       streamCorpus(filingsDir),
       buildArgs.partition,
       buildArgs.out!,
       {
         embeddingModel,
+        ...(map ? { map } : {}),
         ...(graphMinStatements === undefined ? {} : { graphMinStatements }),
       },
     );

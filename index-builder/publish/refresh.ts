@@ -33,7 +33,7 @@ import { ANALYZER_VERSION } from '../../index-format/tokenize';
 import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from '../build';
 import { readFetchState } from '../fetch/parse-fetch-args';
 import { MODELS_DIR } from '../vectors/model-store';
-import { partitionOf, type PartitionSpec } from '../partition';
+import { type PartitionMap, type PartitionSpec, partitionOfIssuer } from '../partition-map';
 import type { PublishTarget } from './publish';
 import { edgarFilings } from '../segment/read-corpus';
 
@@ -181,16 +181,30 @@ async function pullFilings(target: PublishTarget, ticker: string, edgarDir: stri
 export async function pullArchive(
   target: PublishTarget,
   layout: RefreshLayout,
-  options: { partition?: PartitionSpec; model?: string; noFilings?: boolean } = {},
+  options: { partition?: PartitionSpec; map?: PartitionMap; model?: string; noFilings?: boolean } = {},
 ): Promise<{ tickers: string[] }> {
   if (options.model) await pullModelById(target, options.model, layout.artifacts);
   if (options.noFilings) return { tickers: [] };
-  const prefix = refreshKeys.filings(DOMAIN, '').slice(0, -1); // refresh/<domain>/filings/
-  const all = new Set((await target.listObjects(prefix)).map((o) => o.key.slice(prefix.length).split('/')[0]!));
-  const { partition } = options;
-  const tickers = [...all].filter((t) => !partition || partitionOf(t, partition.count) === partition.index).sort();
+  const { partition, map } = options;
+  const tickers = [...(await archiveFilingCounts(target)).keys()]
+    .filter((t) => !partition || partitionOfIssuer(t, partition, map) === partition.index)
+    .sort();
   for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
   return { tickers };
+}
+
+/**
+ * How many filings each issuer has in the bucket's archive, from its listing alone (one HTML primary document a
+ * filing, beside its JSON sidecar): what the model job packs a partition map from when it has no filings of its own.
+ */
+export async function archiveFilingCounts(target: PublishTarget): Promise<Map<string, number>> {
+  const prefix = refreshKeys.filings(DOMAIN, '').slice(0, -1); // refresh/<domain>/filings/
+  const counts = new Map<string, number>();
+  for (const o of await target.listObjects(prefix)) {
+    const [ticker, name = ''] = o.key.slice(prefix.length).split('/');
+    counts.set(ticker!, (counts.get(ticker!) ?? 0) + (/\.html?$/i.test(name) ? 1 : 0));
+  }
+  return counts;
 }
 
 /** The published version the state describes, as a local version folder an incremental build starts from. */

@@ -70,6 +70,32 @@ export function countCorpusFilings(dir: string): number {
 }
 
 /**
+ * How many filings each issuer has in a filings directory, read from metadata only (documents.jsonl rows and the
+ * EDGAR folders' sidecars, no page text): what a partition map packs (index-builder/partition-map.ts).
+ */
+export function issuerFilingCounts(dir: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  const add = (ticker: string) => counts.set(ticker, (counts.get(ticker) ?? 0) + 1);
+  const docsPath = join(dir, 'documents.jsonl');
+  if (existsSync(docsPath)) {
+    const lines = readFileSync(docsPath, 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (line.trim()) add(requireDocument(JSON.parse(line), `${docsPath}:${i + 1}`).ticker);
+    });
+  }
+  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')]) {
+    if (!existsSync(d)) continue;
+    for (const name of readdirSync(d).filter((n) => /\.html?$/i.test(n))) {
+      const sidecar = join(d, name.replace(/\.html?$/i, '.json'));
+      if (!existsSync(sidecar)) throw new Error(`${name}: EDGAR document without metadata sidecar ${sidecar}`);
+      const meta = JSON.parse(readFileSync(sidecar, 'utf8')) as Pick<EdgarSidecar, 'ticker' | 'form'>;
+      if (/^10-?[KQ]$/i.test(meta.form)) add(meta.ticker);
+    }
+  }
+  return counts;
+}
+
+/**
  * Reads a filings directory: documents.jsonl plus pages.jsonl.gz (or plain pages.jsonl), and optionally an
  * `edgar/` folder of EDGAR primary-document HTML files with JSON metadata sidecars.
  */

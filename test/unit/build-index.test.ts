@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../index-builder/cli/cli-args';
 import { main } from '../../index-builder/cli/cli';
-import { partitionOf } from '../../index-builder/partition';
-import { pullArchive, refreshKeys, refreshLayout } from '../../index-builder/publish/refresh';
+import { mapPartitions, partitionLoads, partitionOf } from '../../index-builder/partition-map';
+import { archiveFilingCounts, pullArchive, refreshKeys, refreshLayout } from '../../index-builder/publish/refresh';
 import { pointerKey } from '../../index-format/keys';
 import { filesOf } from '../support/files';
 import { openLocalBindings } from '../support/local-bindings';
@@ -44,7 +44,10 @@ describe('GitHub Actions workflows', () => {
     const part = `${gh('matrix.index')}/${gh('inputs.partitions')}`;
     for (const step of [
       'npm run index:build -- --learn-model',
+      `npm run index:build -- --map-partitions ${gh('inputs.partitions')} --partition-map data/partitions.json`,
+      `--map-partitions ${gh('inputs.partitions')} --partition-map data/partitions.json`,
       `npm run index:build -- --partition ${part}`,
+      '--partition-map data/partitions.json\n',
       `--embedding-model ${gh('needs.model.outputs.id')}`,
       'npm run index:build -- --merge data/partials/*',
       'npm run index:publish -- --remote',
@@ -80,12 +83,14 @@ describe('build-index.yml chain on the sample corpus', () => {
     expect(await main(['build', '--learn-model'], env, silent)).toBe(0);
     const models = readdirSync(join(work, 'artifacts/sp500/models')).map((f) => f.replace(/\.bin$/, ''));
     expect(models).toHaveLength(1);
-    // partition jobs, each on a runner of its own: only the model and the corpus in common
+    const map = join(work, 'partitions.json');
+    expect(await main(['build', '--map-partitions', String(N), '--partition-map', map], env, silent)).toBe(0);
+    // partition jobs, each on a runner of its own: only the model, the map and the corpus in common
     for (let i = 1; i <= N; i++) {
       const job = { ...env, ARTIFACTS_DIR: join(work, 'artifacts') };
       const out = join(work, `partials/${i}`);
       const args = ['build', '--partition', `${i}/${N}`, '--out', out, '--embedding-model', models[0]!];
-      expect(await main(args, job, silent)).toBe(0);
+      expect(await main([...args, '--partition-map', map], job, silent)).toBe(0);
     }
     // merge job, then publish
     const partials = Array.from({ length: N }, (_, i) => join(work, `partials/${i + 1}`));
@@ -111,5 +116,28 @@ describe('build-index.yml chain on the sample corpus', () => {
     expect(tickers).toEqual(archived.filter((t) => partitionOf(t, 2) === 2));
     expect(tickers.length).toBeGreaterThan(0);
     expect(readdirSync(layout.edgar).sort()).toEqual(tickers.map((t) => `${t}-10K.json`));
+  });
+
+  it("a partition job pulls the issuers the map packed from the archive's listing", async () => {
+    const archived = { FFF: 5, GGG: 4, HHH: 3, III: 2, JJJ: 2 };
+    for (const [t, n] of Object.entries(archived))
+      for (let k = 0; k < n; k++) {
+        const key = `${refreshKeys.filings('sp500', t)}${t}-${k}`;
+        await storage.target.putObject(`${key}.htm`, new Uint8Array([60, 62]));
+        await storage.target.putObject(`${key}.json`, new Uint8Array([123, 125]));
+      }
+    const counts = await archiveFilingCounts(storage.target);
+    for (const [t, n] of Object.entries(archived)) expect(counts.get(t)).toBe(n);
+    const map = mapPartitions(counts, 2);
+    // Largest first into the lighter partition: 5 + 2 + 2 and 4 + 3 (the earlier test's issuers count 0 filings).
+    expect(partitionLoads(map, counts).sort()).toEqual([7, 9]);
+    const pulled = [];
+    for (const index of [1, 2]) {
+      const layout = refreshLayout(join(work, `pull-map-${index}`));
+      const { tickers } = await pullArchive(storage.target, layout, { partition: { index, count: 2 }, map });
+      expect(tickers).toEqual([...counts.keys()].filter((t) => map.issuers[t] === index).sort());
+      pulled.push(...tickers);
+    }
+    expect(pulled.sort()).toEqual([...counts.keys()].sort());
   });
 });

@@ -7,13 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../index-builder/build';
 import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus, streamCorpus, type Filing } from '../../index-builder/segment/read-corpus';
-import {
-  buildPartition,
-  learnModelFromCorpus,
-  mergePartitions,
-  parsePartition,
-  partitionOf,
-} from '../../index-builder/partition';
+import { buildPartition, learnModelFromCorpus, mergePartitions } from '../../index-builder/partition';
+import { mapPartitions, parsePartition, partitionOf } from '../../index-builder/partition-map';
 import { buildIndexInMemory } from '../support/build-in-memory';
 import { expectSameArtifacts, filesOf } from '../support/files';
 import { tempDirs } from '../support/temp-dirs';
@@ -150,6 +145,16 @@ describe('partitioned build (--learn-model, --partition i/n, then --merge)', () 
     );
     await expect(mergePartitions([one.dir, one.dir], m)).rejects.toThrow(/exactly once/);
     await expect(mergePartitions([out], m)).rejects.toThrow(/not a partial build output/);
+    // A partition whose issuers a partition map chose is not merged with partitions the ticker hash split.
+    const counts = new Map<string, number>();
+    for (const f of filings) counts.set(f.doc.ticker, (counts.get(f.doc.ticker) ?? 0) + 1);
+    const mapped = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3-mapped'), {
+      ...opts,
+      map: mapPartitions(counts, 3),
+    });
+    await expect(mergePartitions([one.dir, two.dir, mapped.dir], m)).rejects.toThrow(
+      /split by different partition maps \(the ticker hash, [0-9a-f]{16}\)/,
+    );
     const three = await buildPartition(filings, { index: 3, count: 3 }, join(out, 'p3'), opts);
     const other = { ...model, id: 'ffffffffffffffff' };
     await expect(

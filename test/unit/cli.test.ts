@@ -87,6 +87,20 @@ describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', ()
     expect(() => parseBuildArgs(['--partition', '2/4', '--out', 'p'])).toThrow(/needs --embedding-model/);
     expect(() => parseBuildArgs(['--learn-model', '--merge', 'a'])).toThrow(/--learn-model is a step of its own/);
     expect(parseBuildArgs(['--incremental', '--partial-corpus'])).toEqual({ incremental: true, partialCorpus: true });
+    expect(parseBuildArgs(['--map-partitions', '8', '--partition-map', 'f'])).toEqual({
+      mapPartitions: 8,
+      partitionMap: 'f',
+    });
+    expect(
+      parseBuildArgs(['--partition', '2/4', '--out', 'p', '--embedding-model', 'm', '--partition-map', 'f']),
+    ).toMatchObject({ partition: { index: 2, count: 4 }, partitionMap: 'f' });
+    for (const [args, why] of [
+      [['--map-partitions', '8'], /needs --partition-map/],
+      [['--map-partitions', '0', '--partition-map', 'f'], /positive integer/],
+      [['--map-partitions', '8', '--partition-map', 'f', '--merge', 'a'], /a step of its own/],
+      [['--partition-map', 'f'], /is for --partition or --map-partitions/],
+    ] as const)
+      expect(() => parseBuildArgs(args), args.join(' ')).toThrow(why);
   });
 
   it('reads refresh flags: prepare may ask for a new embedding model', async () => {
@@ -103,6 +117,19 @@ describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', ()
     });
     expect(() => parseRefreshArgs(['pull', '--no-filings'], 'p')).toThrow(/give --model/);
     expect(() => parseRefreshArgs(['finish', '--partition', '1/2'], 'p')).toThrow(/options of refresh pull/);
+    expect(parseRefreshArgs(['pull', '--partition', '3/8', '--partition-map', 'f'], '/p')).toMatchObject({
+      partition: { index: 3, count: 8 },
+      partitionMap: expect.stringMatching(/\/f$/),
+    });
+    expect(
+      parseRefreshArgs(['pull', '--no-filings', '--model', 'm', '--map-partitions', '16', '--partition-map', 'f'], 'p'),
+    ).toMatchObject({ mapPartitions: 16, noFilings: true });
+    expect(() => parseRefreshArgs(['pull', '--map-partitions', '4'], 'p')).toThrow(/needs --partition-map/);
+    expect(() => parseRefreshArgs(['pull', '--partition-map', 'f'], 'p')).toThrow(/is for --partition/);
+    expect(() =>
+      parseRefreshArgs(['pull', '--partition', '1/4', '--map-partitions', '4', '--partition-map', 'f'], 'p'),
+    ).toThrow(/not with --partition/);
+    expect(() => parseRefreshArgs(['finish', '--partition-map', 'f'], 'p')).toThrow(/options of refresh pull/);
   });
 });
 
