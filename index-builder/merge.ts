@@ -8,7 +8,13 @@ import { withoutSharedAliases } from './entities/aliases';
 import { type BuildOptions, type BuildResult, DOMAIN, SCHEMA_VERSION, VersionWriter, writeBuildState } from './build';
 import { type LexiconPart, mergeLexicon } from './shards/lexicon-merge';
 import { DIRECTORY_FILE } from './shards/partitioned';
-import type { FrozenModel, IssuerSummary, PartitionCounts, PartitionSummary } from './pipeline';
+import {
+  type FrozenModel,
+  type IssuerSummary,
+  type PartitionCounts,
+  type PartitionSummary,
+  releaseMemory,
+} from './pipeline';
 
 /** Where a partition's pieces are: objects (shards, graphs, issuer tables) and term bounds (term-bounds-file.ts). */
 export const partitionLayout = (dir: string) => ({
@@ -147,6 +153,7 @@ export function mergeSummaries(
       },
       (step, of) => stage('lexicon', step, of),
     );
+    releaseMemory(); // the lexicon's blocks and buffers, before the catalog adds its own
     stage('catalog', 0, 1);
     const companies = directoryCompanies(issuers);
     const filings = parts.flatMap(({ summary }) => summary.filings);

@@ -1,6 +1,6 @@
 import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
 import type { EmbeddingModel } from '../../index-format/types';
-import { TermBlockTables } from './partitioned';
+import { cappedShards, cappedUnordered, TermBlockTables } from './partitioned';
 import { BoundsPostingReader, BoundsTermReader } from './term-bounds-file';
 
 /** One partition's term-major bounds (term-bounds-file.ts) and where its shards land in the corpus. */
@@ -101,7 +101,6 @@ export function mergeLexicon(
   for (let t = 0; t < terms.length; t++) widest = Math.max(widest, shardCounts.items[t]!);
   const ids = new Uint16Array(widest);
   const impacts = new Uint8Array(widest);
-  const keys = new Uint32Array(widest);
   const local = new Uint32Array(widest);
   const best = new Float64Array(widest);
   for (let t = 0; t < terms.length; t++) {
@@ -123,16 +122,9 @@ export function mergeLexicon(
       }
       n += count;
     }
-    // Several partitions' lists interleave in corpus shard order: sort (shard, impact) keys.
-    if (from > 1) {
-      for (let k = 0; k < n; k++) keys[k] = (ids[k]! << 8) | impacts[k]!;
-      const sorted = keys.subarray(0, n).sort();
-      for (let k = 0; k < n; k++) {
-        ids[k] = sorted[k]! >>> 8;
-        impacts[k] = sorted[k]! & 0xff;
-      }
-    }
-    tables.add(t, ids.subarray(0, n), impacts.subarray(0, n));
+    // One partition's list is in corpus shard order; several partitions' interleave, and are capped unsorted.
+    const list = [ids.subarray(0, n), impacts.subarray(0, n)] as const;
+    tables.addCapped(t, from > 1 ? cappedUnordered(...list) : cappedShards(...list));
   }
   for (const r of postings) r.close();
   stage(terms.length, terms.length);

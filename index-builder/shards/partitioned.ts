@@ -71,6 +71,56 @@ export function cappedShards(
   return { ids: keptIds, impacts: keptImpacts, rest };
 }
 
+/**
+ * The same cap for a list in no particular order (several partitions' lists, concatenated), without sorting it
+ * whole: the cut is found by counting, only the ties at the cut are sorted (the lower shards win them) and only the
+ * kept shards are put in shard order. Equal to cappedShards of the list sorted by shard.
+ */
+export function cappedUnordered(
+  ids: Uint16Array,
+  impacts: Uint8Array,
+): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
+  const n = ids.length;
+  const keys = new Uint32Array(Math.min(n, MAX_SHARDS_PER_TERM));
+  if (n <= MAX_SHARDS_PER_TERM) {
+    for (let i = 0; i < n; i++) keys[i] = (ids[i]! << 8) | impacts[i]!;
+    return { ...unkeyed(keys.sort()), rest: 0 };
+  }
+  const perValue = new Uint32Array(256);
+  for (let i = 0; i < n; i++) perValue[impacts[i]!]!++;
+  let above = 0;
+  let cut = 255;
+  while (above + perValue[cut]! < MAX_SHARDS_PER_TERM) above += perValue[cut--]!;
+  const tiesKept = MAX_SHARDS_PER_TERM - above;
+  let rest = cut;
+  if (above + perValue[cut]! === MAX_SHARDS_PER_TERM) {
+    rest = cut - 1;
+    while (!perValue[rest]) rest--;
+  }
+  const ties = new Uint16Array(perValue[cut]!);
+  let k = 0;
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    const v = impacts[i]!;
+    if (v > cut) keys[k++] = (ids[i]! << 8) | v;
+    else if (v === cut) ties[t++] = ids[i]!;
+  }
+  if (tiesKept < ties.length) ties.sort();
+  for (let i = 0; i < tiesKept; i++) keys[k++] = (ties[i]! << 8) | cut;
+  return { ...unkeyed(keys.sort()), rest };
+}
+
+/** (shard << 8 | impact) keys back to the two columns. */
+function unkeyed(keys: Uint32Array): { ids: Uint16Array; impacts: Uint8Array } {
+  const ids = new Uint16Array(keys.length);
+  const impacts = new Uint8Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    ids[i] = keys[i]! >>> 8;
+    impacts[i] = keys[i]! & 0xff;
+  }
+  return { ids, impacts };
+}
+
 /** One block's columns, sized before any term's shard list arrives; rows: its terms' rows in the model. */
 type BlockColumns = Pick<
   TermBlock,
@@ -135,9 +185,13 @@ export class TermBlockTables {
 
   /** Term t's full shard list (ascending) and impacts; terms come in order, each once. */
   add(t: number, ids: Uint16Array, impacts: Uint8Array): void {
+    this.addCapped(t, cappedShards(ids, impacts));
+  }
+
+  /** Term t's shard list already capped (cappedShards or cappedUnordered). */
+  addCapped(t: number, list: { ids: Uint16Array; impacts: Uint8Array; rest: number }): void {
     if (t !== this.next++) throw new Error(`term ${t} given out of order`);
     const c = this.columns[this.blockOf[t]!]!;
-    const list = cappedShards(ids, impacts);
     const i = c.filled++;
     const term = this.terms[t]!;
     c.terms.push(term);

@@ -1,9 +1,9 @@
 // Term blocks cap each term's shard list (index-builder/shards/partitioned.ts, MAX_SHARDS_PER_TERM) so a block's size
-// does
-// not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
+// does not grow with the number of shards, and routing (rankShards) gives the left-out shards the rest bound.
 import { describe, expect, it } from 'vitest';
 import {
   cappedShards,
+  cappedUnordered,
   type CorpusLexicon,
   MAX_SHARDS_PER_TERM,
   termBlocks,
@@ -90,6 +90,17 @@ rest bound`, () => {
       expect([...got.ids]).toEqual(kept.map((k) => ids[k]!));
       expect([...got.impacts]).toEqual(kept.map((k) => impacts[k]!));
       expect(got.rest).toBe(n > MAX_SHARDS_PER_TERM ? impacts[order[MAX_SHARDS_PER_TERM]!]! : 0);
+      // The merge's twin: the same list shuffled (several partitions' lists, concatenated), capped unsorted.
+      const shuffled = Array.from({ length: n }, (_, k) => k);
+      for (let i = n - 1; i > 0; i--) {
+        const j = Math.floor(random() * (i + 1));
+        [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+      }
+      const unordered = cappedUnordered(
+        Uint16Array.from(shuffled, (k) => ids[k]!),
+        Uint8Array.from(shuffled, (k) => impacts[k]!),
+      );
+      expect(unordered).toEqual(got);
     }
   });
 });
