@@ -1,4 +1,4 @@
-import { copyFileSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { serialize } from 'node:v8';
@@ -555,6 +555,11 @@ export class VersionWriter extends ArtifactWriter {
    */
   adopt(ref: ArtifactRef, from: string): void {
     const to = join(this.root, ref.file);
+    if (!existsSync(from))
+      throw new Error(
+        `${from} is missing: the partition's objects were not handed to the merge (if its job uploaded them with ` +
+          'index:publish -- --partial, merge with --objects-published)',
+      );
     if (from !== to) {
       mkdirSync(dirname(to), { recursive: true });
       rmSync(to, { force: true });
@@ -564,6 +569,14 @@ export class VersionWriter extends ArtifactWriter {
         copyFileSync(from, to);
       }
     }
+    this.refs.set(ref.file, ref);
+  }
+
+  /**
+   * An artifact already in the bucket (a partition job uploaded it): listed in the version, not in its folder;
+   * publishVersion checks the bucket holds it.
+   */
+  adoptStored(ref: ArtifactRef): void {
     this.refs.set(ref.file, ref);
   }
 

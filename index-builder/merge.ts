@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { encodeDirectory } from '../index-format/codec';
 import type { Directory, DirectoryCompany } from '../index-format/types';
@@ -123,7 +123,10 @@ function sumCounts(parts: readonly MergeInput[]): PartitionCounts {
 export function mergeSummaries(
   parts: readonly MergeInput[],
   model: Pick<FrozenModel, 'id' | 'model' | 'sampleFilings' | 'ms'>,
-  options: Pick<BuildOptions, 'outDir' | 'onStage'>,
+  options: Pick<BuildOptions, 'outDir' | 'onStage'> & {
+    /** The partitions' jobs uploaded their objects (index:publish -- --partial): the version folder may lack them. */
+    objectsPublished?: boolean;
+  },
 ): BuildResult {
   const stage = options.onStage ?? (() => {});
   const statements = parts.reduce((a, { summary }) => a + summary.stats.statements, 0);
@@ -177,8 +180,14 @@ export function mergeSummaries(
       },
     };
     writer.write(DIRECTORY_FILE, encodeDirectory(directory));
-    for (const { dir, summary } of parts)
-      for (const ref of summary.objects) writer.adopt(ref, join(partitionLayout(dir).objects, ref.file));
+    for (const { dir, summary } of parts) {
+      const objects = partitionLayout(dir).objects;
+      for (const ref of summary.objects) {
+        const from = join(objects, ref.file);
+        if (options.objectsPublished && !existsSync(from)) writer.adoptStored(ref);
+        else writer.adopt(ref, from);
+      }
+    }
     stage('catalog', 1, 1);
     const order = [...shardFiles, ...graphFiles, ...blockFiles];
     order.push(...companies.map((c) => c.table), DIRECTORY_FILE);

@@ -116,6 +116,12 @@ export async function buildPartition(
   }
 }
 
+/** A partial output's objects (what its job uploads with index:publish -- --partial) and their folder. */
+export function partialObjects(dir: string): { objectsDir: string; refs: PartitionSummary['objects'] } {
+  const { p } = readPartial(dir);
+  return { objectsDir: partitionLayout(dir).objects, refs: p.summary.objects };
+}
+
 /** A partial output, checked: written by this builder's format, analyzer and extraction. */
 function readPartial(d: string): { dir: string; p: PartialManifest } {
   const file = join(resolve(d), PARTIAL_FILE);
@@ -144,7 +150,10 @@ function readPartial(d: string): { dir: string; p: PartialManifest } {
  * Merges the partial outputs of every partition of one split (all of 1..n, once each, every one embedded with the
  * same model) into a version. The model is read from `<outDir>/sp500/models/` unless given.
  */
-export async function mergePartitions(dirs: readonly string[], options: BuildOptions): Promise<BuildResult> {
+export async function mergePartitions(
+  dirs: readonly string[],
+  options: BuildOptions & { objectsPublished?: boolean },
+): Promise<BuildResult> {
   if (!dirs.length) throw new Error('--merge needs the partial output directories');
   const partials = dirs.map(readPartial);
   const count = partials[0]!.p.partition.count;

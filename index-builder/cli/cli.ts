@@ -15,7 +15,7 @@ import { incrementalBuild } from '../incremental';
 import { loadModel, MODELS_DIR } from '../vectors/model-store';
 import type { EmbeddingMethod } from '../vectors/embeddings';
 import { decodeManifest } from '../../index-format/codec';
-import { buildPartition, learnModelFromCorpus, mergePartitions } from '../partition';
+import { buildPartition, learnModelFromCorpus, mergePartitions, partialObjects } from '../partition';
 import {
   mapPartitions,
   type PartitionMap,
@@ -27,7 +27,7 @@ import {
   writePartitionMap,
 } from '../partition-map';
 import { stageProgress } from './progress';
-import { publishVersion } from '../publish/publish';
+import { publishObjects, publishVersion } from '../publish/publish';
 import {
   beginRefresh,
   finishRefresh,
@@ -74,6 +74,8 @@ export interface BuildArgs {
   mapPartitions?: number;
   out?: string;
   merge?: string[];
+  /** With merge: the partitions' jobs uploaded their objects (index:publish -- --partial); they may be absent here. */
+  objectsPublished?: boolean;
   /** A model id (under <ARTIFACTS_DIR>/sp500/models/) or a path to a model file. */
   embeddingModel?: string;
   /**
@@ -110,6 +112,8 @@ ${DEFAULT_ARTIFACTS_DIR})/sp500/<version>/.
                          build partition i's issuers (shards, graphs, issuer tables) into a partial output; its
                          issuers are those the map gives it, or without a map those a hash of the ticker sends
   --merge <dir...>       the index of all partial outputs (byte-identical to a single build with that model)
+  --objects-published    with --merge: the partition jobs uploaded their objects (index:publish -- --partial), so
+                         a partial may come without objects/; the version folder then lists them without holding them
   -h, --help             this text
   env: FILINGS_DIR, ARTIFACTS_DIR, GRAPH_MIN_STATEMENTS (default ${DEFAULT_GRAPH_MIN_STATEMENTS}; "none": no HNSW \
 graphs)`;
@@ -129,6 +133,7 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
       'map-partitions': { type: 'string' },
       out: { type: 'string' },
       merge: { type: 'boolean' },
+      'objects-published': { type: 'boolean' },
       'learn-model': { type: 'boolean' },
       'embedding-model': { type: 'string' },
       'embedding-seed': { type: 'string' },
@@ -172,6 +177,10 @@ export function parseBuildArgs(args: readonly string[]): BuildArgs {
   else if (positionals.length) fail(`unexpected argument ${positionals[0]} (only --merge takes directories)`);
   if (out.partition && !out.out) fail('--partition needs --out <dir> for the partial output');
   if (out.partition && out.merge) fail('give either --partition or --merge, not both');
+  if (v['objects-published']) {
+    if (!out.merge) fail('--objects-published is for --merge');
+    out.objectsPublished = true;
+  }
   if (out.out && !out.partition) fail('--out is for --partition');
   if (out.incremental && (out.partition || out.merge || out.embeddingModel || out.learnModel)) {
     fail(
@@ -208,6 +217,7 @@ export async function runBuild(
   artifactsDir: string,
   options: RunBuildOptions & {
     merge?: string[];
+    objectsPublished?: boolean;
     embeddingModel?: string;
     embeddingSeed?: number;
     embeddingMethod?: EmbeddingMethod;
@@ -256,7 +266,7 @@ export async function runBuild(
         ...(options.partialCorpus ? { partialCorpus: true } : {}),
       })
     : options.merge
-      ? await mergePartitions(options.merge, buildOptions)
+      ? await mergePartitions(options.merge, { ...buildOptions, objectsPublished: !!options.objectsPublished })
       : await buildIndex(streamCorpus(filingsDir), buildOptions);
   for (const b of bars.values()) b.stop();
   const seconds = (performance.now() - t0) / 1000;
@@ -327,10 +337,13 @@ export interface PublishOptions {
   persistDir: string;
   /** A version directory name under <artifacts>/sp500/; default the latest build. */
   version?: string;
+  /** A partition job's output folder: upload its objects only (no version, no pointer). */
+  partial?: string;
 }
 
 /** Publishes a built version to the bindings of wrangler.toml (local state or the Cloudflare account). */
 export async function runPublish(artifactsDir: string, opts: PublishOptions) {
+  if (opts.partial) return runPublishPartial(opts.partial, opts);
   const dir = opts.version ? join(artifactsDir, DOMAIN, opts.version) : latestVersionDir(artifactsDir);
   if (!dir || !existsSync(join(dir, 'manifest.json'))) {
     throw new Error(
@@ -355,6 +368,22 @@ export async function runPublish(artifactsDir: string, opts: PublishOptions) {
   }
 }
 
+/** A partition job's objects into the bucket, ahead of the merge that lists them (publishObjects). */
+async function runPublishPartial(partial: string, opts: PublishOptions) {
+  const { objectsDir, refs } = partialObjects(partial);
+  const storage = await openStorage({ remote: opts.remote, persistTo: opts.persistDir });
+  try {
+    const report = await publishObjects(refs, objectsDir, DOMAIN, storage.target);
+    console.log(
+      `published the objects of ${partial} to ${storage.where}: ${report.uploaded} uploaded (${report.bytes} ` +
+        `bytes), ${report.skipped} already stored (${report.skippedBytes} bytes); merge with --objects-published`,
+    );
+    return null;
+  } finally {
+    await storage.dispose();
+  }
+}
+
 export const runPublishLocal = (artifactsDir: string, persistDir: string) =>
   runPublish(artifactsDir, { remote: false, persistDir });
 
@@ -371,6 +400,7 @@ export async function runGc(keep: number, opts: { remote: boolean; persistDir: s
         (plan.unlisted.length
           ? `; kept every stored object: no readable files.json for ${plan.unlisted.join(', ')}`
           : '') +
+        (plan.recent ? `; kept ${plan.recent} stored objects no version lists yet, uploaded within 24 hours` : '') +
         (plan.remove.length ? `; removed ${plan.remove.join(', ')}` : ''),
     );
     return plan;
@@ -385,16 +415,19 @@ const STORAGE_FLAGS = `  --local                the local R2/KV state wrangler d
   --persist-to <dir>     with --local: the state folder (default PERSIST_DIR or ${DEFAULT_PERSIST_DIR})`;
 
 export const PUBLISH_USAGE = `usage: npm run index:publish -- [--local|--remote] [--persist-to dir] [--version \
-v]     (cli.ts publish)
+v | --partial dir]     (cli.ts publish)
   Publishes a built version of ARTIFACTS_DIR (default ${DEFAULT_ARTIFACTS_DIR}): files.json, the objects not stored yet,
   the manifest, then the pointer.
 ${STORAGE_FLAGS}
   --version <v>          a version folder under ARTIFACTS_DIR/sp500/ (default the latest build)
+  --partial <dir>        only a partition job's objects (stored by content), ahead of the merge's publish; gc keeps
+                         objects no version lists for 24 hours
   -h, --help             this text`;
 
 export const GC_USAGE = `usage: npm run index:gc -- --keep <n> [--local|--remote] [--persist-to dir] \
 [--dry-run]     (cli.ts gc)
-  Removes published versions older than the n newest (never the current or the previous one).
+  Removes published versions older than the n newest (never the current or the previous one), then stored objects
+  no kept version lists once 24 hours old (a partition job uploads its objects before the merge publishes).
 ${STORAGE_FLAGS}
   --keep <n>             how many of the newest versions to keep
   --dry-run              say what would be removed, remove nothing
@@ -433,10 +466,21 @@ function storageTarget(v: { local?: boolean; remote?: boolean; 'persist-to'?: st
   return { remote: !!v.remote, persistDir: resolve(v['persist-to'] ?? persistDir) };
 }
 
-/** Flags of `publish`: --local (default) or --remote, --persist-to <dir>, --version <v>. */
+/** Flags of `publish`: --local (default) or --remote, --persist-to <dir>, --version <v> or --partial <dir>. */
 export function parsePublishArgs(args: readonly string[], persistDir = DEFAULT_PERSIST_DIR) {
-  const { values: v } = parseFlags(args, { ...STORAGE_OPTIONS, version: { type: 'string' } });
-  return { ...storageTarget(v, persistDir), ...(v.version ? { version: v.version } : {}) };
+  const { values: v } = parseFlags(args, {
+    ...STORAGE_OPTIONS,
+    version: { type: 'string' },
+    partial: { type: 'string' },
+  });
+  if (v.version !== undefined && v.partial !== undefined)
+    throw new UsageError('give either --version or --partial, not both');
+  if (v.partial === '') throw new UsageError('--partial needs a partition output folder');
+  return {
+    ...storageTarget(v, persistDir),
+    ...(v.version ? { version: v.version } : {}),
+    ...(v.partial ? { partial: resolve(v.partial) } : {}),
+  };
 }
 
 /** Flags of `gc`: --keep <n> (required), --local or --remote, --persist-to <dir>, --dry-run. */
@@ -631,6 +675,7 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
   await runBuild(filingsDir, artifactsDir, {
     ...(graphMinStatements === undefined ? {} : { graphMinStatements }),
     ...(buildArgs.merge ? { merge: buildArgs.merge } : {}),
+    ...(buildArgs.objectsPublished ? { objectsPublished: true } : {}),
     ...(buildArgs.embeddingModel ? { embeddingModel: buildArgs.embeddingModel } : {}),
     ...(buildArgs.embeddingSeed !== undefined ? { embeddingSeed: buildArgs.embeddingSeed } : {}),
     ...(buildArgs.embeddingMethod ? { embeddingMethod: buildArgs.embeddingMethod } : {}),

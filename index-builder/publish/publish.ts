@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../../index-format/codec';
-import type { Manifest } from '../../index-format/types';
+import type { ArtifactRef, Manifest } from '../../index-format/types';
 import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 
 /** An object in the bucket, as a listing reports it. */
@@ -55,7 +55,13 @@ export async function publishVersion(
       report.skipped++;
       report.skippedBytes += ref.bytes;
     } else {
-      const data = new Uint8Array(readFileSync(join(versionDir, ref.file)));
+      const path = join(versionDir, ref.file);
+      if (!existsSync(path))
+        throw new Error(
+          `${ref.file} is neither in ${versionDir} nor stored in the bucket: a merge with --objects-published ` +
+            'leaves out the objects its partition jobs uploaded (index:publish -- --partial); upload them first',
+        );
+      const data = new Uint8Array(readFileSync(path));
       if (data.byteLength !== ref.bytes)
         throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, manifest says ${ref.bytes}`);
       await target.putObject(key, data);
@@ -66,5 +72,36 @@ export async function publishVersion(
   }
   await target.putObject(manifestKey(manifest.domain, manifest.version), new TextEncoder().encode(manifestText));
   await target.putPointer(pointerKey(manifest.domain), manifest.version);
+  return report;
+}
+
+/**
+ * Uploads a partition job's objects (shards, graphs, issuer tables) that are not stored yet. They are stored by
+ * content, so their keys do not depend on the version the merge will make: a job uploads its own, and the merge job
+ * needs only the partitions' small tables (docs/decisions/partitioned-build.md). Until the merge publishes the
+ * version that lists them, gc keeps them for its grace period (gc.ts GC_GRACE_MS).
+ */
+export async function publishObjects(
+  refs: readonly ArtifactRef[],
+  objectsDir: string,
+  domain: string,
+  target: PublishTarget,
+): Promise<Omit<PublishReport, 'version'>> {
+  const report = { uploaded: 0, skipped: 0, bytes: 0, skippedBytes: 0 };
+  for (const ref of refs) {
+    if (!ref.content_id) throw new Error(`${ref.file} is not stored by content: only a version's publish uploads it`);
+    const key = storedKey(domain, '', ref);
+    if (await target.hasObject(key, ref.bytes)) {
+      report.skipped++;
+      report.skippedBytes += ref.bytes;
+      continue;
+    }
+    const data = new Uint8Array(readFileSync(join(objectsDir, ref.file)));
+    if (data.byteLength !== ref.bytes)
+      throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, the partition lists ${ref.bytes}`);
+    await target.putObject(key, data);
+    report.uploaded++;
+    report.bytes += data.byteLength;
+  }
   return report;
 }

@@ -3,14 +3,15 @@
 // index:refresh): the model job, every partition job, the merge, the publish to real local R2/KV. Its version must be
 // the one a single build gives, byte for byte.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../index-builder/cli/cli-args';
 import { main } from '../../index-builder/cli/cli';
 import { mapPartitions, partitionLoads, partitionOf } from '../../index-builder/partition-map';
 import { archiveFilingCounts, pullArchive, refreshKeys, refreshLayout } from '../../index-builder/publish/refresh';
-import { pointerKey } from '../../index-format/keys';
+import { decodeFileList } from '../../index-format/codec';
+import { pointerKey, storedKey } from '../../index-format/keys';
 import { filesOf } from '../support/files';
 import { openLocalBindings } from '../support/local-bindings';
 import { tempDirs } from '../support/temp-dirs';
@@ -19,6 +20,11 @@ const WORKFLOWS = '.github/workflows';
 const SAMPLE = 'fixtures/sample-corpus/filings';
 const tmp = tempDirs('fers-build-index-');
 const silent: CliIo = { out() {}, err() {} };
+/** A CliIo that keeps what it was told. */
+function captured(): CliIo & { text(): string } {
+  const lines: string[] = [];
+  return { out: (l) => lines.push(l), err: (l) => lines.push(l), text: () => lines.join('\n') };
+}
 
 describe('GitHub Actions workflows', () => {
   const files = readdirSync(WORKFLOWS).filter((f) => f.endsWith('.yml'));
@@ -50,6 +56,8 @@ describe('GitHub Actions workflows', () => {
       '--partition-map data/partitions.json\n',
       `--embedding-model ${gh('needs.model.outputs.id')}`,
       'npm run index:build -- --merge data/partials/*',
+      'npm run index:build -- --merge data/partials/* --objects-published',
+      `npm run index:publish -- --remote --partial data/partials/${gh('matrix.index')}`,
       'npm run index:publish -- --remote',
       `npm run index:refresh -- pull --data data --remote --partition ${part}`,
     ])
@@ -105,6 +113,45 @@ describe('build-index.yml chain on the sample corpus', () => {
     expect(await main(['publish', '--local', '--persist-to', join(work, 'state')], env, silent)).toBe(0);
     storage = await openLocalBindings(join(work, 'state'));
     expect(await storage.target.getPointer(pointerKey('sp500'))).toBe(version);
+  });
+
+  it('partition jobs upload their objects, the merge gets only their tables, the publish completes it', async () => {
+    // After the chain above: its partials, its model, and the single build to compare with.
+    const env = { FILINGS_DIR: SAMPLE, ARTIFACTS_DIR: join(work, 'pub-artifacts'), GRAPH_MIN_STATEMENTS: '200' };
+    cpSync(join(work, 'artifacts/sp500/models'), join(work, 'pub-artifacts/sp500/models'), { recursive: true });
+    const state = join(work, 'pub-state');
+    const partials = Array.from({ length: N }, (_, i) => join(work, `pub-partials/${i + 1}`));
+    const io = captured();
+    for (let i = 0; i < N; i++) {
+      cpSync(join(work, `partials/${i + 1}`), partials[i]!, { recursive: true });
+      const args = ['publish', '--local', '--persist-to', state, '--partial', partials[i]!];
+      expect(await main(args, env, io), io.text()).toBe(0);
+      rmSync(join(partials[i]!, 'objects'), { recursive: true });
+    }
+    expect(await main(['build', '--merge', ...partials], env, io)).not.toBe(0);
+    expect(io.text()).toMatch(/objects\/.* is missing: .*merge with --objects-published/);
+    expect(await main(['build', '--merge', ...partials, '--objects-published'], env, io), io.text()).toBe(0);
+    const version = readFileSync(join(work, 'pub-artifacts/sp500/LATEST'), 'utf8').trim();
+    const single = readFileSync(join(work, 'single/sp500/LATEST'), 'utf8').trim();
+    expect(version).toBe(single);
+    const dir = join(work, 'pub-artifacts/sp500', version);
+    expect(readFileSync(join(dir, 'files.json'))).toEqual(
+      readFileSync(join(work, 'single/sp500', version, 'files.json')),
+    );
+    expect(existsSync(join(dir, 'shards'))).toBe(false);
+    // A bucket without the partitions' objects refuses the publish, naming what is missing.
+    expect(await main(['publish', '--local', '--persist-to', join(work, 'empty-state')], env, io)).not.toBe(0);
+    expect(io.text()).toMatch(/shards\/.* is neither in .* nor stored in the bucket/);
+    expect(await main(['publish', '--local', '--persist-to', state], env, io), io.text()).toBe(0);
+    const bucket = await openLocalBindings(state);
+    try {
+      expect(await bucket.target.getPointer(pointerKey('sp500'))).toBe(version);
+      const list = decodeFileList(readFileSync(join(dir, 'files.json'), 'utf8')).files;
+      for (const ref of list)
+        expect(await bucket.target.hasObject(storedKey('sp500', version, ref), ref.bytes)).toBe(true);
+    } finally {
+      await bucket.dispose();
+    }
   });
 
   it('a partition job pulls only its own issuers from the archive', async () => {

@@ -87,6 +87,8 @@ describe('index CLIs: --help and unknown options (index-builder/cli/cli.ts)', ()
     expect(() => parseBuildArgs(['--partition', '2/4', '--out', 'p'])).toThrow(/needs --embedding-model/);
     expect(() => parseBuildArgs(['--learn-model', '--merge', 'a'])).toThrow(/--learn-model is a step of its own/);
     expect(parseBuildArgs(['--incremental', '--partial-corpus'])).toEqual({ incremental: true, partialCorpus: true });
+    expect(parseBuildArgs(['--merge', 'a', '--objects-published'])).toEqual({ merge: ['a'], objectsPublished: true });
+    expect(() => parseBuildArgs(['--objects-published'])).toThrow(/is for --merge/);
     expect(parseBuildArgs(['--map-partitions', '8', '--partition-map', 'f'])).toEqual({
       mapPartitions: 8,
       partitionMap: 'f',

@@ -201,6 +201,11 @@ stored objects`, () => {
     ]);
     expect(plan.bytes).toBe(40);
     expect(plan.unlisted).toEqual([]);
+    expect(plan.recent).toBe(0);
+    // b uploaded after the grace period's start: kept, and counted.
+    const young = planGc(objects, 'sp500', 'v3', 1, lists, -1);
+    expect(young.keys).toEqual(plan.keys.filter((k) => k !== stored('b', B)));
+    expect(young.recent).toBe(1);
   });
 
   it(`never removes the current version, even when a rollback made it the oldest, nor an object a kept version \
@@ -234,11 +239,15 @@ lists`, () => {
     const storage = await openLocalBindings(state);
     try {
       for (const build of [live, next, third]) await publishVersion(build.dir, storage.target);
-      const dry = await collectGarbage(storage.target, 'sp500', 1, { dryRun: true });
+      const dry = await collectGarbage(storage.target, 'sp500', 1, { dryRun: true, graceMs: 0 });
       expect(dry.remove).toEqual([live.version]);
       expect((await storage.target.listObjects(`sp500/${live.version}/`)).length).toBeGreaterThan(0);
 
-      const plan = await collectGarbage(storage.target, 'sp500', 1);
+      // Within the grace period an object no version lists stays (a partition job uploads ahead of its version).
+      const young = await collectGarbage(storage.target, 'sp500', 1, { dryRun: true });
+      expect(young.recent).toBeGreaterThan(0);
+      expect(young.keys.some((k) => k.startsWith('sp500/objects/'))).toBe(false);
+      const plan = await collectGarbage(storage.target, 'sp500', 1, { graceMs: 0 });
       expect(plan.current).toBe(third.version);
       expect(plan.keep.sort()).toEqual([next.version, third.version].sort());
       expect(await storage.target.listObjects(`sp500/${live.version}/`)).toEqual([]);
@@ -251,7 +260,7 @@ lists`, () => {
       expect(liveOnly.filter((k) => remaining.has(k))).toEqual([]);
       expect(await storage.target.getPointer(pointerKey('sp500'))).toBe(third.version);
       // A second run has nothing left to remove.
-      expect((await collectGarbage(storage.target, 'sp500', 1)).remove).toEqual([]);
+      expect((await collectGarbage(storage.target, 'sp500', 1, { graceMs: 0 })).remove).toEqual([]);
       await expect(collectGarbage(storage.target, 'sp500', 0)).rejects.toThrow(/--keep/);
     } finally {
       await storage.dispose();
@@ -317,6 +326,8 @@ describe('storage adapter and CLI flags', () => {
   it('parses publish and gc flags, and refuses contradictions', () => {
     expect(parsePublishArgs([], 'state')).toEqual({ remote: false, persistDir: resolve('state') });
     expect(parsePublishArgs(['--remote', '--version', 'abc'])).toMatchObject({ remote: true, version: 'abc' });
+    expect(parsePublishArgs(['--partial', 'parts/2'])).toMatchObject({ partial: resolve('parts/2') });
+    expect(() => parsePublishArgs(['--partial', 'p', '--version', 'v'])).toThrow(/either --version or --partial/);
     expect(parseGcArgs(['--keep', '3', '--dry-run', '--local', '--persist-to', 'x'])).toEqual({
       keep: 3,
       dryRun: true,
