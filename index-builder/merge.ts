@@ -154,7 +154,7 @@ export function mergeSummaries(
         writer.write(file, bytes);
         blockFiles.push(file);
       },
-      (step, of) => stage('lexicon', step, of),
+      stage,
     );
     releaseMemory(); // the lexicon's blocks and buffers, before the catalog adds its own
     stage('catalog', 0, 1);

@@ -239,6 +239,8 @@ export async function runBuild(
   const bars = new Map<string, ReturnType<typeof stageProgress>>();
   // Resident memory seen during each stage, sampled at each progress step: where a build's peak comes from.
   const rssByStage = new Map<string, number>();
+  // When each stage first reported: a stage lasts until the next one starts (the last, until the build returns).
+  const stageStart = new Map<string, number>();
   const buildOptions: BuildOptions = {
     outDir: artifactsDir,
     ...(reused ? { embeddingModel: reused } : {}),
@@ -250,6 +252,7 @@ export async function runBuild(
     ...(previous || options.merge ? {} : { expectedFilings: countCorpusFilings(filingsDir) }),
     onStage(stage, done, total) {
       rssByStage.set(stage, Math.max(rssByStage.get(stage) ?? 0, process.memoryUsage.rss()));
+      if (!stageStart.has(stage)) stageStart.set(stage, performance.now());
       let bar = bars.get(stage);
       if (!bar) {
         for (const b of bars.values()) b.stop();
@@ -312,9 +315,21 @@ export async function runBuild(
         `RSS ${peakRssMb()} MB, cpu ${cpuSeconds()} s`,
       `  RSS by stage (MB, sampled): ` +
         `${[...rssByStage].map(([stage, bytes]) => `${stage} ${(bytes / 1048576).toFixed(0)}`).join(', ')}`,
+      `  seconds by stage: ${stageSeconds(stageStart, t0, t0 + seconds * 1000)}`,
     ].join('\n'),
   );
   return result;
+}
+
+/**
+ * "setup 0.4, a 1.2, b 0.3": each stage from its first report to the next stage's (the last one's, to `end`), after
+ * what came before the first (reading inputs, loading a model).
+ */
+function stageSeconds(starts: ReadonlyMap<string, number>, begin: number, end: number): string {
+  const list: [string, number][] = [['setup', begin], ...starts];
+  return list
+    .map(([stage, at], i) => `${stage} ${(((list[i + 1]?.[1] ?? end) - at) / 1000).toFixed(1)}`)
+    .join(', ');
 }
 
 /** The process's peak resident memory so far, in MB. */

@@ -46,10 +46,11 @@ export function mergeLexicon(
   corpus: { statements: number; avgLen: number },
   model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
   write: (file: string, bytes: Uint8Array) => void,
-  stage: (step: number, of: number) => void = () => {},
+  stage: (name: 'terms' | 'impacts' | 'blocks', step: number, of: number) => void = () => {},
 ): MergedLexicon {
   const { statements, avgLen } = corpus;
   // Pass 1.
+  stage('terms', 0, 1);
   const terms: string[] = [];
   const df = new TermList();
   const shardCounts = new TermList();
@@ -104,7 +105,7 @@ export function mergeLexicon(
   const local = new Uint32Array(widest);
   const best = new Float64Array(widest);
   for (let t = 0; t < terms.length; t++) {
-    if (t % 4096 === 0) stage(t, terms.length);
+    if (t % 4096 === 0) stage('impacts', t, terms.length);
     const idf = bm25Idf(statements, df.items[t]!);
     const score = (tf: number, len: number) => bm25TermScore(idf, tf, len, avgLen);
     let n = 0;
@@ -127,7 +128,13 @@ export function mergeLexicon(
     tables.addCapped(t, from > 1 ? cappedUnordered(...list) : cappedShards(...list));
   }
   for (const r of postings) r.close();
-  stage(terms.length, terms.length);
-  for (const [file, bytes] of tables.files()) write(file, bytes);
+  stage('impacts', terms.length, terms.length);
+  let written = 0;
+  for (const [file, bytes] of tables.files()) {
+    if (written % 256 === 0) stage('blocks', written, tables.blocks);
+    write(file, bytes);
+    written++;
+  }
+  stage('blocks', written, tables.blocks);
   return { blocks: tables.blocks, terms: terms.length, impactScale };
 }
