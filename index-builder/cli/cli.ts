@@ -327,9 +327,7 @@ export async function runBuild(
  */
 function stageSeconds(starts: ReadonlyMap<string, number>, begin: number, end: number): string {
   const list: [string, number][] = [['setup', begin], ...starts];
-  return list
-    .map(([stage, at], i) => `${stage} ${(((list[i + 1]?.[1] ?? end) - at) / 1000).toFixed(1)}`)
-    .join(', ');
+  return list.map(([stage, at], i) => `${stage} ${(((list[i + 1]?.[1] ?? end) - at) / 1000).toFixed(1)}`).join(', ');
 }
 
 /** The process's peak resident memory so far, in MB. */
