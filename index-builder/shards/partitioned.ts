@@ -36,6 +36,25 @@ export type CorpusLexicon = Omit<Lexicon, 'termIndex' | 'byteSize' | 'restImpact
 export const MAX_SHARDS_PER_TERM = 256;
 
 /**
+ * Where a list longer than the cap is cut, by counting impact values: `cut` the lowest impact kept, `ties` how many
+ * shards at the cut are kept (the lower shards), `atCut` how many there are, `rest` the highest impact left out.
+ */
+function capCut(impacts: Uint8Array): { cut: number; ties: number; atCut: number; rest: number } {
+  const perValue = new Uint32Array(256);
+  for (let i = 0; i < impacts.length; i++) perValue[impacts[i]!]!++;
+  // above: how many shards have an impact over the cut (fewer than the cap).
+  let above = 0;
+  let cut = 255;
+  while (above + perValue[cut]! < MAX_SHARDS_PER_TERM) above += perValue[cut--]!;
+  let rest = cut;
+  if (above + perValue[cut]! === MAX_SHARDS_PER_TERM) {
+    rest = cut - 1;
+    while (!perValue[rest]) rest--;
+  }
+  return { cut, ties: MAX_SHARDS_PER_TERM - above, atCut: perValue[cut]!, rest };
+}
+
+/**
  * A term's listed shards and impacts, and the bound for the rest: the cap above applied to its full list (shards
  * ascending). Kept: the MAX_SHARDS_PER_TERM highest impacts, ties to the lower shard, in shard order; the rest bound is
  * the highest impact left out. Impacts are bytes, so a count per value finds the cut without sorting.
@@ -46,18 +65,8 @@ export function cappedShards(
 ): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
   const n = ids.length;
   if (n <= MAX_SHARDS_PER_TERM) return { ids, impacts, rest: 0 };
-  const perValue = new Uint32Array(256);
-  for (let i = 0; i < n; i++) perValue[impacts[i]!]!++;
-  // cut: the lowest impact kept; above: how many shards have a higher one (fewer than the cap).
-  let above = 0;
-  let cut = 255;
-  while (above + perValue[cut]! < MAX_SHARDS_PER_TERM) above += perValue[cut--]!;
-  let tiesKept = MAX_SHARDS_PER_TERM - above;
-  let rest = cut;
-  if (above + perValue[cut]! === MAX_SHARDS_PER_TERM) {
-    rest = cut - 1;
-    while (!perValue[rest]) rest--;
-  }
+  const { cut, rest, ties } = capCut(impacts);
+  let tiesKept = ties;
   const keptIds = new Uint16Array(MAX_SHARDS_PER_TERM);
   const keptImpacts = new Uint8Array(MAX_SHARDS_PER_TERM);
   let k = 0;
@@ -86,18 +95,8 @@ export function cappedUnordered(
     for (let i = 0; i < n; i++) keys[i] = (ids[i]! << 8) | impacts[i]!;
     return { ...unkeyed(keys.sort()), rest: 0 };
   }
-  const perValue = new Uint32Array(256);
-  for (let i = 0; i < n; i++) perValue[impacts[i]!]!++;
-  let above = 0;
-  let cut = 255;
-  while (above + perValue[cut]! < MAX_SHARDS_PER_TERM) above += perValue[cut--]!;
-  const tiesKept = MAX_SHARDS_PER_TERM - above;
-  let rest = cut;
-  if (above + perValue[cut]! === MAX_SHARDS_PER_TERM) {
-    rest = cut - 1;
-    while (!perValue[rest]) rest--;
-  }
-  const ties = new Uint16Array(perValue[cut]!);
+  const { cut, rest, ties: tiesKept, atCut } = capCut(impacts);
+  const ties = new Uint16Array(atCut);
   let k = 0;
   let t = 0;
   for (let i = 0; i < n; i++) {
