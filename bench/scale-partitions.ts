@@ -206,6 +206,37 @@ export async function runSplits(
   return runs;
 }
 
+/**
+ * The merge of a split again, from the partials runSplits kept (the last split of each corpus): to measure a change
+ * to the merge without building the partitions again. Returns the run with its merge job replaced; the version must
+ * not change.
+ */
+export function remerge(root: string, tsx: string, run: SplitRun, cache: string): SplitRun {
+  const artifacts = join(cache, `partitioned-${run.factor}x`);
+  const dirs = Array.from({ length: run.partitions }, (_, k) =>
+    join(artifacts, `partials-${run.partitions}`, String(k + 1)),
+  );
+  if (!dirs.every((d) => existsSync(join(d, 'partial.bin'))))
+    throw new Error(`${run.factor}x N = ${run.partitions}: its partials are gone (only a corpus's last split is kept)`);
+  console.log(`${run.factor}x: merge of ${run.partitions} again ...`);
+  const g = runJob(root, tsx, ['--merge', ...dirs], { FILINGS_DIR: '', ARTIFACTS_DIR: artifacts });
+  const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
+  if (version !== run.version) throw new Error(`the merge gave ${version}, not ${run.version} as before`);
+  const { bytes, largest } = folderBytes(join(artifacts, 'sp500', version));
+  const merge: Job = {
+    kind: 'merge',
+    label: `merge of ${run.partitions}`,
+    seconds: g.seconds,
+    cpuSeconds: num(g.out, /cpu ([\d.]+) s/),
+    peakRssMb: num(g.out, /peak RSS (\d+) MB/),
+    filings: num(g.out, /filings (\d+),/),
+    outputBytes: bytes,
+    largestFileBytes: largest,
+    load: load1(),
+  };
+  return { ...run, jobs: run.jobs.map((j) => (j.kind === 'merge' ? merge : j)) };
+}
+
 /** Least squares y = a + b x. */
 function lineFit(points: [number, number][]): { a: number; b: number } {
   const n = points.length;

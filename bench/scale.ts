@@ -8,7 +8,8 @@
  *   npm run bench:scale -- --serve           # then serve each index with wrangler dev (bench/scale-serve.ts)
  *   npm run bench:scale -- --serve-only      # serve the indexes an earlier run built
  *   npm run bench:scale -- --factors 1,8 --partitions 1,4,8 [--jobs k]   # the partitioned build, k partition jobs
- *                                            at a time (bench/scale-partitions.ts); --freshness, --report after it
+ *                                            at a time (bench/scale-partitions.ts); --freshness, --report after it;
+ *   npm run bench:scale -- --factors 1,8 --remerge   # each corpus's last split merged again from its kept partials
  * Writes bench/results/scale.json (bench/SCALE.md for partitions). Run on an otherwise idle machine: wall time is
  * shared with whatever else runs.
  */
@@ -17,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replicateCorpus } from '../scripts/replicate-corpus';
-import { type Freshness, freshness, project, runSplits, type SplitRun } from './scale-partitions';
+import { type Freshness, freshness, project, remerge, runSplits, type SplitRun } from './scale-partitions';
 import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -120,7 +121,7 @@ if (process.argv.includes('--serve-only')) {
 }
 const partitionsAt = process.argv.indexOf('--partitions');
 const SPLITS_JSON = join(ROOT, 'bench/results/scale-partitions.json');
-if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.includes('--report')) {
+if (['--freshness', '--report', '--remerge'].some((f) => process.argv.includes(f)) || partitionsAt >= 0) {
   // Runs of other corpora or splits from an earlier invocation stay in the report (one run can be long); read when
   // this one is done, so that two invocations side by side keep each other's runs.
   const readEarlier = (): { runs: SplitRun[]; freshness?: Freshness[] } =>
@@ -141,6 +142,14 @@ if (partitionsAt >= 0 || process.argv.includes('--freshness') || process.argv.in
   const all = [...earlier.runs.filter((r) => !fresh.has(key(r))), ...runs].sort(
     (a, b) => a.factor - b.factor || a.partitions - b.partitions,
   );
+  if (process.argv.includes('--remerge')) {
+    // Each corpus's last split merged again from its kept partials (a merge change, measured without the partitions).
+    for (const factor of factors()) {
+      const last = all.filter((r) => r.factor === factor).at(-1);
+      if (!last) throw new Error(`--remerge ${factor}x: no partitioned run of that corpus yet (--partitions first)`);
+      all[all.indexOf(last)] = remerge(ROOT, TSX, last, CACHE);
+    }
+  }
   let freshnessRows = earlier.freshness ?? [];
   if (process.argv.includes('--freshness')) {
     for (const factor of factors()) {
