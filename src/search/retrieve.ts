@@ -13,9 +13,10 @@ import {
 import { embedTokens } from '../../index-format/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../question/terms';
 import { membershipTerms } from './term-membership';
+import { standInsOf, standInTerms } from './equivalents';
 import { searchLexical, type ScoredStatement } from './lexical';
 import type { EffortLimits } from './effort';
-import { fusedScore, normaliseLeg, RANKING } from './ranking';
+import { fusedScore, normaliseLeg, RANKING, type StandIns } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { codeScorer, searchVectorCodes } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -58,7 +59,9 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
-  /** Corpus statistics of the query terms (what BM25 weighed them by). */
+  /** The query terms' stand-ins the lexical leg scored them by (src/search/equivalents.ts); chain relevance too. */
+  standIns: StandIns;
+  /** Corpus statistics of the query terms and their stand-ins (what BM25 weighed them by). */
   lexicon: Lexicon;
   trace: RetrievalTrace;
 }
@@ -103,6 +106,7 @@ export interface SearchBounds {
 interface ResolvedBounds {
   bounds: SearchBounds;
   queryTerms: string[];
+  standIns: StandIns;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
@@ -121,7 +125,8 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
       allowedSourceCount++;
     }
   }
-  return { bounds, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
+  const candidates = candidateShards(catalog, allowed);
+  return { bounds, queryTerms, standIns: standInsOf(queryTerms), allowed, allowedSourceCount, candidates };
 }
 
 /**
@@ -162,7 +167,7 @@ async function scanShard(
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost, r.standIns))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -267,31 +272,35 @@ export async function retrieveWithin(
   const queryMetrics = new Set(query.metrics);
   // Bounds that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
-  const termsOf = (queryTerms: string[]) => {
+  // The vector is the query's own terms'; the lexicon also holds their stand-ins, which the lexical leg scores.
+  const termsOf = ({ queryTerms, standIns }: ResolvedBounds) => {
     const key = queryTerms.join(' ');
     let p = byTerms.get(key);
     if (!p)
       byTerms.set(
         key,
         (p = reader
-          .terms(queryTerms)
+          .terms([...new Set([...queryTerms, ...standInTerms(standIns)])])
           .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
       );
     return p;
   };
-  const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
+  const tables = await Promise.all(resolved.map(termsOf));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, limits));
-  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
-  // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
+  // Every shard's postings of the query terms and their stand-ins (and of the bare years of `fy<year>` terms, which
+  // chain relevance reads: src/search/term-membership.ts); its binary codes came with its head; records are read for
+  // the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
-    const { queryTerms } = resolved[k]!;
+    const { queryTerms, standIns } = resolved[k]!;
     const key = `${i}|${queryTerms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
-      const { queryVector } = tables[k]!;
+      const { queryVector, lexicon } = tables[k]!;
+      // Stand-ins no filing uses are not in the lexicon: no shard has postings to read for them.
+      const present = standInTerms(standIns).filter((t) => lexicon.termIndex.has(t));
       p = reader
-        .shardParts(i, { terms: membershipTerms(queryTerms) })
+        .shardParts(i, { terms: [...new Set([...membershipTerms(queryTerms), ...present])] })
         .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
@@ -310,6 +319,7 @@ export async function retrieveWithin(
     results.push({
       hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, limits.depth),
       queryTerms: r.queryTerms,
+      standIns: r.standIns,
       lexicon: tables[k]!.lexicon,
       trace: {
         candidateShards: r.candidates.length,
