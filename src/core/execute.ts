@@ -166,13 +166,12 @@ async function runPass(
     matchesConditions(catalog.sources[shard.source[local]!]!.meta, pass.conditions);
   const chainsOf = async (hits: readonly Hit[]) => {
     const shards = await shardsOfHits(reader, hits);
-    // Which query terms each entry covers (by their own word or a stand-in), from the shards' posting lists of those
-    // terms (every chain statement is in a loaded shard; a hit without one falls back to its text).
-    const query = membershipQuery([...weights.keys()], retrieval.standIns);
+    // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement is
+    // in a loaded shard; a hit without one falls back to its text).
+    const query = membershipQuery([...weights.keys()]);
     const terms: EntryTerms = (shard, local, hit) =>
       shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize);
-    const drafts = draftChains(hits, plan.effort, weights, terms, shards, allowed, retrieval.standIns);
-    return pendingChains(drafts, shards);
+    return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
   };
   const general = chainsOf(retrieval.hits);
   const result = { hitCount: retrieval.hits.length, trace: retrieval.trace };

@@ -9,7 +9,7 @@ import type { EdgeKind, Shard } from '../../index-format/types';
 import type { EffortLimits } from '../search/effort';
 import { metricByCode } from '../../index-format/metrics';
 import type { Hit } from '../search/retrieve';
-import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank, type StandIns } from '../search/ranking';
+import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
 import { claimKey } from '../../index-format/claims';
 
@@ -41,9 +41,9 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
 
 /**
  * The terms chain relevance counts for a statement (of `shard` when loaded, else `hit` alone): chainTerms of its
- * text, or only those of them that are query terms or their stand-ins (the relevance reads nothing else). Chains are
- * ranked before any record is read, so an implementation over a shard read by ranges must not read its text (the
- * Worker's reads the shard's posting lists of the query terms: src/search/term-membership.ts).
+ * text, or only those of them that are query terms (the relevance reads nothing else). Chains are ranked before any
+ * record is read, so an implementation over a shard read by ranges must not read its text (the Worker's reads the
+ * shard's posting lists of the query terms: src/search/term-membership.ts).
  */
 export type EntryTerms = (shard: Shard | undefined, local: number, hit: Hit | undefined) => readonly string[];
 
@@ -322,9 +322,8 @@ export function buildChains(...draft: Parameters<typeof draftChains>): Chain[] {
  * Shard.rowLabel) anchors nothing. That last rule reads where the shown rows are restated from the heads
  * (Shard.restated), so drafting reads no record and gives what whole shards give. Chains with relevance 0 are dropped.
  * Graph neighbours are followed only to statements `allowed` accepts (the request's filters): the hits already satisfy
- * them, and a linked MD&A sentence must not smuggle in another item or year. An entry holding a stand-in of a query
- * term (`standIns`, src/search/equivalents.ts) covers the term as RANKING.standIns.cover says. The best
- * limits.maxChains drafts are returned.
+ * them, and a linked MD&A sentence must not smuggle in another item or year. The best limits.maxChains drafts are
+ * returned.
  */
 export function draftChains(
   hits: readonly Hit[],
@@ -333,7 +332,6 @@ export function draftChains(
   entryTerms: EntryTerms,
   shards: ReadonlyMap<number, Shard> = new Map(),
   allowed: AllowedStatement = ANY,
-  standIns: StandIns = new Map(),
 ): ChainDraft[] {
   const hitByNode = new Map<string, Hit>();
   for (const h of hits) hitByNode.set(`${h.shard}:${h.local}`, h);
@@ -411,7 +409,7 @@ export function draftChains(
         bestCosine = Math.max(bestCosine, h.cosine);
       }
     }
-    const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow, standIns);
+    const relevanceParts = chainRelevance(terms, queryTermWeights, bestCosine, perEntry, !!hit.namedRow);
     const relevance = relevanceParts.score;
     if (relevance === 0 || !kept.length) continue;
     for (const k of keys) shown.add(k);

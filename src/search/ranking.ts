@@ -22,18 +22,6 @@ export const RANKING = {
   metricRowBoost: 1.5,
   /** The same for a sentence tagged with a named metric: a mild preference only, prose is rarely the figure. */
   metricBoost: 1.2,
-  /**
-   * Stand-ins for a query term in the lexical leg (src/search/equivalents.ts): a statement scores the term by the best
-   * of its own BM25 and each stand-in's times its weight, an accounting equivalent ("acquired" for "buy") at
-   * `equivalent`, another index form of its Porter2 stem ("impaired" for "impairment") at `stemForm`; the question's
-   * own word counts more. `cover`: how a statement holding a stand-in (and not the term) covers the query term in
-   * chain relevance: 'none' not at all, 'full' as the term itself, 'weighted' at the stand-in's weight.
-   */
-  standIns: {
-    equivalent: 0.6,
-    stemForm: 0.6,
-    cover: 'none' as 'none' | 'full' | 'weighted',
-  },
   /** relevance_score (0-10): 60% query-term coverage, 40% best cosine; coverage 75% best entry, 25% whole chain. */
   relevance: { termCoverage: 0.6, cosine: 0.4, bestEntry: 0.75, wholeChain: 0.25, metricRowBonus: 2 },
   /**
@@ -165,19 +153,18 @@ export function chainRelevance(
   bestCosine: number,
   entryTerms: readonly ReadonlySet<string>[] = [chainTerms],
   metricRow = false,
-  standIns: StandIns = new Map(),
 ): RelevanceParts {
   const p = RANKING.relevance;
   let total = 0;
   let matched = 0;
   for (const [term, w] of queryTermWeights) {
     total += w;
-    matched += w * termCover(chainTerms, term, standIns);
+    if (chainTerms.has(term)) matched += w;
   }
   let best = 0;
   for (const terms of entryTerms) {
     let m = 0;
-    for (const [term, w] of queryTermWeights) m += w * termCover(terms, term, standIns);
+    for (const [term, w] of queryTermWeights) if (terms.has(term)) m += w;
     best = Math.max(best, m);
   }
   return withBestCosine(
@@ -190,29 +177,6 @@ export function chainRelevance(
     },
     bestCosine,
   );
-}
-
-/** A stand-in for a query term: another index term and the share of its BM25 score it earns for the query term. */
-export interface StandIn {
-  term: string;
-  weight: number;
-}
-
-/** Per query term, its stand-ins (src/search/equivalents.ts; query terms with none are absent). */
-export type StandIns = ReadonlyMap<string, readonly StandIn[]>;
-
-/**
- * How much of a query term these terms cover: 1 when they hold it, else by its stand-ins they hold
- * (RANKING.standIns.cover: none, in full, or at the best held stand-in's weight).
- */
-export function termCover(terms: ReadonlySet<string>, term: string, standIns: StandIns): number {
-  if (terms.has(term)) return 1;
-  const { cover } = RANKING.standIns;
-  let best = 0;
-  if (cover !== 'none')
-    for (const s of standIns.get(term) ?? [])
-      if (terms.has(s.term)) best = Math.max(best, cover === 'full' ? 1 : s.weight);
-  return best;
 }
 
 /**

@@ -13,10 +13,9 @@ import {
 import { embedTokens } from '../../index-format/embed';
 import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../question/terms';
 import { membershipTerms } from './term-membership';
-import { standInsOf, standInTerms } from './equivalents';
 import { searchLexical, type ScoredStatement } from './lexical';
 import type { EffortLimits } from './effort';
-import { fusedScore, normaliseLeg, RANKING, type StandIns } from './ranking';
+import { fusedScore, normaliseLeg, RANKING } from './ranking';
 import { candidateShards, rankShards } from './select-shards';
 import { codeScorer, searchVectorCodes } from './vector';
 import { chooseVectorStrategy, countAllowed, searchVectorGraph, type ShardVectorStrategy } from './vector-strategy';
@@ -59,9 +58,7 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
-  /** The query terms' stand-ins the lexical leg scored them by (src/search/equivalents.ts); chain relevance too. */
-  standIns: StandIns;
-  /** Corpus statistics of the query terms and their stand-ins (what BM25 weighed them by). */
+  /** Corpus statistics of the query terms (what BM25 weighed them by). */
   lexicon: Lexicon;
   trace: RetrievalTrace;
 }
@@ -106,7 +103,6 @@ export interface SearchBounds {
 interface ResolvedBounds {
   bounds: SearchBounds;
   queryTerms: string[];
-  standIns: StandIns;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
@@ -125,8 +121,7 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
       allowedSourceCount++;
     }
   }
-  const candidates = candidateShards(catalog, allowed);
-  return { bounds, queryTerms, standIns: standInsOf(queryTerms), allowed, allowedSourceCount, candidates };
+  return { bounds, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
 }
 
 /**
@@ -167,7 +162,7 @@ async function scanShard(
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost, r.standIns))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -272,35 +267,31 @@ export async function retrieveWithin(
   const queryMetrics = new Set(query.metrics);
   // Bounds that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
-  // The vector is the query's own terms'; the lexicon also holds their stand-ins, which the lexical leg scores.
-  const termsOf = ({ queryTerms, standIns }: ResolvedBounds) => {
+  const termsOf = (queryTerms: string[]) => {
     const key = queryTerms.join(' ');
     let p = byTerms.get(key);
     if (!p)
       byTerms.set(
         key,
         (p = reader
-          .terms([...new Set([...queryTerms, ...standInTerms(standIns)])])
+          .terms(queryTerms)
           .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
       );
     return p;
   };
-  const tables = await Promise.all(resolved.map(termsOf));
+  const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, limits));
-  // Every shard's postings of the query terms and their stand-ins (and of the bare years of `fy<year>` terms, which
-  // chain relevance reads: src/search/term-membership.ts); its binary codes came with its head; records are read for
-  // the chains kept.
+  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
+  // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
-    const { queryTerms, standIns } = resolved[k]!;
+    const { queryTerms } = resolved[k]!;
     const key = `${i}|${queryTerms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
-      const { queryVector, lexicon } = tables[k]!;
-      // Stand-ins no filing uses are not in the lexicon: no shard has postings to read for them.
-      const present = standInTerms(standIns).filter((t) => lexicon.termIndex.has(t));
+      const { queryVector } = tables[k]!;
       p = reader
-        .shardParts(i, { terms: [...new Set([...membershipTerms(queryTerms), ...present])] })
+        .shardParts(i, { terms: membershipTerms(queryTerms) })
         .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
@@ -319,7 +310,6 @@ export async function retrieveWithin(
     results.push({
       hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, limits.depth),
       queryTerms: r.queryTerms,
-      standIns: r.standIns,
       lexicon: tables[k]!.lexicon,
       trace: {
         candidateShards: r.candidates.length,

@@ -1,6 +1,5 @@
 import { postingList } from '../../index-format/shard-layout';
 import type { Shard } from '../../index-format/types';
-import { RANKING, type StandIns } from './ranking';
 
 /**
  * The query terms a statement holds, read from its shard's posting lists instead of its text: chain relevance
@@ -9,20 +8,14 @@ import { RANKING, type StandIns } from './ranking';
  * a statement's index terms are its text's tokens plus its metric's name (index-builder/build.ts withMetricTerms),
  * which is what chainTerms gives; chainTerms also answers to `fy<year>` for a bare year token of the text, which is
  * in the posting list of that year (`2023`). So no text is read: chains are ranked before any record is. The same
- * set chainTerms gives, restricted to the query's terms (the twin test is test/unit/search-fast-paths.test.ts), and,
- * for a query term the statement does not hold, the stand-ins of it that it holds (src/search/equivalents.ts), which
- * chain relevance counts as covering the term as RANKING.standIns.cover says ("we employed 22,000 people" answers "how
- * many employees"; twin test: test/unit/stand-ins.test.ts). The posting lists of membershipTerms(query terms) and of
- * the stand-ins must be filled.
+ * set chainTerms gives, restricted to the query's terms (the twin test is test/unit/search-fast-paths.test.ts). The
+ * posting lists of membershipTerms(query terms) must be filled.
  */
 export function statementQueryTerms(shard: Shard, local: number, query: MembershipQuery): string[] {
   const ids = query.resolved(shard);
   const out: string[] = [];
   query.terms.forEach(({ term }, k) => {
     if (inPostings(shard, ids[2 * k]!, local) || inPostings(shard, ids[2 * k + 1]!, local)) out.push(term);
-    else
-      for (const s of query.standIns.get(term) ?? [])
-        if (inPostings(shard, query.standInId(shard, s.term), local)) out.push(s.term);
   });
   return out;
 }
@@ -35,22 +28,16 @@ export interface MembershipQuery {
   terms: readonly { term: string; bareYear: string | null }[];
   /** Per query term k, the dictionary index of the term (2k) and of its bare year (2k + 1), -1 when absent. */
   resolved(shard: Shard): Int32Array;
-  /** The stand-ins that may cover query terms (none when RANKING.standIns.cover is 'none'). */
-  standIns: StandIns;
-  /** A stand-in's dictionary index in the shard, -1 when absent. */
-  standInId(shard: Shard, term: string): number;
 }
 
 const FISCAL_YEAR_TERM = /^fy((?:19|20)\d\d)$/;
 
-export function membershipQuery(queryTerms: readonly string[], standIns: StandIns = new Map()): MembershipQuery {
+export function membershipQuery(queryTerms: readonly string[]): MembershipQuery {
   const terms = queryTerms.map((term) => ({ term, bareYear: FISCAL_YEAR_TERM.exec(term)?.[1] ?? null }));
   const byShard = new WeakMap<Shard, Int32Array>();
   const indexOf = (shard: Shard, term: string | null) => (term === null ? -1 : (shard.termIndex.get(term) ?? -1));
   return {
     terms,
-    standIns: RANKING.standIns.cover === 'none' ? new Map() : standIns,
-    standInId: indexOf,
     resolved(shard) {
       let ids = byShard.get(shard);
       if (!ids) {
