@@ -83,42 +83,44 @@ export function cappedShards(
 /**
  * The same cap for a list in no particular order (several partitions' lists, concatenated), without sorting it
  * whole: the cut is found by counting, only the ties at the cut are sorted (the lower shards win them) and only the
- * kept shards are put in shard order. Equal to cappedShards of the list sorted by shard.
+ * kept shards are put in shard order. Equal to cappedShards of the list sorted by shard. The kept list is written
+ * over the start of `ids` and `impacts` (the merge's scratch, read whole first) and returned as views of them, valid
+ * until the next call: it runs once per term of the corpus, so it allocates nothing.
  */
 export function cappedUnordered(
   ids: Uint16Array,
   impacts: Uint8Array,
 ): { ids: Uint16Array; impacts: Uint8Array; rest: number } {
   const n = ids.length;
-  const keys = new Uint32Array(Math.min(n, MAX_SHARDS_PER_TERM));
-  if (n <= MAX_SHARDS_PER_TERM) {
-    for (let i = 0; i < n; i++) keys[i] = (ids[i]! << 8) | impacts[i]!;
-    return { ...unkeyed(keys.sort()), rest: 0 };
-  }
-  const { cut, rest, ties: tiesKept, atCut } = capCut(impacts);
-  const ties = new Uint16Array(atCut);
+  const keys = scratch.keys;
   let k = 0;
-  let t = 0;
-  for (let i = 0; i < n; i++) {
-    const v = impacts[i]!;
-    if (v > cut) keys[k++] = (ids[i]! << 8) | v;
-    else if (v === cut) ties[t++] = ids[i]!;
+  let rest = 0;
+  if (n <= MAX_SHARDS_PER_TERM) {
+    for (; k < n; k++) keys[k] = (ids[k]! << 8) | impacts[k]!;
+  } else {
+    const c = capCut(impacts);
+    rest = c.rest;
+    if (scratch.ties.length < c.atCut) scratch.ties = new Uint16Array(c.atCut * 2);
+    const ties = scratch.ties.subarray(0, c.atCut);
+    let t = 0;
+    for (let i = 0; i < n; i++) {
+      const v = impacts[i]!;
+      if (v > c.cut) keys[k++] = (ids[i]! << 8) | v;
+      else if (v === c.cut) ties[t++] = ids[i]!;
+    }
+    if (c.ties < ties.length) ties.sort();
+    for (let i = 0; i < c.ties; i++) keys[k++] = (ties[i]! << 8) | c.cut;
   }
-  if (tiesKept < ties.length) ties.sort();
-  for (let i = 0; i < tiesKept; i++) keys[k++] = (ties[i]! << 8) | cut;
-  return { ...unkeyed(keys.sort()), rest };
+  const sorted = keys.subarray(0, k).sort();
+  for (let i = 0; i < k; i++) {
+    ids[i] = sorted[i]! >>> 8;
+    impacts[i] = sorted[i]! & 0xff;
+  }
+  return { ids: ids.subarray(0, k), impacts: impacts.subarray(0, k), rest };
 }
 
-/** (shard << 8 | impact) keys back to the two columns. */
-function unkeyed(keys: Uint32Array): { ids: Uint16Array; impacts: Uint8Array } {
-  const ids = new Uint16Array(keys.length);
-  const impacts = new Uint8Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    ids[i] = keys[i]! >>> 8;
-    impacts[i] = keys[i]! & 0xff;
-  }
-  return { ids, impacts };
-}
+/** cappedUnordered's working space: (shard << 8 | impact) keys of the kept, and the shards tied at the cut. */
+const scratch = { keys: new Uint32Array(MAX_SHARDS_PER_TERM), ties: new Uint16Array(1024) };
 
 /** One block's columns, sized before any term's shard list arrives; rows: its terms' rows in the model. */
 type BlockColumns = Pick<
