@@ -211,6 +211,13 @@ export async function runSplits(
  * to the merge without building the partitions again. Returns the run with its merge job replaced; the version must
  * not change.
  */
+/** Removes the folders earlier remerge runs left, then lets the file system settle (sync, then 20 s). */
+export function clearRemerges(cache: string, factors: readonly number[]): void {
+  for (const f of factors) rmSync(join(cache, `partitioned-${f}x`, 'remerge'), { recursive: true, force: true });
+  spawnSync('sync');
+  spawnSync('sleep', ['20']);
+}
+
 export function remerge(root: string, tsx: string, run: SplitRun, cache: string): SplitRun {
   const artifacts = join(cache, `partitioned-${run.factor}x`);
   const dirs = Array.from({ length: run.partitions }, (_, k) =>
@@ -218,11 +225,15 @@ export function remerge(root: string, tsx: string, run: SplitRun, cache: string)
   );
   if (!dirs.every((d) => existsSync(join(d, 'partial.bin'))))
     throw new Error(`${run.factor}x N = ${run.partitions}: its partials are gone (only a corpus's last split is kept)`);
+  // Into a folder of its own, as on a fresh runner, left in place: replacing the version, or deleting the folder
+  // before the next merge, would time the file system's discards too (scale.ts clears them before a --remerge run).
+  const out = join(artifacts, 'remerge');
+  cpSync(join(artifacts, 'sp500/models'), join(out, 'sp500/models'), { recursive: true });
   console.log(`${run.factor}x: merge of ${run.partitions} again ...`);
-  const g = runJob(root, tsx, ['--merge', ...dirs], { FILINGS_DIR: '', ARTIFACTS_DIR: artifacts });
+  const g = runJob(root, tsx, ['--merge', ...dirs], { FILINGS_DIR: '', ARTIFACTS_DIR: out });
   const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
   if (version !== run.version) throw new Error(`the merge gave ${version}, not ${run.version} as before`);
-  const { bytes, largest } = folderBytes(join(artifacts, 'sp500', version));
+  const { bytes, largest } = folderBytes(join(out, 'sp500', version));
   const merge: Job = {
     kind: 'merge',
     label: `merge of ${run.partitions}`,

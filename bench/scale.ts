@@ -18,7 +18,15 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { replicateCorpus } from '../scripts/replicate-corpus';
-import { type Freshness, freshness, project, remerge, runSplits, type SplitRun } from './scale-partitions';
+import {
+  clearRemerges,
+  type Freshness,
+  freshness,
+  project,
+  remerge,
+  runSplits,
+  type SplitRun,
+} from './scale-partitions';
 import { serveScale } from './scale-serve';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -144,6 +152,7 @@ if (['--freshness', '--report', '--remerge'].some((f) => process.argv.includes(f
   );
   if (process.argv.includes('--remerge')) {
     // Each corpus's last split merged again from its kept partials (a merge change, measured without the partitions).
+    clearRemerges(CACHE, factors());
     for (const factor of factors()) {
       const last = all.filter((r) => r.factor === factor).at(-1);
       if (!last) throw new Error(`--remerge ${factor}x: no partitioned run of that corpus yet (--partitions first)`);
