@@ -117,6 +117,24 @@ const mapFile = (artifacts: string, n: number) => join(artifacts, `partition-map
 const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? Number.NaN);
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
 
+/** A merge job's record from what it printed, and the version it wrote under `artifacts`. */
+function mergeJob(g: { seconds: number; out: string }, n: number, artifacts: string): { version: string; job: Job } {
+  const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
+  const { bytes, largest } = folderBytes(join(artifacts, 'sp500', version));
+  const job: Job = {
+    kind: 'merge',
+    label: `merge of ${n}`,
+    seconds: g.seconds,
+    cpuSeconds: num(g.out, /cpu ([\d.]+) s/),
+    peakRssMb: num(g.out, /peak RSS (\d+) MB/),
+    filings: num(g.out, /filings (\d+),/),
+    outputBytes: bytes,
+    largestFileBytes: largest,
+    load: load1(),
+  };
+  return { version, job };
+}
+
 /**
  * The model job once, then for each N: its partition jobs (`width` at a time, each a process of its own: its CPU
  * seconds do not depend on how many run beside it, its wall time does), then the merge.
@@ -178,19 +196,8 @@ export async function runSplits(
     const jobs: Job[] = [modelJob, ...partitionJobs];
     console.log(`${factor}x: merge of ${n} ...`);
     const g = runJob(root, tsx, ['--merge', ...dirs], env);
-    const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
-    const { bytes, largest } = folderBytes(join(artifacts, 'sp500', version));
-    jobs.push({
-      kind: 'merge',
-      label: `merge of ${n}`,
-      seconds: g.seconds,
-      cpuSeconds: num(g.out, /cpu ([\d.]+) s/),
-      peakRssMb: num(g.out, /peak RSS (\d+) MB/),
-      filings: num(g.out, /filings (\d+),/),
-      outputBytes: bytes,
-      largestFileBytes: largest,
-      load: load1(),
-    });
+    const { version, job } = mergeJob(g, n, artifacts);
+    jobs.push(job);
     runs.push({
       factor,
       partitions: n,
@@ -198,7 +205,7 @@ export async function runSplits(
       jobs,
       shards: num(g.out, /shards (\d+)/),
       statements: num(g.out, /statements (\d+)/),
-      versionBytes: bytes,
+      versionBytes: job.outputBytes,
     });
     // The last split's partials stay: the freshness run rebuilds one of them (freshness below).
     if (n !== counts.at(-1)) for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -231,21 +238,9 @@ export function remerge(root: string, tsx: string, run: SplitRun, cache: string)
   cpSync(join(artifacts, 'sp500/models'), join(out, 'sp500/models'), { recursive: true });
   console.log(`${run.factor}x: merge of ${run.partitions} again ...`);
   const g = runJob(root, tsx, ['--merge', ...dirs], { FILINGS_DIR: '', ARTIFACTS_DIR: out });
-  const version = /built sp500 index (\w+)/.exec(g.out)![1]!;
+  const { version, job } = mergeJob(g, run.partitions, out);
   if (version !== run.version) throw new Error(`the merge gave ${version}, not ${run.version} as before`);
-  const { bytes, largest } = folderBytes(join(out, 'sp500', version));
-  const merge: Job = {
-    kind: 'merge',
-    label: `merge of ${run.partitions}`,
-    seconds: g.seconds,
-    cpuSeconds: num(g.out, /cpu ([\d.]+) s/),
-    peakRssMb: num(g.out, /peak RSS (\d+) MB/),
-    filings: num(g.out, /filings (\d+),/),
-    outputBytes: bytes,
-    largestFileBytes: largest,
-    load: load1(),
-  };
-  return { ...run, jobs: run.jobs.map((j) => (j.kind === 'merge' ? merge : j)) };
+  return { ...run, jobs: run.jobs.map((j) => (j.kind === 'merge' ? job : j)) };
 }
 
 /** Least squares y = a + b x. */
