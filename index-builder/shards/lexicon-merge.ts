@@ -31,6 +31,22 @@ class TermList {
   }
 }
 
+/** A growable set of term numbers, a bit each: which terms a partition's postings.bin holds, in term order. */
+class TermBits {
+  bits = new Uint8Array(1024);
+  add(t: number): void {
+    if (t >> 3 >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(this.bits.length * 2, (t >> 3) + 1));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[t >> 3]! |= 1 << (t & 7);
+  }
+  has(t: number): boolean {
+    return t >> 3 < this.bits.length && (this.bits[t >> 3]! & (1 << (t & 7))) !== 0;
+  }
+}
+
 /**
  * The corpus lexicon's term blocks from the partitions' term-major bounds, in two passes over them, each a k-way
  * merge in term order:
@@ -54,8 +70,11 @@ export function mergeLexicon(
   const terms: string[] = [];
   const df = new TermList();
   const shardCounts = new TermList();
-  /** By partition: the corpus term number of each of its terms with shards, in its postings.bin order. */
-  const bodies = parts.map(() => new TermList());
+  /**
+   * By partition: which corpus terms its postings.bin holds (its terms with shards, in term order): a bit per term
+   * rather than a list of term numbers, since every partition at 8x holds most of the vocabulary.
+   */
+  const bodies = parts.map(() => new TermBits());
   let maxImpact = 0;
   const readers = parts.map((p) => new BoundsTermReader(p.dir));
   const at: number[] = [];
@@ -79,7 +98,7 @@ export function mergeLexicon(
       const idf = bm25Idf(statements, termDf);
       for (const p of at) {
         const c = readers[p]!.current;
-        if (c.shards) bodies[p]!.push(t);
+        if (c.shards) bodies[p]!.add(t);
         for (let k = 0; k < c.frontierSize; k++) {
           const impact = bm25TermScore(idf, c.frontierTf[k]!, c.frontierLen[k]!, avgLen);
           if (impact > maxImpact) maxImpact = impact;
@@ -89,31 +108,26 @@ export function mergeLexicon(
     for (const p of at) readers[p]!.next();
   }
   const impactScale = maxImpact / 255 || 1;
-  const tables = new TermBlockTables(
-    terms,
-    df.items.subarray(0, df.length),
-    shardCounts.items.subarray(0, shardCounts.length),
-    model,
-  );
+  // Exact-sized copies: the lists grew by doubling, and live on through pass 2.
+  const dfs = df.items.slice(0, df.length);
+  const counts = shardCounts.items.slice(0, shardCounts.length);
+  const tables = new TermBlockTables(terms, dfs, counts, model);
   // Pass 2.
   const postings = parts.map((p) => new BoundsPostingReader(p.dir));
-  const cursor = new Uint32Array(parts.length);
   let widest = 0;
-  for (let t = 0; t < terms.length; t++) widest = Math.max(widest, shardCounts.items[t]!);
+  for (let t = 0; t < terms.length; t++) widest = Math.max(widest, counts[t]!);
   const ids = new Uint16Array(widest);
   const impacts = new Uint8Array(widest);
   const local = new Uint32Array(widest);
   const best = new Float64Array(widest);
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage('impacts', t, terms.length);
-    const idf = bm25Idf(statements, df.items[t]!);
+    const idf = bm25Idf(statements, dfs[t]!);
     const score = (tf: number, len: number) => bm25TermScore(idf, tf, len, avgLen);
     let n = 0;
     let from = 0;
     for (let p = 0; p < parts.length; p++) {
-      const body = bodies[p]!;
-      if (cursor[p]! >= body.length || body.items[cursor[p]!] !== t) continue;
-      cursor[p]!++;
+      if (!bodies[p]!.has(t)) continue;
       from++;
       const count = postings[p]!.readTerm(score, local, best, n);
       const numbers = parts[p]!.shardNumbers;
