@@ -18,7 +18,6 @@ import { decodeManifest } from '../../index-format/codec';
 import { buildPartition, learnModelFromCorpus, mergePartitions, partialObjects } from '../partition';
 import {
   mapPartitions,
-  type PartitionMap,
   partitionLoads,
   partitionMapId,
   type PartitionSpec,
@@ -589,10 +588,7 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
     } else if (args.step === 'pull') {
       if (args.mapPartitions !== undefined) {
         const counts = await archiveFilingCounts(storage.target);
-        if (!counts.size) throw new Error(`the archive in ${storage.where} holds no filings to map`);
-        const map = mapPartitions(counts, args.mapPartitions);
-        writePartitionMap(args.partitionMap!, map);
-        io.out(describeMap(map, counts, args.partitionMap!));
+        io.out(writeMap(counts, args.mapPartitions, args.partitionMap!, `the archive in ${storage.where}`));
       }
       const map = args.partition && args.partitionMap ? readPartitionMap(args.partitionMap, args.partition) : undefined;
       const { tickers } = await pullArchive(storage.target, layout, { ...args, ...(map ? { map } : {}) });
@@ -616,8 +612,11 @@ async function runRefresh(args: ReturnType<typeof parseRefreshArgs>, io: CliIo):
 export const CLI_USAGE = `usage: cli.ts build | publish | gc | fetch | refresh   (each answers --help)
   npm scripts: index:build, index:publish, index:publish:local, index:gc, fetch:edgar, index:refresh`;
 
-/** One line on a new partition map: how evenly it packs the filings. */
-function describeMap(map: PartitionMap, counts: ReadonlyMap<string, number>, file: string): string {
+/** A partition map of `count` partitions packed from `counts` (read from `source`), written to `file`; its report. */
+function writeMap(counts: ReadonlyMap<string, number>, count: number, file: string, source: string): string {
+  if (!counts.size) throw new Error(`${source} holds no filings to map`);
+  const map = mapPartitions(counts, count);
+  writePartitionMap(file, map);
   const loads = partitionLoads(map, counts);
   const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
   return (
@@ -655,10 +654,7 @@ async function runBuildCommand(args: readonly string[], env: NodeJS.ProcessEnv):
   }
   if (buildArgs.mapPartitions !== undefined) {
     const counts = issuerFilingCounts(filingsDir);
-    if (!counts.size) throw new Error(`${filingsDir} holds no filings to map`);
-    const map = mapPartitions(counts, buildArgs.mapPartitions);
-    writePartitionMap(buildArgs.partitionMap!, map);
-    console.log(describeMap(map, counts, buildArgs.partitionMap!));
+    console.log(writeMap(counts, buildArgs.mapPartitions, buildArgs.partitionMap!, filingsDir));
     return;
   }
   if (buildArgs.partition) {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../../index-format/codec';
 import type { ArtifactRef, Manifest } from '../../index-format/types';
-import { manifestKey, pointerKey, storedKey } from '../../index-format/keys';
+import { contentKey, manifestKey, pointerKey, storedKey } from '../../index-format/keys';
 
 /** An object in the bucket, as a listing reports it. */
 export interface StoredObject {
@@ -49,25 +49,12 @@ export async function publishVersion(
   const manifest: Manifest = decodeManifest(manifestText);
   const files = [manifest.files, ...decodeFileList(readFileSync(join(versionDir, manifest.files.file), 'utf8')).files];
   const report: PublishReport = { version: manifest.version, uploaded: 0, skipped: 0, bytes: 0, skippedBytes: 0 };
+  const missing = (ref: ArtifactRef) =>
+    `${ref.file} is neither in ${versionDir} nor stored in the bucket: a merge with --objects-published leaves out ` +
+    'the objects its partition jobs uploaded (index:publish -- --partial); upload them first';
   for (const [i, ref] of files.entries()) {
     const key = storedKey(manifest.domain, manifest.version, ref);
-    if (await target.hasObject(key, ref.bytes)) {
-      report.skipped++;
-      report.skippedBytes += ref.bytes;
-    } else {
-      const path = join(versionDir, ref.file);
-      if (!existsSync(path))
-        throw new Error(
-          `${ref.file} is neither in ${versionDir} nor stored in the bucket: a merge with --objects-published ` +
-            'leaves out the objects its partition jobs uploaded (index:publish -- --partial); upload them first',
-        );
-      const data = new Uint8Array(readFileSync(path));
-      if (data.byteLength !== ref.bytes)
-        throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, manifest says ${ref.bytes}`);
-      await target.putObject(key, data);
-      report.uploaded++;
-      report.bytes += data.byteLength;
-    }
+    await uploadIfMissing(target, key, ref, join(versionDir, ref.file), report, missing);
     onFile?.(i + 1, files.length);
   }
   await target.putObject(manifestKey(manifest.domain, manifest.version), new TextEncoder().encode(manifestText));
@@ -90,18 +77,34 @@ export async function publishObjects(
   const report = { uploaded: 0, skipped: 0, bytes: 0, skippedBytes: 0 };
   for (const ref of refs) {
     if (!ref.content_id) throw new Error(`${ref.file} is not stored by content: only a version's publish uploads it`);
-    const key = storedKey(domain, '', ref);
-    if (await target.hasObject(key, ref.bytes)) {
-      report.skipped++;
-      report.skippedBytes += ref.bytes;
-      continue;
-    }
-    const data = new Uint8Array(readFileSync(join(objectsDir, ref.file)));
-    if (data.byteLength !== ref.bytes)
-      throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, the partition lists ${ref.bytes}`);
-    await target.putObject(key, data);
-    report.uploaded++;
-    report.bytes += data.byteLength;
+    const key = contentKey(domain, ref.file, ref.content_id);
+    await uploadIfMissing(target, key, ref, join(objectsDir, ref.file), report);
   }
   return report;
+}
+
+/**
+ * One object: skipped when the bucket holds it at its size, else read from `path`, checked against the ref's size and
+ * uploaded. `missing` words the error for a file that is not there either (default: the read's own error).
+ */
+async function uploadIfMissing(
+  target: PublishTarget,
+  key: string,
+  ref: ArtifactRef,
+  path: string,
+  report: Omit<PublishReport, 'version'>,
+  missing?: (ref: ArtifactRef) => string,
+): Promise<void> {
+  if (await target.hasObject(key, ref.bytes)) {
+    report.skipped++;
+    report.skippedBytes += ref.bytes;
+    return;
+  }
+  if (missing && !existsSync(path)) throw new Error(missing(ref));
+  const data = new Uint8Array(readFileSync(path));
+  if (data.byteLength !== ref.bytes)
+    throw new Error(`${ref.file}: ${data.byteLength} bytes on disk, the file list says ${ref.bytes}`);
+  await target.putObject(key, data);
+  report.uploaded++;
+  report.bytes += data.byteLength;
 }

@@ -56,6 +56,12 @@ function requireDocument(row: unknown, where: string): FilingDocument {
 }
 
 /**
+ * The EDGAR folders of a filings directory that exist: inside it (where `fetch --out` writes) or beside it
+ * (fixtures/sample-corpus/edgar).
+ */
+const edgarFolders = (dir: string) => [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
+
+/**
  * How many filings a filings directory holds, counted without reading them: the rows of documents.jsonl plus the
  * HTML documents of its EDGAR folders. An upper bound (a row without pages, or an EDGAR form the builder does not
  * read, is skipped by the build), good enough for a progress total.
@@ -64,8 +70,7 @@ export function countCorpusFilings(dir: string): number {
   const docsPath = join(dir, 'documents.jsonl');
   let n = 0;
   if (existsSync(docsPath)) for (const line of readFileSync(docsPath, 'utf8').split('\n')) if (line.trim()) n++;
-  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')])
-    if (existsSync(d)) n += readdirSync(d).filter((f) => /\.html?$/i.test(f)).length;
+  for (const d of edgarFolders(dir)) n += readdirSync(d).filter((f) => /\.html?$/i.test(f)).length;
   return n;
 }
 
@@ -83,8 +88,7 @@ export function issuerFilingCounts(dir: string): Map<string, number> {
       if (line.trim()) add(requireDocument(JSON.parse(line), `${docsPath}:${i + 1}`).ticker);
     });
   }
-  for (const d of [join(dir, 'edgar'), join(dir, '..', 'edgar')]) {
-    if (!existsSync(d)) continue;
+  for (const d of edgarFolders(dir)) {
     for (const name of readdirSync(d).filter((n) => /\.html?$/i.test(n))) {
       const sidecar = join(d, name.replace(/\.html?$/i, '.json'));
       if (!existsSync(sidecar)) throw new Error(`${name}: EDGAR document without metadata sidecar ${sidecar}`);
@@ -101,8 +105,7 @@ export function issuerFilingCounts(dir: string): Map<string, number> {
  */
 export async function readCorpus(dir: string, onPage?: () => void): Promise<Filing[]> {
   const docsPath = join(dir, 'documents.jsonl');
-  // EDGAR folders: inside FILINGS_DIR (where `fetch --out` writes) or beside it (fixtures/sample-corpus/edgar).
-  const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
+  const edgarDirs = edgarFolders(dir);
   const hasPageText = existsSync(docsPath);
   if (!hasPageText && !edgarDirs.length)
     throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);
@@ -147,7 +150,7 @@ export async function readCorpus(dir: string, onPage?: () => void): Promise<Fili
  */
 export async function* streamCorpus(dir: string, onPage?: () => void): AsyncGenerator<Filing> {
   const docsPath = join(dir, 'documents.jsonl');
-  const edgarDirs = [join(dir, 'edgar'), join(dir, '..', 'edgar')].filter((d) => existsSync(d));
+  const edgarDirs = edgarFolders(dir);
   const hasPageText = existsSync(docsPath);
   if (!hasPageText && !edgarDirs.length)
     throw new Error(`${docsPath} not found: FILINGS_DIR must hold documents.jsonl or an edgar/ folder`);

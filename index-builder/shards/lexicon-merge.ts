@@ -71,8 +71,8 @@ export function mergeLexicon(
   const df = new TermList();
   const shardCounts = new TermList();
   /**
-   * By partition: which corpus terms its postings.bin holds (its terms with shards, in term order): a bit per term
-   * rather than a list of term numbers, since every partition at 8x holds most of the vocabulary.
+   * By partition: which corpus terms its postings.bin holds (its terms with shards, in term order), a bit per corpus
+   * term: a partition holds much of the vocabulary, so bits cost less than a list of term numbers.
    */
   const bodies = parts.map(() => new TermBits());
   let maxImpact = 0;

@@ -85,7 +85,7 @@ export function cappedShards(
  * whole: the cut is found by counting, only the ties at the cut are sorted (the lower shards win them) and only the
  * kept shards are put in shard order. Equal to cappedShards of the list sorted by shard. The kept list is written
  * over the start of `ids` and `impacts` (the merge's scratch, read whole first) and returned as views of them, valid
- * until the next call: it runs once per term of the corpus, so it allocates nothing.
+ * until the next call: it runs once per term of the corpus, so it keeps its working space between calls.
  */
 export function cappedUnordered(
   ids: Uint16Array,
