@@ -20,6 +20,8 @@ import { assessCoverage, facetsOfChain, requirementsOfChain } from './coverage';
 
 import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
+import { RANKING } from '../search/ranking';
+import { withPassages } from './passages';
 import type { ExecutedPlan } from './execute';
 import type { IndexReader } from '../../index-format/index-reader';
 
@@ -110,12 +112,25 @@ export async function selectEvidence(
       plan.tokenCap,
     );
   } else selection = selectWithinBudget(await readAll(), options.render, plan.tokenCap, covers);
+  // Coverage counts the chains chosen, as read (the passages below copy them).
+  const chosenChains = selection.chains;
+  if (selection.chains.length && RANKING.chains.passageStatements) {
+    const chosen = selection.chains.map((chain) => ({ chain, pending: pendingOf.get(chain)! }));
+    const grown = await withPassages(
+      reader,
+      chosen,
+      (draft, shards) => materializeChain(draft, shards, citable, plan.agreeingCited),
+      options.render,
+      plan.tokenCap,
+    );
+    selection = { chains: grown.chains, evidence: grown.evidence, estimatedTokens: estimateTokens(grown.evidence) };
+  }
 
   const out: SelectedEvidence = { available: chains.length, selection };
   if (executed.hitCount && chains.length && !selection.chains.length) {
     out.smallestChainTokens = Math.min(...(await readAll()).map((c) => estimateTokens(options.render([c]))));
   }
   // Coverage from what was actually returned; a plan that did not decompose is the original question.
-  if (plan.requirements) out.coverage = assessCoverage(plan.requirements, await readAll(), selection.chains, supports);
+  if (plan.requirements) out.coverage = assessCoverage(plan.requirements, await readAll(), chosenChains, supports);
   return out;
 }

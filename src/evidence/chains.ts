@@ -58,6 +58,8 @@ interface Node {
   shard: number;
   local: number;
   hit?: Hit;
+  /** Statements after it that its entry shows too, in document order (passageAfter; src/core/passages.ts). */
+  passage?: readonly number[];
 }
 
 /**
@@ -127,7 +129,53 @@ const pathLength = (anchor: Hit, limits: EffortLimits) =>
 export type CitableSource = (source: number) => boolean;
 const ANY_SOURCE: CitableSource = () => true;
 
-function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCited: number): Entry {
+/**
+ * The statements that continue this one in its filing: the next ones of the same source, page and kind (the rest
+ * of its paragraph and the next ones, or the next rows of its table), at most `max`, up to the first claim `taken`.
+ */
+export function passageAfter(
+  shard: Shard,
+  local: number,
+  taken: ReadonlySet<number | string>,
+  max: number = RANKING.chains.passageStatements,
+): number[] {
+  const out: number[] = [];
+  const kind = statementKind(shard, local);
+  for (let l = local + 1; l < shard.count && out.length < max; l++) {
+    if (shard.source[l] !== shard.source[local] || shard.page[l] !== shard.page[local]) break;
+    if (statementKind(shard, l) !== kind || taken.has(shard.claim[l]!)) break;
+    out.push(l);
+  }
+  return out;
+}
+
+/**
+ * An entry's text: its statement, then the statements of its passage while each is read, no filing states it
+ * differently, every filing the entry counts as agreeing states it too (the consensus stays what all of them
+ * state) and the passage stays within RANKING.chains.passageChars.
+ */
+function entryText(shard: Shard, local: number, agreeing: readonly EntrySource[], passage: readonly number[]): string {
+  const parts = [shard.texts[local]!];
+  let added = 0;
+  for (const l of passage) {
+    const text = shard.texts[l];
+    if (text === undefined || shard.disagree[l]?.length) break;
+    added += text.length + 1;
+    if (added > RANKING.chains.passageChars) break;
+    const stating = shard.agree[l] ?? [];
+    if (!agreeing.every((a) => stating.some((o) => o.source === a.source))) break;
+    parts.push(text);
+  }
+  return parts.join(statementKind(shard, local) === 'table_row' ? '\n' : ' ');
+}
+
+function toEntry(
+  shard: Shard,
+  local: number,
+  citable: CitableSource,
+  agreeingCited: number,
+  passage: readonly number[] = [],
+): Entry {
   const kind = statementKind(shard, local);
   const own: EntrySource = {
     source: shard.source[local]!,
@@ -154,7 +202,7 @@ function toEntry(shard: Shard, local: number, citable: CitableSource, agreeingCi
     .map((o) => ({ source: o.source, status: o.status, page: o.page, kind, note: o.note }));
   const metric = shard.metric[local] ?? 0;
   return {
-    consensus: shard.texts[local]!,
+    consensus: disagreements.length ? shard.texts[local]! : entryText(shard, local, agreeing, passage),
     sources,
     ...(moreSources ? { moreSources } : {}),
     disagreements,
@@ -258,7 +306,7 @@ export function materializeChain(
     entries: draft.nodes.map((n) =>
       n.hit && !shards.has(n.shard)
         ? fallbackEntry(n.hit)
-        : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited),
+        : toEntry(shards.get(n.shard)!, n.local, citable, agreeingCited, n.passage),
     ),
     explain: draft.explain,
   };

@@ -60,6 +60,13 @@ export const RANKING = {
     namedRowEntries: 2,
     /** How many pages away from its anchor a graph-less chain may take its other statements. */
     matePageSpan: 1,
+    /**
+     * An entry's passage (src/core/passages.ts): the statements that follow it in its filing (same page and kind:
+     * the next sentences, the next rows of its table), shown in the entry after its own when the token budget has
+     * room once the chains are chosen; at most this many statements and characters (docs/PARAMETERS.md).
+     */
+    passageStatements: 4,
+    passageChars: 600,
   },
   /**
    * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten

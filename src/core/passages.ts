@@ -1,0 +1,78 @@
+import { estimateTokens } from '../evidence/budget';
+import { passageAfter, type ChainDraft, type PendingChain } from '../evidence/chains';
+import type { Chain } from '../evidence/model';
+import { readRecords } from '../search/retrieve';
+import type { IndexReader } from '../../index-format/index-reader';
+import type { Shard } from '../../index-format/types';
+
+/** A chosen chain: as returned so far, and the pending chain it was read from. */
+export interface ChosenChain {
+  chain: Chain;
+  pending: PendingChain;
+}
+
+/**
+ * Passages in the room the token budget leaves. Every entry costs about 330 characters of markup whatever its text,
+ * and a statement is often a sentence of the paragraph that answers: so once the chains are chosen, the entries of
+ * the chosen chains, in rank order, show the statements that follow them in their filings (src/evidence/chains.ts
+ * passageAfter) while the evidence still fits the cap. The chains, their sources and their order do not change, so
+ * nothing the selection chose is lost; only entry texts grow. A statement shows once: never in a passage when a
+ * chosen chain or an earlier passage shows it. Uncapped, every entry shows its whole passage.
+ */
+export async function withPassages(
+  reader: IndexReader,
+  chosen: readonly ChosenChain[],
+  materialize: (draft: ChainDraft, shards: ReadonlyMap<number, Shard>) => Chain,
+  render: (chains: readonly Chain[]) => string,
+  cap: number | null,
+): Promise<{ chains: Chain[]; evidence: string }> {
+  const shown = new Set(chosen.flatMap((c) => c.pending.claims));
+  const candidates = chosen.map(({ pending }) =>
+    pending.draft.nodes.map((n) => {
+      const shard = pending.shards.get(n.shard);
+      if (!shard) return [];
+      const after = passageAfter(shard, n.local, shown);
+      for (const l of after) shown.add(shard.claim[l]!);
+      return after;
+    }),
+  );
+  const unread = new Map<number, number[]>();
+  chosen.forEach(({ pending }, i) =>
+    pending.draft.nodes.forEach((n, j) => {
+      const parts = pending.shards.get(n.shard)?.parts;
+      const locals = candidates[i]![j]!.filter((l) => parts && !parts.records[l]);
+      if (locals.length) unread.set(n.shard, [...(unread.get(n.shard) ?? []), ...locals]);
+    }),
+  );
+  const read = unread.size ? await readRecords(reader, unread) : new Map<number, Shard>();
+
+  const chains = chosen.map((c) => c.chain);
+  let evidence = render(chains);
+  chosen.forEach(({ pending }, i) => {
+    const shards = new Map([...pending.shards, ...read]);
+    const passages: (readonly number[])[] = pending.draft.nodes.map(() => []);
+    const draftWith = () => ({
+      ...pending.draft,
+      nodes: pending.draft.nodes.map((n, j) => ({ ...n, passage: passages[j] })),
+    });
+    pending.draft.nodes.forEach((_, j) => {
+      const after = candidates[i]![j]!;
+      // The longest passage that fits: a shorter one only when the longer does not.
+      for (let k = after.length; k > 0; k--) {
+        passages[j] = after.slice(0, k);
+        const chain = materialize(draftWith(), shards);
+        const grows = chain.entries[j]!.consensus.length - chains[i]!.entries[j]!.consensus.length;
+        if (grows <= 0) continue;
+        if (cap !== null && estimateTokens(evidence) + Math.ceil(grows / 4) > cap) continue;
+        const trial = chains.map((c, x) => (x === i ? chain : c));
+        const text = render(trial);
+        if (cap !== null && estimateTokens(text) > cap) continue;
+        chains[i] = chain;
+        evidence = text;
+        return;
+      }
+      passages[j] = [];
+    });
+  });
+  return { chains, evidence };
+}
