@@ -192,8 +192,8 @@ export class TermBlockTables {
     if (t !== this.next++) throw new Error(`term ${t} given out of order`);
     const slot = this.slotOf[t]!;
     const at = this.postingStart[slot]!;
-    if (list.ids.length !== this.postingStart[slot + 1]! - at)
-      throw new Error(`term ${t}: ${list.ids.length} shards listed, its count said ${this.postingStart[slot + 1]! - at}`);
+    const room = this.postingStart[slot + 1]! - at;
+    if (list.ids.length !== room) throw new Error(`term ${t}: ${list.ids.length} shards listed, its count said ${room}`);
     this.shardIds.set(list.ids, at);
     this.shardImpact.set(list.impacts, at);
     this.restImpact[slot] = list.rest;
