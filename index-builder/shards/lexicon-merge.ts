@@ -123,13 +123,12 @@ export function mergeLexicon(
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage('impacts', t, terms.length);
     const idf = bm25Idf(statements, dfs[t]!);
-    const score = (tf: number, len: number) => bm25TermScore(idf, tf, len, avgLen);
     let n = 0;
     let from = 0;
     for (let p = 0; p < parts.length; p++) {
       if (!bodies[p]!.has(t)) continue;
       from++;
-      const count = postings[p]!.readTerm(score, local, best, n);
+      const count = postings[p]!.readTerm(idf, avgLen, local, best, n);
       const numbers = parts[p]!.shardNumbers;
       for (let k = n; k < n + count; k++) {
         ids[k] = numbers[local[k]!]!;

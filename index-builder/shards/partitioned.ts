@@ -193,7 +193,8 @@ export class TermBlockTables {
     const slot = this.slotOf[t]!;
     const at = this.postingStart[slot]!;
     const room = this.postingStart[slot + 1]! - at;
-    if (list.ids.length !== room) throw new Error(`term ${t}: ${list.ids.length} shards listed, its count said ${room}`);
+    if (list.ids.length !== room)
+      throw new Error(`term ${t}: ${list.ids.length} shards listed, its count said ${room}`);
     this.shardIds.set(list.ids, at);
     this.shardImpact.set(list.impacts, at);
     this.restImpact[slot] = list.rest;

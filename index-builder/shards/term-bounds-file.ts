@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { bm25TermScore } from '../../index-format/bm25';
 import type { TermBounds } from '../impact-bounds';
 
 /**
@@ -302,21 +303,22 @@ export class BoundsPostingReader {
   }
 
   /**
-   * The next term's shards into `shards` (numbered within the partition) and, for each, the best of `score(tf, len)`
-   * over its candidates into `best`, both from index `from`; returns how many shards.
+   * The next term's shards into `shards` (numbered within the partition) and, for each, its impact bound: the best
+   * BM25 score (bm25TermScore with this `idf` and `avgLen`) over its candidates, into `best`, both from index `from`;
+   * returns how many shards. The fields are read byte by byte: this runs once per (term, shard) pair of the corpus.
    */
-  readTerm(score: (tf: number, len: number) => number, shards: Uint32Array, best: Float64Array, from: number): number {
+  readTerm(idf: number, avgLen: number, shards: Uint32Array, best: Float64Array, from: number): number {
     const bodyBytes = this.source.u32();
     const { bytes: b, offset } = this.source.span(bodyBytes);
     const count = b.readUInt32LE(offset);
     let at = offset + 4;
     for (let k = from; k < from + count; k++) {
-      shards[k] = b.readUInt32LE(at);
+      shards[k] = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
       const candidates = b[at + 4]!;
       at += 5;
       let top = 0;
       for (let c = 0; c < candidates; c++, at += 3) {
-        const v = score(b[at]!, b.readUInt16LE(at + 1));
+        const v = bm25TermScore(idf, b[at]!, b[at + 1]! | (b[at + 2]! << 8), avgLen);
         if (v > top) top = v;
       }
       best[k] = top;
