@@ -48,9 +48,13 @@ export interface DeflateOptions {
   header?: boolean;
 }
 
-/** `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. */
+/**
+ * `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. The output buffer is sized to the input
+ * (raw DEFLATE adds at most 5 bytes per 16 KB stored block): zlib's default, 16 KB per call, is a fresh allocation
+ * that outweighs deflating a term block's small sections. Output bytes do not depend on it.
+ */
 function deflated(bytes: Uint8Array): Uint8Array | null {
-  const z = deflateRawSync(bytes, { level: 9 });
+  const z = deflateRawSync(bytes, { level: 9, chunkSize: Math.max(64, bytes.byteLength + 64) });
   return z.byteLength <= bytes.byteLength * (1 - MIN_DEFLATE_SAVING) ? z : null;
 }
 
