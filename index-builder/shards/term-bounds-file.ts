@@ -283,13 +283,16 @@ export class BoundsTermReader {
     }
     const c = this.current;
     c.term = s.str();
-    c.df = s.u32();
-    c.shards = s.u32();
-    const n = s.u8();
+    // df u32, shards u32, frontier size u8, then (tf u8, length u16) pairs: read from the buffer, a span at a time.
+    const head = s.span(9);
+    c.df = head.bytes.readUInt32LE(head.offset);
+    c.shards = head.bytes.readUInt32LE(head.offset + 4);
+    const n = head.bytes[head.offset + 8]!;
     c.frontierSize = n;
-    for (let k = 0; k < n; k++) {
-      c.frontierTf[k] = s.u8();
-      c.frontierLen[k] = s.u16();
+    const { bytes: b, offset } = s.span(3 * n);
+    for (let k = 0, at = offset; k < n; k++, at += 3) {
+      c.frontierTf[k] = b[at]!;
+      c.frontierLen[k] = b[at + 1]! | (b[at + 2]! << 8);
     }
   }
 }
