@@ -142,8 +142,11 @@ class ByteSource {
     return s;
   }
 
+  /** Closes the file and lets go of the buffer (the merge holds a reader per partition until it is done). */
   close(): void {
     closeSync(this.fd);
+    this.buf = Buffer.alloc(0);
+    this.at = this.end = 0;
   }
 }
 
