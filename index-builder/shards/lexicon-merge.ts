@@ -1,4 +1,4 @@
-import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
+import { bm25Idf, bm25Norm, bm25TermScore } from '../../index-format/bm25';
 import type { EmbeddingModel } from '../../index-format/types';
 import { cappedShards, cappedUnordered, TermBlockTables } from './partitioned';
 import { BoundsPostingReader, BoundsTermReader } from './term-bounds-file';
@@ -120,6 +120,8 @@ export function mergeLexicon(
   const impacts = new Uint8Array(widest);
   const local = new Uint32Array(widest);
   const best = new Float64Array(widest);
+  // Statement lengths are 16-bit in the bounds: every length's normalization, computed once.
+  const norms = Float64Array.from({ length: 0x10000 }, (_, len) => bm25Norm(len, avgLen));
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage('impacts', t, terms.length);
     const idf = bm25Idf(statements, dfs[t]!);
@@ -128,7 +130,7 @@ export function mergeLexicon(
     for (let p = 0; p < parts.length; p++) {
       if (!bodies[p]!.has(t)) continue;
       from++;
-      const count = postings[p]!.readTerm(idf, avgLen, local, best, n);
+      const count = postings[p]!.readTerm(idf, norms, local, best, n);
       const numbers = parts[p]!.shardNumbers;
       for (let k = n; k < n + count; k++) {
         ids[k] = numbers[local[k]!]!;

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { bm25TermScore } from '../../index-format/bm25';
+import { bm25ScoreWithNorm } from '../../index-format/bm25';
 import type { TermBounds } from '../impact-bounds';
 
 /**
@@ -310,10 +310,11 @@ export class BoundsPostingReader {
 
   /**
    * The next term's shards into `shards` (numbered within the partition) and, for each, its impact bound: the best
-   * BM25 score (bm25TermScore with this `idf` and `avgLen`) over its candidates, into `best`, both from index `from`;
-   * returns how many shards. The fields are read byte by byte: this runs once per (term, shard) pair of the corpus.
+   * BM25 score over its candidates (bm25ScoreWithNorm with this `idf`, `norms[length]` bm25Norm of each length), into
+   * `best`, both from index `from`; returns how many shards. The fields are read byte by byte: this runs once per
+   * (term, shard) pair of the corpus.
    */
-  readTerm(idf: number, avgLen: number, shards: Uint32Array, best: Float64Array, from: number): number {
+  readTerm(idf: number, norms: Float64Array, shards: Uint32Array, best: Float64Array, from: number): number {
     const bodyBytes = this.source.u32();
     const { bytes: b, offset } = this.source.span(bodyBytes);
     const count = b.readUInt32LE(offset);
@@ -324,7 +325,7 @@ export class BoundsPostingReader {
       at += 5;
       let top = 0;
       for (let c = 0; c < candidates; c++, at += 3) {
-        const v = bm25TermScore(idf, b[at]!, b[at + 1]! | (b[at + 2]! << 8), avgLen);
+        const v = bm25ScoreWithNorm(idf, b[at]!, norms[b[at + 1]! | (b[at + 2]! << 8)]!);
         if (v > top) top = v;
       }
       best[k] = top;
