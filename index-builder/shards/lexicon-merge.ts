@@ -1,4 +1,4 @@
-import { bm25Idf, bm25Norm, bm25TermScore } from '../../index-format/bm25';
+import { bm25Idf, bm25Norm, bm25ScoreWithNorm } from '../../index-format/bm25';
 import type { EmbeddingModel } from '../../index-format/types';
 import { cappedShards, cappedUnordered, TermBlockTables } from './partitioned';
 import { BoundsPostingReader, BoundsTermReader } from './term-bounds-file';
@@ -65,6 +65,8 @@ export function mergeLexicon(
   stage: (name: 'terms' | 'impacts' | 'blocks', step: number, of: number) => void = () => {},
 ): MergedLexicon {
   const { statements, avgLen } = corpus;
+  // Statement lengths are 16-bit in the bounds: every length's BM25 normalization, computed once.
+  const norms = Float64Array.from({ length: 0x10000 }, (_, len) => bm25Norm(len, avgLen));
   // Pass 1.
   stage('terms', 0, 1);
   const terms: string[] = [];
@@ -100,7 +102,7 @@ export function mergeLexicon(
         const c = readers[p]!.current;
         if (c.shards) bodies[p]!.add(t);
         for (let k = 0; k < c.frontierSize; k++) {
-          const impact = bm25TermScore(idf, c.frontierTf[k]!, c.frontierLen[k]!, avgLen);
+          const impact = bm25ScoreWithNorm(idf, c.frontierTf[k]!, norms[c.frontierLen[k]!]!);
           if (impact > maxImpact) maxImpact = impact;
         }
       }
@@ -120,8 +122,6 @@ export function mergeLexicon(
   const impacts = new Uint8Array(widest);
   const local = new Uint32Array(widest);
   const best = new Float64Array(widest);
-  // Statement lengths are 16-bit in the bounds: every length's normalization, computed once.
-  const norms = Float64Array.from({ length: 0x10000 }, (_, len) => bm25Norm(len, avgLen));
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage('impacts', t, terms.length);
     const idf = bm25Idf(statements, dfs[t]!);
