@@ -117,7 +117,7 @@ function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEn
 /** The merge job, with the Node options build-index.yml gives it (MERGE_NODE_OPTIONS). */
 function runMerge(root: string, tsx: string, dirs: string[], env: NodeJS.ProcessEnv): { seconds: number; out: string } {
   const options = [process.env.NODE_OPTIONS, MERGE_NODE_OPTIONS].filter(Boolean).join(' ');
-  return runMerge(root, tsx, dirs, { ...env, NODE_OPTIONS: options });
+  return runJob(root, tsx, ['--merge', ...dirs], { ...env, NODE_OPTIONS: options });
 }
 
 const mapFile = (artifacts: string, n: number) => join(artifacts, `partition-map-${n}.json`);

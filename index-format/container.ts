@@ -49,9 +49,9 @@ export interface DeflateOptions {
 }
 
 /**
- * `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. The output buffer is sized to the input
- * (raw DEFLATE adds at most 5 bytes per 16 KB stored block): zlib's default, 16 KB per call, is a fresh allocation
- * that outweighs deflating a term block's small sections. Output bytes do not depend on it.
+ * `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. zlib's output buffer is sized to the input:
+ * its default, a fresh 16 KB per call, outweighs deflating a term block's small sections. Output that does not fit
+ * (bytes that do not compress, stored plain anyway) takes more buffers; the bytes do not depend on it.
  */
 function deflated(bytes: Uint8Array): Uint8Array | null {
   const z = deflateRawSync(bytes, { level: 9, chunkSize: Math.max(64, bytes.byteLength + 64) });
