@@ -162,7 +162,11 @@ export function mergeSummaries(
         writer.write(file, bytes);
         blockFiles.push(file);
       },
-      stage,
+      (name, step, of) => {
+        // The passes' garbage, collected before encoding the blocks (whose zlib streams then grow the heap less).
+        if (name === 'blocks' && step === 0) releaseMemory();
+        stage(name, step, of);
+      },
     );
     releaseMemory(); // the lexicon's blocks and buffers, before the catalog adds its own
     stage('catalog', 0, 1);
