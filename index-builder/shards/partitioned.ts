@@ -203,46 +203,51 @@ export class TermBlockTables {
   /** The encoded blocks, one at a time. */
   *files(): Generator<[string, Uint8Array]> {
     if (this.next !== this.terms.length) throw new Error(`${this.terms.length - this.next} terms never given`);
+    for (let block = 0; block < this.blocks; block++) yield [termBlockFile(block), encodeTermBlock(this.block(block))];
+  }
+
+  /** One block's columns: views of the corpus-wide ones, and its terms' vectors and weights from the model. */
+  private block(block: number): Omit<TermBlock, 'byteSize'> {
     const { dim } = this.model;
-    for (let block = 0; block < this.blocks; block++) {
-      const [s0, s1] = [this.blockStart[block]!, this.blockStart[block + 1]!];
-      const [p0, p1] = [this.postingStart[s0]!, this.postingStart[s1]!];
-      const terms: string[] = [];
-      const df = new Uint32Array(s1 - s0);
-      const shardOffsets = new Uint32Array(s1 - s0 + 1);
-      const vectorRow = new Uint32Array(s1 - s0).fill(NO_VECTOR);
-      const rows: number[] = [];
-      for (let slot = s0; slot < s1; slot++) {
-        const t = this.termAt[slot]!;
-        const term = this.terms[t]!;
-        terms.push(term);
-        df[slot - s0] = this.df[t]!;
-        shardOffsets[slot - s0 + 1] = this.postingStart[slot + 1]! - p0;
-        const row = this.vocabRow.get(term);
-        if (row !== undefined) {
-          vectorRow[slot - s0] = rows.length;
-          rows.push(row);
-        }
+    const [s0, s1] = [this.blockStart[block]!, this.blockStart[block + 1]!];
+    const [p0, p1] = [this.postingStart[s0]!, this.postingStart[s1]!];
+    const terms: string[] = [];
+    const df = new Uint32Array(s1 - s0);
+    const shardOffsets = new Uint32Array(s1 - s0 + 1);
+    const vectorRow = new Uint32Array(s1 - s0).fill(NO_VECTOR);
+    const rows: number[] = [];
+    for (let slot = s0; slot < s1; slot++) {
+      const t = this.termAt[slot]!;
+      const term = this.terms[t]!;
+      terms.push(term);
+      df[slot - s0] = this.df[t]!;
+      shardOffsets[slot - s0 + 1] = this.postingStart[slot + 1]! - p0;
+      const row = this.vocabRow.get(term);
+      if (row !== undefined) {
+        vectorRow[slot - s0] = rows.length;
+        rows.push(row);
       }
-      const vectors = new Int8Array(rows.length * dim);
-      rows.forEach((r, k) => {
-        vectors.set(this.model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
-      });
-      const data: Omit<TermBlock, 'byteSize'> = {
-        block,
-        terms,
-        df,
-        shardOffsets,
-        shardIds: this.shardIds.subarray(p0, p1),
-        shardImpact: this.shardImpact.subarray(p0, p1),
-        restImpact: this.restImpact.subarray(s0, s1),
-        vectorRow,
-        weights: Float32Array.from(rows, (r) => this.model.weights[r]!),
-        vectors,
-        dim,
-      };
-      yield [termBlockFile(block), encodeTermBlock(data)];
     }
+    const vectors = new Int8Array(rows.length * dim);
+    const weights = new Float32Array(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const from = rows[k]! * dim;
+      for (let d = 0; d < dim; d++) vectors[k * dim + d] = this.model.vectors[from + d]!;
+      weights[k] = this.model.weights[rows[k]!]!;
+    }
+    return {
+      block,
+      terms,
+      df,
+      shardOffsets,
+      shardIds: this.shardIds.subarray(p0, p1),
+      shardImpact: this.shardImpact.subarray(p0, p1),
+      restImpact: this.restImpact.subarray(s0, s1),
+      vectorRow,
+      weights,
+      vectors,
+      dim,
+    };
   }
 }
 
