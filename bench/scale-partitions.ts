@@ -8,6 +8,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { MERGE_NODE_OPTIONS } from '../index-builder/merge';
 import { partitionOfIssuer, readPartitionMap } from '../index-builder/partition-map';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -113,6 +114,12 @@ function runJob(root: string, tsx: string, args: string[], env: NodeJS.ProcessEn
   return { seconds: (performance.now() - t0) / 1000, out: run.stdout };
 }
 
+/** The merge job, with the Node options build-index.yml gives it (MERGE_NODE_OPTIONS). */
+function runMerge(root: string, tsx: string, dirs: string[], env: NodeJS.ProcessEnv): { seconds: number; out: string } {
+  const options = [process.env.NODE_OPTIONS, MERGE_NODE_OPTIONS].filter(Boolean).join(' ');
+  return runJob(root, tsx, ['--merge', ...dirs], { ...env, NODE_OPTIONS: options });
+}
+
 const mapFile = (artifacts: string, n: number) => join(artifacts, `partition-map-${n}.json`);
 const num = (out: string, re: RegExp) => Number(re.exec(out)?.[1]?.replace(/,/g, '') ?? Number.NaN);
 const load1 = () => Math.round(loadavg()[0]! * 100) / 100;
@@ -195,7 +202,7 @@ export async function runSplits(
     );
     const jobs: Job[] = [modelJob, ...partitionJobs];
     console.log(`${factor}x: merge of ${n} ...`);
-    const g = runJob(root, tsx, ['--merge', ...dirs], env);
+    const g = runMerge(root, tsx, dirs, env);
     const { version, job } = mergeJob(g, n, artifacts);
     jobs.push(job);
     runs.push({
@@ -237,7 +244,7 @@ export function remerge(root: string, tsx: string, run: SplitRun, cache: string)
   const out = join(artifacts, 'remerge');
   cpSync(join(artifacts, 'sp500/models'), join(out, 'sp500/models'), { recursive: true });
   console.log(`${run.factor}x: merge of ${run.partitions} again ...`);
-  const g = runJob(root, tsx, ['--merge', ...dirs], { FILINGS_DIR: '', ARTIFACTS_DIR: out });
+  const g = runMerge(root, tsx, dirs, { FILINGS_DIR: '', ARTIFACTS_DIR: out });
   const { version, job } = mergeJob(g, run.partitions, out);
   if (version !== run.version) throw new Error(`the merge gave ${version}, not ${run.version} as before`);
   return { ...run, jobs: run.jobs.map((j) => (j.kind === 'merge' ? job : j)) };
@@ -392,7 +399,7 @@ export function freshness(
     const dirs = Array.from({ length: n }, (_, k) =>
       k + 1 === i ? rebuilt : join(artifacts, `partials-${n}`, String(k + 1)),
     );
-    const g = runJob(root, tsx, ['--merge', ...dirs], env);
+    const g = runMerge(root, tsx, dirs, env);
     const before = /built sp500 index (\w+)/.exec(g.out)![1]!;
     const had = new Set(fileRefs(join(fresh, 'sp500', before)).map((r) => `${r.file}:${r.sha256}`));
     const after = fileRefs(join(artifacts, 'sp500', run.version));

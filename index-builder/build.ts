@@ -507,14 +507,24 @@ export function buildCatalog(input: {
  */
 export class ArtifactWriter {
   protected readonly refs = new Map<string, ArtifactRef>();
+  /** Folders made so far: a version holds thousands of files in a few folders. */
+  private readonly folders = new Set<string>();
 
   constructor(readonly root: string) {
     mkdirSync(root, { recursive: true });
   }
 
+  /** The folder of `path` (a file under root), made once. */
+  protected folderFor(path: string): void {
+    const folder = dirname(path);
+    if (this.folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    this.folders.add(folder);
+  }
+
   /** Seals and writes one container artifact; shards, graphs and issuer tables are stored by content. */
   write(file: string, bytes: Uint8Array): ArtifactRef {
-    mkdirSync(dirname(join(this.root, file)), { recursive: true });
+    this.folderFor(join(this.root, file));
     seal(bytes);
     writeFileSync(join(this.root, file), bytes);
     const hash = sha256(bytes);
@@ -555,18 +565,23 @@ export class VersionWriter extends ArtifactWriter {
    */
   adopt(ref: ArtifactRef, from: string): void {
     const to = join(this.root, ref.file);
-    if (!existsSync(from))
-      throw new Error(
+    const missing = () =>
+      new Error(
         `${from} is missing: the partition's objects were not handed to the merge (if its job uploaded them with ` +
           'index:publish -- --partial, merge with --objects-published)',
       );
-    if (from !== to) {
-      mkdirSync(dirname(to), { recursive: true });
-      rmSync(to, { force: true });
+    if (from === to) {
+      if (!existsSync(from)) throw missing();
+    } else {
+      this.folderFor(to);
       try {
         linkSync(from, to);
-      } catch {
-        copyFileSync(from, to);
+      } catch (e) {
+        if (!existsSync(from)) throw missing();
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+          rmSync(to);
+          linkSync(from, to);
+        } else copyFileSync(from, to); // another file system: no hard link across
       }
     }
     this.refs.set(ref.file, ref);

@@ -48,9 +48,13 @@ export interface DeflateOptions {
   header?: boolean;
 }
 
-/** `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. */
+/**
+ * `bytes` deflated, or null when that does not save MIN_DEFLATE_SAVING. zlib's output buffer is sized to the input:
+ * its default, a fresh 16 KB per call, outweighs deflating a term block's small sections. Output that does not fit
+ * (bytes that do not compress, stored plain anyway) takes more buffers; the bytes do not depend on it.
+ */
 function deflated(bytes: Uint8Array): Uint8Array | null {
-  const z = deflateRawSync(bytes, { level: 9 });
+  const z = deflateRawSync(bytes, { level: 9, chunkSize: Math.max(64, bytes.byteLength + 64) });
   return z.byteLength <= bytes.byteLength * (1 - MIN_DEFLATE_SAVING) ? z : null;
 }
 

@@ -1,4 +1,4 @@
-import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
+import { bm25Idf, bm25Norm, bm25ScoreWithNorm } from '../../index-format/bm25';
 import type { EmbeddingModel } from '../../index-format/types';
 import { cappedShards, cappedUnordered, TermBlockTables } from './partitioned';
 import { BoundsPostingReader, BoundsTermReader } from './term-bounds-file';
@@ -65,6 +65,8 @@ export function mergeLexicon(
   stage: (name: 'terms' | 'impacts' | 'blocks', step: number, of: number) => void = () => {},
 ): MergedLexicon {
   const { statements, avgLen } = corpus;
+  // Statement lengths are 16-bit in the bounds: every length's BM25 normalization, computed once.
+  const norms = Float64Array.from({ length: 0x10000 }, (_, len) => bm25Norm(len, avgLen));
   // Pass 1.
   stage('terms', 0, 1);
   const terms: string[] = [];
@@ -100,7 +102,7 @@ export function mergeLexicon(
         const c = readers[p]!.current;
         if (c.shards) bodies[p]!.add(t);
         for (let k = 0; k < c.frontierSize; k++) {
-          const impact = bm25TermScore(idf, c.frontierTf[k]!, c.frontierLen[k]!, avgLen);
+          const impact = bm25ScoreWithNorm(idf, c.frontierTf[k]!, norms[c.frontierLen[k]!]!);
           if (impact > maxImpact) maxImpact = impact;
         }
       }
@@ -123,13 +125,12 @@ export function mergeLexicon(
   for (let t = 0; t < terms.length; t++) {
     if (t % 4096 === 0) stage('impacts', t, terms.length);
     const idf = bm25Idf(statements, dfs[t]!);
-    const score = (tf: number, len: number) => bm25TermScore(idf, tf, len, avgLen);
     let n = 0;
     let from = 0;
     for (let p = 0; p < parts.length; p++) {
       if (!bodies[p]!.has(t)) continue;
       from++;
-      const count = postings[p]!.readTerm(score, local, best, n);
+      const count = postings[p]!.readTerm(idf, norms, local, best, n);
       const numbers = parts[p]!.shardNumbers;
       for (let k = n; k < n + count; k++) {
         ids[k] = numbers[local[k]!]!;

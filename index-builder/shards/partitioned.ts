@@ -122,27 +122,26 @@ export function cappedUnordered(
 /** cappedUnordered's working space: (shard << 8 | impact) keys of the kept, and the shards tied at the cut. */
 const scratch = { keys: new Uint32Array(MAX_SHARDS_PER_TERM), ties: new Uint16Array(1024) };
 
-/** One block's columns, sized before any term's shard list arrives; rows: its terms' rows in the model. */
-type BlockColumns = Pick<
-  TermBlock,
-  'terms' | 'df' | 'shardOffsets' | 'shardIds' | 'shardImpact' | 'restImpact' | 'vectorRow'
-> & {
-  rows: number[];
-  /** Terms and postings filled so far. */
-  filled: number;
-  postings: number;
-};
-
 /**
- * The term blocks of a lexicon, filled term by term in sorted order. The block count and every block's columns come
+ * The term blocks of a lexicon, filled term by term in sorted order. Where every term and every posting goes comes
  * first, from each term's string and shard count (a block holds about TERM_BLOCK_TARGET_BYTES, a term's block is
- * termBlockOf); then each term's full shard list is given once, capped, and copied in. A lexicon streamed from the
+ * termBlockOf); then each term's full shard list is given once, capped, and copied in. The columns are corpus-wide
+ * arrays in block order, sized exactly (a capped list is min(count, MAX_SHARDS_PER_TERM) long), and a block's are
+ * views of them: a handful of arrays whatever the block count, not seven per block. A lexicon streamed from the
  * partitions (lexicon-merge.ts) and one held whole (termBlocks) give the same bytes.
  */
 export class TermBlockTables {
   readonly blocks: number;
-  private readonly blockOf: Uint32Array;
-  private readonly columns: BlockColumns[];
+  /** Block b's terms are slots blockStart[b] to blockStart[b + 1] - 1, in term order; termAt[slot] is the term. */
+  private readonly blockStart: Uint32Array;
+  private readonly termAt: Uint32Array;
+  private readonly slotOf: Uint32Array;
+  /** A slot's postings are postingStart[slot] to postingStart[slot + 1] - 1 of shardIds and shardImpact. */
+  private readonly postingStart: Uint32Array;
+  private readonly shardIds: Uint16Array;
+  private readonly shardImpact: Uint8Array;
+  /** By slot. */
+  private readonly restImpact: Uint8Array;
   private readonly vocabRow: Map<string, number>;
   private next = 0;
 
@@ -153,35 +152,34 @@ export class TermBlockTables {
     shardCounts: Uint32Array,
     private readonly model: Omit<EmbeddingModel, 'vocabIndex' | 'byteSize'>,
   ) {
+    const n = terms.length;
     const dim = model.dim;
     this.vocabRow = new Map(model.vocab.map((w, i) => [w, i]));
     const listed = (t: number) => Math.min(MAX_SHARDS_PER_TERM, shardCounts[t]!);
     let total = 0;
-    terms.forEach((term, t) => {
+    for (let t = 0; t < n; t++) {
+      const term = terms[t]!;
       total += term.length + 3 + 13 + listed(t) * 3 + (this.vocabRow.has(term) ? dim + 4 : 0);
-    });
+    }
     this.blocks = Math.max(1, Math.ceil(total / TERM_BLOCK_TARGET_BYTES));
-    this.blockOf = new Uint32Array(terms.length);
-    const termCount = new Uint32Array(this.blocks);
-    const postingCount = new Uint32Array(this.blocks);
-    terms.forEach((term, t) => {
-      const b = termBlockOf(term, this.blocks);
-      this.blockOf[t] = b;
-      termCount[b]!++;
-      postingCount[b]! += listed(t);
-    });
-    this.columns = Array.from({ length: this.blocks }, (_, b) => ({
-      terms: [],
-      df: new Uint32Array(termCount[b]!),
-      shardOffsets: new Uint32Array(termCount[b]! + 1),
-      shardIds: new Uint16Array(postingCount[b]!),
-      shardImpact: new Uint8Array(postingCount[b]!),
-      restImpact: new Uint8Array(termCount[b]!),
-      vectorRow: new Uint32Array(termCount[b]!).fill(NO_VECTOR),
-      rows: [],
-      filled: 0,
-      postings: 0,
-    }));
+    const blockOf = Uint32Array.from(terms, (term) => termBlockOf(term, this.blocks));
+    this.blockStart = new Uint32Array(this.blocks + 1);
+    for (let t = 0; t < n; t++) this.blockStart[blockOf[t]! + 1]!++;
+    for (let b = 0; b < this.blocks; b++) this.blockStart[b + 1]! += this.blockStart[b]!;
+    const cursor = this.blockStart.slice(0, this.blocks);
+    this.termAt = new Uint32Array(n);
+    this.slotOf = new Uint32Array(n);
+    for (let t = 0; t < n; t++) {
+      const slot = cursor[blockOf[t]!]!++;
+      this.termAt[slot] = t;
+      this.slotOf[t] = slot;
+    }
+    this.postingStart = new Uint32Array(n + 1);
+    for (let slot = 0; slot < n; slot++)
+      this.postingStart[slot + 1] = this.postingStart[slot]! + listed(this.termAt[slot]!);
+    this.shardIds = new Uint16Array(this.postingStart[n]!);
+    this.shardImpact = new Uint8Array(this.postingStart[n]!);
+    this.restImpact = new Uint8Array(n);
   }
 
   /** Term t's full shard list (ascending) and impacts; terms come in order, each once. */
@@ -192,45 +190,64 @@ export class TermBlockTables {
   /** Term t's shard list already capped (cappedShards or cappedUnordered). */
   addCapped(t: number, list: { ids: Uint16Array; impacts: Uint8Array; rest: number }): void {
     if (t !== this.next++) throw new Error(`term ${t} given out of order`);
-    const c = this.columns[this.blockOf[t]!]!;
-    const i = c.filled++;
-    const term = this.terms[t]!;
-    c.terms.push(term);
-    c.df[i] = this.df[t]!;
-    c.shardOffsets[i] = c.postings;
-    c.shardIds.set(list.ids, c.postings);
-    c.shardImpact.set(list.impacts, c.postings);
-    c.postings += list.ids.length;
-    c.shardOffsets[i + 1] = c.postings;
-    c.restImpact[i] = list.rest;
-    const row = this.vocabRow.get(term);
-    if (row !== undefined) {
-      c.vectorRow[i] = c.rows.length;
-      c.rows.push(row);
-    }
+    const slot = this.slotOf[t]!;
+    const at = this.postingStart[slot]!;
+    const room = this.postingStart[slot + 1]! - at;
+    if (list.ids.length !== room)
+      throw new Error(`term ${t}: ${list.ids.length} shards listed, its count said ${room}`);
+    this.shardIds.set(list.ids, at);
+    this.shardImpact.set(list.impacts, at);
+    this.restImpact[slot] = list.rest;
   }
 
-  /** The encoded blocks, one at a time (each block's columns are dropped once encoded). */
+  /** The encoded blocks, one at a time. */
   *files(): Generator<[string, Uint8Array]> {
     if (this.next !== this.terms.length) throw new Error(`${this.terms.length - this.next} terms never given`);
+    for (let block = 0; block < this.blocks; block++) yield [termBlockFile(block), encodeTermBlock(this.block(block))];
+  }
+
+  /** One block's columns: views of the corpus-wide ones, and its terms' vectors and weights from the model. */
+  private block(block: number): Omit<TermBlock, 'byteSize'> {
     const { dim } = this.model;
-    for (let block = 0; block < this.blocks; block++) {
-      const c = this.columns[block]!;
-      const vectors = new Int8Array(c.rows.length * dim);
-      c.rows.forEach((r, k) => {
-        vectors.set(this.model.vectors.subarray(r * dim, (r + 1) * dim), k * dim);
-      });
-      const { rows: _rows, filled: _filled, postings: _postings, ...columns } = c;
-      const data: Omit<TermBlock, 'byteSize'> = {
-        block,
-        ...columns,
-        weights: Float32Array.from(c.rows, (r) => this.model.weights[r]!),
-        vectors,
-        dim,
-      };
-      this.columns[block] = undefined as unknown as BlockColumns;
-      yield [termBlockFile(block), encodeTermBlock(data)];
+    const [s0, s1] = [this.blockStart[block]!, this.blockStart[block + 1]!];
+    const [p0, p1] = [this.postingStart[s0]!, this.postingStart[s1]!];
+    const terms: string[] = [];
+    const df = new Uint32Array(s1 - s0);
+    const shardOffsets = new Uint32Array(s1 - s0 + 1);
+    const vectorRow = new Uint32Array(s1 - s0).fill(NO_VECTOR);
+    const rows: number[] = [];
+    for (let slot = s0; slot < s1; slot++) {
+      const t = this.termAt[slot]!;
+      const term = this.terms[t]!;
+      terms.push(term);
+      df[slot - s0] = this.df[t]!;
+      shardOffsets[slot - s0 + 1] = this.postingStart[slot + 1]! - p0;
+      const row = this.vocabRow.get(term);
+      if (row !== undefined) {
+        vectorRow[slot - s0] = rows.length;
+        rows.push(row);
+      }
     }
+    const vectors = new Int8Array(rows.length * dim);
+    const weights = new Float32Array(rows.length);
+    for (let k = 0; k < rows.length; k++) {
+      const from = rows[k]! * dim;
+      for (let d = 0; d < dim; d++) vectors[k * dim + d] = this.model.vectors[from + d]!;
+      weights[k] = this.model.weights[rows[k]!]!;
+    }
+    return {
+      block,
+      terms,
+      df,
+      shardOffsets,
+      shardIds: this.shardIds.subarray(p0, p1),
+      shardImpact: this.shardImpact.subarray(p0, p1),
+      restImpact: this.restImpact.subarray(s0, s1),
+      vectorRow,
+      weights,
+      vectors,
+      dim,
+    };
   }
 }
 

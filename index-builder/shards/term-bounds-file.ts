@@ -1,5 +1,6 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { bm25ScoreWithNorm } from '../../index-format/bm25';
 import type { TermBounds } from '../impact-bounds';
 
 /**
@@ -141,8 +142,11 @@ class ByteSource {
     return s;
   }
 
+  /** Closes the file and lets go of the buffer (the merge holds a reader per partition until it is done). */
   close(): void {
     closeSync(this.fd);
+    this.buf = Buffer.alloc(0);
+    this.at = this.end = 0;
   }
 }
 
@@ -282,13 +286,16 @@ export class BoundsTermReader {
     }
     const c = this.current;
     c.term = s.str();
-    c.df = s.u32();
-    c.shards = s.u32();
-    const n = s.u8();
+    // df u32, shards u32, frontier size u8, then (tf u8, length u16) pairs: read from the buffer, a span at a time.
+    const head = s.span(9);
+    c.df = head.bytes.readUInt32LE(head.offset);
+    c.shards = head.bytes.readUInt32LE(head.offset + 4);
+    const n = head.bytes[head.offset + 8]!;
     c.frontierSize = n;
-    for (let k = 0; k < n; k++) {
-      c.frontierTf[k] = s.u8();
-      c.frontierLen[k] = s.u16();
+    const { bytes: b, offset } = s.span(3 * n);
+    for (let k = 0, at = offset; k < n; k++, at += 3) {
+      c.frontierTf[k] = b[at]!;
+      c.frontierLen[k] = b[at + 1]! | (b[at + 2]! << 8);
     }
   }
 }
@@ -302,21 +309,23 @@ export class BoundsPostingReader {
   }
 
   /**
-   * The next term's shards into `shards` (numbered within the partition) and, for each, the best of `score(tf, len)`
-   * over its candidates into `best`, both from index `from`; returns how many shards.
+   * The next term's shards into `shards` (numbered within the partition) and, for each, its impact bound: the best
+   * BM25 score over its candidates (bm25ScoreWithNorm with this `idf`, `norms[length]` bm25Norm of each length), into
+   * `best`, both from index `from`; returns how many shards. The fields are read byte by byte: this runs once per
+   * (term, shard) pair of the corpus.
    */
-  readTerm(score: (tf: number, len: number) => number, shards: Uint32Array, best: Float64Array, from: number): number {
+  readTerm(idf: number, norms: Float64Array, shards: Uint32Array, best: Float64Array, from: number): number {
     const bodyBytes = this.source.u32();
     const { bytes: b, offset } = this.source.span(bodyBytes);
     const count = b.readUInt32LE(offset);
     let at = offset + 4;
     for (let k = from; k < from + count; k++) {
-      shards[k] = b.readUInt32LE(at);
+      shards[k] = (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
       const candidates = b[at + 4]!;
       at += 5;
       let top = 0;
       for (let c = 0; c < candidates; c++, at += 3) {
-        const v = score(b[at]!, b.readUInt16LE(at + 1));
+        const v = bm25ScoreWithNorm(idf, b[at]!, norms[b[at + 1]! | (b[at + 2]! << 8)]!);
         if (v > top) top = v;
       }
       best[k] = top;

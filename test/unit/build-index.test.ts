@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliIo } from '../../index-builder/cli/cli-args';
 import { main } from '../../index-builder/cli/cli';
+import { MERGE_NODE_OPTIONS } from '../../index-builder/merge';
 import { mapPartitions, partitionLoads, partitionOf } from '../../index-builder/partition-map';
 import { archiveFilingCounts, pullArchive, refreshKeys, refreshLayout } from '../../index-builder/publish/refresh';
 import { decodeFileList } from '../../index-format/codec';
@@ -57,6 +58,7 @@ describe('GitHub Actions workflows', () => {
       `--embedding-model ${gh('needs.model.outputs.id')}`,
       'npm run index:build -- --merge data/partials/*',
       'npm run index:build -- --merge data/partials/* --objects-published',
+      `NODE_OPTIONS: ${MERGE_NODE_OPTIONS}`,
       `npm run index:publish -- --remote --partial data/partials/${gh('matrix.index')}`,
       'npm run index:publish -- --remote',
       `npm run index:refresh -- pull --data data --remote --partition ${part}`,
