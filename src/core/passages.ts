@@ -37,13 +37,13 @@ export async function withPassages(
     }),
   );
   const unread = new Map<number, number[]>();
-  chosen.forEach(({ pending }, i) =>
+  chosen.forEach(({ pending }, i) => {
     pending.draft.nodes.forEach((n, j) => {
       const parts = pending.shards.get(n.shard)?.parts;
       const locals = candidates[i]![j]!.filter((l) => parts && !parts.records[l]);
       if (locals.length) unread.set(n.shard, [...(unread.get(n.shard) ?? []), ...locals]);
-    }),
-  );
+    });
+  });
   const read = unread.size ? await readRecords(reader, unread) : new Map<number, Shard>();
 
   const chains = chosen.map((c) => c.chain);

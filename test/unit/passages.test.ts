@@ -1,0 +1,128 @@
+// Passages (src/core/passages.ts, src/evidence/chains.ts passageAfter): what an entry's passage holds, and that
+// growing entries into the room a token budget leaves keeps the chosen chains, their sources and the cap.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withPassages, type ChosenChain } from '../../src/core/passages';
+import { estimateTokens } from '../../src/evidence/budget';
+import {
+  draftChains,
+  materializeChain,
+  passageAfter,
+  pendingChains,
+  textEntryTerms,
+  type ChainDraft,
+} from '../../src/evidence/chains';
+import type { Chain } from '../../src/evidence/model';
+import { renderEvidence } from '../../src/render/evidence';
+import { statementKind, statementStatus } from '../../index-format/shard-layout';
+import type { Shard } from '../../index-format/types';
+import { tokenize } from '../../index-format/tokenize';
+import { EFFORT_LIMITS } from '../../src/search/effort';
+import { RANKING } from '../../src/search/ranking';
+import type { Hit } from '../../src/search/retrieve';
+import { openFileIndex } from '../support/file-index';
+import { buildSample } from '../support/sample-build';
+
+let sample: Awaited<ReturnType<typeof buildSample>>;
+beforeAll(async () => {
+  sample = await buildSample();
+});
+afterAll(() => sample.dispose());
+
+function hit(index: number, shard: Shard, local: number, fused: number): Hit {
+  return {
+    shard: index,
+    local,
+    text: shard.texts[local]!,
+    source: shard.source[local]!,
+    page: shard.page[local]!,
+    kind: statementKind(shard, local),
+    status: statementStatus(shard, local),
+    fused,
+    lexical: fused,
+    cosine: 0.5,
+    statement: 0,
+  };
+}
+
+/** The sentences of a shard that at least two statements of the same source, page and kind follow. */
+function sentencesWithPassage(shard: Shard): number[] {
+  const out: number[] = [];
+  for (let l = 0; l + 2 < shard.count; l++)
+    if (statementKind(shard, l) === 'sentence' && passageAfter(shard, l, new Set()).length >= 2) out.push(l);
+  return out;
+}
+
+describe('passageAfter', () => {
+  it('follows the statement in its filing: same source, page and kind, in order, up to a claim taken', () => {
+    const { shard } = sample.shard('QVLT-FY2023');
+    const [local] = sentencesWithPassage(shard);
+    expect(local).toBeDefined();
+    const after = passageAfter(shard, local!, new Set());
+    expect(after.length).toBeLessThanOrEqual(RANKING.chains.passageStatements);
+    after.forEach((l, i) => {
+      expect(l).toBe(local! + 1 + i);
+      expect(shard.source[l]).toBe(shard.source[local!]);
+      expect(shard.page[l]).toBe(shard.page[local!]);
+      expect(statementKind(shard, l)).toBe('sentence');
+    });
+    // A statement already shown ends the passage before it.
+    expect(passageAfter(shard, local!, new Set([shard.claim[after[1]!]!]))).toEqual(after.slice(0, 1));
+    expect(passageAfter(shard, local!, new Set(), 1)).toEqual(after.slice(0, 1));
+  });
+});
+
+describe('withPassages', () => {
+  function chosenChains(): { chosen: ChosenChain[]; render: (c: readonly Chain[]) => string } {
+    const { index, shard } = sample.shard('QVLT-FY2023');
+    const shards = new Map([[index, shard]]);
+    const anchors = sentencesWithPassage(shard).slice(0, 4);
+    const drafts = draftChains(
+      anchors.map((l, i) => hit(index, shard, l, 0.05 - i * 0.01)),
+      EFFORT_LIMITS.low,
+      new Map(anchors.flatMap((l) => tokenize(shard.texts[l]!)).map((t) => [t, 1])),
+      textEntryTerms(tokenize),
+      shards,
+    );
+    const chosen = pendingChains(drafts, shards).map((pending) => ({
+      pending,
+      chain: materializeChain(pending.draft, shards),
+    }));
+    return { chosen, render: (c) => renderEvidence(sample.catalog, c, 'rendered') };
+  }
+  const materialize = (draft: ChainDraft, shards: ReadonlyMap<number, Shard>) => materializeChain(draft, shards);
+  const reader = () => openFileIndex(sample.result.dir);
+
+  it('grows entries into the room the cap leaves, keeping the chains, their sources and the cap', async () => {
+    const { chosen, render } = chosenChains();
+    expect(chosen.length).toBeGreaterThan(1);
+    const before = render(chosen.map((c) => c.chain));
+    const cap = estimateTokens(before) + 60;
+    const grown = await withPassages(reader(), chosen, materialize, render, cap);
+    expect(estimateTokens(grown.evidence)).toBeLessThanOrEqual(cap);
+    expect(grown.evidence).toBe(render(grown.chains));
+    expect(grown.evidence.length).toBeGreaterThan(before.length);
+    grown.chains.forEach((chain, i) => {
+      const was = chosen[i]!.chain;
+      expect(chain.entries.map((e) => e.sources)).toEqual(was.entries.map((e) => e.sources));
+      chain.entries.forEach((e, j) => {
+        expect(e.consensus.startsWith(was.entries[j]!.consensus)).toBe(true);
+      });
+    });
+  });
+
+  it('changes nothing without room, and uncapped never repeats a statement a chosen chain shows', async () => {
+    const { chosen, render } = chosenChains();
+    const before = render(chosen.map((c) => c.chain));
+    const full = await withPassages(reader(), chosen, materialize, render, estimateTokens(before));
+    expect(full.evidence).toBe(before);
+
+    const uncapped = await withPassages(reader(), chosen, materialize, render, null);
+    // A passage never repeats a statement a chosen chain shows.
+    const originals = chosen.flatMap((c) => c.chain.entries.map((e) => e.consensus));
+    const added = uncapped.chains.flatMap((c, i) =>
+      c.entries.map((e, j) => e.consensus.slice(chosen[i]!.chain.entries[j]!.consensus.length)),
+    );
+    for (const text of originals) for (const a of added) expect(a.includes(` ${text}`)).toBe(false);
+    expect(uncapped.evidence.length).toBeGreaterThan(before.length);
+  });
+});
