@@ -152,7 +152,8 @@ export function passageAfter(
 /**
  * An entry's text: its statement, then the statements of its passage while each is read, no filing states it
  * differently, every filing the entry counts as agreeing states it too (the consensus stays what all of them
- * state) and the passage stays within RANKING.chains.passageChars.
+ * state) and the passage stays within RANKING.chains.passageChars. Rows are joined by "; ", sentences by a space:
+ * a consensus is one line of the evidence.
  */
 function entryText(shard: Shard, local: number, agreeing: readonly EntrySource[], passage: readonly number[]): string {
   const parts = [shard.texts[local]!];
@@ -166,7 +167,7 @@ function entryText(shard: Shard, local: number, agreeing: readonly EntrySource[]
     if (!agreeing.every((a) => stating.some((o) => o.source === a.source))) break;
     parts.push(text);
   }
-  return parts.join(statementKind(shard, local) === 'table_row' ? '\n' : ' ');
+  return parts.join(statementKind(shard, local) === 'table_row' ? '; ' : ' ');
 }
 
 function toEntry(
