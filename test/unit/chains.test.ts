@@ -10,13 +10,12 @@ import {
   type PendingChain,
 } from '../../src/evidence/chains';
 import { metricEntities } from '../../src/evidence/glossary';
-import { statementKind, statementStatus } from '../../index-format/shard-layout';
-import type { Shard } from '../../index-format/types';
 import { EFFORT_LIMITS } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
-import type { Hit } from '../../src/search/retrieve';
 import { tokenize } from '../../index-format/tokenize';
 import { openFileIndex } from '../support/file-index';
+import { shardHit as hit } from '../support/shard-hit';
+import type { Hit } from '../../src/search/retrieve';
 import { buildSample } from '../support/sample-build';
 
 let sample: Awaited<ReturnType<typeof buildSample>>;
@@ -24,22 +23,6 @@ beforeAll(async () => {
   sample = await buildSample();
 });
 afterAll(() => sample.dispose());
-
-function hit(shardIndex: number, shard: Shard, local: number, fused: number): Hit {
-  return {
-    shard: shardIndex,
-    local,
-    text: shard.texts[local]!,
-    source: shard.source[local]!,
-    page: shard.page[local]!,
-    kind: statementKind(shard, local),
-    status: statementStatus(shard, local),
-    fused,
-    lexical: fused,
-    cosine: 0.5,
-    statement: 0,
-  };
-}
 
 const weights = (q: string) => new Map(tokenize(q).map((t) => [t, 1]));
 

@@ -13,13 +13,13 @@ import {
 } from '../../src/evidence/chains';
 import type { Chain } from '../../src/evidence/model';
 import { renderEvidence } from '../../src/render/evidence';
-import { statementKind, statementStatus } from '../../index-format/shard-layout';
+import { statementKind } from '../../index-format/shard-layout';
 import type { Shard } from '../../index-format/types';
 import { tokenize } from '../../index-format/tokenize';
 import { EFFORT_LIMITS } from '../../src/search/effort';
 import { RANKING } from '../../src/search/ranking';
-import type { Hit } from '../../src/search/retrieve';
 import { openFileIndex } from '../support/file-index';
+import { shardHit as hit } from '../support/shard-hit';
 import { buildSample } from '../support/sample-build';
 
 let sample: Awaited<ReturnType<typeof buildSample>>;
@@ -27,22 +27,6 @@ beforeAll(async () => {
   sample = await buildSample();
 });
 afterAll(() => sample.dispose());
-
-function hit(index: number, shard: Shard, local: number, fused: number): Hit {
-  return {
-    shard: index,
-    local,
-    text: shard.texts[local]!,
-    source: shard.source[local]!,
-    page: shard.page[local]!,
-    kind: statementKind(shard, local),
-    status: statementStatus(shard, local),
-    fused,
-    lexical: fused,
-    cosine: 0.5,
-    statement: 0,
-  };
-}
 
 /** The sentences of a shard that at least two statements of the same source, page and kind follow. */
 function sentencesWithPassage(shard: Shard): number[] {
