@@ -19,6 +19,7 @@ import { runQuery } from '../src/core/run-query';
 import { ResearchRequest } from '../src/schema/request';
 import { normalizeQuery } from '../index-format/normalize';
 import { openFileIndex } from '../test/support/file-index';
+import { askInProcess } from './lib/ask';
 import { devQuestions } from './lib/dev-questions';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -69,15 +70,7 @@ const kb = (b: number) => (b / 1000).toFixed(1);
 // asked second.
 if (process.env.COLD_WARMUP !== '0')
   for (const mode of ['basic', 'research'])
-    for (const question of questions) {
-      const req = ResearchRequest.parse({
-        query: question,
-        mode,
-        effort: 'medium',
-        retrieval: { max_evidence_tokens: 4000 },
-      });
-      await runQuery(openFileIndex(dirs[0]!), { ...req, normalizedQuery: normalizeQuery(req.query) });
-    }
+    for (const question of questions) await askInProcess(openFileIndex(dirs[0]!), { query: question, mode, cap: 4000 });
 
 for (const dir of dirs) {
   for (const mode of ['basic', 'research']) {
