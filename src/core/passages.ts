@@ -63,10 +63,14 @@ export async function withPassages(
         const chain = materialize(draftWith(), shards);
         const grows = chain.entries[j]!.consensus.length - chains[i]!.entries[j]!.consensus.length;
         if (grows <= 0) continue;
-        if (cap !== null && estimateTokens(evidence) + Math.ceil(grows / 4) > cap) continue;
-        const trial = chains.map((c, x) => (x === i ? chain : c));
-        const text = render(trial);
-        if (cap !== null && estimateTokens(text) > cap) continue;
+        if (cap === null) {
+          chains[i] = chain;
+          return;
+        }
+        // Escaping only adds characters: a passage that cannot fit unescaped is not rendered.
+        if (Math.ceil((evidence.length + grows) / 4) > cap) continue;
+        const text = render(chains.map((c, x) => (x === i ? chain : c)));
+        if (estimateTokens(text) > cap) continue;
         chains[i] = chain;
         evidence = text;
         return;
@@ -74,5 +78,5 @@ export async function withPassages(
       passages[j] = [];
     });
   });
-  return { chains, evidence };
+  return { chains, evidence: cap === null ? render(chains) : evidence };
 }
