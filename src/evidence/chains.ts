@@ -150,17 +150,18 @@ export function passageAfter(
 }
 
 /**
- * An entry's text: its statement, then the statements of its passage while each is read, no filing states it
- * differently, every filing the entry counts as agreeing states it too (the consensus stays what all of them
- * state) and the passage stays within RANKING.chains.passageChars. Rows are joined by "; ", sentences by a space:
- * a consensus is one line of the evidence.
+ * An entry's text: its statement, then the statements of its passage while each is read, has the same epistemic
+ * status (the entry's status lines speak for its whole text), no filing states it differently, every filing the
+ * entry counts as agreeing states it too (the consensus stays what all of them state) and the passage stays within
+ * RANKING.chains.passageChars. Rows are joined by "; ", sentences by a space: a consensus is one line of the evidence.
  */
 function entryText(shard: Shard, local: number, agreeing: readonly EntrySource[], passage: readonly number[]): string {
   const parts = [shard.texts[local]!];
   let added = 0;
   for (const l of passage) {
     const text = shard.texts[l];
-    if (text === undefined || shard.disagree[l]?.length) break;
+    if (text === undefined || shard.disagree[l]?.length || statementStatus(shard, l) !== statementStatus(shard, local))
+      break;
     added += text.length + 1;
     if (added > RANKING.chains.passageChars) break;
     const stating = shard.agree[l] ?? [];
