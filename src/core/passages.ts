@@ -1,5 +1,5 @@
 import { estimateTokens } from '../evidence/budget';
-import { passageAfter, type ChainDraft, type PendingChain } from '../evidence/chains';
+import { passageAfter, unreadRecords, type ChainDraft, type PendingChain } from '../evidence/chains';
 import type { Chain } from '../evidence/model';
 import { readRecords } from '../search/retrieve';
 import type { IndexReader } from '../../index-format/index-reader';
@@ -17,7 +17,8 @@ export interface ChosenChain {
  * the chosen chains, in rank order, show the statements that follow them in their filings (src/evidence/chains.ts
  * passageAfter) while the evidence still fits the cap. The chains, their sources and their order do not change, so
  * nothing the selection chose is lost; only entry texts grow. A statement shows once: never in a passage when a
- * chosen chain or an earlier passage shows it. Uncapped, every entry shows its whole passage.
+ * chosen chain or an earlier passage shows it. Uncapped, every entry shows its whole passage. `evidence` is the chosen
+ * chains rendered.
  */
 export async function withPassages(
   reader: IndexReader,
@@ -25,7 +26,11 @@ export async function withPassages(
   materialize: (draft: ChainDraft, shards: ReadonlyMap<number, Shard>) => Chain,
   render: (chains: readonly Chain[]) => string,
   cap: number | null,
+  evidence: string,
 ): Promise<{ chains: Chain[]; evidence: string }> {
+  const chains = chosen.map((c) => c.chain);
+  // No statement and its separator fit: nothing to read.
+  if (cap !== null && cap * 4 - evidence.length < 2) return { chains, evidence };
   const shown = new Set(chosen.flatMap((c) => c.pending.claims));
   const candidates = chosen.map(({ pending }) =>
     pending.draft.nodes.map((n) => {
@@ -36,18 +41,15 @@ export async function withPassages(
       return after;
     }),
   );
-  const unread = new Map<number, number[]>();
-  chosen.forEach(({ pending }, i) => {
-    pending.draft.nodes.forEach((n, j) => {
-      const parts = pending.shards.get(n.shard)?.parts;
-      const locals = candidates[i]![j]!.filter((l) => parts && !parts.records[l]);
-      if (locals.length) unread.set(n.shard, [...(unread.get(n.shard) ?? []), ...locals]);
-    });
-  });
+  const unread = unreadRecords(
+    chosen.flatMap(({ pending }, i) =>
+      pending.draft.nodes.flatMap((n, j) => candidates[i]![j]!.map((local) => ({ shard: n.shard, local }))),
+    ),
+    new Map(chosen.flatMap(({ pending }) => [...pending.shards])),
+  );
   const read = unread.size ? await readRecords(reader, unread) : new Map<number, Shard>();
 
-  const chains = chosen.map((c) => c.chain);
-  let evidence = render(chains);
+  let text = evidence;
   chosen.forEach(({ pending }, i) => {
     const shards = new Map([...pending.shards, ...read]);
     const passages: (readonly number[])[] = pending.draft.nodes.map(() => []);
@@ -68,15 +70,15 @@ export async function withPassages(
           return;
         }
         // Escaping only adds characters: a passage that cannot fit unescaped is not rendered.
-        if (Math.ceil((evidence.length + grows) / 4) > cap) continue;
-        const text = render(chains.map((c, x) => (x === i ? chain : c)));
-        if (estimateTokens(text) > cap) continue;
+        if (Math.ceil((text.length + grows) / 4) > cap) continue;
+        const trial = render(chains.map((c, x) => (x === i ? chain : c)));
+        if (estimateTokens(trial) > cap) continue;
         chains[i] = chain;
-        evidence = text;
+        text = trial;
         return;
       }
       passages[j] = [];
     });
   });
-  return { chains, evidence: cap === null ? render(chains) : evidence };
+  return { chains, evidence: cap === null ? render(chains) : text };
 }

@@ -122,6 +122,7 @@ export async function selectEvidence(
       (draft, shards) => materializeChain(draft, shards, citable, plan.agreeingCited),
       options.render,
       plan.tokenCap,
+      selection.evidence!,
     );
     selection = { chains: grown.chains, evidence: grown.evidence, estimatedTokens: estimateTokens(grown.evidence) };
   }

@@ -81,7 +81,7 @@ describe('withPassages', () => {
     expect(chosen.length).toBeGreaterThan(1);
     const before = render(chosen.map((c) => c.chain));
     const cap = estimateTokens(before) + 60;
-    const grown = await withPassages(reader(), chosen, materialize, render, cap);
+    const grown = await withPassages(reader(), chosen, materialize, render, cap, before);
     expect(estimateTokens(grown.evidence)).toBeLessThanOrEqual(cap);
     expect(grown.evidence).toBe(render(grown.chains));
     expect(grown.evidence.length).toBeGreaterThan(before.length);
@@ -97,10 +97,10 @@ describe('withPassages', () => {
   it('changes nothing without room, and uncapped never repeats a statement a chosen chain shows', async () => {
     const { chosen, render } = chosenChains();
     const before = render(chosen.map((c) => c.chain));
-    const full = await withPassages(reader(), chosen, materialize, render, estimateTokens(before));
+    const full = await withPassages(reader(), chosen, materialize, render, estimateTokens(before), before);
     expect(full.evidence).toBe(before);
 
-    const uncapped = await withPassages(reader(), chosen, materialize, render, null);
+    const uncapped = await withPassages(reader(), chosen, materialize, render, null, before);
     // A passage never repeats a statement a chosen chain shows.
     const originals = chosen.flatMap((c) => c.chain.entries.map((e) => e.consensus));
     const added = uncapped.chains.flatMap((c, i) =>
