@@ -640,7 +640,7 @@ export const BUILD_STATE = 'build-state.json';
  *    and statements, and an Item 8 that only lists the statements' pages is a pointer; a row label wrapped over
  *    several lines is joined; a company's judgement of a loss contingency's likelihood is ASSESSMENT.
  */
-export const EXTRACTION_VERSION = 8;
+export const EXTRACTION_VERSION = 9;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

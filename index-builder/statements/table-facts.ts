@@ -229,6 +229,13 @@ export class TableState {
     }
     const header = parseHeader(line);
     if (header) {
+      // "Three Months Ended September 30,   2023   2022": a caption naming a span shorter than a year is the columns'
+      // span, so their periods are the quarter's, not bare years (a year's span keeps the fiscal-year labels).
+      const captionSpan = header.caption ? parseSpans(header.caption) : null;
+      if (captionSpan?.length === 1 && spanKey(captionSpan[0]!) !== '12M') {
+        this.spans = captionSpan;
+        this.monthDays = null;
+      }
       if (header.caption && parseScale(header.caption)) this.scale = parseScale(header.caption);
       else if (header.caption && /^\(?(millions|thousands|billions)\)?$/i.test(header.caption))
         this.scale = header.caption.replace(/[()]/g, '').toLowerCase() as Scale;

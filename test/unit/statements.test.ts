@@ -93,6 +93,37 @@ describe('table facts', () => {
     );
   });
 
+  it("reads a span and month-day printed before the years on one header line as the columns' period", () => {
+    // Written for this test: one header line carries the span, the month-day and the years.
+    const table = (form: '10-K' | '10-Q', header: string) =>
+      segmentFiling(form, [
+        [
+          'PART I — FINANCIAL INFORMATION',
+          'Item 1. Financial Statements',
+          'INCOME STATEMENTS',
+          '(In millions)',
+          header,
+          'Revenue   $   5,210   $   4,870',
+        ].join('\n'),
+      ])
+        .flatMap((s) => extractStatements(s, form))
+        .find((r) => r.text.startsWith('Revenue'))!;
+    const quarter = table('10-Q', 'Three Months Ended September 30,   2024   2023');
+    expect(quarter.text).toBe(
+      'Revenue: 5,210 for three months ended September 30, 2024 | 4,870 for three months ended September 30, 2023 ' +
+        '(USD millions)',
+    );
+    expect(quarter.fact!.cells.map((c) => c.periodKey)).toEqual(['2024-09-30/3M', '2023-09-30/3M']);
+    // A 10-K's quarterly table is not its fiscal years.
+    expect(table('10-K', 'Three Months Ended September 30,   2024   2023').fact!.cells[0]!.periodKey).toBe(
+      '2024-09-30/3M',
+    );
+    // A year's span keeps a 10-K's fiscal-year labels.
+    expect(table('10-K', 'Year Ended June 30,   2024   2023').text).toBe(
+      'Revenue: 5,210 for FY2024 | 4,870 for FY2023 (USD millions)',
+    );
+  });
+
   it('joins a wrapped row label and keeps the scale off per-share rows', () => {
     const wrapped = rows.find((r) => r.text.startsWith('Purchases and proceeds'))!;
     expect(wrapped.fact!.label).toBe('Purchases and proceeds from maturities of marketable securities, net');
