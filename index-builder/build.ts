@@ -639,6 +639,9 @@ export const BUILD_STATE = 'build-state.json';
  *    title), not only to the first note it names; an annual report filed as Exhibit 13 gives Items 7 and 8 its MD&A
  *    and statements, and an Item 8 that only lists the statements' pages is a pointer; a row label wrapped over
  *    several lines is joined; a company's judgement of a loss contingency's likelihood is ASSESSMENT.
+ * 9: a table row group under a label line of its own, closed by an unlabeled total, carries that label, and the
+ *    total is the label's row ("Net revenue: Data Center Group: 26,103 ..."); a header line printing its span and
+ *    month-day before the years ("Three Months Ended September 30,   2023   2022") gives its columns that span.
  */
 export const EXTRACTION_VERSION = 9;
 

@@ -90,6 +90,11 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let page = -1;
   let pageLines = 0;
   let printedOn: FinancialStatement | null = null;
+  // A row group under a label line of its own, closed by its unlabeled total (subgroupAt): its label and the index of
+  // the total's line.
+  let subgroup: { label: string; total: number } | null = null;
+  // The index of the line `pendingLabel` holds when it is one line of the section as it stands.
+  let heldAt = -1;
 
   const flush = () => {
     if (!paragraph) return;
@@ -127,12 +132,30 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       }
     }
     if (i < labelEnd) continue;
+    if (subgroup && i > subgroup.total) subgroup = null;
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
     const row = parseRowLine(text);
     if (row) {
       flush();
-      out.push(rowStatement(row, line, pendingLabel, table, printedOn));
+      if (pendingLabel && heldAt >= 0 && !continuesLabel(pendingLabel.text, row.label)) {
+        const total = subgroupAt(section.lines, heldAt);
+        if (total !== null) subgroup = { label: pendingLabel.text.trim(), total };
+      }
+      const named =
+        subgroup && !/^total\b/i.test(row.label) ? { ...row, label: `${subgroup.label}: ${row.label}` } : row;
+      out.push(rowStatement(named, line, pendingLabel, table, printedOn));
       pendingLabel = null;
+      afterRow = true;
+      continue;
+    }
+    // The group's unlabeled total is its label's row ("Data Center Group" / rows / "   26,103   23,481").
+    if (subgroup && i === subgroup.total) {
+      flush();
+      const values = unlabeledValues(text)!;
+      const total = { label: subgroup.label, values, indent: text.length - text.trimStart().length };
+      out.push(rowStatement(total, line, null, table, printedOn));
+      pendingLabel = null;
+      subgroup = null;
       afterRow = true;
       continue;
     }
@@ -157,10 +180,11 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       continue;
     }
     const trimmed = text.trim();
-    const wrapped = inTable ? wrappedLabel(section.lines, i) : null;
+    const wrapped: ReturnType<typeof wrappedLabel> = inTable ? wrappedLabel(section.lines, i) : null;
     if (wrapped) {
       flush();
       pendingLabel = wrapped.label;
+      heldAt = -1;
       labelEnd = wrapped.row;
       continue;
     }
@@ -168,6 +192,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     if (!resumed && table.periods && trimmed.length < 100 && !/[.;]$/.test(trimmed)) {
       flush();
       pendingLabel = line;
+      heldAt = i;
       continue;
     }
     // A short line in title case with no final period is a heading: it ends the paragraph.
@@ -317,6 +342,42 @@ function continuesLabel(held: string, next: string): boolean {
     t.length < 100 &&
     (/^[a-z(]/.test(t) || /(?:\b(?:and|of|or|for|in|the|to|from|net of|on|at|by|with)|[,-])$/i.test(held.trim()))
   );
+}
+
+/** Rows a group under a label line of its own may hold before its total. */
+const MAX_SUBGROUP_ROWS = 12;
+
+/**
+ * Is line i the label of a row group that its own unlabeled total closes? Segment and balance tables print a group as
+ * a label line, its rows, then the group's total with no label ("Data Center Group" / "Platform   $ 23,056" /
+ * "Adjacent   3,047" / "   26,103"): the label is a short line of words (no figures, no cells, no final colon or
+ * period), one or more rows (none a "Total" row) follow, and then a line of figures alone with as many values as
+ * the first row. The index of that total's line, or null.
+ */
+function subgroupAt(lines: readonly SectionLine[], i: number): number | null {
+  const label = lines[i]!.text.trim();
+  if (label.length >= 60 || /\d|\S\s{3,}\S/.test(label) || /[.:;,]$/.test(label) || !/^[A-Z]/.test(label)) return null;
+  let width = -1;
+  for (let j = i + 1; j < lines.length && j <= i + MAX_SUBGROUP_ROWS + 1; j++) {
+    const text = lines[j]!.text;
+    if (isNoise(text)) continue;
+    const row = parseRowLine(text);
+    if (row) {
+      if (/^total\b/i.test(row.label)) return null;
+      if (width < 0) width = row.values.length;
+      continue;
+    }
+    const values = unlabeledValues(text);
+    return width > 0 && values?.length === width ? j : null;
+  }
+  return null;
+}
+
+/** The figures of a line that holds figures alone ("   26,103   23,481   22,991"), or null. */
+function unlabeledValues(text: string): string[] | null {
+  const t = text.trim();
+  if (!t || /[A-Za-z]/.test(t) || !/\d/.test(t)) return null;
+  return parseRow(`Total   ${t}`)?.values ?? null;
 }
 
 /** A held label and its continuation as one label; a word the layout hyphenated at the line end is joined whole. */

@@ -124,6 +124,35 @@ describe('table facts', () => {
     );
   });
 
+  it('labels a row group by its label line and its unlabeled total by that label, only when a total closes it', () => {
+    // Invented figures in the layout of a segment note: a group label line, its rows, the group's unlabeled total.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Years Ended (In Millions)   Dec 28, 2024   Dec 30, 2023',
+      'Net revenue:',
+      '   Cloud Group',
+      '   Platform   $   2,300   $   2,100',
+      '   Adjacent   300   200',
+      '   2,600   2,300',
+      '   Devices Group   900   800',
+      '   Software',
+      '   Licenses   400   350',
+      'Total net revenue   $   3,900   $   3,450',
+    ].join('\n');
+    const texts = segmentFiling('10-K', [page])
+      .flatMap((s) => extractStatements(s, '10-K'))
+      .map((r) => `${r.fact!.label}: ${r.fact!.cells.map((c) => c.raw).join(' | ')}`);
+    expect(texts).toEqual([
+      'Net revenue: Cloud Group: Platform: 2,300 | 2,100',
+      'Net revenue: Cloud Group: Adjacent: 300 | 200',
+      'Net revenue: Cloud Group: 2,600 | 2,300',
+      'Net revenue: Devices Group: 900 | 800',
+      // No total closes "Software": its row keeps its own label.
+      'Net revenue: Licenses: 400 | 350',
+      'Total net revenue: 3,900 | 3,450',
+    ]);
+  });
+
   it('joins a wrapped row label and keeps the scale off per-share rows', () => {
     const wrapped = rows.find((r) => r.text.startsWith('Purchases and proceeds'))!;
     expect(wrapped.fact!.label).toBe('Purchases and proceeds from maturities of marketable securities, net');
