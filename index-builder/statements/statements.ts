@@ -67,6 +67,15 @@ function locate(p: Paragraph, index: number): { page: number; offset: number } {
   return { page: part.line.page, offset: part.line.offset + part.lead + Math.max(0, index - part.at) };
 }
 
+/** The paragraph with a line appended (a new paragraph when there is none); a hyphen at the end joins the words. */
+function withLine(p: Paragraph | null, line: SectionLine): Paragraph {
+  const out = p ?? { text: '', parts: [] };
+  if (out.text && !out.text.endsWith('-')) out.text += ' ';
+  out.parts.push({ at: out.text.length, line, lead: line.text.length - line.text.trimStart().length });
+  out.text += line.text.trim();
+  return out;
+}
+
 /**
  * Splits one section into statements: prose lines are joined into paragraphs and split into sentences; table rows
  * become one statement each, read with the table's caption (scale), header (period of each column) and the label
@@ -90,9 +99,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let page = -1;
   let pageLines = 0;
   let printedOn: FinancialStatement | null = null;
-  // A row group under a label line of its own, closed by its unlabeled total (subgroupAt): its label and the index of
-  // the total's line.
-  let subgroup: { label: string; total: number } | null = null;
+  const groups = new RowGroups(section.lines);
   // The index of the line `pendingLabel` holds when it is one line of the section as it stands.
   let heldAt = -1;
 
@@ -104,16 +111,6 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     // Prose between tables ends the table: the next table brings its own caption and header.
     if (read.sawProse) table.reset();
     if (read.sawSentence) printedOn = null;
-  };
-
-  const addToParagraph = (line: SectionLine) => {
-    const lead = line.text.length - line.text.trimStart().length;
-    const trimmed = line.text.trim();
-    if (!paragraph) paragraph = { text: '', parts: [] };
-    const sep = paragraph.text && !paragraph.text.endsWith('-') ? ' ' : '';
-    paragraph.text += sep;
-    paragraph.parts.push({ at: paragraph.text.length, line, lead });
-    paragraph.text += trimmed;
   };
 
   for (const [i, line] of section.lines.entries()) {
@@ -132,30 +129,21 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       }
     }
     if (i < labelEnd) continue;
-    if (subgroup && i > subgroup.total) subgroup = null;
+    groups.passed(i);
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
     const row = parseRowLine(text);
     if (row) {
       flush();
-      if (pendingLabel && heldAt >= 0 && !continuesLabel(pendingLabel.text, row.label)) {
-        const total = subgroupAt(section.lines, heldAt);
-        if (total !== null) subgroup = { label: pendingLabel.text.trim(), total };
-      }
-      const named =
-        subgroup && !/^total\b/i.test(row.label) ? { ...row, label: `${subgroup.label}: ${row.label}` } : row;
-      out.push(rowStatement(named, line, pendingLabel, table, printedOn));
+      out.push(rowStatement(groups.labelled(row, pendingLabel, heldAt), line, pendingLabel, table, printedOn));
       pendingLabel = null;
       afterRow = true;
       continue;
     }
-    // The group's unlabeled total is its label's row ("Data Center Group" / rows / "   26,103   23,481").
-    if (subgroup && i === subgroup.total) {
+    const total = groups.total(i, text);
+    if (total) {
       flush();
-      const values = unlabeledValues(text)!;
-      const total = { label: subgroup.label, values, indent: text.length - text.trimStart().length };
       out.push(rowStatement(total, line, null, table, printedOn));
       pendingLabel = null;
-      subgroup = null;
       afterRow = true;
       continue;
     }
@@ -167,7 +155,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       const held = pendingLabel.text.trim();
       if (/:$/.test(held)) table.parent = held.replace(/:$/, '');
       else if (goesOnAsProse(held, text.trim())) {
-        addToParagraph(pendingLabel);
+        paragraph = withLine(paragraph, pendingLabel);
         resumed = true;
       }
       pendingLabel = null;
@@ -202,11 +190,49 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       flush();
       continue;
     }
-    addToParagraph(line);
+    paragraph = withLine(paragraph, line);
     if (/[.!?]["”)]?$/.test(trimmed) && trimmed.length < 60) flush(); // a short final line closes the paragraph
   }
   flush();
   return out;
+}
+
+type Row = NonNullable<ReturnType<typeof parseRow>>;
+
+/**
+ * A row group under a label line of its own, closed by its unlabeled total (subgroupAt): its rows carry the label,
+ * and the total's line is the label's row ("Data Center Group" / rows / "   26,103   23,481").
+ */
+class RowGroups {
+  private open: { label: string; total: number } | null = null;
+
+  constructor(private readonly lines: readonly SectionLine[]) {}
+
+  /** Closes a group whose total lies before line `i`. */
+  passed(i: number): void {
+    if (this.open && i > this.open.total) this.open = null;
+  }
+
+  /** A row as its group names it; a held line (at `heldAt`) that is not part of the row's label may open a group. */
+  labelled(row: Row, held: SectionLine | null, heldAt: number): Row {
+    if (held && heldAt >= 0 && !continuesLabel(held.text, row.label)) {
+      const total = subgroupAt(this.lines, heldAt);
+      if (total !== null) this.open = { label: held.text.trim(), total };
+    }
+    return this.open && !/^total\b/i.test(row.label) ? { ...row, label: `${this.open.label}: ${row.label}` } : row;
+  }
+
+  /** The open group's total as its label's row, when line `i` is that total; the group then closes. */
+  total(i: number, text: string): Row | null {
+    if (!this.open || i !== this.open.total) return null;
+    const row = {
+      label: this.open.label,
+      values: unlabeledValues(text)!,
+      indent: text.length - text.trimStart().length,
+    };
+    this.open = null;
+    return row;
+  }
 }
 
 /** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */
