@@ -46,6 +46,14 @@ async function main() {
     count(`${q.set} passage`, passage);
     count(`${q.set} hit`, hit);
     count(`${q.set} support`, support);
+    // A hit that only an entry's agreeing filing makes (no entry's own source is on a gold page): what citing fewer
+    // agreeing filings to make room would lose (docs/EXPERIMENTS.md "The budget's room and the question's words").
+    if (hit) {
+      const own = new Set(
+        r.entries.map((e) => `${cat.byId.get(e.occurrences[0]!.sourceId)?.doc_id}#${e.occurrences[0]!.page}`),
+      );
+      count(`${q.set} hit only through an agreeing filing`, !q.goldPages.some((p) => own.has(p)));
+    }
     const status = `key=${key} passage=${passage} hit=${hit} support=${support} baseKey=${baseKey}`;
     console.log(`\n=== ${q.set} ${q.id} [${q.company}] ${q.types.join(',')} ${status}`);
     console.log(`Q: ${q.question}`);
