@@ -67,7 +67,7 @@ const kb = (b: number) => (b / 1000).toFixed(1);
 
 // Every question once in each mode before anything is measured (COLD_WARMUP=0: none): the JIT is otherwise warmed
 // by the first version's questions, and the version asked first looked up to 1.3x slower warm than the same code
-// asked second.
+// asked second. A fresh reader per question, as measured below, so the cold-read path is warmed too.
 if (process.env.COLD_WARMUP !== '0')
   for (const mode of ['basic', 'research'])
     for (const question of questions) await askInProcess(openFileIndex(dirs[0]!), { query: question, mode, cap: 4000 });

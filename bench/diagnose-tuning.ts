@@ -13,7 +13,7 @@ import { answerKey, figuresIn, normalizeFigure, termText } from './lib/answer-me
 import { askInProcess } from './lib/ask';
 import { loadCatalog } from './lib/catalog';
 import { PageStore, readPages } from './lib/corpus-pages';
-import { readDevQuestions, scoreEntries } from './lib/halves';
+import { occurrencePage, readDevQuestions, scoreEntries } from './lib/halves';
 import { readJsonl } from './lib/jsonl';
 
 const ROOT = resolve(new URL('..', import.meta.url).pathname);
@@ -49,9 +49,7 @@ async function main() {
     // A hit that only an entry's agreeing filing makes (no entry's own source is on a gold page): what citing fewer
     // agreeing filings to make room would lose (docs/EXPERIMENTS.md "The budget's room and the question's words").
     if (hit) {
-      const own = new Set(
-        r.entries.map((e) => `${cat.byId.get(e.occurrences[0]!.sourceId)?.doc_id}#${e.occurrences[0]!.page}`),
-      );
+      const own = new Set(r.entries.map((e) => occurrencePage(cat, e.occurrences[0]!)));
       count(`${q.set} hit only through an agreeing filing`, !q.goldPages.some((p) => own.has(p)));
     }
     const status = `key=${key} passage=${passage} hit=${hit} support=${support} baseKey=${baseKey}`;

@@ -269,15 +269,18 @@ export async function askHalves(
 }
 
 /** A question's scores on a response's entries: gold-page hit, answer support, answer key, answering passage. */
+/** The corpus page an entry's source occurrence cites, as gold pages are written ("<doc_id>#<page>"). */
+export function occurrencePage(cat: LoadedCatalog, o: EvidenceEntry['occurrences'][number]): string {
+  return `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`;
+}
+
 export function scoreEntries(
   q: DevQuestion,
   entries: readonly EvidenceEntry[],
   cat: LoadedCatalog,
   filingOf: ReadonlyMap<string, string>,
 ): Pick<HalfOutcome, 'hit' | 'support' | 'key' | 'passage'> {
-  const pages = new Set(
-    entries.flatMap((e) => e.occurrences.map((o) => `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`)),
-  );
+  const pages = new Set(entries.flatMap((e) => e.occurrences.map((o) => occurrencePage(cat, o))));
   const text = entries.map((e) => e.text).join('\n');
   const pieces = entries.map((e) => ({
     filings: e.occurrences.map((o) => filingOf.get(cat.byId.get(o.sourceId)?.doc_id ?? '') ?? ''),
