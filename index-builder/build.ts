@@ -642,8 +642,10 @@ export const BUILD_STATE = 'build-state.json';
  * 9: a table row group under a label line of its own, closed by an unlabeled total, carries that label, and the
  *    total is the label's row ("Net revenue: Data Center Group: 26,103 ..."); a header line printing its span and
  *    month-day before the years ("Three Months Ended September 30,   2023   2022") gives its columns that span.
+ * 10: a financial statement's title forgets the column spans of the statement before it ("Three Months Ended" over
+ *    comprehensive income is not the balance sheet's), unless it is the same statement continued.
  */
-export const EXTRACTION_VERSION = 9;
+export const EXTRACTION_VERSION = 10;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -99,6 +99,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let page = -1;
   let pageLines = 0;
   let printedOn: FinancialStatement | null = null;
+  // The statement whose title was read last, over pages: its continuation pages keep its header.
+  let lastTitle: FinancialStatement | null = null;
   const groups = new RowGroups(section.lines);
   // The index of the line `pendingLabel` holds when it is one line of the section as it stands.
   let heldAt = -1;
@@ -125,7 +127,10 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       const title = financialStatementTitle(text);
       if (title) {
         flush(); // prose before the title (the previous page's last paragraph) ends before the statement starts
-        printedOn = title;
+        // Another statement brings its own header: the spans of the one before ("Three Months Ended   Six Months
+        // Ended" over comprehensive income) are not the balance sheet's dates'. A continued statement keeps its own.
+        if (title !== lastTitle) table.forgetSpans();
+        printedOn = lastTitle = title;
       }
     }
     if (i < labelEnd) continue;

@@ -125,7 +125,9 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
 export function parseSpans(line: string): string[] | null {
-  const cols = splitColumns(line);
+  const all = splitColumns(line);
+  // A lone one- or two-digit cell before the spans is a layout artefact (a footnote or page number set beside them).
+  const cols = all.length > 1 && /^\d{1,2}$/.test(all[0]!) ? all.slice(1) : all;
   // Each column is a short span phrase ("Three Months Ended", "For the Years Ended December 31,"); a prose line that
   // mentions "three months ended" somewhere is not a header.
   const isSpan = (c: string) =>
@@ -193,6 +195,15 @@ export class TableState {
     this.spans = this.monthDays = this.periods = null;
     this.yearEnd = null;
     this.parent = null;
+  }
+
+  /**
+   * Forgets the spans read above the last header (and the month-days and year end under them): a header read next
+   * belongs to another table. The scale and the last header's periods stay until that table's own are read.
+   */
+  forgetSpans(): void {
+    this.spans = this.monthDays = null;
+    this.yearEnd = null;
   }
 
   /** Whether read() would take the line as table furniture (without changing the state). */

@@ -5,7 +5,7 @@ import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
-import { cellValue, parseHeader, parseRow } from '../../index-builder/statements/table-facts';
+import { cellValue, parseHeader, parseRow, parseSpans } from '../../index-builder/statements/table-facts';
 import fc from 'fast-check';
 import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 
@@ -122,6 +122,44 @@ describe('table facts', () => {
     expect(table('10-K', 'Year Ended June 30,   2024   2023').text).toBe(
       'Revenue: 5,210 for FY2024 | 4,870 for FY2023 (USD millions)',
     );
+  });
+
+  it("does not carry one statement's column spans to the next statement's header", () => {
+    // Written for this test: comprehensive income with spans over its dates, then on the next page a balance sheet
+    // whose header has dates only (points in time), then that balance sheet continued without a header.
+    const pages = [
+      [
+        'PART I — FINANCIAL INFORMATION',
+        'Item 1. Financial Statements',
+        'Consolidated Condensed Statements of Comprehensive Income',
+        '   Three Months Ended   Six Months Ended',
+        '(In Millions; Unaudited)   Jun 29, 2024   Jul 1, 2023   Jun 29, 2024   Jul 1, 2023',
+        'Net income   $   410   $   380   $   790   $   700',
+      ].join('\n'),
+      [
+        'Consolidated Condensed Balance Sheets',
+        '(In Millions; Unaudited)   Jun 29, 2024   Dec 30, 2023',
+        'Inventories   1,210   1,150',
+      ].join('\n'),
+      ['Consolidated Condensed Balance Sheets (continued)', 'Goodwill   2,500   2,500'].join('\n'),
+    ];
+    const rows = segmentFiling('10-Q', pages).flatMap((s) => extractStatements(s, '10-Q'));
+    const row = (label: string) => rows.find((r) => r.text.startsWith(label))!;
+    expect(row('Net income').fact!.cells.map((c) => c.periodKey)).toEqual([
+      '2024-06-29/3M',
+      '2023-07-01/3M',
+      '2024-06-29/6M',
+      '2023-07-01/6M',
+    ]);
+    expect(row('Inventories').text).toBe('Inventories: 1,210 for Jun 29, 2024 | 1,150 for Dec 30, 2023 (USD millions)');
+    expect(row('Inventories').fact!.cells.map((c) => c.periodKey)).toEqual(['2024-06-29', '2023-12-30']);
+    expect(row('Goodwill').fact!.cells.map((c) => c.periodKey)).toEqual(['2024-06-29', '2023-12-30']);
+    // A footnote or page number set beside the spans is not a column of them.
+    expect(parseSpans('3   Three Months Ended June 30,   Six Months Ended June 30,')).toEqual([
+      'Three Months Ended June 30,',
+      'Six Months Ended June 30,',
+    ]);
+    expect(parseSpans('Revenue grew   Three Months Ended')).toBeNull();
   });
 
   it('labels a row group by its label line and its unlabeled total by that label, only when a total closes it', () => {
