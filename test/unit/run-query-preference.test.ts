@@ -50,16 +50,14 @@ describe('runQuery: a financial statement the question names', () => {
     expect(trace.analysis.statements).toEqual({ list: ['balance_sheet'], named: true });
     expect(trace.preference?.label).toMatch(/rows of the balance sheet/);
     // The cash-flow statement's closing cash row and MD&A's liquidity sentences state cash too; the balance sheet's
-    // rows (two columns, the fiscal year ends) lead, its cash row among the first three chains.
+    // rows (two columns, the fiscal year ends: balances at a date, not the income statement's year spans) lead, its
+    // cash row among the first three chains.
     const chains = (body.evidence ?? '').match(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/g) ?? [];
     const balanceSheetRow = new RegExp(
-      String.raw`^<consensus>[^<:]+: [\d,]+ for fiscal year ended September 30, 2023 \| [\d,]+ for fiscal year ` +
-        String.raw`ended September 24, 2022 \(USD millions\)`,
+      String.raw`^<consensus>[^<:]+: [\d,]+ for September 30, 2023 \| [\d,]+ for September 24, 2022 \(USD millions\)`,
     );
     for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
-    expect(chains.slice(0, 3).join('')).toMatch(
-      /<consensus>Cash and cash equivalents: 1,284 for fiscal year ended September 30, 2023/,
-    );
+    expect(chains.slice(0, 3).join('')).toMatch(/<consensus>Cash and cash equivalents: 1,284 for September 30, 2023/);
     // The explain trace names the bonus the named statement gave the leading chain.
     expect(trace.explain?.[0]?.preference).toBe(RANKING.namedStatementBonus);
   });
