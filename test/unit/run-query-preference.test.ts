@@ -53,9 +53,7 @@ describe('runQuery: a financial statement the question names', () => {
     // rows (two columns, the fiscal year ends: balances at a date, not the income statement's year spans) lead, its
     // cash row among the first three chains.
     const chains = (body.evidence ?? '').match(/<evidence_chain\b[\s\S]*?<\/evidence_chain>/g) ?? [];
-    const balanceSheetRow = new RegExp(
-      String.raw`^<consensus>[^<:]+: [\d,]+ for September 30, 2023 \| [\d,]+ for September 24, 2022 \(USD millions\)`,
-    );
+    const balanceSheetRow = /^<consensus>[^<:]+: [\d,]+ for September 30, 2023 \| [\d,]+ for September 24, 2022 \(USD /;
     for (const chain of chains.slice(0, 3)) expect(/<consensus>[^<]*/.exec(chain)![0]).toMatch(balanceSheetRow);
     expect(chains.slice(0, 3).join('')).toMatch(/<consensus>Cash and cash equivalents: 1,284 for September 30, 2023/);
     // The explain trace names the bonus the named statement gave the leading chain.
