@@ -644,8 +644,10 @@ export const BUILD_STATE = 'build-state.json';
  *    month-day before the years ("Three Months Ended September 30,   2023   2022") gives its columns that span.
  * 10: a financial statement's title forgets the column spans of the statement before it ("Three Months Ended" over
  *    comprehensive income is not the balance sheet's), unless it is the same statement continued.
+ * 11: a row counting shares ("Weighted-average shares outstanding") is in "millions of shares", not USD; "earnings per
+ *    ordinary share" is per share.
  */
-export const EXTRACTION_VERSION = 10;
+export const EXTRACTION_VERSION = 11;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

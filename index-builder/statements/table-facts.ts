@@ -23,7 +23,7 @@ export interface TableFact {
   label: string;
   cells: TableCell[];
   scale: Scale;
-  /** "USD", "%" or "USD per share", from the cells and the label; null when the row gives no hint. */
+  /** "USD", "%", "USD per share" or "shares", from the cells and the label; null when the row gives no hint. */
   unit: string | null;
 }
 
@@ -46,6 +46,8 @@ const MONTH_RE =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
+/** A label counting shares: it starts with the count's words and names shares. */
+const SHARE_COUNT_LABEL = /^(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b/i;
 const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
 const SPAN_CELL = new RegExp(
   String.raw`\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months` +
@@ -332,10 +334,14 @@ export class TableState {
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
     });
     const perShare =
-      /per (?:common |diluted |basic )?share|\bEPS\b/i.test(row.label) &&
+      /per (?:common |ordinary |diluted |basic )?share|\bEPS\b/i.test(row.label) &&
       !/^(?:shares|weighted|number|average)/i.test(row.label);
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
-    const unit = percent ? '%' : perShare ? 'USD per share' : this.scale ? 'USD' : null;
+    // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
+    // in the caption's scale but not in dollars; a label with a dollar word ("par value", "at cost") is an amount.
+    const shareCount =
+      SHARE_COUNT_LABEL.test(row.label) && !/\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i.test(row.label);
+    const unit = percent ? '%' : perShare ? 'USD per share' : shareCount ? 'shares' : this.scale ? 'USD' : null;
     return { label: row.label, cells, scale: percent || perShare ? null : this.scale, unit };
   }
 }
@@ -353,7 +359,9 @@ export function factText(fact: TableFact): string {
       : fact.unit === 'USD per share'
         ? ' (USD per share)'
         : fact.scale
-          ? ` (${fact.unit ?? 'USD'} ${fact.scale})`
+          ? fact.unit === 'shares'
+            ? ` (${fact.scale} of shares)`
+            : ` (${fact.unit ?? 'USD'} ${fact.scale})`
           : '';
   return `${fact.label}: ${values}${unit}`;
 }

@@ -235,6 +235,28 @@ whole`, () => {
     );
   });
 
+  it('gives share counts their own unit and per-share amounts theirs, whatever the caption scale', () => {
+    // Written for this test: an income statement's share and per-share rows under a "(In millions)" caption.
+    const rows = segmentFiling('10-K', [
+      [
+        'Item 8. Financial Statements and Supplementary Data',
+        'CONSOLIDATED STATEMENTS OF INCOME',
+        '(In millions, except per share amounts)   2024   2023',
+        'Net income   $   940   $   880',
+        'Basic earnings per ordinary share   $   0.62   $   0.58',
+        'Weighted-average shares outstanding: Diluted   1,520   1,515',
+        'Common stock, $0.01 par value; 1,520 shares issued   15   15',
+      ].join('\n'),
+    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
+    expect(text('Net income')).toMatch(/\(USD millions\)$/);
+    expect(text('Basic earnings per ordinary share')).toMatch(/\(USD per share\)$/);
+    expect(text('Weighted-average shares outstanding')).toMatch(
+      /: 1,520 for FY2024 \| 1,515 for FY2023 \(millions of shares\)$/,
+    );
+    expect(text('Common stock')).toMatch(/\(USD millions\)$/);
+  });
+
   it('keeps provenance: page and character offsets point at the row in the page text', () => {
     const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
     expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
