@@ -47,7 +47,8 @@ const MONTH_RE =
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
 /** A label counting shares: it starts with the count's words and names shares. */
-const SHARE_COUNT_LABEL = /^(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b/i;
+const SHARE_COUNT_LABEL =
+  /^(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b/i;
 const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
 const SPAN_CELL = new RegExp(
   String.raw`\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months` +
