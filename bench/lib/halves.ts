@@ -268,12 +268,12 @@ export async function askHalves(
   return out;
 }
 
-/** A question's scores on a response's entries: gold-page hit, answer support, answer key, answering passage. */
 /** The corpus page an entry's source occurrence cites, as gold pages are written ("<doc_id>#<page>"). */
 export function occurrencePage(cat: LoadedCatalog, o: EvidenceEntry['occurrences'][number]): string {
   return `${cat.byId.get(o.sourceId)?.doc_id}#${o.page}`;
 }
 
+/** A question's scores on a response's entries: gold-page hit, answer support, answer key, answering passage. */
 export function scoreEntries(
   q: DevQuestion,
   entries: readonly EvidenceEntry[],

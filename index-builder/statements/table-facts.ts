@@ -194,9 +194,9 @@ export class TableState {
   constructor(readonly formType: string) {}
 
   reset(): void {
+    this.forgetSpans();
     this.scale = null;
-    this.spans = this.monthDays = this.periods = null;
-    this.yearEnd = null;
+    this.periods = null;
     this.parent = null;
   }
 
