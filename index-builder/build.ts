@@ -646,8 +646,10 @@ export const BUILD_STATE = 'build-state.json';
  *    comprehensive income is not the balance sheet's), unless it is the same statement continued.
  * 11: a row counting shares ("Weighted-average shares outstanding") is in "millions of shares", not USD; "earnings per
  *    ordinary share" is per share.
+ * 12: a restated row's "same value for ..." note names each agreeing period once, however many of its columns print
+ *    it (the merge keeps an issuer's earlier notes byte for byte, so an incremental build must not mix the two).
  */
-export const EXTRACTION_VERSION = 11;
+export const EXTRACTION_VERSION = 12;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

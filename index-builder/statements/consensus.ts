@@ -189,7 +189,7 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
         push(disagree, i, occurrence(statements[j]!, o.diff.join('; ')));
         disagreed = true;
       } else if (o.same.length) {
-        push(agree, i, occurrence(statements[j]!, `same value for ${o.same.join(', ')}`));
+        push(agree, i, occurrence(statements[j]!, `same value for ${[...new Set(o.same)].join(', ')}`));
         agreed = true;
       }
     }

@@ -26,6 +26,14 @@ describe('buildConsensus (unit)', () => {
     expect(c.agree.get(2)!.map((o) => o.source)).toEqual([10]);
   });
 
+  it('names each agreeing period once, however many columns print it (a pension table by plan)', () => {
+    const c = buildConsensus([
+      row('Transfers between plans   3   4   3   4', '   2024   2023   2024   2023', 0, 10),
+      row('Transfers between plans   7   3   7   3', '   2025   2024   2025   2024', 1, 20),
+    ]);
+    expect(c.agree.get(1)!.map((o) => o.note)).toEqual(['same value for FY2024']);
+  });
+
   it('merges identical sentences of two filings of one issuer, not of two issuers', () => {
     const s = (text: string, filing: number, ticker: string): ConsensusInput => ({
       text,
