@@ -162,6 +162,28 @@ describe('table facts', () => {
     expect(parseSpans('Revenue grew   Three Months Ended')).toBeNull();
   });
 
+  it('keeps a line of column headings comparing periods out of the sentences, and its rows as they were', () => {
+    // Written for this test: an MD&A table whose header names a change column, which the table reader does not take
+    // for a header (its rows keep no periods), and which states nothing as a sentence either.
+    const page = [
+      'PART II',
+      'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+      'Net sales rose in 2024 on higher volumes in every region we serve.',
+      '(Millions)   2024   2023   Change',
+      'Net sales   1,210   1,105   10%',
+      'Operating Expenses: (Percent of net sales)   2024   2023   Change',
+      'Selling and administrative   21.0%   22.1%   (1.1)%',
+      'Results improved in 2024 compared with 2023, and the change was broad-based.',
+    ].join('\n');
+    const out = segmentFiling('10-K', [page]).flatMap((s) => extractStatements(s, '10-K'));
+    expect(out.map((s) => s.text)).toEqual([
+      'Net sales rose in 2024 on higher volumes in every region we serve.',
+      'Net sales: 1,210 | 1,105 | 10%',
+      'Selling and administrative: 21.0% | 22.1% | (1.1)%',
+      'Results improved in 2024 compared with 2023, and the change was broad-based.',
+    ]);
+  });
+
   it('labels a row group by its label line and its unlabeled total by that label, only when a total closes it', () => {
     // Invented figures in the layout of a segment note: a group label line, its rows, the group's unlabeled total.
     const page = [
