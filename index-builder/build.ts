@@ -649,8 +649,9 @@ export const BUILD_STATE = 'build-state.json';
  * 12: a restated row's "same value for ..." note names each agreeing period once, however many of its columns print
  *    it (the merge keeps an issuer's earlier notes byte for byte, so an incremental build must not mix the two).
  * 13: a line of column headings comparing periods ("2016   2015   2014   % Change   % Change") is not a sentence.
+ * 14: a row naming a ratio ("Tier 1 capital ratio: 15.0") is not in the caption's dollars.
  */
-export const EXTRACTION_VERSION = 13;
+export const EXTRACTION_VERSION = 14;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -49,6 +49,12 @@ const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
 /** A label counting shares: it starts with the count's words and names shares. */
 const SHARE_COUNT_LABEL =
   /^(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b/i;
+/**
+ * A row naming a ratio ("Tier 1 capital ratio", "Ratio of earnings to fixed charges", "Current ratio", "Allowance for
+ * loan losses to period-end loans retained"): its figures are ratios or percentages, not the caption's dollars, when
+ * none is beyond 100 ("Average total assets to calculate the Tier 1 leverage ratio: 218.6" is an amount).
+ */
+const RATIO_LABEL = /\bratios?\b|\bto (?:total|period-end|average) (?:retained )?loans\b/i;
 const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
 const SPAN_CELL = new RegExp(
   String.raw`\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months` +
@@ -342,8 +348,17 @@ export class TableState {
     // in the caption's scale but not in dollars; a label with a dollar word ("par value", "at cost") is an amount.
     const shareCount =
       SHARE_COUNT_LABEL.test(row.label) && !/\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i.test(row.label);
-    const unit = percent ? '%' : perShare ? 'USD per share' : shareCount ? 'shares' : this.scale ? 'USD' : null;
-    return { label: row.label, cells, scale: percent || perShare ? null : this.scale, unit };
+    const ratio = RATIO_LABEL.test(row.label) && cells.every((c) => c.value === null || Math.abs(c.value) <= 100);
+    const unit = percent
+      ? '%'
+      : perShare
+        ? 'USD per share'
+        : shareCount
+          ? 'shares'
+          : ratio || !this.scale
+            ? null
+            : 'USD';
+    return { label: row.label, cells, scale: percent || perShare || ratio ? null : this.scale, unit };
   }
 }
 

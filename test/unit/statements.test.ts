@@ -279,6 +279,27 @@ whole`, () => {
     expect(text('Common stock')).toMatch(/\(USD millions\)$/);
   });
 
+  it('prints ratios under a dollar caption without its unit, and an amount named after a ratio with it', () => {
+    // Written for this test: a bank's capital table under "(In millions, except ratios)".
+    const rows = segmentFiling('10-K', [
+      [
+        'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+        '(In millions, except ratios)   2024   2023',
+        'Tier 1 capital   $   41,200   $   39,800',
+        'Tier 1 capital ratio   15.0   14.1',
+        'Nonaccrual loans to total retained loans   0.62   0.71',
+        'Transfers to loans held-for-sale   12   9',
+        'Average total assets for the leverage ratio   218.6   207.3',
+      ].join('\n'),
+    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
+    expect(text('Tier 1 capital:')).toBe('Tier 1 capital: 41,200 for FY2024 | 39,800 for FY2023 (USD millions)');
+    expect(text('Tier 1 capital ratio')).toBe('Tier 1 capital ratio: 15.0 for FY2024 | 14.1 for FY2023');
+    expect(text('Nonaccrual loans')).toBe('Nonaccrual loans to total retained loans: 0.62 for FY2024 | 0.71 for FY2023');
+    expect(text('Transfers to loans')).toMatch(/\(USD millions\)$/);
+    expect(text('Average total assets')).toMatch(/\(USD millions\)$/);
+  });
+
   it('keeps provenance: page and character offsets point at the row in the page text', () => {
     const total = rows.find((r) => r.text.startsWith('Total net sales'))!;
     expect(TEN_Q.slice(total.offset, total.endOffset)).toBe('Total net sales   1,410   1,285   3,890   3,590');
