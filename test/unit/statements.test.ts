@@ -295,7 +295,9 @@ whole`, () => {
     const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
     expect(text('Tier 1 capital:')).toBe('Tier 1 capital: 41,200 for FY2024 | 39,800 for FY2023 (USD millions)');
     expect(text('Tier 1 capital ratio')).toBe('Tier 1 capital ratio: 15.0 for FY2024 | 14.1 for FY2023');
-    expect(text('Nonaccrual loans')).toBe('Nonaccrual loans to total retained loans: 0.62 for FY2024 | 0.71 for FY2023');
+    expect(text('Nonaccrual loans')).toBe(
+      'Nonaccrual loans to total retained loans: 0.62 for FY2024 | 0.71 for FY2023',
+    );
     expect(text('Transfers to loans')).toMatch(/\(USD millions\)$/);
     expect(text('Average total assets')).toMatch(/\(USD millions\)$/);
   });
