@@ -650,8 +650,10 @@ export const BUILD_STATE = 'build-state.json';
  *    it (the merge keeps an issuer's earlier notes byte for byte, so an incremental build must not mix the two).
  * 13: a line of column headings comparing periods ("2016   2015   2014   % Change   % Change") is not a sentence.
  * 14: a row naming a ratio ("Tier 1 capital ratio: 15.0") is not in the caption's dollars.
+ * 15: a row's own label decides whether it counts shares or is an amount per share before its group's ("Shares used
+ *    in computing earnings per share: Basic" counts shares, "Average price paid per share" is per share).
  */
-export const EXTRACTION_VERSION = 14;
+export const EXTRACTION_VERSION = 15;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

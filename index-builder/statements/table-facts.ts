@@ -46,9 +46,29 @@ const MONTH_RE =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
-/** A label counting shares: it starts with the count's words and names shares. */
+/** A label counting shares: it starts with the count's words and names shares, or says what shares are used for. */
 const SHARE_COUNT_LABEL =
-  /^(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b/i;
+  /^(?:(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b|shares used\b)/i;
+const PER_SHARE_LABEL = /per (?:common |ordinary |diluted |basic )?share|\bEPS\b/i;
+/** A dollar word makes a shares label an amount ("par value", "at cost"); "per share amounts" is what counts serve. */
+const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
+
+/**
+ * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
+ * group's: "Diluted earnings per share: Weighted average shares outstanding" is a count, "Shares used in
+ * computation: Diluted earnings per share" an amount per share), then the whole label ("Shares used in computing
+ * earnings per share: Basic" is a count); "Average price per share" is an amount per share.
+ */
+export function shareKind(label: string): 'count' | 'per share' | null {
+  const counts = (l: string) =>
+    SHARE_COUNT_LABEL.test(l) && !DOLLAR_WORD.test(l.replace(/\bper[- ]share amounts?\b/gi, ''));
+  const own = label.slice(label.lastIndexOf(': ') + 1).trim();
+  for (const l of [own, label]) {
+    if (counts(l)) return 'count';
+    if (PER_SHARE_LABEL.test(l)) return 'per share';
+  }
+  return null;
+}
 /**
  * A row naming a ratio ("Tier 1 capital ratio", "Ratio of earnings to fixed charges", "Current ratio", "Allowance for
  * loan losses to period-end loans retained"): its figures are ratios or percentages, not the caption's dollars, when
@@ -340,14 +360,12 @@ export class TableState {
       const col = aligned?.[i];
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
     });
-    const perShare =
-      /per (?:common |ordinary |diluted |basic )?share|\bEPS\b/i.test(row.label) &&
-      !/^(?:shares|weighted|number|average)/i.test(row.label);
+    const shares = shareKind(row.label);
+    const perShare = shares === 'per share';
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
-    // in the caption's scale but not in dollars; a label with a dollar word ("par value", "at cost") is an amount.
-    const shareCount =
-      SHARE_COUNT_LABEL.test(row.label) && !/\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i.test(row.label);
+    // in the caption's scale but not in dollars.
+    const shareCount = shares === 'count';
     const ratio = RATIO_LABEL.test(row.label) && cells.every((c) => c.value === null || Math.abs(c.value) <= 100);
     const unit = percent
       ? '%'

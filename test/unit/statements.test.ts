@@ -5,7 +5,7 @@ import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
-import { cellValue, parseHeader, parseRow, parseSpans } from '../../index-builder/statements/table-facts';
+import { cellValue, parseHeader, parseRow, parseSpans, shareKind } from '../../index-builder/statements/table-facts';
 import fc from 'fast-check';
 import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 
@@ -277,6 +277,15 @@ whole`, () => {
       /: 1,520 for FY2024 \| 1,515 for FY2023 \(millions of shares\)$/,
     );
     expect(text('Common stock')).toMatch(/\(USD millions\)$/);
+    // The row's own label decides before its group's, then the whole label.
+    expect(shareKind('Diluted earnings per share: Weighted average shares outstanding')).toBe('count');
+    expect(shareKind('Shares used in computation: Diluted earnings per share')).toBe('per share');
+    expect(shareKind('Shares used in computing earnings per share: Basic')).toBe('count');
+    expect(shareKind('Shares used in computing per share amounts')).toBe('count');
+    expect(shareKind('Average price paid per share')).toBe('per share');
+    expect(shareKind('Weighted-average fair value (per share)')).toBe('per share');
+    expect(shareKind('Treasury shares, at cost')).toBeNull();
+    expect(shareKind('Net income')).toBeNull();
   });
 
   it('prints ratios under a dollar caption without its unit, and an amount named after a ratio with it', () => {
