@@ -652,8 +652,10 @@ export const BUILD_STATE = 'build-state.json';
  * 14: a row naming a ratio ("Tier 1 capital ratio: 15.0") is not in the caption's dollars.
  * 15: a row's own label decides whether it counts shares or is an amount per share before its group's ("Shares used
  *    in computing earnings per share: Basic" counts shares, "Average price paid per share" is per share).
+ * 16: a span printed with the years it covers ("Year Ended December 31, 2015, 2014, and 2013"), "(unaudited)" or a
+ *    footnote letter names its period once ("year ended December 31, 2015"); a date printed in capitals reads as one.
  */
-export const EXTRACTION_VERSION = 15;
+export const EXTRACTION_VERSION = 16;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -81,10 +81,13 @@ const SPAN_CELL = new RegExp(
     String.raw`|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b`,
   'i',
 );
-/** A span's trailing month and day ("Three Months Ended March 31,"): the period key names the span alone. */
+/**
+ * A span's trailing month and day ("Three Months Ended March 31,"), with the years a title lists after them ("Year
+ * Ended December 31, 2015, 2014, and 2013"): the period names the span, then each column's own date.
+ */
 const TRAILING_MONTH_DAY = new RegExp(
   String.raw`\s*(?:(?:January|February|March|April|May|June|July|August|September|October|November` +
-    String.raw`|December)\.?\s+\d{1,2},?)\s*$`,
+    String.raw`|December)\.?\s+\d{1,2},?)(?:\s*,?\s*(?:and\s+)?(?:19|20)\d\d)*\s*,?\s*$`,
   'i',
 );
 const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
@@ -306,7 +309,8 @@ export class TableState {
       let year: string;
       if (date) {
         year = date[3] ?? '';
-        day = `${date[1]} ${date[2]}`;
+        // "DECEMBER 31," as a header may print it reads "December 31".
+        day = `${date[1]![0]!.toUpperCase()}${date[1]!.slice(1).toLowerCase()} ${date[2]}`;
       } else {
         year = YEAR_CELL.exec(cell)![1]!;
         // One month-day over all columns ("December 31,") or one per column ("July 1,   June 25,").
@@ -327,6 +331,7 @@ export class TableState {
         ? span
             .replace(/\s+/g, ' ')
             .replace(/^(?:for|during)\s+(?:the\s+)?/i, '')
+            .replace(/\s*\((?:unaudited|[a-z]|\d{1,2})\)/gi, '') // "(unaudited)", a footnote's "(a)"
             .replace(TRAILING_MONTH_DAY, '')
             .toLowerCase()
         : null;

@@ -124,6 +124,39 @@ describe('table facts', () => {
     );
   });
 
+  it('names a span printed with the years it covers once, and a date printed in capitals as a date', () => {
+    // Written for this test: a span line listing its years over date columns printed in capitals.
+    const rows = segmentFiling('10-K', [
+      [
+        'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+        '(in millions)',
+        'YEAR ENDED DECEMBER 31, 2015 , 2014 , AND 2013',
+        'DECEMBER 31, 2015   DECEMBER 31, 2014   DECEMBER 31, 2013',
+        'Operating margin   2,866   3,088   2,941',
+      ].join('\n'),
+    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const row = rows.find((r) => r.text.startsWith('Operating margin'))!;
+    expect(row.text).toBe(
+      'Operating margin: 2,866 for year ended December 31, 2015 | 3,088 for year ended December 31, 2014 | ' +
+        '2,941 for year ended December 31, 2013 (USD millions)',
+    );
+    expect(row.fact!.cells.map((c) => c.periodKey)).toEqual(['FY2015', 'FY2014', 'FY2013']);
+    // A span's "(unaudited)" or footnote letter is no part of the period.
+    const quarter = segmentFiling('10-Q', [
+      [
+        'PART I — FINANCIAL INFORMATION',
+        'Item 2. Management’s Discussion and Analysis',
+        '(in millions)',
+        '   Three Months Ended (unaudited)',
+        '   Sep 30, 2024   Sep 30, 2023',
+        'Net revenue   1,210   1,105',
+      ].join('\n'),
+    ]).flatMap((s) => extractStatements(s, '10-Q'));
+    expect(quarter.find((r) => r.text.startsWith('Net revenue'))!.text).toBe(
+      'Net revenue: 1,210 for three months ended Sep 30, 2024 | 1,105 for three months ended Sep 30, 2023 (USD millions)',
+    );
+  });
+
   it("does not carry one statement's column spans to the next statement's header", () => {
     // Written for this test: comprehensive income with spans over its dates, then on the next page a balance sheet
     // whose header has dates only (points in time), then that balance sheet continued without a header.
