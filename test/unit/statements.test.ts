@@ -153,7 +153,8 @@ describe('table facts', () => {
       ].join('\n'),
     ]).flatMap((s) => extractStatements(s, '10-Q'));
     expect(quarter.find((r) => r.text.startsWith('Net revenue'))!.text).toBe(
-      'Net revenue: 1,210 for three months ended Sep 30, 2024 | 1,105 for three months ended Sep 30, 2023 (USD millions)',
+      'Net revenue: 1,210 for three months ended Sep 30, 2024 | ' +
+        '1,105 for three months ended Sep 30, 2023 (USD millions)',
     );
   });
 
