@@ -654,8 +654,11 @@ export const BUILD_STATE = 'build-state.json';
  *    in computing earnings per share: Basic" counts shares, "Average price paid per share" is per share).
  * 16: a span printed with the years it covers ("Year Ended December 31, 2015, 2014, and 2013"), "(unaudited)" or a
  *    footnote letter names its period once ("year ended December 31, 2015"); a date printed in capitals reads as one.
+ * 17: a label stating the amount per share ("Dividends declared ($4.70 per share)") totals dollars; the denominator
+ *    of earnings per share counts shares and its numerator is the earnings; figures in the thousands under a
+ *    per-share group label are not per share.
  */
-export const EXTRACTION_VERSION = 16;
+export const EXTRACTION_VERSION = 17;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

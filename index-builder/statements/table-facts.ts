@@ -47,8 +47,11 @@ const MONTH_RE =
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
 /** A label counting shares: it starts with the count's words and names shares, or says what shares are used for. */
-const SHARE_COUNT_LABEL =
-  /^(?:(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b|shares used\b)/i;
+const SHARE_COUNT_LABEL = new RegExp(
+  String.raw`^(?:(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b` +
+    String.raw`|shares used\b|denominator\b)`,
+  'i',
+);
 const PER_SHARE_LABEL = /per (?:common |ordinary |diluted |basic )?share|\bEPS\b/i;
 /** A dollar word makes a shares label an amount ("par value", "at cost"); "per share amounts" is what counts serve. */
 const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
@@ -57,15 +60,19 @@ const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
  * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
  * group's: "Diluted earnings per share: Weighted average shares outstanding" is a count, "Shares used in
  * computation: Diluted earnings per share" an amount per share), then the whole label ("Shares used in computing
- * earnings per share: Basic" is a count); "Average price per share" is an amount per share.
+ * earnings per share: Basic" is a count); "Average price per share" is an amount per share. The denominator of
+ * earnings per share counts shares, its numerator is the earnings.
  */
 export function shareKind(label: string): 'count' | 'per share' | null {
   const counts = (l: string) =>
     SHARE_COUNT_LABEL.test(l) && !DOLLAR_WORD.test(l.replace(/\bper[- ]share amounts?\b/gi, ''));
-  const own = label.slice(label.lastIndexOf(': ') + 1).trim();
-  for (const l of [own, label]) {
+  // A label stating the amount per share ("Dividends declared ($4.44 per share)") totals dollars.
+  const stated = label.replace(/\$\s?[\d.,]+\s+per (?:common |ordinary )?share/gi, '');
+  const own = stated.slice(stated.lastIndexOf(': ') + 1).trim();
+  for (const l of [own, stated]) {
     if (counts(l)) return 'count';
-    if (PER_SHARE_LABEL.test(l)) return 'per share';
+    // The numerator of earnings per share is the earnings.
+    if (PER_SHARE_LABEL.test(l) && !/^numerator\b/i.test(l)) return 'per share';
   }
   return null;
 }
@@ -366,7 +373,9 @@ export class TableState {
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
     });
     const shares = shareKind(row.label);
-    const perShare = shares === 'per share';
+    // Figures in the thousands under a per-share heading are a group label's leak ("Net income per share: Working
+    // capital: 3,028,139"): the caption's scale holds for them.
+    const perShare = shares === 'per share' && cells.every((c) => c.value === null || Math.abs(c.value) < 1000);
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.

@@ -302,6 +302,9 @@ whole`, () => {
         'Basic earnings per ordinary share   $   0.62   $   0.58',
         'Weighted-average shares outstanding: Diluted   1,520   1,515',
         'Common stock, $0.01 par value; 1,520 shares issued   15   15',
+        'Dividends declared ($0.62 per share)   (940)   (880)',
+        'Net income per share:',
+        '   Working capital   3,028   2,608',
       ].join('\n'),
     ]).flatMap((s) => extractStatements(s, '10-K'));
     const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
@@ -311,6 +314,8 @@ whole`, () => {
       /: 1,520 for FY2024 \| 1,515 for FY2023 \(millions of shares\)$/,
     );
     expect(text('Common stock')).toMatch(/\(USD millions\)$/);
+    expect(text('Dividends declared')).toMatch(/\(USD millions\)$/);
+    expect(text('Net income per share: Working capital')).toMatch(/\(USD millions\)$/); // a group label's leak
     // The row's own label decides before its group's, then the whole label.
     expect(shareKind('Diluted earnings per share: Weighted average shares outstanding')).toBe('count');
     expect(shareKind('Shares used in computation: Diluted earnings per share')).toBe('per share');
@@ -319,6 +324,9 @@ whole`, () => {
     expect(shareKind('Average price paid per share')).toBe('per share');
     expect(shareKind('Weighted-average fair value (per share)')).toBe('per share');
     expect(shareKind('Treasury shares, at cost')).toBeNull();
+    expect(shareKind('Dividends declared ($4.44 per share, Note 7)')).toBeNull(); // totals dollars
+    expect(shareKind('Denominator for diluted earnings (loss) per share')).toBe('count');
+    expect(shareKind('Numerator: Numerator for basic earnings per share—net income')).toBeNull();
     expect(shareKind('Net income')).toBeNull();
   });
 
