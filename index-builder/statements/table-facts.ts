@@ -57,26 +57,6 @@ const PER_SHARE_LABEL = /per (?:common |ordinary |diluted |basic )?share|\bEPS\b
 const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
 
 /**
- * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
- * group's: "Diluted earnings per share: Weighted average shares outstanding" is a count, "Shares used in
- * computation: Diluted earnings per share" an amount per share), then the whole label ("Shares used in computing
- * earnings per share: Basic" is a count); "Average price per share" is an amount per share. The denominator of
- * earnings per share counts shares, its numerator is the earnings.
- */
-export function shareKind(label: string): 'count' | 'per share' | null {
-  const counts = (l: string) =>
-    SHARE_COUNT_LABEL.test(l) && !DOLLAR_WORD.test(l.replace(/\bper[- ]share amounts?\b/gi, ''));
-  // A label stating the amount per share ("Dividends declared ($4.44 per share)") totals dollars.
-  const stated = label.replace(/\$\s?[\d.,]+\s+per (?:common |ordinary )?share/gi, '');
-  const own = stated.slice(stated.lastIndexOf(': ') + 1).trim();
-  for (const l of [own, stated]) {
-    if (counts(l)) return 'count';
-    // The numerator of earnings per share is the earnings.
-    if (PER_SHARE_LABEL.test(l) && !/^numerator\b/i.test(l)) return 'per share';
-  }
-  return null;
-}
-/**
  * A row naming a ratio ("Tier 1 capital ratio", "Ratio of earnings to fixed charges", "Current ratio", "Allowance for
  * loan losses to period-end loans retained"): its figures are ratios or percentages, not the caption's dollars, when
  * none is beyond 100 ("Average total assets to calculate the Tier 1 leverage ratio: 218.6" is an amount).
@@ -99,6 +79,27 @@ const TRAILING_MONTH_DAY = new RegExp(
 );
 const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
 const DASH_TOKEN = /^[—–-]+$/;
+
+/**
+ * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
+ * group's: "Diluted earnings per share: Weighted average shares outstanding" is a count, "Shares used in
+ * computation: Diluted earnings per share" an amount per share), then the whole label ("Shares used in computing
+ * earnings per share: Basic" is a count); "Average price per share" is an amount per share. The denominator of
+ * earnings per share counts shares, its numerator is the earnings.
+ */
+export function shareKind(label: string): 'count' | 'per share' | null {
+  const counts = (l: string) =>
+    SHARE_COUNT_LABEL.test(l) && !DOLLAR_WORD.test(l.replace(/\bper[- ]share amounts?\b/gi, ''));
+  // A label stating the amount per share ("Dividends declared ($4.44 per share)") totals dollars.
+  const stated = label.replace(/\$\s?[\d.,]+\s+per (?:common |ordinary )?share/gi, '');
+  const own = stated.slice(stated.lastIndexOf(': ') + 1).trim();
+  for (const l of [own, stated]) {
+    if (counts(l)) return 'count';
+    // The numerator of earnings per share is the earnings.
+    if (PER_SHARE_LABEL.test(l) && !/^numerator\b/i.test(l)) return 'per share';
+  }
+  return null;
+}
 
 /** Splits a layout line into columns (3+ spaces). */
 export function splitColumns(line: string): string[] {
