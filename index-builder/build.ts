@@ -657,8 +657,10 @@ export const BUILD_STATE = 'build-state.json';
  * 17: a label stating the amount per share ("Dividends declared ($4.70 per share)") totals dollars; the denominator
  *    of earnings per share counts shares and its numerator is the earnings; figures in the thousands under a
  *    per-share group label are not per share.
+ * 18: a month-day printed in capitals reads "May 31" whichever header line gave it (a month-day line, a span's year
+ *    end), not only a date cell.
  */
-export const EXTRACTION_VERSION = 17;
+export const EXTRACTION_VERSION = 18;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

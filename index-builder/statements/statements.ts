@@ -27,16 +27,13 @@ export interface RawStatement {
 
 const MIN_CHARS = 25;
 const MAX_CHARS = 900;
-/**
- * A line of column headings that compare periods ("2016   2015   2014   % Change   % Change", "(Millions)   2022
- * 2021   Change"): a short caption at most, then only years and change headings. It reads as prose to the paragraph
- * (it still ends the table before it) but states nothing.
- */
+/** isChangeHeadings: years, then change headings only. */
 const CHANGE_HEADINGS = new RegExp(
   String.raw`^[^.;]{0,60}?(?:(?:FY\s?)?(?:19|20)\d\d\s+){2}(?:(?:FY\s?)?(?:19|20)\d\d|[%$/()]|change|percent(?:age)?` +
     String.raw`|increase|decrease|vs\.?|\s)*$`,
   'i',
 );
+
 // Abbreviations after which a period does not end a sentence.
 const ABBREVIATIONS = new RegExp(
   String.raw`\b(?:Inc|Corp|Co|Ltd|No|Nos|U\.S|U\.K|Mr|Ms|Mrs|Dr|Jr|Sr|St|vs|etc|e\.g|i\.e|approx|Jan|Feb|Mar` +
@@ -250,6 +247,15 @@ class RowGroups {
   }
 }
 
+/**
+ * A line of column headings that compare periods ("2016   2015   2014   % Change   % Change", "(Millions)   2022
+ * 2021   Change"): a short caption at most, then years and at least one change heading. It reads as prose to the
+ * paragraph (it still ends the table before it) but states nothing.
+ */
+function isChangeHeadings(sentence: string): boolean {
+  return CHANGE_HEADINGS.test(sentence) && /change|increase|decrease/i.test(sentence);
+}
+
 /** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */
 function paragraphStatements(
   p: Paragraph,
@@ -262,7 +268,7 @@ function paragraphStatements(
     // Too short, or an all-capitals line (company names, running headers): not a claim.
     if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
     sawProse = true;
-    if (CHANGE_HEADINGS.test(sentence) && /change|increase|decrease/i.test(sentence)) continue;
+    if (isChangeHeadings(sentence)) continue;
     // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
     if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
     const text = sentence.length > MAX_CHARS ? `${sentence.slice(0, MAX_CHARS)}…` : sentence;

@@ -317,8 +317,7 @@ export class TableState {
       let year: string;
       if (date) {
         year = date[3] ?? '';
-        // "DECEMBER 31," as a header may print it reads "December 31".
-        day = `${date[1]![0]!.toUpperCase()}${date[1]!.slice(1).toLowerCase()} ${date[2]}`;
+        day = `${date[1]} ${date[2]}`;
       } else {
         year = YEAR_CELL.exec(cell)![1]!;
         // One month-day over all columns ("December 31,") or one per column ("July 1,   June 25,").
@@ -335,6 +334,8 @@ export class TableState {
         if (m) day = `${m[1]} ${m[2]}`;
       }
       if (!day && this.yearEnd) day = this.yearEnd;
+      // "DECEMBER 31," as a header may print it, from whichever line gave it, reads "December 31".
+      if (day) day = `${day[0]!.toUpperCase()}${day.slice(1).toLowerCase()}`;
       const spanText = span
         ? span
             .replace(/\s+/g, ' ')
@@ -374,14 +375,15 @@ export class TableState {
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
     });
     const shares = shareKind(row.label);
+    const largest = Math.max(0, ...cells.map((c) => Math.abs(c.value ?? 0)));
     // Figures in the thousands under a per-share heading are a group label's leak ("Net income per share: Working
     // capital: 3,028,139"): the caption's scale holds for them.
-    const perShare = shares === 'per share' && cells.every((c) => c.value === null || Math.abs(c.value) < 1000);
+    const perShare = shares === 'per share' && largest < 1000;
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
     const shareCount = shares === 'count';
-    const ratio = RATIO_LABEL.test(row.label) && cells.every((c) => c.value === null || Math.abs(c.value) <= 100);
+    const ratio = RATIO_LABEL.test(row.label) && largest <= 100;
     const unit = percent
       ? '%'
       : perShare

@@ -30,6 +30,14 @@ const TEN_Q = [
   'Net sales rose 10% to $1,410 million in the quarter.',
 ].join('\n');
 
+/** The statements of a filing whose pages are given as lines, as the builder extracts them. */
+function statementsOf(form: '10-K' | '10-Q', ...pages: string[][]) {
+  return segmentFiling(
+    form,
+    pages.map((lines) => lines.join('\n')),
+  ).flatMap((s) => extractStatements(s, form));
+}
+
 describe('table facts', () => {
   it('parses rows with $ tokens and parenthesised negatives', () => {
     expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
@@ -126,15 +134,13 @@ describe('table facts', () => {
 
   it('names a span printed with the years it covers once, and a date printed in capitals as a date', () => {
     // Written for this test: a span line listing its years over date columns printed in capitals.
-    const rows = segmentFiling('10-K', [
-      [
-        'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
-        '(in millions)',
-        'YEAR ENDED DECEMBER 31, 2015 , 2014 , AND 2013',
-        'DECEMBER 31, 2015   DECEMBER 31, 2014   DECEMBER 31, 2013',
-        'Operating margin   2,866   3,088   2,941',
-      ].join('\n'),
-    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const rows = statementsOf('10-K', [
+      'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+      '(in millions)',
+      'YEAR ENDED DECEMBER 31, 2015 , 2014 , AND 2013',
+      'DECEMBER 31, 2015   DECEMBER 31, 2014   DECEMBER 31, 2013',
+      'Operating margin   2,866   3,088   2,941',
+    ]);
     const row = rows.find((r) => r.text.startsWith('Operating margin'))!;
     expect(row.text).toBe(
       'Operating margin: 2,866 for year ended December 31, 2015 | 3,088 for year ended December 31, 2014 | ' +
@@ -142,16 +148,14 @@ describe('table facts', () => {
     );
     expect(row.fact!.cells.map((c) => c.periodKey)).toEqual(['FY2015', 'FY2014', 'FY2013']);
     // A span's "(unaudited)" or footnote letter is no part of the period.
-    const quarter = segmentFiling('10-Q', [
-      [
-        'PART I — FINANCIAL INFORMATION',
-        'Item 2. Management’s Discussion and Analysis',
-        '(in millions)',
-        '   Three Months Ended (unaudited)',
-        '   Sep 30, 2024   Sep 30, 2023',
-        'Net revenue   1,210   1,105',
-      ].join('\n'),
-    ]).flatMap((s) => extractStatements(s, '10-Q'));
+    const quarter = statementsOf('10-Q', [
+      'PART I — FINANCIAL INFORMATION',
+      'Item 2. Management’s Discussion and Analysis',
+      '(in millions)',
+      '   Three Months Ended (unaudited)',
+      '   Sep 30, 2024   Sep 30, 2023',
+      'Net revenue   1,210   1,105',
+    ]);
     expect(quarter.find((r) => r.text.startsWith('Net revenue'))!.text).toBe(
       'Net revenue: 1,210 for three months ended Sep 30, 2024 | ' +
         '1,105 for three months ended Sep 30, 2023 (USD millions)',
@@ -199,7 +203,7 @@ describe('table facts', () => {
   it('keeps a line of column headings comparing periods out of the sentences, and its rows as they were', () => {
     // Written for this test: an MD&A table whose header names a change column, which the table reader does not take
     // for a header (its rows keep no periods), and which states nothing as a sentence either.
-    const page = [
+    const out = statementsOf('10-K', [
       'PART II',
       'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
       'Net sales rose in 2024 on higher volumes in every region we serve.',
@@ -208,8 +212,7 @@ describe('table facts', () => {
       'Operating Expenses: (Percent of net sales)   2024   2023   Change',
       'Selling and administrative   21.0%   22.1%   (1.1)%',
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
-    ].join('\n');
-    const out = segmentFiling('10-K', [page]).flatMap((s) => extractStatements(s, '10-K'));
+    ]);
     expect(out.map((s) => s.text)).toEqual([
       'Net sales rose in 2024 on higher volumes in every region we serve.',
       'Net sales: 1,210 | 1,105 | 10%',
@@ -293,20 +296,18 @@ whole`, () => {
 
   it('gives share counts their own unit and per-share amounts theirs, whatever the caption scale', () => {
     // Written for this test: an income statement's share and per-share rows under a "(In millions)" caption.
-    const rows = segmentFiling('10-K', [
-      [
-        'Item 8. Financial Statements and Supplementary Data',
-        'CONSOLIDATED STATEMENTS OF INCOME',
-        '(In millions, except per share amounts)   2024   2023',
-        'Net income   $   940   $   880',
-        'Basic earnings per ordinary share   $   0.62   $   0.58',
-        'Weighted-average shares outstanding: Diluted   1,520   1,515',
-        'Common stock, $0.01 par value; 1,520 shares issued   15   15',
-        'Dividends declared ($0.62 per share)   (940)   (880)',
-        'Net income per share:',
-        '   Working capital   3,028   2,608',
-      ].join('\n'),
-    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      'CONSOLIDATED STATEMENTS OF INCOME',
+      '(In millions, except per share amounts)   2024   2023',
+      'Net income   $   940   $   880',
+      'Basic earnings per ordinary share   $   0.62   $   0.58',
+      'Weighted-average shares outstanding: Diluted   1,520   1,515',
+      'Common stock, $0.01 par value; 1,520 shares issued   15   15',
+      'Dividends declared ($0.62 per share)   (940)   (880)',
+      'Net income per share:',
+      '   Working capital   3,028   2,608',
+    ]);
     const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
     expect(text('Net income')).toMatch(/\(USD millions\)$/);
     expect(text('Basic earnings per ordinary share')).toMatch(/\(USD per share\)$/);
@@ -332,17 +333,15 @@ whole`, () => {
 
   it('prints ratios under a dollar caption without its unit, and an amount named after a ratio with it', () => {
     // Written for this test: a bank's capital table under "(In millions, except ratios)".
-    const rows = segmentFiling('10-K', [
-      [
-        'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
-        '(In millions, except ratios)   2024   2023',
-        'Tier 1 capital   $   41,200   $   39,800',
-        'Tier 1 capital ratio   15.0   14.1',
-        'Nonaccrual loans to total retained loans   0.62   0.71',
-        'Transfers to loans held-for-sale   12   9',
-        'Average total assets for the leverage ratio   218.6   207.3',
-      ].join('\n'),
-    ]).flatMap((s) => extractStatements(s, '10-K'));
+    const rows = statementsOf('10-K', [
+      'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+      '(In millions, except ratios)   2024   2023',
+      'Tier 1 capital   $   41,200   $   39,800',
+      'Tier 1 capital ratio   15.0   14.1',
+      'Nonaccrual loans to total retained loans   0.62   0.71',
+      'Transfers to loans held-for-sale   12   9',
+      'Average total assets for the leverage ratio   218.6   207.3',
+    ]);
     const text = (label: string) => rows.find((r) => r.text.startsWith(label))!.text;
     expect(text('Tier 1 capital:')).toBe('Tier 1 capital: 41,200 for FY2024 | 39,800 for FY2023 (USD millions)');
     expect(text('Tier 1 capital ratio')).toBe('Tier 1 capital ratio: 15.0 for FY2024 | 14.1 for FY2023');
