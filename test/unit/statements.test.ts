@@ -147,6 +147,17 @@ describe('table facts', () => {
         '2,941 for year ended December 31, 2013 (USD millions)',
     );
     expect(row.fact!.cells.map((c) => c.periodKey)).toEqual(['FY2015', 'FY2014', 'FY2013']);
+    // So does a month-day printed in capitals on the span line above year columns.
+    const annual = statementsOf('10-K', [
+      'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+      '(In millions)',
+      '   YEAR ENDED MAY 31,',
+      '   2023   2022',
+      'Net income   $   5,070   $   6,046',
+    ]);
+    expect(annual[0]!.text).toBe(
+      'Net income: 5,070 for year ended May 31, 2023 | 6,046 for year ended May 31, 2022 (USD millions)',
+    );
     // A span's "(unaudited)" or footnote letter is no part of the period.
     const quarter = statementsOf('10-Q', [
       'PART I — FINANCIAL INFORMATION',
