@@ -38,7 +38,7 @@ import { readJsonl } from './jsonl';
 import { answerSupport, docugamiAnswer, percentile } from './score';
 
 export type Half = 'tuning' | 'check';
-export type DevSet = 'financebench' | 'dev-2' | 'docugami';
+export type DevSet = 'financebench' | 'dev-2' | 'docugami' | 'dev-3';
 /** The dev sets and the outside check set: what the answer metrics are reported for. */
 export type AnswerSet = DevSet | 'outside-check';
 export const HALF_MODES = ['basic', 'research', 'agentic_research'] as const;
@@ -188,7 +188,53 @@ export function readDevQuestions(root: string, shared: string, pages?: PageStore
         : NO_ANSWER_GOLD,
     });
   }
+  out.push(...readDev3(root, tickerOf, filingOf, halfOf, pages));
   return out;
+}
+
+/**
+ * dev-3 (bench/dev-3): analyst-style questions on tuning companies, its gold passages located in the corpus pages
+ * (doc, page, character span) rather than copied, read from the pages when they are given.
+ */
+function readDev3(
+  root: string,
+  tickerOf: Map<string, string>,
+  filingOf: ReadonlyMap<string, string>,
+  halfOf: (id: string, company: string) => Half,
+  pages?: PageStore,
+): DevQuestion[] {
+  type Dev3Row = {
+    id: string;
+    kind: string;
+    question: string;
+    answer: string;
+    gold: { doc_id: string; page: number; start: number; end: number }[];
+    key_figures: string[];
+    key_terms: string[];
+  };
+  return readJsonl<Dev3Row>(join(root, 'bench/dev-3/questions.jsonl')).map((r) => {
+    const company = onlyTicker(
+      r.id,
+      r.gold.map((g) => g.doc_id),
+      tickerOf,
+    );
+    const evidence = r.gold.map((g) => ({
+      doc_id: g.doc_id,
+      evidence_text: pages?.text(g.doc_id, g.page)?.slice(g.start, g.end) ?? '',
+    }));
+    return {
+      set: 'dev-3',
+      id: r.id,
+      question: r.question,
+      answer: r.answer,
+      justification: null,
+      goldPages: r.gold.map((g) => `${g.doc_id}#${g.page}`),
+      company,
+      half: halfOf(r.id, company),
+      types: [r.kind],
+      answerGold: pages ? outsideCheckGold({ ...r, evidence }, filingOf) : NO_ANSWER_GOLD,
+    };
+  });
 }
 
 /**
@@ -314,7 +360,7 @@ export interface HalvesSummary {
   answers?: AnswerRow[];
 }
 
-const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami'];
+const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3'];
 const HALVES: Half[] = ['tuning', 'check'];
 
 export function summarizeHalves(questions: readonly DevQuestion[], outcomes: readonly HalfOutcome[]): HalvesSummary {

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { NO_ANSWER_GOLD } from '../../bench/lib/answer-gold';
+import { figuresIn, normalizeFigure, termText } from '../../bench/lib/answer-metrics';
+import { PageStore, readPages } from '../../bench/lib/corpus-pages';
 import { readDevQuestions, retrieveCalls, summarizeHalves, type HalfOutcome } from '../../bench/lib/halves';
 import { SHARED, sharedFilingsAvailable } from '../support/shared-subset';
 
@@ -68,14 +70,37 @@ describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on t
     const split = JSON.parse(readFileSync('bench/split.json', 'utf8')) as { tuning: string[]; check: string[] };
     expect(split.tuning.filter((t) => split.check.includes(t))).toEqual([]);
     const questions = readDevQuestions(process.cwd(), SHARED);
-    expect(new Set(questions.map((q) => q.set))).toEqual(new Set(['financebench', 'dev-2', 'docugami']));
+    expect(new Set(questions.map((q) => q.set))).toEqual(new Set(['financebench', 'dev-2', 'docugami', 'dev-3']));
     for (const q of questions) expect(split[q.half], q.id).toContain(q.company);
+    // dev-3 was written on tuning companies only (bench/dev-3/README.md).
+    expect(new Set(questions.filter((q) => q.set === 'dev-3').map((q) => q.half))).toEqual(new Set(['tuning']));
     // Both halves hold questions of every set (the split is by company, about half each).
     for (const set of ['financebench', 'dev-2', 'docugami']) {
       const inSet = questions.filter((q) => q.set === set);
       const check = inSet.filter((q) => q.half === 'check').length;
       expect(check / inSet.length, set).toBeGreaterThan(0.3);
       expect(check / inSet.length, set).toBeLessThan(0.7);
+    }
+  });
+});
+
+describe.skipIf(!sharedFilingsAvailable())('bench dev-3: gold passages located in the corpus pages', () => {
+  it('reads each span from its page, and the span holds every key term and figure', async () => {
+    const pages = new PageStore(await readPages(`${SHARED}/corpus/filings/pages.jsonl.gz`));
+    const dev3 = readDevQuestions(process.cwd(), SHARED, pages).filter((q) => q.set === 'dev-3');
+    expect(dev3.length).toBe(45);
+    for (const q of dev3) {
+      const passages = q.answerGold.passages.map((p) => p.text);
+      // A span is the answering sentences or rows: a one-line row is the shortest ("Annual tax rate 16.1 % 21.8 %").
+      expect(
+        passages.every((t) => t.trim().length >= 20),
+        q.id,
+      ).toBe(true);
+      const text = termText(passages.join('\n'));
+      for (const term of q.answerGold.key?.terms ?? []) expect(text, q.id).toContain(termText(term));
+      const figures = new Set(passages.flatMap((t) => [...figuresIn(t)]));
+      for (const f of q.answerGold.key?.figures ?? [])
+        expect(figures.has(normalizeFigure(f)), `${q.id} ${f}`).toBe(true);
     }
   });
 });
