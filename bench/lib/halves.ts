@@ -5,11 +5,13 @@
  *
  * A question's company, the key of the split:
  *   FinanceBench dev  its doc's ticker (the corpus's documents.jsonl)
- *   dev-2             its gold doc's ticker
+ *   dev-2, dev-3      its gold doc's ticker
  *   docugami 10-Q     its source docs' ticker
  * Every dev question has exactly one; a question with none or several stops the run (the split would be ambiguous).
  *
- * Scores: gold-page hit (FinanceBench, dev-2: a returned entry cites a gold page) and answer support (all three;
+ * dev-3 is on the tuning half only (bench/dev-3/README.md).
+ *
+ * Scores: gold-page hit (FinanceBench, dev-2, dev-3: a returned entry cites a gold page) and answer support (all;
  * docugami has no page gold, so answer support is its figure); the answer key and answering passage
  * (bench/lib/answer-metrics.ts) of every question with that gold (bench/lib/answer-gold.ts).
  *
@@ -218,10 +220,12 @@ function readDev3(
       r.gold.map((g) => g.doc_id),
       tickerOf,
     );
-    const evidence = r.gold.map((g) => ({
-      doc_id: g.doc_id,
-      evidence_text: pages?.text(g.doc_id, g.page)?.slice(g.start, g.end) ?? '',
-    }));
+    // A span whose page the corpus lacks stops the run: an empty gold passage would count as answered.
+    const spanText = (g: Dev3Row['gold'][number]) => {
+      const page = pages!.text(g.doc_id, g.page);
+      if (page === undefined) throw new Error(`question ${r.id}: no corpus page ${g.doc_id}#${g.page}`);
+      return page.slice(g.start, g.end);
+    };
     return {
       set: 'dev-3',
       id: r.id,
@@ -232,7 +236,12 @@ function readDev3(
       company,
       half: halfOf(r.id, company),
       types: [r.kind],
-      answerGold: pages ? outsideCheckGold({ ...r, evidence }, filingOf) : NO_ANSWER_GOLD,
+      answerGold: pages
+        ? outsideCheckGold(
+            { ...r, evidence: r.gold.map((g) => ({ doc_id: g.doc_id, evidence_text: spanText(g) })) },
+            filingOf,
+          )
+        : NO_ANSWER_GOLD,
     };
   });
 }
