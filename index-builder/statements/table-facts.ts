@@ -382,17 +382,12 @@ export class TableState {
     const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
-    const shareCount = shares === 'count';
     const ratio = RATIO_LABEL.test(row.label) && largest <= 100;
-    const unit = percent
-      ? '%'
-      : perShare
-        ? 'USD per share'
-        : shareCount
-          ? 'shares'
-          : ratio || !this.scale
-            ? null
-            : 'USD';
+    let unit: string | null = this.scale ? 'USD' : null;
+    if (percent) unit = '%';
+    else if (perShare) unit = 'USD per share';
+    else if (shares === 'count') unit = 'shares';
+    else if (ratio) unit = null;
     return { label: row.label, cells, scale: percent || perShare || ratio ? null : this.scale, unit };
   }
 }
