@@ -659,8 +659,10 @@ export const BUILD_STATE = 'build-state.json';
  *    per-share group label are not per share.
  * 18: a month-day printed in capitals reads "May 31" whichever header line gave it (a month-day line, a span's year
  *    end), not only a date cell.
+ * 19: a share's price ("Year-end stock price", "Price range of common stock: High") is an amount per share, not in
+ *    the caption's millions.
  */
-export const EXTRACTION_VERSION = 18;
+export const EXTRACTION_VERSION = 19;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -53,6 +53,19 @@ const SHARE_COUNT_LABEL = new RegExp(
   'i',
 );
 const PER_SHARE_LABEL = /per (?:common |ordinary |diluted |basic )?share|\bEPS\b/i;
+/**
+ * The price of a share is an amount per share: "Year-end stock price", "Price range of common stock: High", "Market
+ * price of common stock: Low" (Item 5's market information and five-year summaries print them under a caption's
+ * "(In millions)"). A group label counts only for the columns a price table has ("High", "Low", "Fourth quarter"):
+ * "Common stock price: Current ratio" is a group label's leak.
+ */
+const SHARE_PRICE_LABEL = new RegExp(
+  String.raw`^(?:[\w-]+\s+){0,2}(?:stock|share)\s+prices?\b|^(?:market\s+)?prices?\s+(?:range\s+)?of\s+` +
+    String.raw`(?:our\s+|the\s+)?(?:common\s+)?(?:stock|shares)\b`,
+  'i',
+);
+const PRICE_COLUMN_LABEL =
+  /^(?:(?:high|low|close|closing|first|second|third|fourth|quarter|q[1-4]|fiscal|\d{4})\s*)+$/i;
 /** A dollar word makes a shares label an amount ("par value", "at cost"); "per share amounts" is what counts serve. */
 const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
 
@@ -84,8 +97,8 @@ const DASH_TOKEN = /^[—–-]+$/;
  * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
  * group's: "Diluted earnings per share: Weighted average shares outstanding" is a count, "Shares used in
  * computation: Diluted earnings per share" an amount per share), then the whole label ("Shares used in computing
- * earnings per share: Basic" is a count); "Average price per share" is an amount per share. The denominator of
- * earnings per share counts shares, its numerator is the earnings.
+ * earnings per share: Basic" is a count); "Average price per share" is an amount per share, and so is a share's
+ * price ("Year-end stock price"). The denominator of earnings per share counts shares, its numerator is the earnings.
  */
 export function shareKind(label: string): 'count' | 'per share' | null {
   const counts = (l: string) =>
@@ -98,7 +111,10 @@ export function shareKind(label: string): 'count' | 'per share' | null {
     // The numerator of earnings per share is the earnings.
     if (PER_SHARE_LABEL.test(l) && !/^numerator\b/i.test(l)) return 'per share';
   }
-  return null;
+  const groups = stated.split(': ');
+  const price =
+    SHARE_PRICE_LABEL.test(own) || (PRICE_COLUMN_LABEL.test(own) && groups.some((g) => SHARE_PRICE_LABEL.test(g)));
+  return price ? 'per share' : null;
 }
 
 /** Splits a layout line into columns (3+ spaces). */

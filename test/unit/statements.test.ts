@@ -342,6 +342,20 @@ whole`, () => {
     expect(shareKind('Net income')).toBeNull();
   });
 
+  it("reads a share's price as an amount per share, not a price table's neighbours", () => {
+    expect(shareKind('Year-end stock price')).toBe('per share');
+    expect(shareKind('Share data: Low stock price')).toBe('per share');
+    expect(shareKind('Price range of common stock: High')).toBe('per share');
+    expect(shareKind('Market price of our common stock: Fourth quarter')).toBe('per share');
+    // A price table's group label does not make another row a price.
+    expect(shareKind('Common stock price: Current ratio')).toBeNull();
+    // Prices that are not a share's, and a count of options named after the share price.
+    expect(shareKind('Lower market prices of electricity')).toBeNull();
+    expect(
+      shareKind('Stock options with exercise prices above the average market price of our common stock'),
+    ).toBeNull();
+  });
+
   it('prints ratios under a dollar caption without its unit, and an amount named after a ratio with it', () => {
     // Written for this test: a bank's capital table under "(In millions, except ratios)".
     const rows = statementsOf('10-K', [
