@@ -60,7 +60,7 @@ const PER_SHARE_LABEL = /per (?:common |ordinary |diluted |basic )?share|\bEPS\b
  * "Common stock price: Current ratio" is a group label's leak.
  */
 const SHARE_PRICE_LABEL = new RegExp(
-  String.raw`^(?:[\w-]+\s+){0,2}(?:stock|share)\s+prices?\b|^(?:market\s+)?prices?\s+(?:range\s+)?of\s+` +
+  String.raw`^(?:[\w-]+\s+){0,2}(?:stock|share)\s+prices?\b(?!-)|^(?:market\s+)?prices?\s+(?:range\s+)?of\s+` +
     String.raw`(?:our\s+|the\s+)?(?:common\s+)?(?:stock|shares)\b`,
   'i',
 );

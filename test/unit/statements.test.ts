@@ -349,8 +349,9 @@ whole`, () => {
     expect(shareKind('Market price of our common stock: Fourth quarter')).toBe('per share');
     // A price table's group label does not make another row a price.
     expect(shareKind('Common stock price: Current ratio')).toBeNull();
-    // Prices that are not a share's, and a count of options named after the share price.
+    // Prices that are not a share's, awards named after it, and a count of options named after the share price.
     expect(shareKind('Lower market prices of electricity')).toBeNull();
+    expect(shareKind('Share price-based awards')).toBeNull();
     expect(
       shareKind('Stock options with exercise prices above the average market price of our common stock'),
     ).toBeNull();
