@@ -3,7 +3,9 @@
  * its scores (bench/lib/halves.ts scoreEntries) and the page-BM25 baseline's answer key; for a miss, the answer,
  * the key figures and terms the evidence lacks, the filters applied and the first entries with their sources. The
  * check half and outside-check are never read (evaluation hygiene: choose a change on the tuning half only).
- *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research]
+ *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research] [tokens|none]
+ * The optional cap (default 4,000; `none` uncapped) shows what the budget leaves out: the chains asked uncapped hold
+ * what a larger budget could return (docs/EXPERIMENTS.md "What the budget leaves out"); page-BM25 keeps 4,000 uncapped.
  */
 import { join, resolve } from 'node:path';
 import { openFileIndex } from '../test/support/file-index';
@@ -20,7 +22,9 @@ const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 
 async function main() {
-  const [dir, mode = 'basic'] = process.argv.slice(2);
+  const [dir, mode = 'basic', capArg = '4000'] = process.argv.slice(2);
+  const cap = capArg === 'none' ? null : Number(capArg);
+  if (cap !== null && !(Number.isInteger(cap) && cap > 0)) throw new Error(`cap: tokens or none, not ${capArg}`);
   const pageList = await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz'));
   const pages = new PageStore(pageList);
   const docs = readJsonl<CorpusDoc>(join(SHARED, 'corpus/filings/documents.jsonl'));
@@ -36,10 +40,10 @@ async function main() {
     if (v) tally.set(`${k} k`, (tally.get(`${k} k`) ?? 0) + 1);
   };
   for (const q of qs) {
-    const r = await askInProcess(reader, { query: q.question, mode, cap: 4000 });
+    const r = await askInProcess(reader, { query: q.question, mode, cap });
     const text = r.entries.map((e) => e.text).join('\n');
     const { key, passage, hit, support } = scoreEntries(q, r.entries, cat, filingOf);
-    const baseHits = base.query(q.question, 4000, base.conditionsFor(q.question));
+    const baseHits = base.query(q.question, cap ?? 4000, base.conditionsFor(q.question));
     const baseKey = q.answerGold.key && answerKey(q.answerGold.key, baseHits.map((h) => h.text).join('\n'));
     count(`${q.set} key`, key);
     count(`${q.set} baseline key`, baseKey);
