@@ -367,6 +367,11 @@ export interface HalvesSummary {
   inProcessMs: { mode: HalfMode; p50: number | null; p95: number | null }[];
   /** Answer key, answering passage (and outside-check's gold-page hit) per set, half and type (lib/answers.ts). */
   answers?: AnswerRow[];
+  /**
+   * Each dev question's headline score per mode (not outside-check's), so a judgement counts the questions a change
+   * gained and lost, not only their sum (bench/lib/judge.ts).
+   */
+  scored?: { id: string; set: DevSet; half: Half; mode: HalfMode; headline: boolean }[];
 }
 
 const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3'];
@@ -391,6 +396,12 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
     retrieveCalls: [],
     inProcessMs: [],
     answers: summarizeAnswers(questions, outcomes, HALF_MODES),
+    scored: outcomes.flatMap((o) => {
+      const q = byId.get(o.id);
+      return q && q.set !== 'outside-check'
+        ? [{ id: o.id, set: q.set, half: q.half, mode: o.mode, headline: headlineOf(o) }]
+        : [];
+    }),
   };
   for (const set of SETS) {
     const inSet = questions.filter((q) => q.set === set);

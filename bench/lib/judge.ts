@@ -26,6 +26,12 @@ export interface SetDelta {
   before: number;
   after: number;
   n: number;
+  /**
+   * The questions that gained and that lost the score, when both runs list them (HalvesSummary.scored): a sum of 0
+   * may be two gained and two lost, and a set that churns by several questions on every change is noisier than its
+   * sum says.
+   */
+  churn?: { gained: number; lost: number };
 }
 
 export interface Verdict {
@@ -89,8 +95,26 @@ function judgeAnswers(before: readonly AnswerRow[], after: readonly AnswerRow[],
   return { deltas, keyGain, rule: { keep: reasons.length === 0, reasons } };
 }
 
+/** Per set, half and mode, the questions scored before and not after (lost) and the reverse (gained). */
+function churnOf(before: HalvesSummary, after: HalvesSummary): Map<string, { gained: number; lost: number }> | null {
+  if (!before.scored || !after.scored) return null;
+  const afterOf = new Map(after.scored.map((s) => [`${s.mode}|${s.id}`, s.headline]));
+  const out = new Map<string, { gained: number; lost: number }>();
+  for (const b of before.scored) {
+    const a = afterOf.get(`${b.mode}|${b.id}`);
+    if (a === undefined || a === b.headline) continue;
+    const key = `${b.set}|${b.half}|${b.mode}`;
+    const c = out.get(key) ?? { gained: 0, lost: 0 };
+    if (a) c.gained++;
+    else c.lost++;
+    out.set(key, c);
+  }
+  return out;
+}
+
 export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdict {
   const deltas: SetDelta[] = [];
+  const churn = churnOf(before, after);
   for (const b of before.headline) {
     const a = after.headline.find((h) => h.set === b.set && h.half === b.half);
     if (!a) throw new Error(`the after run has no ${b.set} ${b.half} half`);
@@ -104,6 +128,7 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
         before: b.byMode[mode].k,
         after: a.byMode[mode].k,
         n: b.byMode[mode].n,
+        ...(churn ? { churn: churn.get(`${b.set}|${b.half}|${mode}`) ?? { gained: 0, lost: 0 } } : {}),
       });
     }
   }
@@ -151,7 +176,10 @@ export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdic
 
 const signed = (x: number) => (x > 0 ? `+${x}` : `${x}`);
 
-/** The verdict as markdown: each set's score before -> after per half and mode, the check half's sums, both rules. */
+/**
+ * The verdict as markdown: each set's score before -> after per half and mode (with the questions gained and lost,
+ * "(+2 -3)", when both runs list them), the check half's sums, both rules.
+ */
 export function renderVerdict(v: Verdict): string {
   const label: Record<HalfMode, string> = { basic: 'basic', research: 'research', agentic_research: 'agentic' };
   const out = [
@@ -163,7 +191,8 @@ export function renderVerdict(v: Verdict): string {
     for (const set of sets) {
       const cells = HALF_MODES.map((m) => {
         const d = v.deltas.find((x) => x.half === half && x.set === set && x.mode === m)!;
-        return `${d.before} -> ${d.after} of ${d.n}`;
+        const c = d.churn;
+        return `${d.before} -> ${d.after} of ${d.n}${c && (c.gained || c.lost) ? ` (+${c.gained} -${c.lost})` : ''}`;
       });
       out.push(`| ${half} | ${set} | ${cells.join(' | ')} |`);
     }

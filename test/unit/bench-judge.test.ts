@@ -89,6 +89,27 @@ describe('bench judge: the keep rule', () => {
     expect(renderVerdict(v)).not.toContain('answer numeric');
   });
 
+  it('counts the questions gained and lost when both runs list them', () => {
+    // docugami check, basic: q1 and q2 lose the score, q3 gains it; the sum alone says -1.
+    const scored = (hits: Record<string, boolean>): HalvesSummary['scored'] =>
+      Object.entries(hits).map(([id, headline]) => ({ id, set: 'docugami', half: 'check', mode: 'basic', headline }));
+    const before = { ...summary({}), scored: scored({ q1: true, q2: true, q3: false, q4: true }) };
+    const after = {
+      ...summary({ 'check docugami': [9, 10, 10] }),
+      scored: scored({ q1: false, q2: false, q3: true, q4: true }),
+    };
+    const v = judgeChange(before, after);
+    const d = v.deltas.find((x) => x.set === 'docugami' && x.half === 'check' && x.mode === 'basic');
+    expect(d?.churn).toEqual({ gained: 1, lost: 2 });
+    expect(v.deltas.find((x) => x.set === 'dev-2' && x.half === 'check' && x.mode === 'basic')?.churn).toEqual({
+      gained: 0,
+      lost: 0,
+    });
+    expect(renderVerdict(v)).toContain('| check | docugami | 10 -> 9 of 20 (+1 -2) | 10 -> 10 of 20 |');
+    // A run saved before the lists were kept: sums only.
+    expect(judgeChange(summary({}), after).deltas.every((x) => x.churn === undefined)).toBe(true);
+  });
+
   it('refuses runs over different questions', () => {
     const other = summary({});
     other.headline[0]!.byMode.basic.n = 19;
