@@ -194,7 +194,10 @@ describe('IntervalLimiter', () => {
       release();
     }
     await held;
-    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(99);
+    // A start is observed when the awaiting code resumes, a few ms after the limiter let it go on a busy machine, so
+    // one step may look shorter by that delay; the delays do not add up over the run. A burst would be 0 ms apart.
+    for (let i = 1; i < starts.length; i++) expect(starts[i]! - starts[i - 1]!).toBeGreaterThanOrEqual(90);
+    expect(starts[9]! - starts[0]!).toBeGreaterThanOrEqual(890);
     expect(starts[10]! - firstEnd).toBeGreaterThanOrEqual(1000);
   });
 });
