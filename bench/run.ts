@@ -728,8 +728,7 @@ async function main() {
       started,
       seconds: round((performance.now() - t0) / 1000, 1),
       machine: { cpus: cpus().length, loadavg_at_end: loadavg().map((x) => round(x, 2)), node: process.version },
-      // Per-question scores are for bench:judge's saved runs; per_question below lists the dev outcomes already.
-      halves: { ...halves, scored: undefined },
+      halves,
       index: {
         version: index.build.version,
         reused: index.reused,
