@@ -23,7 +23,14 @@ export interface AnswerRow {
 /** A question's scores as the metric reads them (null: no gold for it). */
 type Scored = Pick<HalfOutcome, 'id' | 'key' | 'passage' | 'hit'>;
 
-export const ANSWER_SETS: readonly AnswerSet[] = ['outside-check', 'financebench', 'dev-2', 'docugami', 'dev-3'];
+export const ANSWER_SETS: readonly AnswerSet[] = [
+  'outside-check',
+  'financebench',
+  'dev-2',
+  'docugami',
+  'dev-3',
+  'dev-4',
+];
 const METRIC_OF: Record<AnswerMetric, (o: Scored) => boolean | null> = {
   'answer key': (o) => o.key,
   'answering passage': (o) => o.passage,

@@ -5,13 +5,14 @@
  *
  * A question's company, the key of the split:
  *   FinanceBench dev  its doc's ticker (the corpus's documents.jsonl)
- *   dev-2, dev-3      its gold doc's ticker
+ *   dev-2, dev-3, dev-4  its gold doc's ticker
  *   docugami 10-Q     its source docs' ticker
  * Every dev question has exactly one; a question with none or several stops the run (the split would be ambiguous).
  *
- * dev-3 is on the tuning half only (bench/dev-3/README.md).
+ * dev-3 is on the tuning half only (bench/dev-3/README.md), dev-4 on the check half only
+ * (bench/dev-4/README.md).
  *
- * Scores: gold-page hit (FinanceBench, dev-2, dev-3: a returned entry cites a gold page) and answer support (all;
+ * Scores: gold-page hit (FinanceBench, dev-2, dev-3, dev-4: a returned entry cites a gold page) and answer support (all;
  * docugami has no page gold, so answer support is its figure); the answer key and answering passage
  * (bench/lib/answer-metrics.ts) of every question with that gold (bench/lib/answer-gold.ts).
  *
@@ -40,7 +41,9 @@ import { readJsonl } from './jsonl';
 import { answerSupport, docugamiAnswer, percentile } from './score';
 
 export type Half = 'tuning' | 'check';
-export type DevSet = 'financebench' | 'dev-2' | 'docugami' | 'dev-3';
+export type DevSet = 'financebench' | 'dev-2' | 'docugami' | WrittenSet;
+/** The sets written for this project as spans of the corpus pages (bench/dev-3, bench/dev-4). */
+export type WrittenSet = 'dev-3' | 'dev-4';
 /** The dev sets and the outside check set: what the answer metrics are reported for. */
 export type AnswerSet = DevSet | 'outside-check';
 export const HALF_MODES = ['basic', 'research', 'agentic_research'] as const;
@@ -190,22 +193,25 @@ export function readDevQuestions(root: string, shared: string, pages?: PageStore
         : NO_ANSWER_GOLD,
     });
   }
-  out.push(...readDev3(root, tickerOf, filingOf, halfOf, pages));
+  for (const set of ['dev-3', 'dev-4'] as const)
+    out.push(...readWrittenSet(root, set, tickerOf, filingOf, halfOf, pages));
   return out;
 }
 
 /**
- * dev-3 (bench/dev-3): analyst-style questions on tuning companies, its gold passages located in the corpus pages
- * (doc, page, character span) rather than copied, read from the pages when they are given.
+ * dev-3 and dev-4 (bench/dev-3, bench/dev-4): analyst-style questions written for this project, dev-3 on tuning
+ * companies and dev-4 on check companies, their gold passages located in the corpus pages (doc, page, character span)
+ * rather than copied, read from the pages when they are given.
  */
-function readDev3(
+function readWrittenSet(
   root: string,
+  set: WrittenSet,
   tickerOf: Map<string, string>,
   filingOf: ReadonlyMap<string, string>,
   halfOf: (id: string, company: string) => Half,
   pages?: PageStore,
 ): DevQuestion[] {
-  type Dev3Row = {
+  type WrittenRow = {
     id: string;
     kind: string;
     question: string;
@@ -214,20 +220,20 @@ function readDev3(
     key_figures: string[];
     key_terms: string[];
   };
-  return readJsonl<Dev3Row>(join(root, 'bench/dev-3/questions.jsonl')).map((r) => {
+  return readJsonl<WrittenRow>(join(root, `bench/${set}/questions.jsonl`)).map((r) => {
     const company = onlyTicker(
       r.id,
       r.gold.map((g) => g.doc_id),
       tickerOf,
     );
     // A span whose page the corpus lacks stops the run: an empty gold passage would count as answered.
-    const spanText = (g: Dev3Row['gold'][number]) => {
+    const spanText = (g: WrittenRow['gold'][number]) => {
       const page = pages!.text(g.doc_id, g.page);
       if (page === undefined) throw new Error(`question ${r.id}: no corpus page ${g.doc_id}#${g.page}`);
       return page.slice(g.start, g.end);
     };
     return {
-      set: 'dev-3',
+      set,
       id: r.id,
       question: r.question,
       answer: r.answer,
@@ -374,7 +380,7 @@ export interface HalvesSummary {
   scored?: { id: string; set: DevSet; half: Half; mode: HalfMode; headline: boolean }[];
 }
 
-const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3'];
+const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4'];
 const HALVES: Half[] = ['tuning', 'check'];
 
 export function summarizeHalves(questions: readonly DevQuestion[], outcomes: readonly HalfOutcome[]): HalvesSummary {

@@ -70,10 +70,13 @@ describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on t
     const split = JSON.parse(readFileSync('bench/split.json', 'utf8')) as { tuning: string[]; check: string[] };
     expect(split.tuning.filter((t) => split.check.includes(t))).toEqual([]);
     const questions = readDevQuestions(process.cwd(), SHARED);
-    expect(new Set(questions.map((q) => q.set))).toEqual(new Set(['financebench', 'dev-2', 'docugami', 'dev-3']));
+    expect(new Set(questions.map((q) => q.set))).toEqual(
+      new Set(['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4']),
+    );
     for (const q of questions) expect(split[q.half], q.id).toContain(q.company);
-    // dev-3 was written on tuning companies only (bench/dev-3/README.md).
+    // dev-3 was written on tuning companies only, dev-4 on check companies only (their READMEs).
     expect(new Set(questions.filter((q) => q.set === 'dev-3').map((q) => q.half))).toEqual(new Set(['tuning']));
+    expect(new Set(questions.filter((q) => q.set === 'dev-4').map((q) => q.half))).toEqual(new Set(['check']));
     // Both halves hold questions of every set (the split is by company, about half each).
     for (const set of ['financebench', 'dev-2', 'docugami']) {
       const inSet = questions.filter((q) => q.set === set);
@@ -84,12 +87,15 @@ describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on t
   });
 });
 
-describe.skipIf(!sharedFilingsAvailable())('bench dev-3: gold passages located in the corpus pages', () => {
+describe.skipIf(!sharedFilingsAvailable())('bench dev-3, dev-4: gold passages located in the corpus pages', () => {
   it('reads each span from its page, and the span holds every key term and figure', async () => {
     const pages = new PageStore(await readPages(`${SHARED}/corpus/filings/pages.jsonl.gz`));
-    const dev3 = readDevQuestions(process.cwd(), SHARED, pages).filter((q) => q.set === 'dev-3');
-    expect(dev3.length).toBe(45);
-    for (const q of dev3) {
+    const written = readDevQuestions(process.cwd(), SHARED, pages).filter(
+      (q) => q.set === 'dev-3' || q.set === 'dev-4',
+    );
+    expect(written.filter((q) => q.set === 'dev-3').length).toBe(45);
+    expect(written.filter((q) => q.set === 'dev-4').length).toBe(45);
+    for (const q of written) {
       const passages = q.answerGold.passages.map((p) => p.text);
       // A span is the answering sentences or rows: a one-line row is the shortest ("Annual tax rate 16.1 % 21.8 %").
       expect(
