@@ -12,8 +12,8 @@
  * dev-3 is on the tuning half only (bench/dev-3/README.md), dev-4 on the check half only
  * (bench/dev-4/README.md).
  *
- * Scores: gold-page hit (FinanceBench, dev-2, dev-3, dev-4: a returned entry cites a gold page) and answer support (all;
- * docugami has no page gold, so answer support is its figure); the answer key and answering passage
+ * Scores: gold-page hit (FinanceBench, dev-2, dev-3, dev-4: a returned entry cites a gold page) and answer support
+ * (all; docugami has no page gold, so answer support is its figure); the answer key and answering passage
  * (bench/lib/answer-metrics.ts) of every question with that gold (bench/lib/answer-gold.ts).
  *
  * outside-check (../shared/bench/outside-check.jsonl) is asked with them as a set of its own, counted in the check
