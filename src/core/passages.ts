@@ -1,5 +1,7 @@
 import { estimateTokens } from '../evidence/budget';
 import { passageAfter, unreadRecords, type ChainDraft, type PendingChain } from '../evidence/chains';
+import { RANKING } from '../search/ranking';
+import { statementKind } from '../../index-format/shard-layout';
 import type { Chain } from '../evidence/model';
 import { readRecords } from '../search/retrieve';
 import type { IndexReader } from '../../index-format/index-reader';
@@ -12,13 +14,35 @@ export interface ChosenChain {
 }
 
 /**
+ * Passages the budget counts: the sentence entries of the first RANKING.chains.leadPassages.chains chains take the
+ * statements that follow them (passageAfter, up to leadPassages.statements each) before the budget chooses, so a
+ * chain is kept or dropped with its passage. A passage never shows a statement any chain shows or an earlier lead
+ * passage took. The passages in the room (withPassages) may lengthen them afterwards.
+ */
+export function withLeadPassages(chains: readonly PendingChain[]): PendingChain[] {
+  const { chains: lead, statements } = RANKING.chains.leadPassages;
+  const shown = new Set(chains.flatMap((c) => c.claims));
+  return chains.map((c, i) => {
+    if (i >= lead) return c;
+    const nodes = c.draft.nodes.map((node) => {
+      const shard = c.shards.get(node.shard);
+      if (!shard || statementKind(shard, node.local) !== 'sentence') return node;
+      const passage = passageAfter(shard, node.local, shown, statements);
+      for (const l of passage) shown.add(shard.claim[l]!);
+      return passage.length ? { ...node, passage } : node;
+    });
+    return { ...c, draft: { ...c.draft, nodes } };
+  });
+}
+
+/**
  * Passages in the room the token budget leaves. Every entry costs about 330 characters of markup whatever its text,
  * and a statement is often a sentence of the paragraph that answers: so once the chains are chosen, the entries of
  * the chosen chains, in rank order, show the statements that follow them in their filings (src/evidence/chains.ts
  * passageAfter) while the evidence still fits the cap. The chains, their sources and their order do not change, so
  * nothing the selection chose is lost; only entry texts grow. A statement shows once: never in a passage when a
  * chosen chain or an earlier passage shows it. Uncapped, every entry shows its whole passage. `evidence` is the chosen
- * chains rendered.
+ * chains rendered. An entry that took a lead passage (withLeadPassages) keeps it, and may lengthen it.
  */
 export async function withPassages(
   reader: IndexReader,
@@ -52,7 +76,7 @@ export async function withPassages(
   let text = evidence;
   chosen.forEach(({ pending }, i) => {
     const shards = new Map([...pending.shards, ...read]);
-    const passages: (readonly number[])[] = pending.draft.nodes.map(() => []);
+    const passages: (readonly number[])[] = pending.draft.nodes.map((n) => n.passage ?? []);
     const draftWith = () => ({
       ...pending.draft,
       nodes: pending.draft.nodes.map((n, j) => ({ ...n, passage: passages[j] })),
@@ -77,7 +101,7 @@ export async function withPassages(
         text = trial;
         return;
       }
-      passages[j] = [];
+      passages[j] = pending.draft.nodes[j]!.passage ?? [];
     });
   });
   return { chains, evidence: cap === null ? render(chains) : text };

@@ -21,7 +21,7 @@ import { assessCoverage, facetsOfChain, requirementsOfChain } from './coverage';
 import type { QueryPlan } from '../plan/query-plan';
 import { readRecords } from '../search/retrieve';
 import { RANKING } from '../search/ranking';
-import { withPassages } from './passages';
+import { withLeadPassages, withPassages } from './passages';
 import type { ExecutedPlan } from './execute';
 import type { IndexReader } from '../../index-format/index-reader';
 
@@ -44,7 +44,9 @@ export async function selectEvidence(
   executed: ExecutedPlan,
   options: SelectOptions,
 ): Promise<SelectedEvidence> {
-  const chains = options.maxEvidence === null ? executed.chains : executed.chains.slice(0, options.maxEvidence);
+  const ranked = options.maxEvidence === null ? executed.chains : executed.chains.slice(0, options.maxEvidence);
+  // Uncapped, every entry shows its whole passage anyway (withPassages).
+  const chains = plan.tokenCap === null ? ranked : withLeadPassages(ranked);
   // A caller's filters bound every source the response cites, agreeing and disagreeing filings included.
   const citable = (source: number) => matchesConditions(catalog.sources[source]!.meta, plan.callerConditions);
   const materialized = new Map<PendingChain, Chain>();

@@ -213,15 +213,21 @@ function toEntry(
   };
 }
 
-/** Of these statements (the chains a response returns), those whose records are not read yet: per shard, local ids. */
+/**
+ * Of these statements (the chains a response returns) and their passages, those whose records are not read yet: per
+ * shard, local ids.
+ */
 export function unreadRecords(nodes: readonly Node[], shards: ReadonlyMap<number, Shard>): Map<number, number[]> {
   const out = new Map<number, number[]>();
   for (const n of nodes) {
     const parts = shards.get(n.shard)?.parts;
-    if (!parts || parts.records[n.local]) continue;
-    const list = out.get(n.shard);
-    if (list) list.includes(n.local) || list.push(n.local);
-    else out.set(n.shard, [n.local]);
+    if (!parts) continue;
+    for (const local of [n.local, ...(n.passage ?? [])]) {
+      if (parts.records[local]) continue;
+      const list = out.get(n.shard);
+      if (list) list.includes(local) || list.push(local);
+      else out.set(n.shard, [local]);
+    }
   }
   return out;
 }
@@ -316,15 +322,20 @@ export function materializeChain(
 
 /**
  * About how many tokens a draft's texts add to its skeleton: of a statement read, its text; of one not read, its
- * record's size (text and consensus) from the head. Only decides how many chains one read of records takes.
+ * record's size (text and consensus) from the head; its passage's statements likewise. Only decides how many chains
+ * one read of records takes.
  */
 export function recordTextTokens(draft: ChainDraft, shards: ReadonlyMap<number, Shard>): number {
   let chars = 0;
   for (const n of draft.nodes) {
     const s = shards.get(n.shard);
-    if (!s) chars += n.hit?.text.length ?? 0;
-    else if (s.parts && !s.parts.records[n.local]) chars += recordContentBytes(s, n.local);
-    else chars += s.texts[n.local]?.length ?? 0;
+    if (!s) {
+      chars += n.hit?.text.length ?? 0;
+      continue;
+    }
+    for (const local of [n.local, ...(n.passage ?? [])])
+      if (s.parts && !s.parts.records[local]) chars += recordContentBytes(s, local);
+      else chars += s.texts[local]?.length ?? 0;
   }
   return Math.ceil(chars / 4);
 }

@@ -28,9 +28,10 @@ const FILINGS_IN_SUBSET = [
  * and basic 8 of 22; re-based 2026-11-26 when the scorer stopped counting the "10" of "10-Q" and the days of dates
  * ("September 30") as answer figures (bench/lib/score.ts extractNumbers): at that commit the old scorer read research
  * 10 and basic 8 of 22, the corrected one 8 and 7. Basic raised back to 8 the same day, when a question's "gross
- * margin" was read as the percentage (Apple's gross-margin drivers).
+ * margin" was read as the percentage (Apple's gross-margin drivers). Basic re-based to 7 on 2026-11-28 with the lead
+ * passages (docs/DECISIONS.md "Lead passages under a budget"), kept by the answer rule at the cost of one figure here.
  */
-const FLOORS = { research: 0.36, basic: 0.34 } as const; // research 8 of 22, basic 8 of 22
+const FLOORS = { research: 0.36, basic: 0.31 } as const; // research 8 of 22, basic 7 of 22
 
 interface DocugamiRow {
   id: string;

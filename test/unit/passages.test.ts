@@ -1,7 +1,7 @@
 // Passages (src/core/passages.ts, src/evidence/chains.ts passageAfter): what an entry's passage holds, and that
 // growing entries into the room a token budget leaves keeps the chosen chains, their sources and the cap.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { withPassages, type ChosenChain } from '../../src/core/passages';
+import { withLeadPassages, withPassages, type ChosenChain } from '../../src/core/passages';
 import { estimateTokens } from '../../src/evidence/budget';
 import {
   draftChains,
@@ -108,5 +108,71 @@ describe('withPassages', () => {
     );
     for (const text of originals) for (const a of added) expect(a.includes(` ${text}`)).toBe(false);
     expect(uncapped.evidence.length).toBeGreaterThan(before.length);
+  });
+});
+
+describe('withLeadPassages', () => {
+  /** Chains anchored on sentences with a passage, at least five statements apart (their chains do not show it). */
+  function pending(entriesPerChain = 1) {
+    const { index, shard } = sample.shard('QVLT-FY2023');
+    const anchors: number[] = [];
+    for (const l of sentencesWithPassage(shard)) if (!anchors.length || l - anchors.at(-1)! >= 5) anchors.push(l);
+    const shards = new Map([[index, shard]]);
+    const drafts = draftChains(
+      anchors.map((l, i) => hit(index, shard, l, 0.09 - i * 0.01)),
+      { ...EFFORT_LIMITS.low, entriesPerChain },
+      new Map(anchors.flatMap((l) => tokenize(shard.texts[l]!)).map((t) => [t, 1])),
+      textEntryTerms(tokenize),
+      shards,
+    );
+    return { shard, chains: pendingChains(drafts, shards) };
+  }
+
+  it("gives the first chains' sentence entries the statements that follow them, none another chain shows", () => {
+    const { shard, chains } = pending();
+    const { chains: lead, statements } = RANKING.chains.leadPassages;
+    const out = withLeadPassages(chains);
+    // What passageAfter gives with every chain's statements and the earlier lead passages taken.
+    const taken = new Set(chains.flatMap((c) => c.claims));
+    out.forEach((c, i) => {
+      expect(c.claims).toEqual(chains[i]!.claims);
+      c.draft.nodes.forEach((n, j) => {
+        if (i >= lead || statementKind(shard, n.local) !== 'sentence') {
+          expect(n).toBe(chains[i]!.draft.nodes[j]);
+          return;
+        }
+        const passage = n.passage ?? [];
+        expect(passage).toEqual(passageAfter(shard, n.local, taken, statements));
+        for (const l of passage) taken.add(shard.claim[l]!);
+      });
+    });
+    expect(out.slice(0, lead).filter((c) => c.draft.nodes.some((n) => n.passage?.length)).length).toBeGreaterThan(1);
+  });
+
+  it('keeps a lead passage when the room is shared out after the budget', async () => {
+    const { chains } = pending(2);
+    const led = withLeadPassages(chains);
+    const shards = led[0]!.shards;
+    const chosen = led.map((p) => ({ pending: p, chain: materializeChain(p.draft, shards) }));
+    const render = (c: readonly Chain[]) => renderEvidence(sample.catalog, c, 'rendered');
+    const before = render(chosen.map((c) => c.chain));
+    expect(before.length).toBeGreaterThan(render(chains.map((p) => materializeChain(p.draft, shards))).length);
+    // With no room or a little, every entry keeps the text it was chosen with, lead passage included.
+    for (const room of [0, 15, 40, 120]) {
+      const grown = await withPassages(
+        openFileIndex(sample.result.dir),
+        chosen,
+        (d, s) => materializeChain(d, s),
+        render,
+        estimateTokens(before) + room,
+        before,
+      );
+      if (!room) expect(grown.evidence).toBe(before);
+      grown.chains.forEach((chain, i) => {
+        chain.entries.forEach((e, j) => {
+          expect(e.consensus.startsWith(chosen[i]!.chain.entries[j]!.consensus), `room ${room}`).toBe(true);
+        });
+      });
+    }
   });
 });
