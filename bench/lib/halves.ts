@@ -414,6 +414,8 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
     const types = [...new Set(inSet.flatMap((q) => q.types))].sort();
     for (const half of HALVES) {
       const inHalf = inSet.filter((q) => q.half === half);
+      // dev-3 has no check half and dev-4 no tuning half: no row of nothing.
+      if (!inHalf.length) continue;
       summary.headline.push({
         set,
         score: set === 'docugami' ? 'answer support' : 'gold-page hit',

@@ -115,7 +115,8 @@ function churnOf(before: HalvesSummary, after: HalvesSummary): Map<string, { gai
 export function judgeChange(before: HalvesSummary, after: HalvesSummary): Verdict {
   const deltas: SetDelta[] = [];
   const churn = churnOf(before, after);
-  for (const b of before.headline) {
+  // A half with no question (a run saved before empty halves were left out) has nothing to judge.
+  for (const b of before.headline.filter((h) => HALF_MODES.some((m) => h.byMode[m].n > 0))) {
     const a = after.headline.find((h) => h.set === b.set && h.half === b.half);
     if (!a) throw new Error(`the after run has no ${b.set} ${b.half} half`);
     for (const mode of HALF_MODES) {
