@@ -99,8 +99,8 @@ function readDocs(shared: string): CorpusDoc[] {
 }
 
 /**
- * FinanceBench dev, dev-2 and docugami 10-Q dev, each question with its company and half; with the corpus pages,
- * each with its answer gold (bench/lib/answer-gold.ts).
+ * FinanceBench dev, dev-2, docugami 10-Q dev, dev-3 and dev-4, each question with its company and half; with the
+ * corpus pages, each with its answer gold (bench/lib/answer-gold.ts).
  */
 export function readDevQuestions(root: string, shared: string, pages?: PageStore): DevQuestion[] {
   const docs = readDocs(shared);
