@@ -71,9 +71,9 @@ export const RANKING = {
      * Under a token budget the sentence entries of the first `chains` chains show the `statements` that follow them
      * before the budget chooses (src/core/passages.ts withLeadPassages), so their passages count against the cap
      * like any entry text and are not left to whatever room the chosen chains leave. A descriptive answer is often
-     * the sentence after the one that matched the question's words; the best-ranked chains are the likeliest to
-     * hold it, and two sentences of depth on four chains cost about one chain of breadth. Rows keep their room-only
-     * passages: a row's next rows are other figures, not the rest of its statement (docs/PARAMETERS.md).
+     * the sentence after the one that matched the question's words, and the best-ranked chains are the likeliest to
+     * hold it; more depth (more chains or statements) took whole chains' room on the tuning side. Rows keep their
+     * room-only passages: a row's next rows are other figures, not the rest of its statement (docs/PARAMETERS.md).
      */
     leadPassages: { chains: 4, statements: 2 },
   },
