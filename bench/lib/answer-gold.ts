@@ -10,7 +10,7 @@
  * dev-2           no passages (page gold only); the key is the answer's figures printed on a gold page, and for an
  *                 answer listing phrases ("North America; Greater China"), those of them printed on a gold page.
  * docugami        no passages; the key is the answer's figures printed in the filings the answer cites.
- * dev-3, dev-4    as outside-check, each passage read from the corpus page span its gold names.
+ * dev-3 to dev-5  as outside-check, each passage read from the corpus page span its gold names.
  * Derived figures leave out what the answer metric cannot hold to: years, days of dates and form names
  * (extractNumbers' noise) and integers under 10 (list numbers and counts that any page prints).
  */

@@ -30,6 +30,7 @@ export const ANSWER_SETS: readonly AnswerSet[] = [
   'docugami',
   'dev-3',
   'dev-4',
+  'dev-5',
 ];
 const METRIC_OF: Record<AnswerMetric, (o: Scored) => boolean | null> = {
   'answer key': (o) => o.key,

@@ -5,14 +5,14 @@
  *
  * A question's company, the key of the split:
  *   FinanceBench dev  its doc's ticker (the corpus's documents.jsonl)
- *   dev-2, dev-3, dev-4  its gold doc's ticker
+ *   dev-2, dev-3 to 5  its gold doc's ticker
  *   docugami 10-Q     its source docs' ticker
  * Every dev question has exactly one; a question with none or several stops the run (the split would be ambiguous).
  *
- * dev-3 is on the tuning half only (bench/dev-3/README.md), dev-4 on the check half only
- * (bench/dev-4/README.md).
+ * dev-3 and dev-5 are on the tuning half only (bench/dev-3/README.md, bench/dev-5/README.md), dev-4 on the check half
+ * only (bench/dev-4/README.md).
  *
- * Scores: gold-page hit (FinanceBench, dev-2, dev-3, dev-4: a returned entry cites a gold page) and answer support
+ * Scores: gold-page hit (FinanceBench, dev-2 to dev-5: a returned entry cites a gold page) and answer support
  * (all; docugami has no page gold, so answer support is its figure); the answer key and answering passage
  * (bench/lib/answer-metrics.ts) of every question with that gold (bench/lib/answer-gold.ts).
  *
@@ -42,8 +42,8 @@ import { answerSupport, docugamiAnswer, percentile } from './score';
 
 export type Half = 'tuning' | 'check';
 export type DevSet = 'financebench' | 'dev-2' | 'docugami' | WrittenSet;
-/** The sets written for this project as spans of the corpus pages (bench/dev-3, bench/dev-4). */
-export type WrittenSet = 'dev-3' | 'dev-4';
+/** The sets written for this project as spans of the corpus pages (bench/dev-3, bench/dev-4, bench/dev-5). */
+export type WrittenSet = 'dev-3' | 'dev-4' | 'dev-5';
 /** The dev sets and the outside check set: what the answer metrics are reported for. */
 export type AnswerSet = DevSet | 'outside-check';
 export const HALF_MODES = ['basic', 'research', 'agentic_research'] as const;
@@ -193,15 +193,15 @@ export function readDevQuestions(root: string, shared: string, pages?: PageStore
         : NO_ANSWER_GOLD,
     });
   }
-  for (const set of ['dev-3', 'dev-4'] as const)
+  for (const set of ['dev-3', 'dev-4', 'dev-5'] as const)
     out.push(...readWrittenSet(root, set, tickerOf, filingOf, halfOf, pages));
   return out;
 }
 
 /**
- * dev-3 and dev-4 (bench/dev-3, bench/dev-4): analyst-style questions written for this project, dev-3 on tuning
- * companies and dev-4 on check companies, their gold passages located in the corpus pages (doc, page, character span)
- * rather than copied, read from the pages when they are given.
+ * dev-3, dev-4 and dev-5 (bench/dev-3, bench/dev-4, bench/dev-5): analyst-style questions written for this project,
+ * dev-3 and dev-5 on tuning companies and dev-4 on check companies, their gold passages located in the corpus pages
+ * (doc, page, character span) rather than copied, read from the pages when they are given.
  */
 function readWrittenSet(
   root: string,
@@ -380,7 +380,7 @@ export interface HalvesSummary {
   scored?: { id: string; set: DevSet; half: Half; mode: HalfMode; headline: boolean }[];
 }
 
-const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4'];
+const SETS: DevSet[] = ['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4', 'dev-5'];
 const HALVES: Half[] = ['tuning', 'check'];
 
 export function summarizeHalves(questions: readonly DevQuestion[], outcomes: readonly HalfOutcome[]): HalvesSummary {
@@ -414,7 +414,7 @@ export function summarizeHalves(questions: readonly DevQuestion[], outcomes: rea
     const types = [...new Set(inSet.flatMap((q) => q.types))].sort();
     for (const half of HALVES) {
       const inHalf = inSet.filter((q) => q.half === half);
-      // dev-3 has no check half and dev-4 no tuning half: no row of nothing.
+      // dev-3 and dev-5 have no check half and dev-4 no tuning half: no row of nothing.
       if (!inHalf.length) continue;
       summary.headline.push({
         set,

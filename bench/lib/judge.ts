@@ -6,7 +6,7 @@
  *                 of the check half loses more than MAX_SET_LOSS in any mode.
  *   index fix     (segmentation, extraction, coverage; judged with the embedding model held fixed) no set of either
  *                 half loses more than MAX_SET_LOSS in any mode.
- * Scores are the halves' headline: gold-page hit (FinanceBench, dev-2, dev-3, dev-4) or answer support (docugami).
+ * Scores are the halves' headline: gold-page hit (FinanceBench, dev-2 to dev-5) or answer support (docugami).
  *   answer rule   the answer key (bench/lib/answer-metrics.ts) gains at least KEEP_GAIN questions on the check side
  *                 (the dev sets' check half and outside-check), summed over the sets, in basic and in research; no
  *                 set of the check side loses more than MAX_SET_LOSS of its answer key or gold-page hit in any mode.

@@ -71,11 +71,12 @@ describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on t
     expect(split.tuning.filter((t) => split.check.includes(t))).toEqual([]);
     const questions = readDevQuestions(process.cwd(), SHARED);
     expect(new Set(questions.map((q) => q.set))).toEqual(
-      new Set(['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4']),
+      new Set(['financebench', 'dev-2', 'docugami', 'dev-3', 'dev-4', 'dev-5']),
     );
     for (const q of questions) expect(split[q.half], q.id).toContain(q.company);
-    // dev-3 was written on tuning companies only, dev-4 on check companies only (their READMEs).
+    // dev-3 and dev-5 were written on tuning companies only, dev-4 on check companies only (their READMEs).
     expect(new Set(questions.filter((q) => q.set === 'dev-3').map((q) => q.half))).toEqual(new Set(['tuning']));
+    expect(new Set(questions.filter((q) => q.set === 'dev-5').map((q) => q.half))).toEqual(new Set(['tuning']));
     expect(new Set(questions.filter((q) => q.set === 'dev-4').map((q) => q.half))).toEqual(new Set(['check']));
     // Both halves hold questions of every set (the split is by company, about half each).
     for (const set of ['financebench', 'dev-2', 'docugami']) {
@@ -87,14 +88,15 @@ describe.skipIf(!sharedFilingsAvailable())('bench halves: the dev questions on t
   });
 });
 
-describe.skipIf(!sharedFilingsAvailable())('bench dev-3, dev-4: gold passages located in the corpus pages', () => {
+describe.skipIf(!sharedFilingsAvailable())('bench dev-3 to dev-5: gold passages located in the corpus pages', () => {
   it('reads each span from its page, and the span holds every key term and figure', async () => {
     const pages = new PageStore(await readPages(`${SHARED}/corpus/filings/pages.jsonl.gz`));
     const written = readDevQuestions(process.cwd(), SHARED, pages).filter(
-      (q) => q.set === 'dev-3' || q.set === 'dev-4',
+      (q) => q.set === 'dev-3' || q.set === 'dev-4' || q.set === 'dev-5',
     );
     expect(written.filter((q) => q.set === 'dev-3').length).toBe(45);
     expect(written.filter((q) => q.set === 'dev-4').length).toBe(45);
+    expect(written.filter((q) => q.set === 'dev-5').length).toBe(50);
     for (const q of written) {
       const passages = q.answerGold.passages.map((p) => p.text);
       // A span is the answering sentences or rows: a one-line row is the shortest ("Annual tax rate 16.1 % 21.8 %").
