@@ -18,6 +18,8 @@ import { financialStatementCode } from '../../index-format/financial-statements'
 import { lineItemFacets, periodFacets, type Facet } from './facets';
 import { planPasses, type RetrievalPass } from './passes';
 import { latestAnnualSources } from './periods';
+import { QUARTER_WORDS } from '../question/periods';
+import type { PeriodCredit } from '../question/terms';
 import { planRequirements, type RequirementSet } from './requirements';
 
 /** What the planner reads of a request besides its question: the mode, the caller's filters and the budget. */
@@ -95,6 +97,8 @@ interface Reading {
   /** Basic mode: the companies and years the question names, as conditions for its routed pass (never a filter). */
   route: Condition[];
   preference: RankingPreference | null;
+  /** Filings (doc ids) of the quarters and period ends the question names, in every mode (periodCredit). */
+  periodFilings: readonly string[] | null;
   widened: InferredFilters['widened'];
   notices: ResponseNotice[];
 }
@@ -104,12 +108,14 @@ function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: M
     // basic mode infers nothing, but the companies and years a question names still pick where to look first, and
     // the sections it is about are preferred as in research (a named quarter is not: it is a filing, and basic mode
     // routes filings by year).
-    const route = inferFilters(analysis, catalog, []).conditions;
+    const inferred = inferFilters(analysis, catalog, []);
+    const route = inferred.conditions;
     const routed = heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, route));
     return {
       conditions: caller,
       route,
       preference: sectionPreference(analysis.sectionIntents, routed),
+      periodFilings: inferred.preference?.filings ?? null,
       widened: null,
       notices: [],
     };
@@ -124,6 +130,7 @@ function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: M
     conditions: [...caller, ...inferred.conditions],
     route: [],
     preference: inferred.preference,
+    periodFilings: inferred.preference?.filings ?? null,
     widened: inferred.widened,
     notices,
   };
@@ -142,6 +149,32 @@ function facetsOf(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode
       : periodFacets(analysis, catalog.sources, reading.conditions);
   }
   return mode === 'basic' && reading.route.length ? lineItemFacets(analysis) : [];
+}
+
+/**
+ * A question naming a quarter or a year to date ("the first quarter of 2023", "the first half of fiscal 2023"): its
+ * words for that period count, in the lexical leg, as held by every statement of the filings that report it, in every
+ * mode. Those filings' table rows print the period as "three months ended April 1, 2023" or "Apr 1, 2023", never as
+ * "first quarter", so without it the sentences that merely repeat "in the first quarter of 2023" outranked the row
+ * that answers ("cash at the end of the first quarter": the balance sheet's cash row). The words keep their weight
+ * elsewhere: a sentence of another filing saying "first quarter" still matches them, and the years stay topic terms
+ * (they pick the column and the year's sentence: docs/EXPERIMENTS.md "Reading the question"). Null when the question
+ * names no quarter or no filing reports it.
+ */
+function periodCredit(analysis: QuestionAnalysis, catalog: CatalogHeader, reading: Reading): PeriodCredit | null {
+  if (!analysis.periods.quarters.length || !reading.periodFilings?.length) return null;
+  const terms = analysis.lexical.terms.filter((t) => QUARTER_WORDS.has(t));
+  if (!terms.length) return null;
+  const docs = new Set(reading.periodFilings);
+  return { terms, sources: [...heldSources(catalog.sources)].filter((i) => docs.has(catalog.sources[i]!.doc_id)) };
+}
+
+/** The pass's lexical query with the credit of the period words it searches with, when it has any. */
+function withPeriodCredit(pass: RetrievalPass, credit: PeriodCredit | null): RetrievalPass {
+  const terms = credit?.terms.filter((t) => pass.lexical.terms.includes(t)) ?? [];
+  return terms.length
+    ? { ...pass, lexical: { ...pass.lexical, periodCredit: { terms, sources: credit!.sources } } }
+    : pass;
 }
 
 /** Catalog sources of the preferred filings, within a pass's own sources when it has them. */
@@ -224,6 +257,7 @@ export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, re
   const latest = requirements.decomposed
     ? []
     : latestAnnualSources(analysis, catalog.sources, mode === 'basic' ? reading.route : reading.conditions);
+  const credit = periodCredit(analysis, catalog, reading);
   const passes: PlannedPass[] = planPasses({
     mode,
     analysis,
@@ -234,10 +268,12 @@ export function planQuery(analysis: QuestionAnalysis, catalog: CatalogHeader, re
     latest,
     facets,
     requirements,
-  }).map((pass) => ({
-    ...pass,
-    preferred: preference && preferredSubPass(pass, preference, catalog, analysis, effort),
-  }));
+  })
+    .map((pass) => withPeriodCredit(pass, credit))
+    .map((pass) => ({
+      ...pass,
+      preferred: preference && preferredSubPass(pass, preference, catalog, analysis, effort),
+    }));
   const coverage: CoverageRule = requirements.decomposed
     ? { kind: 'requirements', requirements }
     : facets.length

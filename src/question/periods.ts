@@ -1,14 +1,24 @@
 /**
  * Periods named in a question: fiscal years ("FY2023", "fiscal 2023", "FY23", bare "2023"), fiscal quarters
- * ("Q2 2023", "2Q23", "FY2023 Q2", "second quarter of fiscal 2023", a quarter without a year) and calendar dates
- * ("December 30, 2023", "2023-12-30", "12/30/2023"). Quarter years are read as fiscal years, as companies report
- * them. Pure text scanning; filters/infer.ts decides what becomes a filter.
+ * ("Q2 2023", "2Q23", "FY2023 Q2", "second quarter of fiscal 2023", a quarter without a year), the year to date a
+ * 10-Q reports ("the first half of fiscal 2023", "H1 2023": the second quarter's; "the first nine months of 2023":
+ * the third's) and calendar dates ("December 30, 2023", "2023-12-30", "12/30/2023"). Quarter years are read as fiscal
+ * years, as companies report them. Pure text scanning; filters/infer.ts decides what becomes a filter.
  */
 export interface QuarterMention {
+  /** A year to date counts as the quarter whose 10-Q reports it (a half: 2, nine months: 3). */
   quarter: 1 | 2 | 3 | 4;
   /** FY-YYYY, or null when the question names the quarter alone ("in Q3"). */
   year: string | null;
 }
+
+/**
+ * The words a question names a quarter or a year to date with: when it names one, they say which filing to read
+ * (src/plan/query-plan.ts periodCredit), not what to find in it.
+ */
+export const QUARTER_WORDS: ReadonlySet<string> = new Set(
+  'first second third fourth 1st 2nd 3rd 4th quarter q1 q2 q3 q4 half h1 1h six nine months'.split(' '),
+);
 
 export interface PeriodMentions {
   /** Fiscal years named on their own (not as part of a quarter or a date). */
@@ -52,6 +62,19 @@ const QUARTER_PATTERNS: {
     q: (m) => String(ORDINALS[m[1]!.toLowerCase()]),
     y: (m) => m[2],
   },
+  // The first half of fiscal 2023, the first six months of 2023, the first nine months of 2023: a 10-Q reports the
+  // year to date, so a half is the second quarter's filing and nine months the third's.
+  {
+    re: new RegExp(
+      String.raw`\b(?:first|1st)\s+(half|six\s+months|nine\s+months)(?:\s+(?:of|in|for|ended))?` +
+        String.raw`(?:\s+(?:the\s+)?(?:${FY_PREFIX}|calendar(?:\s+year)?)\s*-?)?(?:\s*'?${YEAR})?`,
+      'gi',
+    ),
+    q: (m) => (/nine/i.test(m[1]!) ? '3' : '2'),
+    y: (m) => m[2],
+  },
+  // H1 2023, 1H23, H1 FY2023
+  { re: new RegExp(String.raw`\b(?:H1|1H)\s*(?:${FY_PREFIX})?\s*[-']?\s*${YEAR}`, 'gi'), q: () => '2', y: (m) => m[1] },
   // Q2 2023, Q2 FY2023, Q2'23, Q2 of fiscal 2023, Q2
   {
     re: new RegExp(String.raw`\bQ([1-4])(?:\s*(?:of\s+)?(?:${FY_PREFIX})?\s*[-']?\s*${YEAR})?(?![\w-])`, 'gi'),

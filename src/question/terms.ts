@@ -37,6 +37,17 @@ export function queryTerms(query: string, metrics: readonly number[] = metricCod
 export interface LexicalQuery {
   terms: string[];
   metrics: number[];
+  /** The quarter its question names, as the plan resolved it (src/plan/query-plan.ts periodCredit). */
+  periodCredit?: PeriodCredit;
+}
+
+/**
+ * Words of a named quarter or year to date (`terms`, among the query's) that every statement of the filings reporting
+ * it (`sources`, catalog indexes) counts as holding in the lexical leg.
+ */
+export interface PeriodCredit {
+  terms: string[];
+  sources: number[];
 }
 
 /**

@@ -103,6 +103,8 @@ export interface SearchBounds {
 interface ResolvedBounds {
   bounds: SearchBounds;
   queryTerms: string[];
+  /** The query's period credit, its terms among queryTerms; null without one. */
+  credit: { terms: string[]; sources: ReadonlySet<number> } | null;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
   candidates: number[];
@@ -121,7 +123,9 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
       allowedSourceCount++;
     }
   }
-  return { bounds, queryTerms, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
+  const creditTerms = query.periodCredit?.terms.filter((t) => queryTerms.includes(t)) ?? [];
+  const credit = creditTerms.length ? { terms: creditTerms, sources: new Set(query.periodCredit!.sources) } : null;
+  return { bounds, queryTerms, credit, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
 }
 
 /**
@@ -162,7 +166,11 @@ async function scanShard(
     ? (local: number) => onlyStatements.has(statementFinancialCode(shard, local)) && sourceAllowed(local)
     : sourceAllowed;
   const boost = (local: number) => rowBoost(shard, local, queryTerms, queryMetrics);
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost))
+  const credit = r.credit && {
+    terms: r.credit.terms,
+    holds: (local: number) => r.credit!.sources.has(shard.source[local]!),
+  };
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost, credit))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;

@@ -143,6 +143,18 @@ describe('findPeriods', () => {
     ['FY2024 Q1 net sales against fiscal 2023', ['FY-2023'], [{ quarter: 1, year: 'FY-2024' }]],
     ['first fiscal quarter of 2024', [], [{ quarter: 1, year: 'FY-2024' }]],
     ['Q2 10-Q filing', [], [{ quarter: 2, year: null }]],
+    // A 10-Q reports the year to date: a half is the second quarter's filing, nine months the third's.
+    ['cash from operations in the first half of fiscal 2023', [], [{ quarter: 2, year: 'FY-2023' }]],
+    [
+      'H1 2023 against 1H22',
+      [],
+      [
+        { quarter: 2, year: 'FY-2022' },
+        { quarter: 2, year: 'FY-2023' },
+      ],
+    ],
+    ['net sales for the first nine months of 2022', [], [{ quarter: 3, year: 'FY-2022' }]],
+    ['the first six months', [], [{ quarter: 2, year: null }]],
     ['net sales in FY23 vs fiscal year 2022', ['FY-2022', 'FY-2023'], []],
     ['$2,019 million of debt in 2019', ['FY-2019'], []],
   ])('reads %s', (q, years, quarters) => {

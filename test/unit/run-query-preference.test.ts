@@ -8,6 +8,7 @@ import { ResearchRequest } from '../../src/schema/request';
 import { normalizeQuery } from '../../index-format/normalize';
 import { openFileIndex } from '../support/file-index';
 import { buildSample } from '../support/sample-build';
+import { heldSources } from '../../index-format/views';
 
 let sample: Awaited<ReturnType<typeof buildSample>>;
 beforeAll(async () => {
@@ -39,6 +40,34 @@ describe('runQuery: a named quarter gets its own retrieval pass', () => {
     const first = /<evidence_chain\b[\s\S]*?<\/evidence_chain>/.exec(body.evidence ?? '')?.[0] ?? '';
     expect(first).toMatch(/sources='QVLT-10Q-FY2024Q1-/);
     expect(first).not.toMatch(/QVLT-10K-/);
+  });
+});
+
+describe('runQuery: the words of a named quarter', () => {
+  it(`count as held by the statements of the 10-Q that reports it, in basic mode too; the years stay terms, and a \
+question naming no quarter has no credit`, async () => {
+    const query = 'How much cash did Quillvale have at the end of the first half of fiscal 2024?';
+    for (const mode of ['basic', 'research']) {
+      const { reader, trace } = await ask({ mode, query });
+      const { sources } = await reader.scope(['QVLT']);
+      const tenQ = heldSources(sources).filter((i) => sources[i]!.doc_id === 'QVLT_2024Q1_10Q');
+      // The first half of fiscal 2024 is the year to date of the only fiscal 2024 10-Q the sample holds (Q1): the
+      // sample has no second-quarter filing, so the half resolves to none and nothing is credited; the first quarter
+      // resolves to it.
+      expect(
+        trace.plan.passes.some((p) => p.lexical.periodCredit),
+        mode,
+      ).toBe(false);
+      const q1 = await ask({ mode, query: query.replace('first half', 'first quarter') });
+      const credited = q1.trace.plan.passes.filter((p) => p.lexical.periodCredit);
+      expect(credited.length, mode).toBeGreaterThan(0);
+      for (const p of credited) {
+        expect(p.lexical.periodCredit).toEqual({ terms: ['first', 'quarter'], sources: tenQ });
+        expect(p.lexical.terms).toEqual(expect.arrayContaining(['2024', 'fy2024']));
+      }
+    }
+    const noQuarter = await ask({ query: 'How much cash did Quillvale have at the end of fiscal 2024?' });
+    expect(noQuarter.trace.plan.passes.some((p) => p.lexical.periodCredit)).toBe(false);
   });
 });
 

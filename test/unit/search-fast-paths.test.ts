@@ -1,10 +1,9 @@
 // The retrieval fast paths against their slow twins: topK's bounded heap against sorting everything, the
-// binary-code scan of the vector leg against the exact int8 scan, and the query terms a statement holds read from
-// posting lists against tokenizing its text.
+// binary-code scan of the vector leg against the exact int8 scan, the query terms a statement holds read from
+// posting lists against tokenizing its text, and BM25 over posting lists against scoring each statement's text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { topK, type ScoredStatement } from '../../src/search/top-k';
-import type { Shard } from '../../index-format/types';
 import { codeScorer, searchVectorCodes, searchVectorExact } from '../../src/search/vector';
 import { buildSample } from '../support/sample-build';
 import { openFileIndex } from '../support/file-index';
@@ -15,6 +14,9 @@ import { fillPostings } from '../../index-format/shard-layout';
 import { ArtifactFormatError } from '../../index-format/container';
 import { queryTerms } from '../../src/question/terms';
 import { tokenize } from '../../index-format/tokenize';
+import { searchLexical, type TermCredit } from '../../src/search/lexical';
+import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
+import type { Lexicon, Shard } from '../../index-format/types';
 
 const sortAll = (items: ScoredStatement[], k: number) =>
   [...items].sort((a, b) => b.score - a.score || a.local - b.local).slice(0, k);
@@ -151,3 +153,61 @@ function embedTokens(shard: Shard, local: number): Float32Array {
   for (const x of v) norm += x * x;
   return v.map((x) => x / Math.sqrt(norm || 1));
 }
+
+describe('BM25 over posting lists against scoring each statement from its tokenized text (its slow twin)', () => {
+  /** Every statement holding a query term, scored term by term from its own tokens; credit as searchLexical defines. */
+  const naive = (shard: Shard, lexicon: Lexicon, terms: readonly string[], credit?: TermCredit) => {
+    const out: ScoredStatement[] = [];
+    for (let local = 0; local < shard.count; local++) {
+      const tf = new Map<string, number>();
+      for (const t of tokenize(shard.texts[local]!)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      const score = (t: string, n: number) =>
+        bm25TermScore(
+          bm25Idf(lexicon.totalStatements, lexicon.df[lexicon.termIndex.get(t)!]!),
+          n,
+          shard.docLen[local]!,
+          lexicon.avgLen,
+        );
+      const held = [...new Set(terms)].filter((t) => tf.has(t) && lexicon.termIndex.has(t));
+      if (!held.length) continue;
+      let s = held.reduce((sum, t) => sum + score(t, Math.min(255, tf.get(t)!)), 0);
+      if (credit?.holds(local))
+        for (const t of new Set(credit.terms)) if (!tf.has(t) && lexicon.termIndex.has(t)) s += score(t, 1);
+      out.push({ local, score: s });
+    }
+    return out.sort((a, b) => b.score - a.score || a.local - b.local);
+  };
+
+  it('scores every statement as the per-statement formula does, with and without a period credit', async () => {
+    const reader = openFileIndex(sample.result.dir);
+    const questions = [
+      'foundry litigation jury trial in the first quarter',
+      'wildfire risks and insurance in the second quarter',
+      'restructuring charges consolidation first half',
+    ];
+    let compared = 0;
+    for (const id of ['QVLT-FY2024', 'QVLT-FY2023', 'ZNHF-FY2023', 'QSEP-FY2023']) {
+      const { shard } = sample.shard(id);
+      const firstSource = shard.source[0]!;
+      for (const q of questions) {
+        const terms = queryTerms(q);
+        const { lexicon } = await reader.terms(terms);
+        const credit: TermCredit = {
+          terms: terms.filter((t) => ['first', 'second', 'quarter', 'half'].includes(t)),
+          holds: (local) => shard.source[local] === firstSource,
+        };
+        for (const c of [undefined, credit]) {
+          const fast = searchLexical(shard, lexicon, terms, () => true, shard.count, undefined, c);
+          const slow = naive(shard, lexicon, terms, c);
+          expect(
+            fast.map((h) => h.local),
+            `${id} ${q}`,
+          ).toEqual(slow.map((h) => h.local));
+          for (const [i, h] of fast.entries()) expect(h.score).toBeCloseTo(slow[i]!.score, 9);
+          compared += fast.length;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+  });
+});
