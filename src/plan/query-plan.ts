@@ -107,7 +107,7 @@ function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: M
   if (mode === 'basic') {
     // basic mode infers nothing, but the companies and years a question names still pick where to look first, and
     // the sections it is about are preferred as in research (a named quarter is not: it is a filing, and basic mode
-    // routes filings by year).
+    // routes filings by year; its words are credited to that filing's statements, periodCredit).
     const inferred = inferFilters(analysis, catalog, []);
     const route = inferred.conditions;
     const routed = heldSourceList(catalog.sources).filter((s) => matchesConditions(s.meta, route));
