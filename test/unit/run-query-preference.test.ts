@@ -51,9 +51,8 @@ question naming no quarter has no credit`, async () => {
       const { reader, trace } = await ask({ mode, query });
       const { sources } = await reader.scope(['QVLT']);
       const tenQ = heldSources(sources).filter((i) => sources[i]!.doc_id === 'QVLT_2024Q1_10Q');
-      // The first half of fiscal 2024 is the year to date of the only fiscal 2024 10-Q the sample holds (Q1): the
-      // sample has no second-quarter filing, so the half resolves to none and nothing is credited; the first quarter
-      // resolves to it.
+      // The first half of fiscal 2024 is reported by a second-quarter 10-Q, which the sample does not hold: nothing
+      // is credited. Its first-quarter 10-Q is the filing of the first quarter.
       expect(
         trace.plan.passes.some((p) => p.lexical.periodCredit),
         mode,
