@@ -34,12 +34,16 @@ export function searchLexical(
   const scores = new Float64Array(shard.docLen.length);
   const seen = new Uint8Array(shard.docLen.length);
   const touched: number[] = [];
+  // Which credited terms each statement holds, one bit per term, marked while their postings are walked anyway.
+  const credited = creditedTerms(lexicon, queryTerms, credit);
+  const holdsCredited = credited.length ? new Uint32Array(shard.docLen.length) : null;
   for (const term of new Set(queryTerms)) {
     const t = shard.termIndex.get(term);
     if (t === undefined) continue;
     const g = lexicon.termIndex.get(term);
     if (g === undefined) continue;
     const idf = bm25Idf(lexicon.totalStatements, lexicon.df[g]!);
+    const bit = credited.findIndex((c) => c.term === term);
     const { docs, tfs } = postingList(shard, t);
     for (let p = 0; p < docs.length; p++) {
       const doc = docs[p]!;
@@ -49,32 +53,34 @@ export function searchLexical(
         touched.push(doc);
       }
       scores[doc] = scores[doc]! + bm25TermScore(idf, tfs[p]!, shard.docLen[doc]!, lexicon.avgLen);
+      if (bit >= 0) holdsCredited![doc]! |= 1 << bit;
     }
   }
-  if (credit) addCredit(shard, lexicon, queryTerms, credit, touched, scores);
+  if (holdsCredited)
+    for (const doc of touched) {
+      if (!credit!.holds(doc)) continue;
+      credited.forEach(({ idf }, bit) => {
+        if (!(holdsCredited[doc]! & (1 << bit)))
+          scores[doc] = scores[doc]! + bm25TermScore(idf, 1, shard.docLen[doc]!, lexicon.avgLen);
+      });
+    }
   const top = new TopK(depth);
   for (const local of touched) top.offer(local, boost ? scores[local]! * boost(local) : scores[local]!);
   return top.sorted();
 }
 
-/** Adds to the found statements `credit` holds the score of each credited query term they lack, at a frequency of 1. */
-function addCredit(
-  shard: Shard,
+/** The credited query terms the lexicon knows, with their IDF (at most 32: one bit each). */
+function creditedTerms(
   lexicon: Lexicon,
   queryTerms: readonly string[],
-  credit: TermCredit,
-  touched: readonly number[],
-  scores: Float64Array,
-): void {
-  const held = touched.filter(credit.holds);
-  if (!held.length) return;
-  for (const term of new Set(credit.terms)) {
+  credit: TermCredit | null | undefined,
+): { term: string; idf: number }[] {
+  if (!credit) return [];
+  const out: { term: string; idf: number }[] = [];
+  for (const term of new Set(queryTerms)) {
     const g = lexicon.termIndex.get(term);
-    if (!queryTerms.includes(term) || g === undefined) continue;
-    const idf = bm25Idf(lexicon.totalStatements, lexicon.df[g]!);
-    const t = shard.termIndex.get(term);
-    const has = new Set(t === undefined ? [] : postingList(shard, t).docs);
-    for (const doc of held)
-      if (!has.has(doc)) scores[doc] = scores[doc]! + bm25TermScore(idf, 1, shard.docLen[doc]!, lexicon.avgLen);
+    if (g === undefined || !credit.terms.includes(term) || out.length === 32) continue;
+    out.push({ term, idf: bm25Idf(lexicon.totalStatements, lexicon.df[g]!) });
   }
+  return out;
 }

@@ -103,7 +103,7 @@ export interface SearchBounds {
 interface ResolvedBounds {
   bounds: SearchBounds;
   queryTerms: string[];
-  /** The query's period credit, its terms among queryTerms; null without one. */
+  /** The query's period credit (searchLexical credits only the terms it searches with); null without one. */
   credit: { terms: string[]; sources: ReadonlySet<number> } | null;
   allowed: Uint8Array | null;
   allowedSourceCount: number;
@@ -123,8 +123,8 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
       allowedSourceCount++;
     }
   }
-  const creditTerms = query.periodCredit?.terms.filter((t) => queryTerms.includes(t)) ?? [];
-  const credit = creditTerms.length ? { terms: creditTerms, sources: new Set(query.periodCredit!.sources) } : null;
+  const { periodCredit } = query;
+  const credit = periodCredit ? { terms: periodCredit.terms, sources: new Set(periodCredit.sources) } : null;
   return { bounds, queryTerms, credit, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
 }
 
