@@ -4,6 +4,8 @@
  * the key figures and terms the evidence lacks, the filters applied and the first entries with their sources. The
  * check half and outside-check are never read (evaluation hygiene: choose a change on the tuning half only).
  *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research] [tokens|none]
+ * The last line, TOTAL, is the tuning figure changes are compared by: every set's gold-page hits, answer support,
+ * answer key and answering passage summed.
  * The optional cap (default 4,000; `none` uncapped) shows what the budget leaves out: the chains asked uncapped hold
  * what a larger budget could return (docs/EXPERIMENTS.md "What the budget leaves out"); page-BM25 keeps 4,000 uncapped.
  */
@@ -83,6 +85,9 @@ async function main() {
   console.log(
     `\nSUMMARY ${mode}: ${names.map((k) => `${k} ${tally.get(`${k} k`) ?? 0}/${tally.get(`${k} n`)}`).join('; ')}`,
   );
+  // The tuning figure docs/EXPERIMENTS.md compares changes by: every set's hits, support, key and passage summed.
+  const summed = names.filter((k) => /^\S+ (?:key|passage|hit|support)$/.test(k));
+  console.log(`TOTAL ${mode}: ${summed.reduce((t, k) => t + (tally.get(`${k} k`) ?? 0), 0)}`);
 }
 main().then(
   () => process.exit(0),
