@@ -14,10 +14,11 @@ export interface QuarterMention {
 
 /**
  * The words a question names a quarter or a year to date with: when it names one, they say which filing to read
- * (src/plan/query-plan.ts periodCredit), not what to find in it.
+ * (src/plan/query-plan.ts periodCredit), not what to find in it. Written as the analyzer writes them (it stems
+ * "months" to "month"), since they are matched against a query's terms.
  */
 export const QUARTER_WORDS: ReadonlySet<string> = new Set(
-  'first second third fourth 1st 2nd 3rd 4th quarter q1 q2 q3 q4 half h1 1h six nine months'.split(' '),
+  'first second third fourth 1st 2nd 3rd 4th quarter q1 q2 q3 q4 half h1 1h six nine month'.split(' '),
 );
 
 export interface PeriodMentions {

@@ -3,7 +3,8 @@ import { companyAliases, withoutSharedAliases } from '../../index-builder/entiti
 import { inferFilters } from '../../src/filters/infer';
 import { findItemHints } from '../../src/question/items';
 import { conditionsToObject, type Condition } from '../../src/filters/parse';
-import { findPeriods } from '../../src/question/periods';
+import { findPeriods, QUARTER_WORDS } from '../../src/question/periods';
+import { tokenize } from '../../index-format/tokenize';
 import { analyzeQuestion } from '../../src/question/analyze';
 import { latestAnnualSources } from '../../src/plan/periods';
 import type { CatalogHeader, CatalogSource } from '../../index-format/types';
@@ -161,6 +162,10 @@ describe('findPeriods', () => {
     const p = findPeriods(q);
     expect(p.years).toEqual(years);
     expect(p.quarters).toEqual(quarters);
+  });
+
+  it('writes its quarter words as the analyzer writes query terms', () => {
+    for (const w of QUARTER_WORDS) expect(tokenize(w)).toEqual([w]);
   });
 
   it('reads dates without taking their calendar year for a fiscal year', () => {
