@@ -14,16 +14,15 @@ export interface ChosenChain {
 }
 
 /**
- * Passages the budget counts: the sentence entries of the first RANKING.chains.leadPassages.chains chains take the
- * statements that follow them (passageAfter, up to leadPassages.statements each) before the budget chooses, so a
- * chain is kept or dropped with its passage. A passage never shows a statement any chain shows or an earlier lead
- * passage took. The passages in the room (withPassages) may lengthen them afterwards.
+ * Passages the budget counts: every chain's sentence entries take the statements that follow them (passageAfter, up
+ * to RANKING.chains.leadPassages.statements each) before the budget chooses, so a chain is kept or dropped with its
+ * passage. A passage never shows a statement any chain shows or an earlier chain's lead passage took (chains in rank
+ * order). The passages in the room (withPassages) may lengthen them afterwards.
  */
 export function withLeadPassages(chains: readonly PendingChain[]): PendingChain[] {
-  const { chains: lead, statements } = RANKING.chains.leadPassages;
+  const { statements } = RANKING.chains.leadPassages;
   const shown = new Set(chains.flatMap((c) => c.claims));
-  return chains.map((c, i) => {
-    if (i >= lead) return c;
+  return chains.map((c) => {
     const nodes = c.draft.nodes.map((node) => {
       const shard = c.shards.get(node.shard);
       if (!shard || statementKind(shard, node.local) !== 'sentence') return node;

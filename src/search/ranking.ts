@@ -68,14 +68,14 @@ export const RANKING = {
     passageStatements: 4,
     passageChars: 600,
     /**
-     * Under a token budget the sentence entries of the first `chains` chains show the `statements` that follow them
-     * before the budget chooses (src/core/passages.ts withLeadPassages), so their passages count against the cap
-     * like any entry text and are not left to whatever room the chosen chains leave. A descriptive answer is often
-     * the sentence after the one that matched the question's words, and the best-ranked chains are the likeliest to
-     * hold it; more depth (more chains or statements) took whole chains' room on the tuning side. Rows keep their
-     * room-only passages: a row's next rows are other figures, not the rest of its statement (docs/PARAMETERS.md).
+     * Under a token budget every chain's sentence entries show the `statements` that follow them before the budget
+     * chooses (src/core/passages.ts withLeadPassages), so their passages count against the cap like any entry text
+     * and are not left to whatever room the chosen chains leave. A descriptive answer is often the sentence after the
+     * one that matched the question's words, in any chain: giving them to the best-ranked chains only carried fewer
+     * answers than the room they take from later chains costs (docs/DECISIONS.md "Lead passages under a budget").
+     * Rows keep their room-only passages: a row's next rows are other figures, not the rest of its statement.
      */
-    leadPassages: { chains: 4, statements: 2 },
+    leadPassages: { statements: 2 },
   },
   /**
    * Agreeing filings an entry cites besides its own under a token budget. A restated figure is often in five to ten
