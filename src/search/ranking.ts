@@ -71,8 +71,8 @@ export const RANKING = {
      * Under a token budget every chain's sentence entries show the `statements` that follow them before the budget
      * chooses (src/core/passages.ts withLeadPassages), so their passages count against the cap like any entry text
      * and are not left to whatever room the chosen chains leave. A descriptive answer is often the sentence after the
-     * one that matched the question's words, in any chain: giving them to the best-ranked chains only carried fewer
-     * answers than the room they take from later chains costs (docs/DECISIONS.md "Lead passages under a budget").
+     * one that matched the question's words, in any chain; measured, the room the passages take from later chains
+     * cost fewer answers than the passages carried (docs/DECISIONS.md "Lead passages under a budget").
      * Rows keep their room-only passages: a row's next rows are other figures, not the rest of its statement.
      */
     leadPassages: { statements: 2 },
