@@ -3,11 +3,13 @@
  * its scores (bench/lib/halves.ts scoreEntries) and the page-BM25 baseline's answer key; for a miss, the answer,
  * the key figures and terms the evidence lacks, the filters applied and the first entries with their sources. The
  * check half and outside-check are never read (evaluation hygiene: choose a change on the tuning half only).
- *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research] [tokens|none]
+ *   npx tsx bench/diagnose-tuning.ts <index version dir> [basic|research|agentic_research] [tokens|none] [--gold-rank]
  * The last line, TOTAL, is the tuning figure changes are compared by: every set's gold-page hits, answer support,
  * answer key and answering passage summed.
  * The optional cap (default 4,000; `none` uncapped) shows what the budget leaves out: the chains asked uncapped hold
  * what a larger budget could return (docs/EXPERIMENTS.md "What the budget leaves out"); page-BM25 keeps 4,000 uncapped.
+ * --gold-rank: for a capped question that misses its gold page, where the page's chain ranks when asked uncapped,
+ * against the last chain that fit (a ranking miss near the cut, or a page retrieval never found).
  */
 import { join, resolve } from 'node:path';
 import { openFileIndex } from '../test/support/file-index';
@@ -24,7 +26,9 @@ const ROOT = resolve(new URL('..', import.meta.url).pathname);
 const SHARED = resolve(process.env.SHARED_DIR ?? join(ROOT, '../shared'));
 
 async function main() {
-  const [dir, mode = 'basic', capArg = '4000'] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const goldRank = args.includes('--gold-rank');
+  const [dir, mode = 'basic', capArg = '4000'] = args.filter((a) => a !== '--gold-rank');
   const cap = capArg === 'none' ? null : Number(capArg);
   if (cap !== null && !(Number.isInteger(cap) && cap > 0)) throw new Error(`cap: tokens or none, not ${capArg}`);
   const pageList = await readPages(join(SHARED, 'corpus/filings/pages.jsonl.gz'));
@@ -75,6 +79,19 @@ async function main() {
           `gold filings: ${[...new Set(q.answerGold.passages.map((p) => p.filing))].join(' ')}`,
       );
       console.log(`filters: ${JSON.stringify(r.body.summary?.applied_metadata_filters ?? null)}`);
+      if (goldRank && hit === false && cap !== null) {
+        const full = await askInProcess(reader, { query: q.question, mode, cap: null });
+        const onGold = (e: (typeof full.entries)[number]) =>
+          e.occurrences.some((o) => q.goldPages.includes(occurrencePage(cat, o)));
+        const gold = full.entries.find(onGold)?.chain;
+        const last = r.trace.explain.at(-1)?.score.toFixed(2) ?? '-';
+        console.log(
+          gold === undefined
+            ? 'gold rank: no chain of the uncapped response holds a gold page'
+            : `gold rank: chain ${gold + 1} of ${full.trace.explain.length} uncapped, score ` +
+                `${full.trace.explain[gold]?.score.toFixed(2) ?? '-'}; ${r.trace.explain.length} fit, the last ${last}`,
+        );
+      }
       r.entries.slice(0, 8).forEach((e, i) => {
         const src = e.occurrences.map((o) => `${o.sourceId}p${o.page}`).join(',');
         console.log(`  #${i} ${src}: ${e.text.replace(/\s+/g, ' ').slice(0, 220)}`);
