@@ -661,8 +661,10 @@ export const BUILD_STATE = 'build-state.json';
  *    end), not only a date cell.
  * 19: a share's price ("Year-end stock price", "Price range of common stock: High") is an amount per share, not in
  *    the caption's millions.
+ * 20: figures in percentage or basis points ("15 pts", "(8)pts", "(130 ) bp") and negatives whose closing parenthesis
+ *    the layout split off ("(2,553 )") make rows; such lines were dropped.
  */
-export const EXTRACTION_VERSION = 19;
+export const EXTRACTION_VERSION = 20;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -23,7 +23,10 @@ export interface TableFact {
   label: string;
   cells: TableCell[];
   scale: Scale;
-  /** "USD", "%", "USD per share" or "shares", from the cells and the label; null when the row gives no hint. */
+  /**
+   * "USD", "%", "points" (percentage or basis points, printed with each value), "USD per share" or "shares", from
+   * the cells and the label; null when the row gives no hint.
+   */
   unit: string | null;
 }
 
@@ -92,6 +95,18 @@ const TRAILING_MONTH_DAY = new RegExp(
 );
 const NUMBER_TOKEN = /^\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?$|^\(?-?\$?\.\d+\)?%?$/;
 const DASH_TOKEN = /^[—–-]+$/;
+/**
+ * Percentage points and basis points after a figure, as MD&A tables print the drivers of a change ("Net price
+ * realization and mix   15 pts", "Contributions from volume growth   (8)pts") and a margin's change ("(130 ) bp").
+ */
+const POINT_UNIT = /^(?:pts?|bps?)\.?$/i;
+/** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
+const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
+const NUMBER_WITH_POINTS = /^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?(?:pts?|bps?)\.?$/i;
+/** Whether a row's value is in points (POINT_UNIT). */
+function inPoints(value: string): boolean {
+  return NUMBER_WITH_POINTS.test(value);
+}
 
 /**
  * Whether a row label counts shares or states an amount per share. The row's own label decides first (after its
@@ -136,8 +151,14 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   const values: string[] = [];
   for (const col of cols.slice(1)) {
     for (const tok of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
-      if (tok === '%' && values.length) values[values.length - 1] += '%';
-      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok)) values.push(tok);
+      const last = values.length - 1;
+      const prev = values[last];
+      if (tok === '%' && prev !== undefined) values[last] += '%';
+      // "(390 )": the layout split a negative figure's closing parenthesis off.
+      else if (tok === ')' && prev !== undefined && OPEN_NEGATIVE.test(prev)) values[last] += ')';
+      else if (POINT_UNIT.test(tok) && prev !== undefined && NUMBER_TOKEN.test(prev) && !prev.endsWith('%'))
+        values[last] += ` ${tok}`;
+      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok) || NUMBER_WITH_POINTS.test(tok)) values.push(tok);
       else return null; // words after the label: prose that happens to contain wide spaces
     }
   }
@@ -149,8 +170,9 @@ export function parseRow(line: string): { label: string; values: string[]; inden
 /** The number a cell stands for: parentheses or a minus are negative, a dash is zero. */
 export function cellValue(raw: string): number | null {
   if (DASH_TOKEN.test(raw)) return 0;
-  const negative = /^\(.*\)%?$/.test(raw) || raw.startsWith('-');
-  const n = Number(raw.replace(/[()$,%-]/g, ''));
+  const figure = NUMBER_WITH_POINTS.exec(raw)?.[1] ?? raw;
+  const negative = /^\(.*\)%?$/.test(figure) || figure.startsWith('-');
+  const n = Number(figure.replace(/[()$,%-]/g, ''));
   if (!Number.isFinite(n)) return null;
   return negative ? -n : n;
 }
@@ -395,16 +417,20 @@ export class TableState {
     // Figures in the thousands under a per-share heading are a group label's leak ("Net income per share: Working
     // capital: 3,028,139"): the caption's scale holds for them.
     const perShare = shares === 'per share' && largest < 1000;
-    const percent = row.values.every((v) => v.endsWith('%') || DASH_TOKEN.test(v));
+    // A margin's row prints its change in points beside its percentages ("5.4 % | 6.7 % | (130) bp"): still a
+    // row of percentages. A row of points alone (a change's drivers) has points for its unit.
+    const points = row.values.every((v) => inPoints(v) || DASH_TOKEN.test(v));
+    const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
     const ratio = RATIO_LABEL.test(row.label) && largest <= 100;
     let unit: string | null = this.scale ? 'USD' : null;
-    if (percent) unit = '%';
+    if (points) unit = 'points';
+    else if (percent) unit = '%';
     else if (perShare) unit = 'USD per share';
     else if (shares === 'count') unit = 'shares';
     else if (ratio) unit = null;
-    return { label: row.label, cells, scale: percent || perShare || ratio ? null : this.scale, unit };
+    return { label: row.label, cells, scale: points || percent || perShare || ratio ? null : this.scale, unit };
   }
 }
 
@@ -416,7 +442,7 @@ export class TableState {
 export function factText(fact: TableFact): string {
   const values = fact.cells.map((c) => (c.period ? `${c.raw} for ${c.period}` : c.raw)).join(' | ');
   const unit =
-    fact.unit === '%'
+    fact.unit === '%' || fact.unit === 'points'
       ? ''
       : fact.unit === 'USD per share'
         ? ' (USD per share)'

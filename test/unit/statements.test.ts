@@ -61,6 +61,43 @@ describe('table facts', () => {
     });
   });
 
+  it('reads figures in points and negatives whose closing parenthesis the layout split off', () => {
+    expect(parseRow('Net price realization and mix   15 pts')!.values).toEqual(['15 pts']);
+    expect(parseRow('Contributions from volume growth (a)   (8)pts   1 pt')!.values).toEqual(['(8)pts', '1 pt']);
+    expect(parseRow('Operating margin   5.4 %   6.7 %   (130 ) bp')!.values).toEqual(['5.4%', '6.7%', '(130) bp']);
+    expect(parseRow('Purchases of property, plant and equipment   (2,553 )   (2,406 )')!.values).toEqual([
+      '(2,553)',
+      '(2,406)',
+    ]);
+    // A unit or a parenthesis with no figure before it is still a word of prose.
+    expect(parseRow('Our targets   bps   and more')).toBeNull();
+    expect(parseRow('Totals   )   12')).toBeNull();
+    expect(cellValue('(8)pts')).toBe(-8);
+    expect(cellValue('(130) bp')).toBe(-130);
+    expect(cellValue('15 pts')).toBe(15);
+  });
+
+  it("keeps a table of points without the caption's currency, and a row whose negatives were split", () => {
+    // Written for this test (invented company): an MD&A table of a change's drivers under a "(In millions)" caption.
+    const page = [
+      'Item 7. Management’s Discussion and Analysis of Financial Condition and Results of Operations',
+      'Net sales were as follows:',
+      '(In millions)   Fiscal 2024   Fiscal 2023',
+      'Net sales   $   1,210   $   1,105',
+      'Contributions from volume growth   (3)pts   2 pts',
+      'Net price realization and mix   12 pts   4 pts',
+      'Purchases of land and buildings   (253 )   (206 )',
+    ];
+    const stmts = statementsOf('10-K', page);
+    const volume = stmts.find((r) => r.text.startsWith('Contributions from volume growth'))!;
+    expect(volume.text).toBe('Contributions from volume growth: (3)pts for FY2024 | 2 pts for FY2023');
+    expect(volume.fact!.unit).toBe('points');
+    expect(volume.fact!.cells.map((c) => c.value)).toEqual([-3, 2]);
+    expect(stmts.find((r) => r.text.startsWith('Purchases of land'))!.text).toBe(
+      'Purchases of land and buildings: (253) for FY2024 | (206) for FY2023 (USD millions)',
+    );
+  });
+
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
     const page = [
       'CONSOLIDATED BALANCE SHEETS',
