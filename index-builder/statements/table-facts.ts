@@ -100,13 +100,6 @@ const DASH_TOKEN = /^[—–-]+$/;
  * realization and mix   15 pts", "Contributions from volume growth   (8)pts") and a margin's change ("(130 ) bp").
  */
 const POINT_UNIT = /^(?:pts?|bps?)\.?$/i;
-/**
- * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", or a dash printed with a percent sign ("—%"). Its
- * column still counts, so the figures after it keep their periods.
- */
-const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na)$/i;
-/** The cells of EMPTY_CELL that are words: a line of them alone is no row. */
-const WORD_CELL = /^(?:nm|n\/m|n\/a|na)$/i;
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
 const NUMBER_WITH_POINTS = /^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?(?:pts?|bps?)\.?$/i;
@@ -156,17 +149,8 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   const cols = splitColumns(line);
   if (cols.length < 2 || !/[A-Za-z]/.test(cols[0]!)) return null;
   const values: string[] = [];
-  // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
-  let opening = '';
   for (const col of cols.slice(1)) {
-    for (const raw of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
-      if (raw === '(' && !opening) {
-        opening = '(';
-        continue;
-      }
-      const tok = opening + raw;
-      if (opening && !NUMBER_TOKEN.test(tok)) return null;
-      opening = '';
+    for (const tok of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
       const last = values.length - 1;
       const prev = values[last];
       if (tok === '%' && prev !== undefined) values[last] += '%';
@@ -174,20 +158,18 @@ export function parseRow(line: string): { label: string; values: string[]; inden
       else if (tok === ')' && prev !== undefined && OPEN_NEGATIVE.test(prev)) values[last] += ')';
       else if (POINT_UNIT.test(tok) && prev !== undefined && NUMBER_TOKEN.test(prev) && !prev.endsWith('%'))
         values[last] += ` ${tok}`;
-      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok) || NUMBER_WITH_POINTS.test(tok) || EMPTY_CELL.test(tok))
-        values.push(tok);
+      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok) || NUMBER_WITH_POINTS.test(tok)) values.push(tok);
       else return null; // words after the label: prose that happens to contain wide spaces
     }
   }
-  if (opening || !values.length || values.every((v) => WORD_CELL.test(v))) return null;
+  if (!values.length) return null;
   const indent = line.length - line.trimStart().length;
   return { label: cols[0]!.replace(/\s*\.{3,}\s*$/, ''), values, indent };
 }
 
-/** The number a cell stands for: parentheses or a minus are negative, a dash is zero, an EMPTY_CELL none. */
+/** The number a cell stands for: parentheses or a minus are negative, a dash is zero. */
 export function cellValue(raw: string): number | null {
   if (DASH_TOKEN.test(raw)) return 0;
-  if (EMPTY_CELL.test(raw)) return null;
   const figure = NUMBER_WITH_POINTS.exec(raw)?.[1] ?? raw;
   const negative = /^\(.*\)%?$/.test(figure) || figure.startsWith('-');
   const n = Number(figure.replace(/[()$,%-]/g, ''));
@@ -437,9 +419,8 @@ export class TableState {
     const perShare = shares === 'per share' && largest < 1000;
     // A margin's row prints its change in points beside its percentages ("5.4 % | 6.7 % | (130) bp"): still a
     // row of percentages. A row of points alone (a change's drivers) has points for its unit.
-    const blank = (v: string) => DASH_TOKEN.test(v) || EMPTY_CELL.test(v);
-    const points = row.values.some(inPoints) && row.values.every((v) => inPoints(v) || blank(v));
-    const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || blank(v));
+    const points = row.values.every((v) => inPoints(v) || DASH_TOKEN.test(v));
+    const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
     const ratio = RATIO_LABEL.test(row.label) && largest <= 100;

@@ -77,19 +77,6 @@ describe('table facts', () => {
     expect(cellValue('15 pts')).toBe(15);
   });
 
-  it('keeps a row whose cells are not meaningful or not applicable, and a dollar inside parentheses', () => {
-    const segment = parseRow('Health Care   5,420   17.9 %   (2.7)%   —%')!;
-    expect(segment.values).toEqual(['5,420', '17.9%', '(2.7)%', '—%']);
-    expect(parseRow('Share of free cash flow   NM   1%   6%')!.values).toEqual(['NM', '1%', '6%']);
-    expect(parseRow('Projected benefit obligation   ($2,128)   $2,648')!.values).toEqual(['(2,128)', '2,648']);
-    // No figure at all, or a parenthesis opening a word: not a row.
-    expect(parseRow('Segment margin   NM   N/A')).toBeNull();
-    expect(parseRow('Benefit obligation   (   see note)')).toBeNull();
-    expect(cellValue('NM')).toBeNull();
-    expect(cellValue('—%')).toBeNull();
-    expect(parseRow('Geothermal   — %')!.values).toEqual(['—%']);
-  });
-
   it("keeps a table of points without the caption's currency, and a row whose negatives were split", () => {
     // Written for this test (invented company): an MD&A table of a change's drivers under a "(In millions)" caption.
     const page = [
