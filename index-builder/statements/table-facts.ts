@@ -418,8 +418,9 @@ export class TableState {
     // capital: 3,028,139"): the caption's scale holds for them.
     const perShare = shares === 'per share' && largest < 1000;
     // A margin's row prints its change in points beside its percentages ("5.4 % | 6.7 % | (130) bp"): still a
-    // row of percentages. A row of points alone (a change's drivers) has points for its unit.
-    const points = row.values.every((v) => inPoints(v) || DASH_TOKEN.test(v));
+    // row of percentages. A row of points (a change's drivers) has points for its unit; a row of dashes alone reads
+    // as percentages, as it did before rows in points.
+    const points = row.values.some(inPoints) && row.values.every((v) => inPoints(v) || DASH_TOKEN.test(v));
     const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || DASH_TOKEN.test(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.

@@ -93,6 +93,9 @@ describe('table facts', () => {
     expect(volume.text).toBe('Contributions from volume growth: (3)pts for FY2024 | 2 pts for FY2023');
     expect(volume.fact!.unit).toBe('points');
     expect(volume.fact!.cells.map((c) => c.value)).toEqual([-3, 2]);
+    // A row of dashes alone is no row of points.
+    const none = statementsOf('10-K', [...page.slice(0, 3), 'Impairment charges   —   —']);
+    expect(none.find((r) => r.text.startsWith('Impairment charges'))!.fact!.unit).toBe('%');
     expect(stmts.find((r) => r.text.startsWith('Purchases of land'))!.text).toBe(
       'Purchases of land and buildings: (253) for FY2024 | (206) for FY2023 (USD millions)',
     );
