@@ -99,10 +99,12 @@ const DASH_TOKEN = /^[—–-]+$/;
  * Percentage points and basis points after a figure, as MD&A tables print the drivers of a change ("Net price
  * realization and mix   15 pts", "Contributions from volume growth   (8)pts") and a margin's change ("(130 ) bp").
  */
-const POINT_UNIT = /^(?:pts?|bps?)\.?$/i;
+const POINTS = String.raw`(?:pts?|bps?)\.?`;
+const POINT_UNIT = new RegExp(`^${POINTS}$`, 'i');
+/** A figure with its point unit, as one token ("(8)pts") or joined by parseRow ("15 pts"); group 1 is the figure. */
+const NUMBER_WITH_POINTS = new RegExp(String.raw`^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?${POINTS}$`, 'i');
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
-const NUMBER_WITH_POINTS = /^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?(?:pts?|bps?)\.?$/i;
 /** Whether a row's value is in points (POINT_UNIT). */
 function inPoints(value: string): boolean {
   return NUMBER_WITH_POINTS.test(value);
