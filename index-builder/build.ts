@@ -664,8 +664,9 @@ export const BUILD_STATE = 'build-state.json';
  * 20: figures in percentage or basis points ("15 pts", "(8)pts", "(130 ) bp") and negatives whose closing parenthesis
  *    the layout split off ("(2,553 )") make rows; such lines were dropped.
  * 21: a row of dashes alone has the unit it had before 20 ("%"), not points.
+ * 22: lines with cells that hold no figure ("NM", "N/A", "NA", "—%") make rows too; the cell keeps its column.
  */
-export const EXTRACTION_VERSION = 21;
+export const EXTRACTION_VERSION = 22;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

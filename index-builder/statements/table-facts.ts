@@ -103,6 +103,13 @@ const POINTS = String.raw`(?:pts?|bps?)\.?`;
 const POINT_UNIT = new RegExp(`^${POINTS}$`, 'i');
 /** A figure with its point unit, as one token ("(8)pts") or joined by parseRow ("15 pts"); group 1 is the figure. */
 const NUMBER_WITH_POINTS = new RegExp(String.raw`^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?${POINTS}$`, 'i');
+/**
+ * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", or a dash printed with a percent sign ("—%"). Its
+ * column still counts, so the figures after it keep their periods.
+ */
+const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na)$/i;
+/** The cells of EMPTY_CELL that are words: a line of them alone is no row. */
+const WORD_CELL = /^(?:nm|n\/m|n\/a|na)$/i;
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
 /** Whether a row's value is in points (POINT_UNIT). */
@@ -160,18 +167,20 @@ export function parseRow(line: string): { label: string; values: string[]; inden
       else if (tok === ')' && prev !== undefined && OPEN_NEGATIVE.test(prev)) values[last] += ')';
       else if (POINT_UNIT.test(tok) && prev !== undefined && NUMBER_TOKEN.test(prev) && !prev.endsWith('%'))
         values[last] += ` ${tok}`;
-      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok) || NUMBER_WITH_POINTS.test(tok)) values.push(tok);
+      else if (NUMBER_TOKEN.test(tok) || DASH_TOKEN.test(tok) || NUMBER_WITH_POINTS.test(tok) || EMPTY_CELL.test(tok))
+        values.push(tok);
       else return null; // words after the label: prose that happens to contain wide spaces
     }
   }
-  if (!values.length) return null;
+  if (!values.length || values.every((v) => WORD_CELL.test(v))) return null;
   const indent = line.length - line.trimStart().length;
   return { label: cols[0]!.replace(/\s*\.{3,}\s*$/, ''), values, indent };
 }
 
-/** The number a cell stands for: parentheses or a minus are negative, a dash is zero. */
+/** The number a cell stands for: parentheses or a minus are negative, a dash is zero, an EMPTY_CELL none. */
 export function cellValue(raw: string): number | null {
   if (DASH_TOKEN.test(raw)) return 0;
+  if (EMPTY_CELL.test(raw)) return null;
   const figure = NUMBER_WITH_POINTS.exec(raw)?.[1] ?? raw;
   const negative = /^\(.*\)%?$/.test(figure) || figure.startsWith('-');
   const n = Number(figure.replace(/[()$,%-]/g, ''));
@@ -422,8 +431,9 @@ export class TableState {
     // A margin's row prints its change in points beside its percentages ("5.4 % | 6.7 % | (130) bp"): still a
     // row of percentages. A row of points (a change's drivers) has points for its unit; a row of dashes alone reads
     // as percentages, as it did before rows in points.
-    const points = row.values.some(inPoints) && row.values.every((v) => inPoints(v) || DASH_TOKEN.test(v));
-    const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || DASH_TOKEN.test(v));
+    const blank = (v: string) => DASH_TOKEN.test(v) || EMPTY_CELL.test(v);
+    const points = row.values.some(inPoints) && row.values.every((v) => inPoints(v) || blank(v));
+    const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || blank(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
     const ratio = RATIO_LABEL.test(row.label) && largest <= 100;

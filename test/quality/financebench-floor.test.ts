@@ -44,14 +44,17 @@ const FILINGS_IN_SUBSET = [
  * 11 of 15 from 2026-11-27: the one score scale (normalised fusion, docs/DECISIONS.md "One ranking object, one score
  * scale") gains 3 questions on the check half of the full dev sets in research and in basic, but on this small index
  * PepsiCo's restructuring-costs row (gold page 77) falls out of the budget; its answer is still supported (page 78).
+ * 13 of 15 and 10 of 15 from 2026-11-29: table lines with a cell that holds no figure ("NM", "N/A", "—%") became rows
+ * (EXTRACTION_VERSION 22), and PepsiCo's restructuring-costs question found its page and its answer.
  * Raise them when retrieval improves (the test prints the current figures); bench/RESULTS.md has the full-corpus
  * figures.
  */
-const GOLD_PAGE_HIT_FLOOR = 0.73;
-const ANSWER_SUPPORT_FLOOR = 0.55;
+const GOLD_PAGE_HIT_FLOOR = 0.85;
+const ANSWER_SUPPORT_FLOOR = 0.65;
 /** Basic mode on the same questions (routing by the company and year the question names). */
-const BASIC_GOLD_PAGE_HIT_FLOOR = 0.73; // 11 of 15 on 2026-11-27 (12 of 15 on 2026-11-26, 11 of 15 on 2026-11-24)
-const BASIC_ANSWER_SUPPORT_FLOOR = 0.55; // 9 of 15 (8 before the percentage reading of "gross margin")
+const BASIC_GOLD_PAGE_HIT_FLOOR = 0.85; // 13 of 15 on 2026-11-29 (11 of 15 on 2026-11-27, 12 on 2026-11-26)
+// 10 of 15 (9 before EXTRACTION_VERSION 22, 8 before "gross margin" was read as a percentage)
+const BASIC_ANSWER_SUPPORT_FLOOR = 0.65;
 
 interface FbRow {
   id: string;

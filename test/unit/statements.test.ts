@@ -77,6 +77,16 @@ describe('table facts', () => {
     expect(cellValue('15 pts')).toBe(15);
   });
 
+  it('keeps a row whose cells say a figure is not meaningful or not applicable', () => {
+    expect(parseRow('Health Care   5,420   17.9 %   (2.7)%   —%')!.values).toEqual(['5,420', '17.9%', '(2.7)%', '—%']);
+    expect(parseRow('Share of free cash flow   NM   1%   6%')!.values).toEqual(['NM', '1%', '6%']);
+    // No figure at all: not a row.
+    expect(parseRow('Segment margin   NM   N/A')).toBeNull();
+    expect(cellValue('NM')).toBeNull();
+    expect(cellValue('—%')).toBeNull();
+    expect(parseRow('Geothermal   — %')!.values).toEqual(['—%']);
+  });
+
   it("keeps a table of points without the caption's currency, and a row whose negatives were split", () => {
     // Written for this test (invented company): an MD&A table of a change's drivers under a "(In millions)" caption.
     const page = [
