@@ -665,8 +665,10 @@ export const BUILD_STATE = 'build-state.json';
  *    the layout split off ("(2,553 )") make rows; such lines were dropped.
  * 21: a row of dashes alone has the unit it had before 20 ("%"), not points.
  * 22: lines with cells that hold no figure ("NM", "N/A", "NA", "—%") make rows too; the cell keeps its column.
+ * 23: a header whose years repeat under group headings ("Net Sales   Operating Income") names each cell's group, in
+ *    the row's text and in what the cell matches across filings.
  */
-export const EXTRACTION_VERSION = 22;
+export const EXTRACTION_VERSION = 23;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -171,7 +171,8 @@ export function buildConsensus(statements: readonly ConsensusInput[]): Consensus
     for (const key of keys) {
       const refs = cells.get(key)!;
       const mine = refs.find((r) => r.stmt === i)!;
-      const period = me.fact!.cells[mine.cell]!.period ?? me.fact!.cells[mine.cell]!.periodKey!;
+      const cell = me.fact!.cells[mine.cell]!;
+      const period = `${cell.group ? `${cell.group} ` : ''}${cell.period ?? cell.periodKey!}`;
       for (const r of refs) {
         const other = statements[r.stmt]!;
         if (other.filing === me.filing || r.unit !== mine.unit) continue;

@@ -3,7 +3,7 @@ import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '.
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
 import { classifyStatus } from './status';
-import { factText, parseHeader, parseRow, TableState, type TableFact } from './table-facts';
+import { factText, parseHeader, parseMonthDays, parseRow, TableState, type TableFact } from './table-facts';
 
 export { classifyStatus } from './status';
 
@@ -176,7 +176,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     afterRow = false;
     if (TableState.isFurniture(text)) {
       flush(); // before reading: prose ending here resets the table state, the new caption/header must survive it
-      table.read(text);
+      table.read(text, lineAbove(section.lines, i));
       continue;
     }
     const trimmed = text.trim();
@@ -346,6 +346,20 @@ function goesOnAsProse(held: string, next: string): boolean {
     !cells.test(held) &&
     !cells.test(next)
   );
+}
+
+/**
+ * The line above a header that may name its column groups (columnGroups): the nearest line that is not noise, past a
+ * line of month-days ("July 1,   June 25,") between them.
+ */
+function lineAbove(lines: readonly SectionLine[], i: number): string | null {
+  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+    const text = lines[j]!.text;
+    if (isNoise(text) || !text.trim()) continue;
+    if (parseMonthDays(text)) continue;
+    return text;
+  }
+  return null;
 }
 
 /** A table row parsed from a line; a header line ("(Millions)   2018   2017   2016") also parses as numbers: none. */

@@ -17,6 +17,11 @@ export interface TableCell {
   period: string | null;
   /** Canonical period for matching across filings ("FY2018", "2023-07-01/3M", "2023-07-01"), null when unknown. */
   periodKey: string | null;
+  /**
+   * The column group the period belongs to, when a table repeats its periods under group headings ("Net Sales",
+   * "Operating Income"; "United States", "International"): columnGroups. Part of what the cell matches across filings.
+   */
+  group?: string;
 }
 
 export interface TableFact {
@@ -212,6 +217,39 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
   return { cells: body, caption: isPeriod(first) ? null : first };
 }
 
+/**
+ * The group heading of each header cell, when the line above a header names groups of columns that repeat the same
+ * periods ("Net Sales   Operating Income" over "2018   2017   2016   2018   2017   2016"; "Net Revenue   Long-Lived
+ * Assets" over "2019   2018   2017   2019   2018"). Within a group the years run one way; a year that does not go on
+ * that way starts the next group, and there must be as many groups as headings. Null otherwise (a caption over the
+ * whole header, a line of prose, headings that do not line up): then the cells keep their periods alone.
+ */
+export function columnGroups(line: string, cells: readonly string[]): string[] | null {
+  const headings = splitColumns(line);
+  if (headings.length < 2 || headings.length >= cells.length) return null;
+  // A heading starts as a name does; a line starting in lower case, with a figure or a closing parenthesis is the
+  // second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put together here.
+  const heading = (c: string) =>
+    c.length <= 60 &&
+    /^[A-Z(]/.test(c) &&
+    /[A-Za-z]{2}/.test(c) &&
+    (c.match(/\(/g)?.length ?? 0) === (c.match(/\)/g)?.length ?? 0) &&
+    !/\d[\d,]*\.?\d*\s*$/.test(c) &&
+    !/[.;]$/.test(c) &&
+    !parseSpans(c);
+  if (!headings.every(heading)) return null;
+  const years = cells.map((c) => Number(YEAR_CELL.exec(c)?.[1] ?? DATE_CELL.exec(c)?.[3] ?? Number.NaN));
+  if (years.some((y) => !Number.isFinite(y))) return null;
+  const step = Math.sign(years[1]! - years[0]!) || -1;
+  const group: number[] = [0];
+  for (let i = 1; i < years.length; i++) {
+    const goesOn = Math.sign(years[i]! - years[i - 1]!) === step;
+    group.push(group[i - 1]! + (goesOn ? 0 : 1));
+  }
+  if (group[group.length - 1]! + 1 !== headings.length) return null;
+  return group.map((g) => headings[g]!);
+}
+
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
 export function parseSpans(line: string): string[] | null {
   const all = splitColumns(line);
@@ -273,6 +311,8 @@ export class TableState {
   monthDays: string[] | null = null;
   /** The period of each column, once a header has been read. */
   periods: ({ period: string; key: string } | null)[] | null = null;
+  /** The group heading of each column (columnGroups), when the header has them. */
+  groups: string[] | null = null;
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
@@ -283,6 +323,7 @@ export class TableState {
     this.forgetSpans();
     this.scale = null;
     this.periods = null;
+    this.groups = null;
     this.parent = null;
   }
 
@@ -310,7 +351,7 @@ export class TableState {
    * Feeds a line that is not a data row. Returns true when the line was table furniture (caption, spans, header)
    * and must not be read as prose.
    */
-  read(line: string): boolean {
+  read(line: string, above: string | null = null): boolean {
     const scale = parseScale(line);
     const trimmed = line.trim();
     const spans = parseSpans(line);
@@ -343,6 +384,7 @@ export class TableState {
       // a 10-Q's are dates, so the month-day is kept.
       if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
       this.periods = this.columnPeriods(header.cells);
+      this.groups = above ? columnGroups(above, header.cells) : null;
       this.parent = null;
       return true;
     }
@@ -421,7 +463,9 @@ export class TableState {
     const aligned = p && (row.values.length === p.length || row.values.length === p.length + 1) ? p : null;
     const cells = row.values.map<TableCell>((raw, i) => {
       const col = aligned?.[i];
-      return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey: col?.key ?? null };
+      const group = col ? this.groups?.[i] : undefined;
+      const periodKey = col ? (group ? `${col.key}|${group.toLowerCase()}` : col.key) : null;
+      return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey, ...(group ? { group } : {}) };
     });
     const shares = shareKind(row.label);
     const largest = Math.max(0, ...cells.map((c) => Math.abs(c.value ?? 0)));
@@ -453,7 +497,14 @@ export class TableState {
  * text can be checked against the page.
  */
 export function factText(fact: TableFact): string {
-  const values = fact.cells.map((c) => (c.period ? `${c.raw} for ${c.period}` : c.raw)).join(' | ');
+  // A column group's heading leads its first cell: "Russia: Net Revenue: 3,263 for FY2019 | 3,191 for FY2018 |
+  // Long-Lived Assets: 4,314 for FY2019 | 3,926 for FY2018".
+  const values = fact.cells
+    .map((c, i) => {
+      const value = c.period ? `${c.raw} for ${c.period}` : c.raw;
+      return c.group && c.group !== fact.cells[i - 1]?.group ? `${c.group}: ${value}` : value;
+    })
+    .join(' | ');
   const unit =
     fact.unit === '%' || fact.unit === 'points'
       ? ''

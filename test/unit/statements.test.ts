@@ -5,7 +5,7 @@ import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
-import { cellValue, parseHeader, parseRow, parseSpans, shareKind } from '../../index-builder/statements/table-facts';
+import { cellValue, columnGroups, parseHeader, parseRow, parseSpans, shareKind } from '../../index-builder/statements/table-facts';
 import fc from 'fast-check';
 import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 
@@ -109,6 +109,51 @@ describe('table facts', () => {
     expect(stmts.find((r) => r.text.startsWith('Purchases of land'))!.text).toBe(
       'Purchases of land and buildings: (253) for FY2024 | (206) for FY2023 (USD millions)',
     );
+  });
+
+  it('names the column groups a header repeats its years under, and matches a cell by its group', () => {
+    // Written for this test (invented company): a segment table and a geographic table whose column groups repeat
+    // their years, as a 10-K's segment note prints them.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Segment information',
+      '(In millions)',
+      '   Net Sales   Operating Income',
+      '   2024   2023   2022   2024   2023   2022',
+      'Industrial   $   4,100   $   3,900   $   3,700   $   610   $   590   $   540',
+      'Geographic information',
+      '(In millions)',
+      '   Net Revenue   Long-Lived Assets(a)',
+      '   2024   2023   2022   2024   2023',
+      'Canada   1,250   1,190   1,105   880   860',
+    ];
+    const stmts = statementsOf('10-K', page);
+    const industrial = stmts.find((r) => r.text.startsWith('Industrial'))!;
+    expect(industrial.text).toBe(
+      'Industrial: Net Sales: 4,100 for FY2024 | 3,900 for FY2023 | 3,700 for FY2022 | Operating Income: 610 for ' +
+        'FY2024 | 590 for FY2023 | 540 for FY2022 (USD millions)',
+    );
+    expect(industrial.fact!.cells.map((c) => c.periodKey)).toEqual([
+      'FY2024|net sales',
+      'FY2023|net sales',
+      'FY2022|net sales',
+      'FY2024|operating income',
+      'FY2023|operating income',
+      'FY2022|operating income',
+    ]);
+    // Groups of unequal width: a new group starts where the years stop running down.
+    const canada = stmts.find((r) => r.text.startsWith('Canada'))!;
+    expect(canada.fact!.cells.map((c) => c.group)).toEqual([
+      'Net Revenue',
+      'Net Revenue',
+      'Net Revenue',
+      'Long-Lived Assets(a)',
+      'Long-Lived Assets(a)',
+    ]);
+    // A caption over the whole header, or headings that do not line up with the years, name no groups.
+    expect(columnGroups('Net Sales   Operating Income   Assets', ['2024', '2023', '2024', '2023'])).toBeNull();
+    expect(columnGroups('Net Sales', ['2024', '2023'])).toBeNull();
+    expect(columnGroups('Total   1,204   998', ['2024', '2023', '2024', '2023'])).toBeNull();
   });
 
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
