@@ -5,7 +5,14 @@ import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
-import { cellValue, columnGroups, parseHeader, parseRow, parseSpans, shareKind } from '../../index-builder/statements/table-facts';
+import {
+  cellValue,
+  columnGroups,
+  parseHeader,
+  parseRow,
+  parseSpans,
+  shareKind,
+} from '../../index-builder/statements/table-facts';
 import fc from 'fast-check';
 import { METRICS, metricByCode, metricCodes, metricCodesTryingAll } from '../../index-format/metrics';
 
