@@ -667,8 +667,10 @@ export const BUILD_STATE = 'build-state.json';
  * 22: lines with cells that hold no figure ("NM", "N/A", "NA", "—%") make rows too; the cell keeps its column.
  * 23: a header whose years repeat under group headings ("Net Sales   Operating Income") names each cell's group, in
  *    the row's text and in what the cell matches across filings.
+ * 24: a table whose columns are not periods ("Operating Leases   Finance Leases   Total") names each cell by its
+ *    column heading, read from one line above its first row.
  */
-export const EXTRACTION_VERSION = 23;
+export const EXTRACTION_VERSION = 24;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

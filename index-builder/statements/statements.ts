@@ -3,7 +3,16 @@ import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '.
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
 import { classifyStatus } from './status';
-import { factText, parseHeader, parseMonthDays, parseRow, TableState, type TableFact } from './table-facts';
+import {
+  columnHeadings,
+  factText,
+  parseHeader,
+  parseMonthDays,
+  parseRow,
+  splitColumns,
+  TableState,
+  type TableFact,
+} from './table-facts';
 
 export { classifyStatus } from './status';
 
@@ -111,6 +120,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   const groups = new RowGroups(section.lines);
   // The index of the line `pendingLabel` holds when it is one line of the section as it stands.
   let heldAt = -1;
+  // The index of the first line of `pendingLabel`, however it was held.
+  let labelStart = -1;
 
   const flush = () => {
     if (!paragraph) return;
@@ -146,6 +157,16 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const row = parseRowLine(text);
     if (row) {
       flush();
+      // A table's first row, under no period header: the line above its label may name its columns.
+      // Under a one-date header the headings line is held as a possible label, so it is the held line then.
+      if (!afterRow && (table.periods?.length ?? 0) <= 1) {
+        const candidates = [
+          pendingLabel && heldAt >= 0 ? heldAt : -1,
+          indexAbove(section.lines, pendingLabel ? labelStart : i),
+        ];
+        const headings = headingsAt(section.lines, candidates, row.values.length);
+        if (headings) table.columns = headings;
+      }
       out.push(rowStatement(groups.labelled(row, pendingLabel, heldAt), line, pendingLabel, table, printedOn));
       pendingLabel = null;
       afterRow = true;
@@ -185,6 +206,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       flush();
       pendingLabel = wrapped.label;
       heldAt = -1;
+      labelStart = i;
       labelEnd = wrapped.row;
       continue;
     }
@@ -193,6 +215,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       flush();
       pendingLabel = line;
       heldAt = i;
+      labelStart = i;
       continue;
     }
     // A short line in title case with no final period is a heading: it ends the paragraph.
@@ -353,13 +376,36 @@ function goesOnAsProse(held: string, next: string): boolean {
  * line of month-days ("July 1,   June 25,") between them.
  */
 function lineAbove(lines: readonly SectionLine[], i: number): string | null {
+  const k = indexAbove(lines, i);
+  return k >= 0 ? lines[k]!.text : null;
+}
+
+/**
+ * The column headings (columnHeadings) on the first of these lines that has them, for a row of `values` values.
+ * Headings wrapped over lines ("Retained" / "Earnings") are left alone: without the page's column positions their
+ * lines cannot be put together, and the last line alone names the column wrong.
+ */
+function headingsAt(lines: readonly SectionLine[], candidates: readonly number[], values: number): string[] | null {
+  for (const k of candidates) {
+    if (k < 0) continue;
+    const headings = columnHeadings(lines[k]!.text, values);
+    if (!headings) continue;
+    const over = indexAbove(lines, k);
+    const wrapped = over >= 0 && splitColumns(lines[over]!.text).filter((c) => /[A-Za-z]/.test(c)).length >= 2;
+    return wrapped ? null : headings;
+  }
+  return null;
+}
+
+/** The index of lineAbove's line, or -1. */
+function indexAbove(lines: readonly SectionLine[], i: number): number {
   for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
     const text = lines[j]!.text;
     if (isNoise(text) || !text.trim()) continue;
     if (parseMonthDays(text)) continue;
-    return text;
+    return j;
   }
-  return null;
+  return -1;
 }
 
 /** A table row parsed from a line; a header line ("(Millions)   2018   2017   2016") also parses as numbers: none. */

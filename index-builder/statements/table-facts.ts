@@ -218,6 +218,23 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 }
 
 /**
+ * A column's heading: short words that start as a name does. A line starting in lower case, with a figure or a closing
+ * parenthesis is the second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put
+ * together here.
+ */
+function isHeading(c: string): boolean {
+  return (
+    c.length <= 60 &&
+    /^[A-Z(]/.test(c) &&
+    /[A-Za-z]{2}/.test(c) &&
+    (c.match(/\(/g)?.length ?? 0) === (c.match(/\)/g)?.length ?? 0) &&
+    !/\d[\d,]*\.?\d*\s*$/.test(c) &&
+    !/[.;]$/.test(c) &&
+    !parseSpans(c)
+  );
+}
+
+/**
  * The group heading of each header cell, when the line above a header names groups of columns that repeat the same
  * periods ("Net Sales   Operating Income" over "2018   2017   2016   2018   2017   2016"; "Net Revenue   Long-Lived
  * Assets" over "2019   2018   2017   2019   2018"). Within a group the years run one way; a year that does not go on
@@ -227,17 +244,7 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 export function columnGroups(line: string, cells: readonly string[]): string[] | null {
   const headings = splitColumns(line);
   if (headings.length < 2 || headings.length >= cells.length) return null;
-  // A heading starts as a name does; a line starting in lower case, with a figure or a closing parenthesis is the
-  // second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put together here.
-  const heading = (c: string) =>
-    c.length <= 60 &&
-    /^[A-Z(]/.test(c) &&
-    /[A-Za-z]{2}/.test(c) &&
-    (c.match(/\(/g)?.length ?? 0) === (c.match(/\)/g)?.length ?? 0) &&
-    !/\d[\d,]*\.?\d*\s*$/.test(c) &&
-    !/[.;]$/.test(c) &&
-    !parseSpans(c);
-  if (!headings.every(heading)) return null;
+  if (!headings.every(isHeading)) return null;
   const years = cells.map((c) => Number(YEAR_CELL.exec(c)?.[1] ?? DATE_CELL.exec(c)?.[3] ?? Number.NaN));
   if (years.some((y) => !Number.isFinite(y))) return null;
   const step = Math.sign(years[1]! - years[0]!) || -1;
@@ -248,6 +255,21 @@ export function columnGroups(line: string, cells: readonly string[]): string[] |
   }
   if (group[group.length - 1]! + 1 !== headings.length) return null;
   return group.map((g) => headings[g]!);
+}
+
+/**
+ * The headings of a table whose columns are not periods ("Operating Leases   Finance Leases   Total", "Flexibles
+ * Rigid Packaging   Total", "Amortized Cost   Fair Value"), read from the line above its first row: one heading per
+ * value of that row, after a caption ("In millions", "($ in millions)") when the line starts with one. Null when the
+ * line is anything else: a period header, prose, a row, or headings that do not match the row's values one for one.
+ */
+export function columnHeadings(line: string, values: number): string[] | null {
+  let cells = splitColumns(line);
+  if (cells.length === values + 1 && /millions|thousands|billions|dollars|^\(/i.test(cells[0]!)) cells = cells.slice(1);
+  if (cells.length < 2 || cells.length !== values) return null;
+  // A cell in parentheses alone is a unit or a caption ("(in millions)", "(per share)"), not a column's name.
+  const named = (c: string) => isHeading(c) && !YEAR_CELL.test(c) && !DATE_CELL.test(c) && !/^\(.*\)$/.test(c);
+  return cells.every(named) ? cells : null;
 }
 
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
@@ -313,6 +335,8 @@ export class TableState {
   periods: ({ period: string; key: string } | null)[] | null = null;
   /** The group heading of each column (columnGroups), when the header has them. */
   groups: string[] | null = null;
+  /** A table without periods: the heading of each column (columnHeadings), read above its first row. */
+  columns: string[] | null = null;
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
@@ -324,6 +348,7 @@ export class TableState {
     this.scale = null;
     this.periods = null;
     this.groups = null;
+    this.columns = null;
     this.parent = null;
   }
 
@@ -385,6 +410,7 @@ export class TableState {
       if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
       this.periods = this.columnPeriods(header.cells);
       this.groups = above ? columnGroups(above, header.cells) : null;
+      this.columns = null;
       this.parent = null;
       return true;
     }
@@ -461,7 +487,15 @@ export class TableState {
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;
     const aligned = p && (row.values.length === p.length || row.values.length === p.length + 1) ? p : null;
+    // A table whose columns are not periods names its cells by their headings instead, with the one date its header
+    // may print over them all ("December 31, 2019"); such cells match nothing across filings.
+    const single = p?.length === 1 ? p[0] : null;
+    const headed = !aligned && (!p || single) && this.columns?.length === row.values.length ? this.columns : null;
     const cells = row.values.map<TableCell>((raw, i) => {
+      if (headed) {
+        const period = single ? `${headed[i]!}, ${single.period}` : headed[i]!;
+        return { raw, value: cellValue(raw), period, periodKey: null };
+      }
       const col = aligned?.[i];
       const group = col ? this.groups?.[i] : undefined;
       const periodKey = col ? (group ? `${col.key}|${group.toLowerCase()}` : col.key) : null;

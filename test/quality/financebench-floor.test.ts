@@ -50,15 +50,16 @@ const FILINGS_IN_SUBSET = [
  * from its 8 filings, and the group headings 3M's benefit-plan tables gained changed what it learns; built with the
  * model of the index before them, every question answers as before (docs/DECISIONS.md "Table facts, period keys and
  * provenance").
+ * Answer support 9 of 15 from 2026-11-29 (EXTRACTION_VERSION 24, column headings of tables without periods).
  * Raise them when retrieval improves (the test prints the current figures); bench/RESULTS.md has the full-corpus
  * figures.
  */
 const GOLD_PAGE_HIT_FLOOR = 0.65;
-const ANSWER_SUPPORT_FLOOR = 0.5;
+const ANSWER_SUPPORT_FLOOR = 0.55;
 /** Basic mode on the same questions (routing by the company and year the question names). */
 const BASIC_GOLD_PAGE_HIT_FLOOR = 0.65; // 10 of 15 on 2026-11-29 (13 before the column groups)
-// 8 of 15 (10 before the column groups, 9 before EXTRACTION_VERSION 22)
-const BASIC_ANSWER_SUPPORT_FLOOR = 0.5;
+// 9 of 15 (8 with the column groups alone, 10 before them)
+const BASIC_ANSWER_SUPPORT_FLOOR = 0.55;
 
 interface FbRow {
   id: string;

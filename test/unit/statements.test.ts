@@ -8,6 +8,7 @@ import { extractStatements, rowMetrics } from '../../index-builder/statements/st
 import {
   cellValue,
   columnGroups,
+  columnHeadings,
   parseHeader,
   parseRow,
   parseSpans,
@@ -161,6 +162,43 @@ describe('table facts', () => {
     expect(columnGroups('Net Sales   Operating Income   Assets', ['2024', '2023', '2024', '2023'])).toBeNull();
     expect(columnGroups('Net Sales', ['2024', '2023'])).toBeNull();
     expect(columnGroups('Total   1,204   998', ['2024', '2023', '2024', '2023'])).toBeNull();
+  });
+
+  it('names the cells of a table whose columns are not periods by their headings, unless the headings wrap', () => {
+    // Written for this test (invented company): a lease note under one date, and a statement of equity whose column
+    // headings wrap over two lines.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Our lease liabilities were as follows (in millions):',
+      '   December 31, 2024',
+      '   Operating Leases   Finance Leases   Total',
+      'Gross lease liabilities   $   4,164   $   3,437   $   7,601',
+      'Less: imputed interest   (706)   (130)   (836)',
+      'The liabilities are discounted at the rates implicit in the leases, or our incremental borrowing rate.',
+      '   Common   Retained',
+      '   Stock   Earnings   Total',
+      'Balance at December 31, 2023   $   120   $   5,400   $   5,520',
+    ];
+    const stmts = statementsOf('10-K', page);
+    expect(stmts.find((r) => r.text.startsWith('Gross lease liabilities'))!.text).toBe(
+      'Gross lease liabilities: 4,164 for Operating Leases, December 31, 2024 | ' +
+        '3,437 for Finance Leases, December 31, 2024 | 7,601 for Total, December 31, 2024',
+    );
+    expect(stmts.find((r) => r.text.startsWith('Less: imputed'))!.fact!.cells.map((c) => c.periodKey)).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(stmts.find((r) => r.text.startsWith('Balance at'))!.text).toBe(
+      'Balance at December 31, 2023: 120 | 5,400 | 5,520',
+    );
+    expect(columnHeadings('(In millions)   Flexibles   Rigid Packaging   Total', 3)).toEqual([
+      'Flexibles',
+      'Rigid Packaging',
+      'Total',
+    ]);
+    expect(columnHeadings('Flexibles   Rigid Packaging', 3)).toBeNull();
+    expect(columnHeadings('(in millions)   (per share)', 2)).toBeNull();
   });
 
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
