@@ -669,8 +669,9 @@ export const BUILD_STATE = 'build-state.json';
  *    the row's text and in what the cell matches across filings.
  * 24: a table whose columns are not periods ("Operating Leases   Finance Leases   Total") names each cell by its
  *    column heading, read from one line above its first row.
+ * 25: a dollar inside parentheses ("($2,128)") is a negative figure, so its line makes a row.
  */
-export const EXTRACTION_VERSION = 24;
+export const EXTRACTION_VERSION = 25;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

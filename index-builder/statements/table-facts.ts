@@ -163,8 +163,17 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   const cols = splitColumns(line);
   if (cols.length < 2 || !/[A-Za-z]/.test(cols[0]!)) return null;
   const values: string[] = [];
+  // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
+  let opening = '';
   for (const col of cols.slice(1)) {
-    for (const tok of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
+    for (const raw of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
+      if (raw === '(' && !opening) {
+        opening = '(';
+        continue;
+      }
+      const tok = opening + raw;
+      if (opening && !NUMBER_TOKEN.test(tok)) return null;
+      opening = '';
       const last = values.length - 1;
       const prev = values[last];
       if (tok === '%' && prev !== undefined) values[last] += '%';
@@ -177,7 +186,7 @@ export function parseRow(line: string): { label: string; values: string[]; inden
       else return null; // words after the label: prose that happens to contain wide spaces
     }
   }
-  if (!values.length || values.every((v) => WORD_CELL.test(v))) return null;
+  if (opening || !values.length || values.every((v) => WORD_CELL.test(v))) return null;
   const indent = line.length - line.trimStart().length;
   return { label: cols[0]!.replace(/\s*\.{3,}\s*$/, ''), values, indent };
 }

@@ -85,11 +85,15 @@ describe('table facts', () => {
     expect(cellValue('15 pts')).toBe(15);
   });
 
-  it('keeps a row whose cells say a figure is not meaningful or not applicable', () => {
+  it('keeps a row whose cells say a figure is not meaningful or not applicable, and a dollar inside parentheses', () => {
     expect(parseRow('Health Care   5,420   17.9 %   (2.7)%   —%')!.values).toEqual(['5,420', '17.9%', '(2.7)%', '—%']);
     expect(parseRow('Share of free cash flow   NM   1%   6%')!.values).toEqual(['NM', '1%', '6%']);
     // No figure at all: not a row.
     expect(parseRow('Segment margin   NM   N/A')).toBeNull();
+    // A dollar inside parentheses is a negative figure; a parenthesis opening words is no figure.
+    expect(parseRow('Projected benefit obligation   ($2,128)   $2,648')!.values).toEqual(['(2,128)', '2,648']);
+    expect(cellValue('(2,128)')).toBe(-2128);
+    expect(parseRow('Benefit obligation   (   see note)')).toBeNull();
     expect(cellValue('NM')).toBeNull();
     expect(cellValue('—%')).toBeNull();
     expect(parseRow('Geothermal   — %')!.values).toEqual(['—%']);
