@@ -85,7 +85,7 @@ describe('table facts', () => {
     expect(cellValue('15 pts')).toBe(15);
   });
 
-  it('keeps a row whose cells say a figure is not meaningful or not applicable, and a dollar inside parentheses', () => {
+  it('keeps a row whose cells hold no figure (NM, N/A), and one with a dollar inside parentheses', () => {
     expect(parseRow('Health Care   5,420   17.9 %   (2.7)%   —%')!.values).toEqual(['5,420', '17.9%', '(2.7)%', '—%']);
     expect(parseRow('Share of free cash flow   NM   1%   6%')!.values).toEqual(['NM', '1%', '6%']);
     // No figure at all: not a row.
