@@ -670,8 +670,10 @@ export const BUILD_STATE = 'build-state.json';
  * 24: a table whose columns are not periods ("Operating Leases   Finance Leases   Total") names each cell by its
  *    column heading, read from one line above its first row.
  * 25: a dollar inside parentheses ("($2,128)") is a negative figure, so its line makes a row.
+ * 26: a footnote mark where a figure would stand ("*", "(b)") is a cell with no value; before the first figure it is
+ *    the label's.
  */
-export const EXTRACTION_VERSION = 25;
+export const EXTRACTION_VERSION = 26;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -112,9 +112,14 @@ const NUMBER_WITH_POINTS = new RegExp(String.raw`^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s
  * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", or a dash printed with a percent sign ("—%"). Its
  * column still counts, so the figures after it keep their periods.
  */
-const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na)$/i;
-/** The cells of EMPTY_CELL that are words: a line of them alone is no row. */
-const WORD_CELL = /^(?:nm|n\/m|n\/a|na)$/i;
+const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na|\*{1,3}|\([a-z]\))$/i;
+/**
+ * The cells of EMPTY_CELL that are words or marks ("*" for "less than 1%" or "not meaningful", a footnote letter
+ * "(b)" where a figure would stand): a line of them alone is no row.
+ */
+const WORD_CELL = /^(?:nm|n\/m|n\/a|na|\*{1,3}|\([a-z]\))$/i;
+/** A footnote mark: before the first figure it belongs to the label ("Revenue   (a)   1,234"), not to a column. */
+const MARK = /^(?:\*{1,3}|\([a-z]\))$/i;
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
 /** Whether a row's value is in points (POINT_UNIT). */
@@ -163,6 +168,7 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   const cols = splitColumns(line);
   if (cols.length < 2 || !/[A-Za-z]/.test(cols[0]!)) return null;
   const values: string[] = [];
+  let label = cols[0]!;
   // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
   let opening = '';
   for (const col of cols.slice(1)) {
@@ -174,6 +180,10 @@ export function parseRow(line: string): { label: string; values: string[]; inden
       const tok = opening + raw;
       if (opening && !NUMBER_TOKEN.test(tok)) return null;
       opening = '';
+      if (!values.length && MARK.test(tok)) {
+        label = `${label} ${tok}`;
+        continue;
+      }
       const last = values.length - 1;
       const prev = values[last];
       if (tok === '%' && prev !== undefined) values[last] += '%';
@@ -188,7 +198,7 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   }
   if (opening || !values.length || values.every((v) => WORD_CELL.test(v))) return null;
   const indent = line.length - line.trimStart().length;
-  return { label: cols[0]!.replace(/\s*\.{3,}\s*$/, ''), values, indent };
+  return { label: label.replace(/\s*\.{3,}\s*$/, ''), values, indent };
 }
 
 /** The number a cell stands for: parentheses or a minus are negative, a dash is zero, an EMPTY_CELL none. */

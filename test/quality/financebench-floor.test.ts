@@ -52,15 +52,16 @@ const FILINGS_IN_SUBSET = [
  * provenance").
  * Answer support 9 of 15 from 2026-11-29 (EXTRACTION_VERSION 24, column headings of tables without periods).
  * Gold-page hit 12 of 15 from 2026-11-29 (EXTRACTION_VERSION 25, a dollar inside parentheses as a negative figure).
+ * Answer support 10 of 15 from 2026-11-29 (EXTRACTION_VERSION 26, footnote marks where a figure would stand).
  * Raise them when retrieval improves (the test prints the current figures); bench/RESULTS.md has the full-corpus
  * figures.
  */
 const GOLD_PAGE_HIT_FLOOR = 0.75;
-const ANSWER_SUPPORT_FLOOR = 0.55;
+const ANSWER_SUPPORT_FLOOR = 0.65;
 /** Basic mode on the same questions (routing by the company and year the question names). */
 const BASIC_GOLD_PAGE_HIT_FLOOR = 0.75; // 12 of 15 on 2026-11-29 (10 with the column groups, 13 before them)
-// 9 of 15 (8 with the column groups alone, 10 before them)
-const BASIC_ANSWER_SUPPORT_FLOOR = 0.55;
+// 10 of 15 (8 with the column groups, 9 with the column headings)
+const BASIC_ANSWER_SUPPORT_FLOOR = 0.65;
 
 interface FbRow {
   id: string;

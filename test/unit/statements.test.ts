@@ -94,6 +94,16 @@ describe('table facts', () => {
     expect(parseRow('Projected benefit obligation   ($2,128)   $2,648')!.values).toEqual(['(2,128)', '2,648']);
     expect(cellValue('(2,128)')).toBe(-2128);
     expect(parseRow('Benefit obligation   (   see note)')).toBeNull();
+    // A footnote mark where a figure would stand is a cell with no value; before the first figure, the label's.
+    expect(parseRow('Card Member receivables   27   900   (c)   20')!.values).toEqual(['27', '900', '(c)', '20']);
+    expect(parseRow('Streaming partner   10 %   *')!.values).toEqual(['10%', '*']);
+    expect(cellValue('(c)')).toBeNull();
+    expect(parseRow('Net revenue   (a)   1,234   5,678')).toEqual({
+      label: 'Net revenue (a)',
+      values: ['1,234', '5,678'],
+      indent: 0,
+    });
+    expect(parseRow('Segment margin   *   (b)')).toBeNull();
     expect(cellValue('NM')).toBeNull();
     expect(cellValue('—%')).toBeNull();
     expect(parseRow('Geothermal   — %')!.values).toEqual(['—%']);
