@@ -136,11 +136,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   for (const [i, line] of section.lines.entries()) {
     const { text } = line;
     if (isNoise(text)) continue;
-    if (line.page !== page) {
-      page = line.page;
-      pageLines = 0;
-      printedOn = null;
-    }
+    if (line.page !== page) [page, pageLines, printedOn] = [line.page, 0, null];
     if (text.trim() && (++pageLines <= TITLE_LINES || printedOn)) {
       const title = financialStatementTitle(text);
       if (title) {
@@ -155,27 +151,16 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     groups.passed(i);
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
     const row = parseRowLine(text);
-    if (row) {
+    const total = row ? null : groups.total(i, text);
+    if (row || total) {
       flush();
-      // A table's first row, under no period header: the line above its label may name its columns.
-      // Under a one-date header the headings line is held as a possible label, so it is the held line then.
-      if (!afterRow && (table.periods?.length ?? 0) <= 1) {
-        const candidates = [
-          pendingLabel && heldAt >= 0 ? heldAt : -1,
-          indexAbove(section.lines, pendingLabel ? labelStart : i),
-        ];
-        const headings = headingsAt(section.lines, candidates, row.values.length);
-        if (headings) table.columns = headings;
+      // A table's first row, under no period header (or one date): the line above its label may name its columns.
+      if (row && !afterRow && (table.periods?.length ?? 0) <= 1) {
+        const held = pendingLabel ? { heldAt, start: labelStart } : null;
+        table.columns = headingsAbove(section.lines, i, held, row.values.length) ?? table.columns;
       }
-      out.push(rowStatement(groups.labelled(row, pendingLabel, heldAt), line, pendingLabel, table, printedOn));
-      pendingLabel = null;
-      afterRow = true;
-      continue;
-    }
-    const total = groups.total(i, text);
-    if (total) {
-      flush();
-      out.push(rowStatement(total, line, null, table, printedOn));
+      const labelled = row ? groups.labelled(row, pendingLabel, heldAt) : total!;
+      out.push(rowStatement(labelled, line, row ? pendingLabel : null, table, printedOn));
       pendingLabel = null;
       afterRow = true;
       continue;
@@ -381,12 +366,18 @@ function lineAbove(lines: readonly SectionLine[], i: number): string | null {
 }
 
 /**
- * The column headings (columnHeadings) on the first of these lines that has them, for a row of `values` values.
- * Headings wrapped over lines ("Retained" / "Earnings") are left alone: without the page's column positions their
- * lines cannot be put together, and the last line alone names the column wrong.
+ * The column headings (columnHeadings) above a table's first row at line i, for its `values` values: on the line
+ * above its label, or on the label line held before it (under a one-date header the headings line is held as a
+ * possible label). Headings wrapped over lines ("Retained" / "Earnings") are left alone: without the page's column
+ * positions their lines cannot be put together, and the last line alone names the column wrong.
  */
-function headingsAt(lines: readonly SectionLine[], candidates: readonly number[], values: number): string[] | null {
-  for (const k of candidates) {
+function headingsAbove(
+  lines: readonly SectionLine[],
+  i: number,
+  held: { heldAt: number; start: number } | null,
+  values: number,
+): string[] | null {
+  for (const k of [held?.heldAt ?? -1, indexAbove(lines, held ? held.start : i)]) {
     if (k < 0) continue;
     const headings = columnHeadings(lines[k]!.text, values);
     if (!headings) continue;
