@@ -109,8 +109,9 @@ const POINT_UNIT = new RegExp(`^${POINTS}$`, 'i');
 /** A figure with its point unit, as one token ("(8)pts") or joined by parseRow ("15 pts"); group 1 is the figure. */
 const NUMBER_WITH_POINTS = new RegExp(String.raw`^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?${POINTS}$`, 'i');
 /**
- * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", or a dash printed with a percent sign ("—%"). Its
- * column still counts, so the figures after it keep their periods.
+ * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", a dash printed with a percent sign ("—%"), or a
+ * footnote mark where a figure would stand ("*", "(b)"). Its column still counts, so the figures after it keep their
+ * periods.
  */
 const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na|\*{1,3}|\([a-z]\))$/i;
 /**
