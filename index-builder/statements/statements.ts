@@ -154,7 +154,8 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const total = row ? null : groups.total(i, text);
     if (row || total) {
       flush();
-      // A table's first row, under no period header (or one date): the line above its label may name its columns.
+      // A table's first row, under no period header (or one date): the line above its label may name its columns; a
+      // table after it with no headings of its own (a heading line between them) keeps them.
       if (row && !afterRow && (table.periods?.length ?? 0) <= 1) {
         const held = pendingLabel ? { heldAt, start: labelStart } : null;
         table.columns = headingsAbove(section.lines, i, held, row.values.length) ?? table.columns;

@@ -108,19 +108,18 @@ const POINTS = String.raw`(?:pts?|bps?)\.?`;
 const POINT_UNIT = new RegExp(`^${POINTS}$`, 'i');
 /** A figure with its point unit, as one token ("(8)pts") or joined by parseRow ("15 pts"); group 1 is the figure. */
 const NUMBER_WITH_POINTS = new RegExp(String.raw`^(\(?-?\d[\d,]*(?:\.\d+)?\)?)\s?${POINTS}$`, 'i');
+/** A footnote mark ("*" for "less than 1%" or "not meaningful", a letter such as "(b)"). */
+const MARKS = String.raw`\*{1,3}|\([a-z]\)`;
+/** Cells of words or marks that stand where a figure would: a line of them alone is no row. */
+const WORDS = String.raw`nm|n\/m|n\/a|na|${MARKS}`;
 /**
  * A cell that holds no figure: "NM" (not meaningful), "N/A", "NA", a dash printed with a percent sign ("—%"), or a
- * footnote mark where a figure would stand ("*", "(b)"). Its column still counts, so the figures after it keep their
- * periods.
+ * footnote mark where a figure would stand. Its column still counts, so the figures after it keep their periods.
  */
-const EMPTY_CELL = /^(?:[—–-]+%|nm|n\/m|n\/a|na|\*{1,3}|\([a-z]\))$/i;
-/**
- * The cells of EMPTY_CELL that are words or marks ("*" for "less than 1%" or "not meaningful", a footnote letter
- * "(b)" where a figure would stand): a line of them alone is no row.
- */
-const WORD_CELL = /^(?:nm|n\/m|n\/a|na|\*{1,3}|\([a-z]\))$/i;
-/** A footnote mark: before the first figure it belongs to the label ("Revenue   (a)   1,234"), not to a column. */
-const MARK = /^(?:\*{1,3}|\([a-z]\))$/i;
+const EMPTY_CELL = new RegExp(`^(?:[—–-]+%|${WORDS})$`, 'i');
+const WORD_CELL = new RegExp(`^(?:${WORDS})$`, 'i');
+/** A footnote mark before the first figure belongs to the label ("Revenue   (a)   1,234"), not to a column. */
+const MARK = new RegExp(`^(?:${MARKS})$`, 'i');
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
 /** Whether a row's value is in points (POINT_UNIT). */
