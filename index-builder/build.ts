@@ -672,8 +672,10 @@ export const BUILD_STATE = 'build-state.json';
  * 25: a dollar inside parentheses ("($2,128)") is a negative figure, so its line makes a row.
  * 26: a footnote mark where a figure would stand ("*", "(b)") is a cell with no value; before the first figure it is
  *    the label's.
+ * 27: sub-columns repeated under each period ("Dollars   Percent of Total") name their cells; a heading line over rows
+ *    closed by a total of its own ("Total", "Total current assets") labels them.
  */
-export const EXTRACTION_VERSION = 26;
+export const EXTRACTION_VERSION = 27;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -101,8 +101,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   const out: RawStatement[] = [];
   const table = new TableState(formType);
   let paragraph: Paragraph | null = null;
-  // A label that wraps onto the next line ("Purchases and proceeds ... marketable" / " securities ..., net   669"), or
-  // the lines of one that wraps over several, joined at its first line's place.
+  // A label wrapping onto the next line or lines ("... marketable" / " securities, net   669"), joined where it starts.
   let pendingLabel: SectionLine | null = null;
   // Lines up to this index are a wrapped label's, already held.
   let labelEnd = -1;
@@ -181,6 +180,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     }
     const inTable = !resumed && (!!table.periods || afterRow);
     afterRow = false;
+    if (table.readSubColumns(text)) continue;
     if (TableState.isFurniture(text)) {
       flush(); // before reading: prose ending here resets the table state, the new caption/header must survive it
       table.read(text, lineAbove(section.lines, i));
@@ -221,8 +221,9 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
 type Row = NonNullable<ReturnType<typeof parseRow>>;
 
 /**
- * A row group under a label line of its own, closed by its unlabeled total (subgroupAt): its rows carry the label,
- * and the total's line is the label's row ("Data Center Group" / rows / "   26,103   23,481").
+ * A row group under a label line of its own, closed by its total (subgroupAt): its rows carry the label. An unlabeled
+ * total's line is the label's row ("Data Center Group" / rows / "   26,103   23,481"); a total of its own ("Segment
+ * Operating Profit" / rows / "Total   4,078.6") keeps its line, a bare "Total" taking the label.
  */
 class RowGroups {
   private open: { label: string; total: number } | null = null;
@@ -240,7 +241,9 @@ class RowGroups {
       const total = subgroupAt(this.lines, heldAt);
       if (total !== null) this.open = { label: held.text.trim(), total };
     }
-    return this.open && !/^total\b/i.test(row.label) ? { ...row, label: `${this.open.label}: ${row.label}` } : row;
+    // A total names what it totals ("Total net sales"), except a bare "Total", which takes the group's label.
+    const named = /^total\b/i.test(row.label) && !/^total$/i.test(row.label.trim());
+    return this.open && !named ? { ...row, label: `${this.open.label}: ${row.label}` } : row;
   }
 
   /** The open group's total as its label's row, when line `i` is that total; the group then closes. */
@@ -463,7 +466,13 @@ function subgroupAt(lines: readonly SectionLine[], i: number): number | null {
     if (isNoise(text)) continue;
     const row = parseRowLine(text);
     if (row) {
-      if (/^total\b/i.test(row.label)) return null;
+      // A total of the group's own, bare or naming the group ("Total   4,078.6   100 %", "Total current assets"
+      // under "Current assets"), closes it as an unlabeled one does; any other total is an enclosing group's.
+      if (/^total\b/i.test(row.label)) {
+        const words = (t: string) => t.trim().replace(/\s+/g, ' ').toLowerCase();
+        const own = words(row.label) === 'total' || words(row.label) === `total ${words(label)}`;
+        return own && width > 0 && row.values.length === width ? j : null;
+      }
       if (width < 0) width = row.values.length;
       continue;
     }

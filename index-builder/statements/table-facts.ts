@@ -291,6 +291,22 @@ export function columnHeadings(line: string, values: number): string[] | null {
   return cells.every(named) ? cells : null;
 }
 
+/**
+ * The sub-columns every period of a header repeats, read from the line under it, after a caption ("In Millions")
+ * when the line starts with one: at least two headings, the same ones in the same order under each period.
+ */
+export function subColumns(line: string, periods: number): string[] | null {
+  let cells = splitColumns(line);
+  if (cells.length % periods !== 0 && /millions|thousands|billions|^\(/i.test(cells[0] ?? '')) cells = cells.slice(1);
+  const k = cells.length / periods;
+  if (!Number.isInteger(k) || k < 2) return null;
+  const named = (c: string) => isHeading(c) && !YEAR_CELL.test(c) && !DATE_CELL.test(c) && !/^\(.*\)$/.test(c);
+  if (!cells.every(named)) return null;
+  const first = cells.slice(0, k);
+  const norm = (c: string) => c.toLowerCase().replace(/\s+/g, ' ');
+  return cells.every((c, i) => norm(c) === norm(first[i % k]!)) ? first : null;
+}
+
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
 export function parseSpans(line: string): string[] | null {
   const all = splitColumns(line);
@@ -359,6 +375,8 @@ export class TableState {
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
+  /** The header was the last line read: the line under it may name each period's sub-columns (subColumns). */
+  private underHeader = false;
 
   constructor(readonly formType: string) {}
 
@@ -369,6 +387,7 @@ export class TableState {
     this.groups = null;
     this.columns = null;
     this.parent = null;
+    this.underHeader = false;
   }
 
   /**
@@ -431,6 +450,7 @@ export class TableState {
       this.groups = above ? columnGroups(above, header.cells) : null;
       this.columns = null;
       this.parent = null;
+      this.underHeader = true;
       return true;
     }
     if (scale && trimmed.length < 140 && /^\(|^in\s|^dollars|^amounts|^\(?millions/i.test(trimmed)) {
@@ -438,6 +458,24 @@ export class TableState {
       return true;
     }
     return false;
+  }
+
+  /**
+   * The line under a header that names the same sub-columns under each period ("2023   2022" over "In Millions
+   * Dollars   Percent of Total   Dollars   Percent of Total"): each period then spans its sub-columns, and each cell
+   * is named by its sub-column as a column group's cells are. Returns false (nothing changed) for any other line.
+   */
+  readSubColumns(line: string): boolean {
+    const under = this.underHeader;
+    this.underHeader = false;
+    const periods = this.periods;
+    if (!under || !periods || periods.length < 2 || this.groups) return false;
+    const subs = subColumns(line, periods.length);
+    if (!subs) return false;
+    this.periods = periods.flatMap((p) => subs.map(() => p));
+    this.groups = periods.flatMap(() => subs);
+    this.scale = parseScale(line) ?? this.scale;
+    return true;
   }
 
   private columnPeriods(cells: string[]): ({ period: string; key: string } | null)[] {
@@ -502,6 +540,7 @@ export class TableState {
 
   /** A data row read with the current header: cells get their periods when the counts line up. */
   toFact(row: { label: string; values: string[]; indent: number }): TableFact {
+    this.underHeader = false;
     // Values line up with the header, or carry one extra trailing column ("% change") left without a period. Fewer
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;
@@ -552,12 +591,23 @@ export class TableState {
 export function factText(fact: TableFact): string {
   // A column group's heading leads its first cell: "Russia: Net Revenue: 3,263 for FY2019 | 3,191 for FY2018 |
   // Long-Lived Assets: 4,314 for FY2019 | 3,926 for FY2018".
+  // Sub-columns under one period (subColumns) print the period once: "Flexibles 2,812, Rigid Packaging 830, Total
+  // 3,642 for three months ended December 31, 2022 | Flexibles 2,713, ...".
+  const samePeriod = (a: TableCell | undefined, b: TableCell | undefined) =>
+    !!a?.group && !!b?.group && !!a.period && a.period === b.period;
   const values = fact.cells
     .map((c, i) => {
+      const prev = fact.cells[i - 1];
+      const next = fact.cells[i + 1];
+      if (samePeriod(c, prev) || samePeriod(c, next)) {
+        const cell = `${c.group} ${c.raw}`;
+        return samePeriod(c, next) ? `${cell},` : `${cell} for ${c.period}`;
+      }
       const value = c.period ? `${c.raw} for ${c.period}` : c.raw;
-      return c.group && c.group !== fact.cells[i - 1]?.group ? `${c.group}: ${value}` : value;
+      return c.group && c.group !== prev?.group ? `${c.group}: ${value}` : value;
     })
-    .join(' | ');
+    .map((v, i, all) => (i === 0 ? v : all[i - 1]!.endsWith(',') ? ` ${v}` : ` | ${v}`))
+    .join('');
   const unit =
     fact.unit === '%' || fact.unit === 'points'
       ? ''

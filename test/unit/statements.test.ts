@@ -178,6 +178,44 @@ describe('table facts', () => {
     expect(columnGroups('Total   1,204   998', ['2024', '2023', '2024', '2023'])).toBeNull();
   });
 
+  it('reads sub-columns repeated under each period, and a heading line over rows closed by their total', () => {
+    // Written for this test (invented company): segment sales and profit in dollars and as a share of the total.
+    const page = [
+      'Item 7. Management’s Discussion and Analysis',
+      'The following tables show each segment’s net sales and operating profit:',
+      '   Fiscal Year',
+      '   2024   2023',
+      'In Millions   Dollars   Percent of Total   Dollars   Percent of Total',
+      'Net Sales',
+      'Retail   $   5,100.5   60 % $   4,900.0   58 %',
+      'Pet   3,400.0   40   3,550.0   42',
+      'Total   $   8,500.5   100 % $   8,450.0   100 %',
+      '',
+      'Segment Operating Profit',
+      'Retail   $   1,010.2   70 % $   980.1   69 %',
+      'Pet   433.0   30   440.4   31',
+      'Total   $   1,443.2   100 % $   1,420.5   100 %',
+    ];
+    const stmts = statementsOf('10-K', page);
+    const pet = stmts.filter((r) => r.text.includes('Pet: '));
+    expect(pet.map((r) => r.text)).toEqual([
+      'Net Sales: Pet: Dollars 3,400.0, Percent of Total 40 for FY2024 | Dollars 3,550.0, Percent of Total 42 for ' +
+        'FY2023 (USD millions)',
+      'Segment Operating Profit: Pet: Dollars 433.0, Percent of Total 30 for FY2024 | Dollars 440.4, Percent of ' +
+        'Total 31 for FY2023 (USD millions)',
+    ]);
+    expect(pet[1]!.fact!.cells.map((c) => c.periodKey)).toEqual([
+      'FY2024|dollars',
+      'FY2024|percent of total',
+      'FY2023|dollars',
+      'FY2023|percent of total',
+    ]);
+    // A bare total takes its group's label.
+    expect(
+      stmts.some((r) => r.text.startsWith('Segment Operating Profit: Total: Dollars 1,443.2, Percent of Total 100')),
+    ).toBe(true);
+  });
+
   it('names the cells of a table whose columns are not periods by their headings, unless the headings wrap', () => {
     // Written for this test (invented company): a lease note under one date, and a statement of equity whose column
     // headings wrap over two lines.
