@@ -674,8 +674,10 @@ export const BUILD_STATE = 'build-state.json';
  *    the label's.
  * 27: sub-columns repeated under each period ("Dollars   Percent of Total") name their cells; a heading line over rows
  *    closed by a total of its own ("Total", "Total current assets") labels them.
+ * 28: column headings wrapped over lines with a cell for every column join cell by cell ("Amortized   Estimated"
+ *    over "Cost   Fair Value"), sub-column headings too.
  */
-export const EXTRACTION_VERSION = 27;
+export const EXTRACTION_VERSION = 28;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

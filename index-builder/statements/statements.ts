@@ -5,6 +5,8 @@ import type { Section, SectionLine } from '../segment/segment';
 import { classifyStatus } from './status';
 import {
   columnHeadings,
+  headingsGoOn,
+  joinHeading,
   factText,
   parseHeader,
   parseMonthDays,
@@ -383,14 +385,26 @@ function headingsAbove(
 ): string[] | null {
   for (const k of [held?.heldAt ?? -1, indexAbove(lines, held ? held.start : i)]) {
     if (k < 0) continue;
-    const headings = columnHeadings(lines[k]!.text, values);
+    let headings = columnHeadings(lines[k]!.text, values);
     if (!headings) continue;
-    const over = indexAbove(lines, k);
-    const wrapped = over >= 0 && splitColumns(lines[over]!.text).filter((c) => /[A-Za-z]/.test(c)).length >= 2;
-    return wrapped ? null : headings;
+    // Headings wrapped over lines join cell by cell when each line above has a cell for every column ("Amortized
+    // Estimated" over "Cost   Fair Value"); a line above with fewer cells cannot be lined up, so none are taken.
+    let over = indexAbove(lines, k);
+    for (let n = 0; over >= 0 && n < MAX_HEADING_LINES; n++) {
+      const cells = splitColumns(lines[over]!.text).filter((c) => /[A-Za-z]/.test(c));
+      if (cells.length < 2) break;
+      const top = headingsGoOn(lines[over]!.text, headings.length);
+      if (!top) return null;
+      headings = headings.map((h, j) => joinHeading(top[j]!, h));
+      over = indexAbove(lines, over);
+    }
+    return headings;
   }
   return null;
 }
+
+/** Lines a column heading may wrap over above its last line. */
+const MAX_HEADING_LINES = 3;
 
 /** The index of lineAbove's line, or -1. */
 function indexAbove(lines: readonly SectionLine[], i: number): number {

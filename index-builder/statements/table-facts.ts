@@ -307,6 +307,23 @@ export function subColumns(line: string, periods: number): string[] | null {
   return cells.every((c, i) => norm(c) === norm(first[i % k]!)) ? first : null;
 }
 
+/**
+ * The line under column headings that goes on with every one of them ("Amortized   Estimated" over "Cost   Fair
+ * Value"): as many cells as headings, words only. Null otherwise: without column positions, a line with fewer cells
+ * ("Common   Retained" over "Stock   Earnings   Total") cannot be lined up.
+ */
+export function headingsGoOn(line: string, count: number): string[] | null {
+  const cells = splitColumns(line);
+  if (cells.length !== count) return null;
+  const words = (c: string) => c.length <= 60 && /[A-Za-z]{2}/.test(c) && !/\d/.test(c) && !/[.;:]$/.test(c);
+  return cells.every(words) ? cells : null;
+}
+
+/** A heading and the line that goes on with it: "Weighted-" and "average" join without a space. */
+export function joinHeading(top: string, next: string): string {
+  return /[A-Za-z]-$/.test(top) ? `${top}${next}` : `${top} ${next}`;
+}
+
 /** "Three Months Ended   Nine Months Ended": the duration of each group of columns. */
 export function parseSpans(line: string): string[] | null {
   const all = splitColumns(line);
@@ -377,6 +394,8 @@ export class TableState {
   parent: string | null = null;
   /** The header was the last line read: the line under it may name each period's sub-columns (subColumns). */
   private underHeader = false;
+  /** Sub-columns were the last line read: the line under them may go on with their headings (headingsGoOn). */
+  private underSubColumns = 0;
 
   constructor(readonly formType: string) {}
 
@@ -388,6 +407,7 @@ export class TableState {
     this.columns = null;
     this.parent = null;
     this.underHeader = false;
+    this.underSubColumns = 0;
   }
 
   /**
@@ -467,7 +487,19 @@ export class TableState {
    */
   readSubColumns(line: string): boolean {
     const under = this.underHeader;
+    const k = this.underSubColumns;
     this.underHeader = false;
+    this.underSubColumns = 0;
+    if (k && this.groups) {
+      // Sub-column headings wrapped over lines ("Foreign" / "Exchange" / "Option   Forward" / "Contracts", under each
+      // year): each line under them with one word cell per column goes on with them, repeated under every period.
+      const more = headingsGoOn(line, this.groups.length);
+      const repeats = more?.every((c, i) => c.toLowerCase() === more[i % k]!.toLowerCase());
+      if (!more || !repeats) return false;
+      this.groups = this.groups.map((g, i) => joinHeading(g, more[i]!));
+      this.underSubColumns = k;
+      return true;
+    }
     const periods = this.periods;
     if (!under || !periods || periods.length < 2 || this.groups) return false;
     const subs = subColumns(line, periods.length);
@@ -475,6 +507,7 @@ export class TableState {
     this.periods = periods.flatMap((p) => subs.map(() => p));
     this.groups = periods.flatMap(() => subs);
     this.scale = parseScale(line) ?? this.scale;
+    this.underSubColumns = subs.length;
     return true;
   }
 
@@ -541,6 +574,7 @@ export class TableState {
   /** A data row read with the current header: cells get their periods when the counts line up. */
   toFact(row: { label: string; values: string[]; indent: number }): TableFact {
     this.underHeader = false;
+    this.underSubColumns = 0;
     // Values line up with the header, or carry one extra trailing column ("% change") left without a period. Fewer
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;

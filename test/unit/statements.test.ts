@@ -9,6 +9,8 @@ import {
   cellValue,
   columnGroups,
   columnHeadings,
+  headingsGoOn,
+  joinHeading,
   parseHeader,
   parseRow,
   parseSpans,
@@ -251,6 +253,36 @@ describe('table facts', () => {
     ]);
     expect(columnHeadings('Flexibles   Rigid Packaging', 3)).toBeNull();
     expect(columnHeadings('(in millions)   (per share)', 2)).toBeNull();
+  });
+
+  it('joins column headings wrapped over lines with a cell for every column, sub-columns too', () => {
+    // Written for this test (invented company): maturities of debt securities under two-line headings, and hedges
+    // under sub-column headings wrapped over three lines below the years.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'The contractual maturities of our debt securities at December 31, 2024 were (in millions):',
+      '   Amortized   Estimated',
+      '   Cost   Fair Value',
+      'Due within one year   $   3,506   $   3,507',
+      'Due after one year   926   930',
+      'The gains on our hedges were as follows (in millions):',
+      '   2024   2023',
+      '   Foreign   Foreign   Foreign   Foreign',
+      '   Exchange   Exchange   Exchange   Exchange',
+      '   Option   Forward   Option   Forward',
+      'Gain recognized in income   $   12   $   30   $   8   $   25',
+    ];
+    const stmts = statementsOf('10-K', page);
+    expect(stmts.find((r) => r.text.startsWith('Due within'))!.text).toBe(
+      'Due within one year: 3,506 for Amortized Cost | 3,507 for Estimated Fair Value',
+    );
+    expect(stmts.find((r) => r.text.startsWith('Gain recognized'))!.text).toBe(
+      'Gain recognized in income: Foreign Exchange Option 12, Foreign Exchange Forward 30 for FY2024 | Foreign ' +
+        'Exchange Option 8, Foreign Exchange Forward 25 for FY2023',
+    );
+    expect(headingsGoOn('   Stock   Earnings   Total', 2)).toBeNull();
+    expect(headingsGoOn('Net income   1,204   998', 3)).toBeNull();
+    expect(joinHeading('Weighted-', 'average')).toBe('Weighted-average');
   });
 
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
