@@ -676,8 +676,10 @@ export const BUILD_STATE = 'build-state.json';
  *    closed by a total of its own ("Total", "Total current assets") labels them.
  * 28: column headings wrapped over lines with a cell for every column join cell by cell ("Amortized   Estimated"
  *    over "Cost   Fair Value"), sub-column headings too.
+ * 29: a row label as long as a line of prose, wrapped once onto its row or onto its figures alone, is that row's label
+ *    (it ended the table as prose, leaving the rows after it without periods).
  */
-export const EXTRACTION_VERSION = 28;
+export const EXTRACTION_VERSION = 29;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

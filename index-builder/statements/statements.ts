@@ -123,6 +123,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
   let heldAt = -1;
   // The index of the first line of `pendingLabel`, however it was held.
   let labelStart = -1;
+  let bareRow = -1; // the line of figures alone that a long held label is the row of (wrappedLabel's `bare`)
 
   const flush = () => {
     if (!paragraph) return;
@@ -151,7 +152,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     if (i < labelEnd) continue;
     groups.passed(i);
     // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
-    const row = parseRowLine(text);
+    const row = parseRowLine(text) ?? (i === bareRow ? bareFigures(pendingLabel!, text) : null);
     const total = row ? null : groups.total(i, text);
     if (row || total) {
       flush();
@@ -189,13 +190,11 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       continue;
     }
     const trimmed = text.trim();
-    const wrapped: ReturnType<typeof wrappedLabel> = inTable ? wrappedLabel(section.lines, i) : null;
+    const wrapped = inTable ? wrappedLabel(section.lines, i, table.periods?.length ?? 0) : null;
     if (wrapped) {
       flush();
-      pendingLabel = wrapped.label;
-      heldAt = -1;
-      labelStart = i;
-      labelEnd = wrapped.row;
+      [pendingLabel, heldAt, labelStart, labelEnd] = [wrapped.label, -1, i, wrapped.row];
+      bareRow = wrapped.bare ? wrapped.row : -1;
       continue;
     }
     // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
@@ -315,8 +314,8 @@ function rowStatement(
 ): RawStatement {
   let label = row.label;
   let first: SectionLine = line;
-  if (pendingLabel && continuesLabel(pendingLabel.text, label)) {
-    label = joinLabel(pendingLabel.text, label);
+  if (pendingLabel && (!label || continuesLabel(pendingLabel.text, label))) {
+    label = label ? joinLabel(pendingLabel.text, label) : pendingLabel.text.trim();
     first = pendingLabel;
   } else if (pendingLabel && /:$/.test(pendingLabel.text.trim())) {
     table.parent = pendingLabel.text.trim().replace(/:$/, '');
@@ -430,13 +429,30 @@ const MAX_LABEL_LINES = 4;
  * 5,309 4,704"): each next line continues it, and so does the row it ends on. Its lines joined, at its first line's
  * place, and the index of that row; null when the lines are anything else (a heading, a group label, prose).
  */
-function wrappedLabel(lines: readonly SectionLine[], i: number): { label: SectionLine; row: number } | null {
+function wrappedLabel(
+  lines: readonly SectionLine[],
+  i: number,
+  columns: number,
+): { label: SectionLine; row: number; bare?: boolean } | null {
   const first = lines[i]!;
   let text = first.text.trim();
   // A label starts with a capital or a parenthesis; a line starting in lower case is the tail of something else.
-  if (text.length >= 100 || /[.;:]$/.test(text) || !/^[A-Z(]/.test(text)) return null;
+  if (/[.;:]$/.test(text) || !/^[A-Z(]/.test(text)) return null;
   // The first line's indent stays: an indented row belongs to the group label above it ("Net sales:").
   const indent = first.text.slice(0, first.text.length - first.text.trimStart().length);
+  if (text.length >= 100) {
+    // A label as long as a line of prose wraps once, onto its row ("Common stock ... Shares issued: 10,644 and" /
+    // "10,242 shares outstanding)   106   108") or onto its figures alone ("... Shares issued: 0 and" / "2,300   2,300",
+    // as many as the header's columns). Read as prose, it would end the table and leave the rows after it without
+    // their periods.
+    const next = lines[i + 1]?.text ?? '';
+    const row = parseRowLine(next);
+    if (row) return continuesLabel(text, row.label) ? { label: { ...first, text: indent + text }, row: i + 1 } : null;
+    const figures = unlabeledValues(next);
+    return figures && figures.length === columns
+      ? { label: { ...first, text: indent + text }, row: i + 1, bare: true }
+      : null;
+  }
   for (let j = i + 1; j < lines.length && j <= i + MAX_LABEL_LINES; j++) {
     const next = lines[j]!.text;
     const row = parseRowLine(next);
@@ -445,6 +461,12 @@ function wrappedLabel(lines: readonly SectionLine[], i: number): { label: Sectio
     text = joinLabel(text, next);
   }
   return null;
+}
+
+/** A long label's figures on the line under it, as its row: the label is the held line's (rowStatement joins it). */
+function bareFigures(held: SectionLine, text: string): Row | null {
+  const values = unlabeledValues(text);
+  return values ? { label: '', values, indent: held.text.length - held.text.trimStart().length } : null;
 }
 
 /**

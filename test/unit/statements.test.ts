@@ -285,6 +285,30 @@ describe('table facts', () => {
     expect(joinHeading('Weighted-', 'average')).toBe('Weighted-average');
   });
 
+  it('reads a row label as long as a line of prose as its row, so the rows after it keep their periods', () => {
+    // Written for this test (invented company): the equity section of a balance sheet, two labels wrapped once.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'CONSOLIDATED BALANCE SHEETS',
+      '(In millions, except per share amounts)',
+      'December 31,   2024   2023',
+      'Shareholders’ equity:',
+      '   Preferred stock, Series A – Par value $100 per share; Shares authorized 10 million; Shares issued: 0 and',
+      '   2,300   2,300',
+      '   Common stock – Par value $0.50 per share; Shares authorized 3.8 billion; Shares issued: 1.8 billion and',
+      '   1.7 billion shares outstanding   907   863',
+      '   Retained earnings   16,389   16,120',
+    ];
+    const texts = statementsOf('10-K', page).map((r) => r.text);
+    expect(texts).toEqual([
+      'Shareholders’ equity: Preferred stock, Series A – Par value $100 per share; Shares authorized 10 million; ' +
+        'Shares issued: 0 and: 2,300 for FY2024 | 2,300 for FY2023 (USD millions)',
+      'Shareholders’ equity: Common stock – Par value $0.50 per share; Shares authorized 3.8 billion; Shares issued: ' +
+        '1.8 billion and 1.7 billion shares outstanding: 907 for FY2024 | 863 for FY2023 (USD millions)',
+      'Shareholders’ equity: Retained earnings: 16,389 for FY2024 | 16,120 for FY2023 (USD millions)',
+    ]);
+  });
+
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
     const page = [
       'CONSOLIDATED BALANCE SHEETS',
