@@ -442,9 +442,9 @@ function wrappedLabel(
   const indent = first.text.slice(0, first.text.length - first.text.trimStart().length);
   if (text.length >= 100) {
     // A label as long as a line of prose wraps once, onto its row ("Common stock ... Shares issued: 10,644 and" /
-    // "10,242 shares outstanding)   106   108") or onto its figures alone ("... Shares issued: 0 and" / "2,300   2,300",
-    // as many as the header's columns). Read as prose, it would end the table and leave the rows after it without
-    // their periods.
+    // "10,242 shares outstanding)   106   108") or onto its figures alone ("... Shares issued: 0 and" /
+    // "2,300   2,300", as many as the header's columns). Read as prose, it would end the table and leave the rows
+    // after it without their periods.
     const next = lines[i + 1]?.text ?? '';
     const row = parseRowLine(next);
     if (row) return continuesLabel(text, row.label) ? { label: { ...first, text: indent + text }, row: i + 1 } : null;
