@@ -678,8 +678,9 @@ export const BUILD_STATE = 'build-state.json';
  *    over "Cost   Fair Value"), sub-column headings too.
  * 29: a row label as long as a line of prose, wrapped once onto its row or onto its figures alone, is that row's label
  *    (it ended the table as prose, leaving the rows after it without periods).
+ * 30: a column headed "At December 31, 2021" or "As of ..." is that date's (a balance sheet's header).
  */
-export const EXTRACTION_VERSION = 29;
+export const EXTRACTION_VERSION = 30;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

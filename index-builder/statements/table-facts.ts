@@ -83,7 +83,8 @@ const DOLLAR_WORD = /\$|\bvalues?\b|\bcosts?\b|\bprices?\b|\bamounts?\b/i;
  * none is beyond 100 ("Average total assets to calculate the Tier 1 leverage ratio: 218.6" is an amount).
  */
 const RATIO_LABEL = /\bratios?\b|\bto (?:total|period-end|average) (?:retained )?loans\b/i;
-const DATE_CELL = new RegExp(`^(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
+/** A column's date: "December 31, 2021", "Dec 31", and as a balance sheet may head it, "At December 31, 2021". */
+const DATE_CELL = new RegExp(`^(?:(?:at|as of)\\s+)?(${MONTH_RE})\\s+(\\d{1,2}),?\\s*((?:19|20)\\d\\d)?$`, 'i');
 const SPAN_CELL = new RegExp(
   String.raw`\b(three|six|nine|twelve|thirteen|twenty-six|thirty-nine|fifty-two|fifty-three|\d{1,2})\s+(months` +
     String.raw`|weeks)\s+ended\b|\b(years?|quarters?)\s+ended\b`,
@@ -231,8 +232,10 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
     return { cells: cols.slice(1), caption: null, monthDay: first };
   const body = isPeriod(first) ? cols : cols.slice(1);
   if (!body.length || !body.every(isPeriod)) return null;
-  // A lone year is a heading or a page artefact, not a column header; a caption with one year column is.
+  // A lone year is a heading or a page artefact, not a column header; a caption with one year column is. A lone "As of
+  // December 31, 2022" is a title's date line (a subsidiaries exhibit's), not a column's.
   if (body.length === 1 && !DATE_CELL.test(body[0]!) && (cols.length === 1 || !/[a-z]{3}|\(/i.test(first))) return null;
+  if (body.length === 1 && /^(?:at|as of)\s/i.test(body[0]!)) return null;
   return { cells: body, caption: isPeriod(first) ? null : first };
 }
 

@@ -309,6 +309,23 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads a balance sheet whose columns are headed "At December 31, 2024"', () => {
+    // Written for this test (invented company).
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'CONSOLIDATED BALANCE SHEETS',
+      '(Amounts in millions, except share data)',
+      '   At December 31, 2024   At December 31, 2023',
+      'Cash and cash equivalents   $   10,423   $   8,647',
+      '   As of March 30, 2024   As of December 31, 2023',
+      'Total assets   25,056   23,109',
+    ];
+    expect(statementsOf('10-K', page).map((r) => r.text)).toEqual([
+      'Cash and cash equivalents: 10,423 for December 31, 2024 | 8,647 for December 31, 2023 (USD millions)',
+      'Total assets: 25,056 for March 30, 2024 | 23,109 for December 31, 2023 (USD millions)',
+    ]);
+  });
+
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
     const page = [
       'CONSOLIDATED BALANCE SHEETS',
