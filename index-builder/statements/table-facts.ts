@@ -397,7 +397,10 @@ export class TableState {
   parent: string | null = null;
   /** The header was the last line read: the line under it may name each period's sub-columns (subColumns). */
   private underHeader = false;
-  /** Sub-columns were the last line read: the line under them may go on with their headings (headingsGoOn). */
+  /**
+   * Sub-columns per period when they were the last line read (0 otherwise): the line under them may go on with their
+   * headings (headingsGoOn).
+   */
   private underSubColumns = 0;
 
   constructor(readonly formType: string) {}
