@@ -679,8 +679,9 @@ export const BUILD_STATE = 'build-state.json';
  * 29: a row label as long as a line of prose, wrapped once onto its row or onto its figures alone, is that row's label
  *    (it ended the table as prose, leaving the rows after it without periods).
  * 30: a column headed "At December 31, 2021" or "As of ..." is that date's (a balance sheet's header).
+ * 31: a cell printed with a trailing comma ("31,") no longer joins the next cell as sub-columns do (27's printing).
  */
-export const EXTRACTION_VERSION = 30;
+export const EXTRACTION_VERSION = 31;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

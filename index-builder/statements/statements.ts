@@ -446,12 +446,10 @@ function wrappedLabel(
     // "2,300   2,300", as many as the header's columns). Read as prose, it would end the table and leave the rows
     // after it without their periods.
     const next = lines[i + 1]?.text ?? '';
+    const label = { ...first, text: indent + text };
     const row = parseRowLine(next);
-    if (row) return continuesLabel(text, row.label) ? { label: { ...first, text: indent + text }, row: i + 1 } : null;
-    const figures = unlabeledValues(next);
-    return figures && figures.length === columns
-      ? { label: { ...first, text: indent + text }, row: i + 1, bare: true }
-      : null;
+    if (row) return continuesLabel(text, row.label) ? { label, row: i + 1 } : null;
+    return unlabeledValues(next)?.length === columns ? { label, row: i + 1, bare: true } : null;
   }
   for (let j = i + 1; j < lines.length && j <= i + MAX_LABEL_LINES; j++) {
     const next = lines[j]!.text;

@@ -289,9 +289,12 @@ export function columnHeadings(line: string, values: number): string[] | null {
   let cells = splitColumns(line);
   if (cells.length === values + 1 && /millions|thousands|billions|dollars|^\(/i.test(cells[0]!)) cells = cells.slice(1);
   if (cells.length < 2 || cells.length !== values) return null;
-  // A cell in parentheses alone is a unit or a caption ("(in millions)", "(per share)"), not a column's name.
-  const named = (c: string) => isHeading(c) && !YEAR_CELL.test(c) && !DATE_CELL.test(c) && !/^\(.*\)$/.test(c);
-  return cells.every(named) ? cells : null;
+  return cells.every(namesColumn) ? cells : null;
+}
+
+/** A heading naming a column, not a period; a cell in parentheses alone is a unit ("(in millions)", "(per share)"). */
+function namesColumn(c: string): boolean {
+  return isHeading(c) && !YEAR_CELL.test(c) && !DATE_CELL.test(c) && !/^\(.*\)$/.test(c);
 }
 
 /**
@@ -303,8 +306,7 @@ export function subColumns(line: string, periods: number): string[] | null {
   if (cells.length % periods !== 0 && /millions|thousands|billions|^\(/i.test(cells[0] ?? '')) cells = cells.slice(1);
   const k = cells.length / periods;
   if (!Number.isInteger(k) || k < 2) return null;
-  const named = (c: string) => isHeading(c) && !YEAR_CELL.test(c) && !DATE_CELL.test(c) && !/^\(.*\)$/.test(c);
-  if (!cells.every(named)) return null;
+  if (!cells.every(namesColumn)) return null;
   const first = cells.slice(0, k);
   const norm = (c: string) => c.toLowerCase().replace(/\s+/g, ' ');
   return cells.every((c, i) => norm(c) === norm(first[i % k]!)) ? first : null;
@@ -639,14 +641,13 @@ export function factText(fact: TableFact): string {
     .map((c, i) => {
       const prev = fact.cells[i - 1];
       const next = fact.cells[i + 1];
+      const sep = i === 0 ? '' : samePeriod(prev, c) ? ', ' : ' | ';
       if (samePeriod(c, prev) || samePeriod(c, next)) {
-        const cell = `${c.group} ${c.raw}`;
-        return samePeriod(c, next) ? `${cell},` : `${cell} for ${c.period}`;
+        return `${sep}${c.group} ${c.raw}${samePeriod(c, next) ? '' : ` for ${c.period}`}`;
       }
       const value = c.period ? `${c.raw} for ${c.period}` : c.raw;
-      return c.group && c.group !== prev?.group ? `${c.group}: ${value}` : value;
+      return sep + (c.group && c.group !== prev?.group ? `${c.group}: ${value}` : value);
     })
-    .map((v, i, all) => (i === 0 ? v : all[i - 1]!.endsWith(',') ? ` ${v}` : ` | ${v}`))
     .join('');
   const unit =
     fact.unit === '%' || fact.unit === 'points'

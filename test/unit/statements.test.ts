@@ -9,6 +9,7 @@ import {
   cellValue,
   columnGroups,
   columnHeadings,
+  factText,
   headingsGoOn,
   joinHeading,
   parseHeader,
@@ -212,6 +213,11 @@ describe('table facts', () => {
       'FY2023|dollars',
       'FY2023|percent of total',
     ]);
+    // Only cells of one period under sub-columns join with commas; a cell printed with a comma of its own does not.
+    const cell = (raw: string) => ({ raw, value: null, period: null, periodKey: null });
+    expect(factText({ label: 'March 31, 2021', cells: [cell('31,'), cell('2020')], scale: null, unit: null })).toBe(
+      'March 31, 2021: 31, | 2020',
+    );
     // A bare total takes its group's label.
     expect(
       stmts.some((r) => r.text.startsWith('Segment Operating Profit: Total: Dollars 1,443.2, Percent of Total 100')),
