@@ -680,8 +680,10 @@ export const BUILD_STATE = 'build-state.json';
  *    (it ended the table as prose, leaving the rows after it without periods).
  * 30: a column headed "At December 31, 2021" or "As of ..." is that date's (a balance sheet's header).
  * 31: a cell printed with a trailing comma ("31,") no longer joins the next cell as sub-columns do (27's printing).
+ * 32: a period on a line of its own over a block of rows whose columns have headings ("Fiscal 2016" in a segment
+ *    table) is each of the block's cells' period, in its column's group.
  */
-export const EXTRACTION_VERSION = 31;
+export const EXTRACTION_VERSION = 32;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

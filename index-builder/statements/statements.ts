@@ -4,6 +4,7 @@ import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
 import { classifyStatus } from './status';
 import {
+  blockPeriod,
   columnHeadings,
   headingsGoOn,
   joinHeading,
@@ -184,9 +185,10 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     const inTable = !resumed && (!!table.periods || afterRow);
     afterRow = false;
     if (table.readSubColumns(text)) continue;
-    if (TableState.isFurniture(text)) {
+    const block = periodBlock(section.lines, i, table); // its headings line above was read as prose
+    if (block || TableState.isFurniture(text)) {
       flush(); // before reading: prose ending here resets the table state, the new caption/header must survive it
-      table.read(text, lineAbove(section.lines, i));
+      table.read(text, lineAbove(section.lines, i), block);
       continue;
     }
     const trimmed = text.trim();
@@ -400,6 +402,39 @@ function headingsAbove(
     return headings;
   }
   return null;
+}
+
+/**
+ * A period on a line of its own over a block of rows (blockPeriod) whose columns have headings: those of the block
+ * before it, or the line above it. Null for a lone year over anything else (a title's year, a page artefact) or over
+ * rows whose columns have no headings: their cells would all be one period's, and nothing tells them apart.
+ */
+function periodBlock(
+  lines: readonly SectionLine[],
+  i: number,
+  table: TableState,
+): { cell: string; headings: string[] } | null {
+  const cell = blockPeriod(lines[i]!.text);
+  if (!cell) return null;
+  // Its first row, or a group label over it ("Net operating revenues:").
+  let below = indexBelow(lines, i);
+  if (below >= 0 && /:$/.test(lines[below]!.text.trim())) below = indexBelow(lines, below);
+  const row = below >= 0 ? parseRowLine(lines[below]!.text) : null;
+  if (!row) return null;
+  const n = row.values.length;
+  const kept = table.columns?.length === n && table.groups?.length === n ? table.columns : null;
+  const headings = kept ?? headingsAbove(lines, i, null, n);
+  return headings && headings.length === n ? { cell, headings } : null;
+}
+
+/** The index of the next line that is not noise or blank, within three lines, or -1. */
+function indexBelow(lines: readonly SectionLine[], i: number): number {
+  for (let j = i + 1; j < lines.length && j <= i + 3; j++) {
+    const text = lines[j]!.text;
+    if (isNoise(text) || !text.trim()) continue;
+    return j;
+  }
+  return -1;
 }
 
 /** Lines a column heading may wrap over above its last line. */

@@ -240,6 +240,17 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 }
 
 /**
+ * A line that is one period alone ("Fiscal 2016", "2016", "December 31, 2022"), as a segment table prints one between
+ * its blocks of rows when its columns are segments: the period's cell, or null.
+ */
+export function blockPeriod(line: string): string | null {
+  const cols = splitColumns(line);
+  if (cols.length !== 1) return null;
+  const cell = cols[0]!;
+  return YEAR_CELL.test(cell) || DATE_CELL.test(cell) ? cell : null;
+}
+
+/**
  * A column's heading: short words that start as a name does. A line starting in lower case, with a figure or a closing
  * parenthesis is the second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put
  * together here.
@@ -439,10 +450,14 @@ export class TableState {
   }
 
   /**
-   * Feeds a line that is not a data row. Returns true when the line was table furniture (caption, spans, header)
-   * and must not be read as prose.
+   * Feeds a line that is not a data row. Returns true when the line was table furniture (caption, spans, header, a
+   * block's period line: `block`, the period and its columns' headings) and must not be read as prose.
    */
-  read(line: string, above: string | null = null): boolean {
+  read(line: string, above: string | null = null, block: { cell: string; headings: string[] } | null = null): boolean {
+    if (block) {
+      this.readBlock(block.cell, block.headings);
+      return true;
+    }
     const scale = parseScale(line);
     const trimmed = line.trim();
     const spans = parseSpans(line);
@@ -486,6 +501,21 @@ export class TableState {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A period printed on a line of its own over a block of rows whose columns are named by `headings` (a segment
+   * table: "Digital Media   Marketing   Total" over "Fiscal 2016", its rows, "Fiscal 2015", its rows): every cell of
+   * the block is that period's, in its column's group, as a header's column groups are.
+   */
+  private readBlock(cell: string, headings: readonly string[]): void {
+    const period = this.columnPeriods([cell])[0] ?? null;
+    this.periods = headings.map(() => period);
+    this.groups = [...headings];
+    this.columns = [...headings];
+    this.parent = null;
+    this.underHeader = false;
+    this.underSubColumns = 0;
   }
 
   /**

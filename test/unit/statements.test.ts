@@ -332,6 +332,36 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads a period printed on a line of its own over each block of a segment table', () => {
+    // Written for this test (invented company): segments across, fiscal years down; a group label may stand between a
+    // block's period and its first row. A lone year over prose is not a block.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Our segment results for fiscal 2024 and 2023 were as follows (dollars in thousands):',
+      '   Creative Tools   Analytics   Total',
+      'Fiscal 2024',
+      'Revenue   $   3,941   $   1,736   $   5,677',
+      'Gross profit   3,709   1,155   4,864',
+      'Fiscal 2023',
+      'Segment costs:',
+      'Cost of revenue   210   525   735',
+      '2023',
+      'Our headcount grew in every region.',
+    ];
+    const rows = statementsOf('10-K', page).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'Revenue: Creative Tools 3,941, Analytics 1,736, Total 5,677 for FY2024',
+      'Gross profit: Creative Tools 3,709, Analytics 1,155, Total 4,864 for FY2024',
+      'Cost of revenue: Creative Tools 210, Analytics 525, Total 735 for FY2023',
+    ]);
+    // Each cell matches the same segment's cell of that year in another filing.
+    expect(rows[0]!.fact!.cells.map((c) => c.periodKey)).toEqual([
+      'FY2024|creative tools',
+      'FY2024|analytics',
+      'FY2024|total',
+    ]);
+  });
+
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
     const page = [
       'CONSOLIDATED BALANCE SHEETS',
