@@ -255,13 +255,16 @@ export function blockPeriod(line: string): string | null {
  * parenthesis is the second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put
  * together here.
  */
+/** The fair-value hierarchy's columns (ASC 820: "Level 1   Level 2   Level 3   Total"): headings ending in a digit. */
+const FAIR_VALUE_LEVEL = /^Level [1-3]$/i;
+
 function isHeading(c: string): boolean {
   return (
     c.length <= 60 &&
     /^[A-Z(]/.test(c) &&
     /[A-Za-z]{2}/.test(c) &&
     (c.match(/\(/g)?.length ?? 0) === (c.match(/\)/g)?.length ?? 0) &&
-    !/\d[\d,]*\.?\d*\s*$/.test(c) &&
+    (!/\d[\d,]*\.?\d*\s*$/.test(c) || FAIR_VALUE_LEVEL.test(c)) &&
     !/[.;]$/.test(c) &&
     !parseSpans(c)
   );

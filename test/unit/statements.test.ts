@@ -362,6 +362,29 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads the levels of the fair-value hierarchy as column headings', () => {
+    // Written for this test (invented company): a fair-value table under one date, its levels across.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Note 9. Fair Value Measurements',
+      '   June 30, 2024',
+      '($ in millions)   Level 1   Level 2   Level 3   Total',
+      'Assets',
+      'Commodity contracts   $   —   $   14   $   —   $   14',
+      'Interest rate swaps   —   19   —   19',
+    ];
+    expect(
+      statementsOf('10-K', page)
+        .filter((r) => r.kind === 'table_row')
+        .map((r) => r.text),
+    ).toEqual([
+      'Commodity contracts: — for Level 1, June 30, 2024 | 14 for Level 2, June 30, 2024 | — for Level 3, June 30, 2024 | ' +
+        '14 for Total, June 30, 2024 (USD millions)',
+      'Interest rate swaps: — for Level 1, June 30, 2024 | 19 for Level 2, June 30, 2024 | — for Level 3, June 30, 2024 | ' +
+        '19 for Total, June 30, 2024 (USD millions)',
+    ]);
+  });
+
   it('marks the rows printed on a primary financial statement, and labels year columns under a month-day', () => {
     const page = [
       'CONSOLIDATED BALANCE SHEETS',
