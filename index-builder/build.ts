@@ -682,7 +682,8 @@ export const BUILD_STATE = 'build-state.json';
  * 31: a cell printed with a trailing comma ("31,") no longer joins the next cell as sub-columns do (27's printing).
  * 32: a period on a line of its own over a block of rows whose columns have headings ("Fiscal 2016" in a segment
  *    table) is each of the block's cells' period, in its column's group.
- * 33: the fair-value hierarchy's columns ("Level 1   Level 2   Level 3   Total") are headings, though they end in a digit.
+ * 33: the fair-value hierarchy's columns ("Level 1   Level 2   Level 3   Total") are headings, though they end in a
+ *    digit.
  */
 export const EXTRACTION_VERSION = 33;
 

@@ -378,10 +378,10 @@ describe('table facts', () => {
         .filter((r) => r.kind === 'table_row')
         .map((r) => r.text),
     ).toEqual([
-      'Commodity contracts: — for Level 1, June 30, 2024 | 14 for Level 2, June 30, 2024 | — for Level 3, June 30, 2024 | ' +
-        '14 for Total, June 30, 2024 (USD millions)',
-      'Interest rate swaps: — for Level 1, June 30, 2024 | 19 for Level 2, June 30, 2024 | — for Level 3, June 30, 2024 | ' +
-        '19 for Total, June 30, 2024 (USD millions)',
+      'Commodity contracts: — for Level 1, June 30, 2024 | 14 for Level 2, June 30, 2024 | ' +
+        '— for Level 3, June 30, 2024 | 14 for Total, June 30, 2024 (USD millions)',
+      'Interest rate swaps: — for Level 1, June 30, 2024 | 19 for Level 2, June 30, 2024 | ' +
+        '— for Level 3, June 30, 2024 | 19 for Total, June 30, 2024 (USD millions)',
     ]);
   });
 
