@@ -684,8 +684,10 @@ export const BUILD_STATE = 'build-state.json';
  *    table) is each of the block's cells' period, in its column's group.
  * 33: the fair-value hierarchy's columns ("Level 1   Level 2   Level 3   Total") are headings, though they end in a
  *    digit.
+ * 34: a table whose columns are headings under one date ("December 31, 2024" over "Operating Leases   Finance Leases
+ *    Total") gives each cell that date in its heading's group, printed and matched across filings as sub-columns are.
  */
-export const EXTRACTION_VERSION = 33;
+export const EXTRACTION_VERSION = 34;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -620,15 +620,23 @@ export class TableState {
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;
     const aligned = p && (row.values.length === p.length || row.values.length === p.length + 1) ? p : null;
-    // A table whose columns are not periods names its cells by their headings instead, with the one date its header
-    // may print over them all ("December 31, 2019"); such cells match nothing across filings.
+    // A table whose columns are not periods names its cells by their headings instead. Under the one date its header
+    // may print over them all ("December 31, 2019") each cell is that date's, in its heading's group, as a block's
+    // cells are (readBlock); without one, its heading is all it has and it matches nothing across filings.
     const single = p?.length === 1 ? p[0] : null;
     const headed = !aligned && (!p || single) && this.columns?.length === row.values.length ? this.columns : null;
     const cells = row.values.map<TableCell>((raw, i) => {
-      if (headed) {
-        const period = single ? `${headed[i]!}, ${single.period}` : headed[i]!;
-        return { raw, value: cellValue(raw), period, periodKey: null };
+      if (headed && single) {
+        const group = headed[i]!;
+        return {
+          raw,
+          value: cellValue(raw),
+          period: single.period,
+          periodKey: `${single.key}|${group.toLowerCase()}`,
+          group,
+        };
       }
+      if (headed) return { raw, value: cellValue(raw), period: headed[i]!, periodKey: null };
       const col = aligned?.[i];
       const group = col ? this.groups?.[i] : undefined;
       const periodKey = col ? (group ? `${col.key}|${group.toLowerCase()}` : col.key) : null;

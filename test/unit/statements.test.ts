@@ -240,14 +240,15 @@ describe('table facts', () => {
       'Balance at December 31, 2023   $   120   $   5,400   $   5,520',
     ];
     const stmts = statementsOf('10-K', page);
+    // Under the one date over them all, each cell is that date's, in its heading's group, and matches the same cell of
+    // another filing.
     expect(stmts.find((r) => r.text.startsWith('Gross lease liabilities'))!.text).toBe(
-      'Gross lease liabilities: 4,164 for Operating Leases, December 31, 2024 | ' +
-        '3,437 for Finance Leases, December 31, 2024 | 7,601 for Total, December 31, 2024',
+      'Gross lease liabilities: Operating Leases 4,164, Finance Leases 3,437, Total 7,601 for December 31, 2024',
     );
     expect(stmts.find((r) => r.text.startsWith('Less: imputed'))!.fact!.cells.map((c) => c.periodKey)).toEqual([
-      null,
-      null,
-      null,
+      '2024-12-31|operating leases',
+      '2024-12-31|finance leases',
+      '2024-12-31|total',
     ]);
     expect(stmts.find((r) => r.text.startsWith('Balance at'))!.text).toBe(
       'Balance at December 31, 2023: 120 | 5,400 | 5,520',
@@ -378,10 +379,8 @@ describe('table facts', () => {
         .filter((r) => r.kind === 'table_row')
         .map((r) => r.text),
     ).toEqual([
-      'Commodity contracts: — for Level 1, June 30, 2024 | 14 for Level 2, June 30, 2024 | ' +
-        '— for Level 3, June 30, 2024 | 14 for Total, June 30, 2024 (USD millions)',
-      'Interest rate swaps: — for Level 1, June 30, 2024 | 19 for Level 2, June 30, 2024 | ' +
-        '— for Level 3, June 30, 2024 | 19 for Total, June 30, 2024 (USD millions)',
+      'Commodity contracts: Level 1 —, Level 2 14, Level 3 —, Total 14 for June 30, 2024 (USD millions)',
+      'Interest rate swaps: Level 1 —, Level 2 19, Level 3 —, Total 19 for June 30, 2024 (USD millions)',
     ]);
   });
 
