@@ -686,8 +686,10 @@ export const BUILD_STATE = 'build-state.json';
  *    digit.
  * 34: a table whose columns are headings under one date ("December 31, 2024" over "Operating Leases   Finance Leases
  *    Total") gives each cell that date in its heading's group, printed and matched across filings as sub-columns are.
+ * 35: a table that prints no scale of its own takes the one its introducing sentence gives ("... were as follows (in
+ *    millions):").
  */
-export const EXTRACTION_VERSION = 34;
+export const EXTRACTION_VERSION = 35;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

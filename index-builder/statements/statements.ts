@@ -12,6 +12,8 @@ import {
   parseHeader,
   parseMonthDays,
   parseRow,
+  parseScale,
+  type Scale,
   splitColumns,
   TableState,
   type TableFact,
@@ -132,7 +134,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
     paragraph = null;
     out.push(...read.statements);
     // Prose between tables ends the table: the next table brings its own caption and header.
-    if (read.sawProse) table.reset();
+    if (read.sawProse) table.reset(introducedScale(read.statements));
     if (read.sawSentence) printedOn = null;
   };
 
@@ -435,6 +437,16 @@ function indexBelow(lines: readonly SectionLine[], i: number): number {
     return j;
   }
   return -1;
+}
+
+/**
+ * The scale a table's introducing sentence gives it ("... were as follows (in millions):", "... (dollars in
+ * thousands):"): the table that follows prints none of its own. Null when the paragraph does not end by introducing
+ * a table.
+ */
+function introducedScale(statements: readonly RawStatement[]): Scale {
+  const last = statements.at(-1)?.text;
+  return last && /:$/.test(last) ? parseScale(last) : null;
 }
 
 /** Lines a column heading may wrap over above its last line. */

@@ -421,9 +421,10 @@ export class TableState {
 
   constructor(readonly formType: string) {}
 
-  reset(): void {
+  /** A new table: nothing of the last one's holds; `scale` is what its introducing sentence says (introducedScale). */
+  reset(scale: Scale = null): void {
     this.forgetSpans();
-    this.scale = null;
+    this.scale = scale;
     this.periods = null;
     this.groups = null;
     this.columns = null;

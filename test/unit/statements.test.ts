@@ -243,7 +243,8 @@ describe('table facts', () => {
     // Under the one date over them all, each cell is that date's, in its heading's group, and matches the same cell of
     // another filing.
     expect(stmts.find((r) => r.text.startsWith('Gross lease liabilities'))!.text).toBe(
-      'Gross lease liabilities: Operating Leases 4,164, Finance Leases 3,437, Total 7,601 for December 31, 2024',
+      'Gross lease liabilities: Operating Leases 4,164, Finance Leases 3,437, Total 7,601 for December 31, 2024 ' +
+        '(USD millions)',
     );
     expect(stmts.find((r) => r.text.startsWith('Less: imputed'))!.fact!.cells.map((c) => c.periodKey)).toEqual([
       '2024-12-31|operating leases',
@@ -281,11 +282,11 @@ describe('table facts', () => {
     ];
     const stmts = statementsOf('10-K', page);
     expect(stmts.find((r) => r.text.startsWith('Due within'))!.text).toBe(
-      'Due within one year: 3,506 for Amortized Cost | 3,507 for Estimated Fair Value',
+      'Due within one year: 3,506 for Amortized Cost | 3,507 for Estimated Fair Value (USD millions)',
     );
     expect(stmts.find((r) => r.text.startsWith('Gain recognized'))!.text).toBe(
       'Gain recognized in income: Foreign Exchange Option 12, Foreign Exchange Forward 30 for FY2024 | Foreign ' +
-        'Exchange Option 8, Foreign Exchange Forward 25 for FY2023',
+        'Exchange Option 8, Foreign Exchange Forward 25 for FY2023 (USD millions)',
     );
     expect(headingsGoOn('   Stock   Earnings   Total', 2)).toBeNull();
     expect(headingsGoOn('Net income   1,204   998', 3)).toBeNull();
@@ -351,15 +352,38 @@ describe('table facts', () => {
     ];
     const rows = statementsOf('10-K', page).filter((r) => r.kind === 'table_row');
     expect(rows.map((r) => r.text)).toEqual([
-      'Revenue: Creative Tools 3,941, Analytics 1,736, Total 5,677 for FY2024',
-      'Gross profit: Creative Tools 3,709, Analytics 1,155, Total 4,864 for FY2024',
-      'Cost of revenue: Creative Tools 210, Analytics 525, Total 735 for FY2023',
+      'Revenue: Creative Tools 3,941, Analytics 1,736, Total 5,677 for FY2024 (USD thousands)',
+      'Gross profit: Creative Tools 3,709, Analytics 1,155, Total 4,864 for FY2024 (USD thousands)',
+      'Cost of revenue: Creative Tools 210, Analytics 525, Total 735 for FY2023 (USD thousands)',
     ]);
     // Each cell matches the same segment's cell of that year in another filing.
     expect(rows[0]!.fact!.cells.map((c) => c.periodKey)).toEqual([
       'FY2024|creative tools',
       'FY2024|analytics',
       'FY2024|total',
+    ]);
+  });
+
+  it("takes a table's scale from the sentence that introduces it", () => {
+    // Written for this test (invented company): one table introduced "(in millions):", one after a sentence that
+    // does not introduce it.
+    const page = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Income before income taxes consisted of the following (in millions):',
+      '   2024   2023',
+      'United States   $   1,130   $   1,801',
+      'International   8,023   7,804',
+      'Our foreign earnings are reinvested in millions of small ways.',
+      '   2024   2023',
+      'Effective tax rate   21.4 %   19.8 %',
+      'Employees at year end   61,200   57,500',
+    ];
+    const rows = statementsOf('10-K', page).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'United States: 1,130 for FY2024 | 1,801 for FY2023 (USD millions)',
+      'International: 8,023 for FY2024 | 7,804 for FY2023 (USD millions)',
+      'Effective tax rate: 21.4% for FY2024 | 19.8% for FY2023',
+      'Employees at year end: 61,200 for FY2024 | 57,500 for FY2023',
     ]);
   });
 
