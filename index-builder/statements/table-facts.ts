@@ -241,23 +241,24 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
 
 /**
  * A line that is one period alone ("Fiscal 2016", "2016", "December 31, 2022"), as a segment table prints one between
- * its blocks of rows when its columns are segments: the period's cell, or null.
+ * its blocks of rows when its columns are segments: the period's cell, or null. A month-day without its year
+ * ("December 31,") is a header's line, not a period.
  */
 export function blockPeriod(line: string): string | null {
   const cols = splitColumns(line);
   if (cols.length !== 1) return null;
   const cell = cols[0]!;
-  return YEAR_CELL.test(cell) || DATE_CELL.test(cell) ? cell : null;
+  return YEAR_CELL.test(cell) || DATE_CELL.exec(cell)?.[3] ? cell : null;
 }
+
+/** The fair-value hierarchy's columns (ASC 820: "Level 1   Level 2   Level 3   Total"): headings ending in a digit. */
+const FAIR_VALUE_LEVEL = /^Level [1-3]$/i;
 
 /**
  * A column's heading: short words that start as a name does. A line starting in lower case, with a figure or a closing
  * parenthesis is the second line of headings wrapped over two ("Commercial" / "and industrial"), which cannot be put
  * together here.
  */
-/** The fair-value hierarchy's columns (ASC 820: "Level 1   Level 2   Level 3   Total"): headings ending in a digit. */
-const FAIR_VALUE_LEVEL = /^Level [1-3]$/i;
-
 function isHeading(c: string): boolean {
   return (
     c.length <= 60 &&

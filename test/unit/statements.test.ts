@@ -6,6 +6,7 @@ import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
 import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
 import {
+  blockPeriod,
   cellValue,
   columnGroups,
   columnHeadings,
@@ -356,6 +357,9 @@ describe('table facts', () => {
       'Gross profit: Creative Tools 3,709, Analytics 1,155, Total 4,864 for FY2024 (USD thousands)',
       'Cost of revenue: Creative Tools 210, Analytics 525, Total 735 for FY2023 (USD thousands)',
     ]);
+    expect(blockPeriod('December 31, 2022')).toBe('December 31, 2022');
+    expect(blockPeriod('   December 31,')).toBeNull(); // a header's month-day line
+    expect(blockPeriod('Fiscal 2016   2015')).toBeNull();
     // Each cell matches the same segment's cell of that year in another filing.
     expect(rows[0]!.fact!.cells.map((c) => c.periodKey)).toEqual([
       'FY2024|creative tools',
