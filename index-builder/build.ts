@@ -688,8 +688,10 @@ export const BUILD_STATE = 'build-state.json';
  *    Total") gives each cell that date in its heading's group, printed and matched across filings as sub-columns are.
  * 35: a table that prints no scale of its own takes the one its introducing sentence gives ("... were as follows (in
  *    millions):").
+ * 36: a caption that is the scale alone in parentheses ("(Millions)", 3M's) is read, as "(In millions)" was; a line of
+ *    column headings that starts with one gives its table that scale.
  */
-export const EXTRACTION_VERSION = 35;
+export const EXTRACTION_VERSION = 36;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -16,6 +16,7 @@ import {
   type Scale,
   splitColumns,
   TableState,
+  type ColumnHeadings,
   type TableFact,
 } from './table-facts';
 
@@ -163,7 +164,7 @@ export function extractStatements(section: Section, formType = '10-K'): RawState
       // table after it with no headings of its own (a heading line between them) keeps them.
       if (row && !afterRow && (table.periods?.length ?? 0) <= 1) {
         const held = pendingLabel ? { heldAt, start: labelStart } : null;
-        table.columns = headingsAbove(section.lines, i, held, row.values.length) ?? table.columns;
+        table.takeColumns(headingsAbove(section.lines, i, held, row.values.length));
       }
       const labelled = row ? groups.labelled(row, pendingLabel, heldAt) : total!;
       out.push(rowStatement(labelled, line, row ? pendingLabel : null, table, printedOn));
@@ -385,7 +386,7 @@ function headingsAbove(
   i: number,
   held: { heldAt: number; start: number } | null,
   values: number,
-): string[] | null {
+): ColumnHeadings | null {
   for (const k of [held?.heldAt ?? -1, indexAbove(lines, held ? held.start : i)]) {
     if (k < 0) continue;
     let headings = columnHeadings(lines[k]!.text, values);
@@ -401,7 +402,8 @@ function headingsAbove(
       headings = headings.map((h, j) => joinHeading(top[j]!, h));
       over = indexAbove(lines, over);
     }
-    return headings;
+    // The headings line may start with the table's caption ("(Millions)   Employee-Related   Asset-Related   Total").
+    return { headings, scale: parseScale(splitColumns(lines[k]!.text)[0] ?? '') };
   }
   return null;
 }
@@ -425,7 +427,7 @@ function periodBlock(
   if (!row) return null;
   const n = row.values.length;
   const kept = table.columns?.length === n && table.groups?.length === n ? table.columns : null;
-  const headings = kept ?? headingsAbove(lines, i, null, n);
+  const headings = kept ?? headingsAbove(lines, i, null, n)?.headings;
   return headings && headings.length === n ? { cell, headings } : null;
 }
 

@@ -215,7 +215,7 @@ export function cellValue(raw: string): number | null {
 
 /** "(In millions, except per share amounts)", "(Millions)", "in thousands": the scale a caption sets. */
 export function parseScale(line: string): Scale {
-  const m = /\b(?:in\s+|dollars\s+in\s+|amounts\s+in\s+|\(\s*)(thousands|millions|billions)\b/i.exec(line);
+  const m = /(?:\b(?:in|dollars\s+in|amounts\s+in)\s+|\(\s*)(thousands|millions|billions)\b/i.exec(line);
   return m ? (m[1]!.toLowerCase() as Scale) : null;
 }
 
@@ -399,6 +399,12 @@ function isoDate(monthWord: string, day: string, year: string): string | null {
 }
 
 /** The running state of a table while lines are read: caption scale, spans, month-days and the column header. */
+/** A table's column headings read above its first row, and the scale a caption cell before them gives. */
+export interface ColumnHeadings {
+  headings: string[];
+  scale: Scale;
+}
+
 export class TableState {
   scale: Scale = null;
   spans: string[] | null = null;
@@ -452,6 +458,16 @@ export class TableState {
       !!parseHeader(line) ||
       (!!parseScale(line) && trimmed.length < 140 && /^\(|^in\s|^dollars|^amounts|^\(?millions/i.test(trimmed))
     );
+  }
+
+  /**
+   * The column headings read above a table's first row, when there are any (a table after it with no headings of its
+   * own keeps them); their caption's scale when the table has none yet.
+   */
+  takeColumns(read: ColumnHeadings | null): void {
+    if (!read) return;
+    this.columns = read.headings;
+    this.scale ??= read.scale;
   }
 
   /**

@@ -15,6 +15,7 @@ import {
   joinHeading,
   parseHeader,
   parseRow,
+  parseScale,
   parseSpans,
   shareKind,
 } from '../../index-builder/statements/table-facts';
@@ -382,6 +383,9 @@ describe('table facts', () => {
       'Effective tax rate   21.4 %   19.8 %',
       'Employees at year end   61,200   57,500',
     ];
+    // A caption of the scale alone in parentheses, as 3M prints it, and one before a line's column headings.
+    expect(parseScale('(Millions)')).toBe('millions');
+    expect(parseScale('(Thousands)   Employee-Related   Asset-Related   Total')).toBe('thousands');
     const rows = statementsOf('10-K', page).filter((r) => r.kind === 'table_row');
     expect(rows.map((r) => r.text)).toEqual([
       'United States: 1,130 for FY2024 | 1,801 for FY2023 (USD millions)',
@@ -577,7 +581,7 @@ describe('table facts', () => {
     ]);
     expect(out.map((s) => s.text)).toEqual([
       'Net sales rose in 2024 on higher volumes in every region we serve.',
-      'Net sales: 1,210 | 1,105 | 10%',
+      'Net sales: 1,210 | 1,105 | 10% (USD millions)',
       'Selling and administrative: 21.0% | 22.1% | (1.1)%',
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
     ]);
