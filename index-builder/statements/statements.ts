@@ -17,6 +17,7 @@ import {
   splitColumns,
   TableState,
   type ColumnHeadings,
+  type PeriodBlock,
   type TableFact,
 } from './table-facts';
 
@@ -413,11 +414,7 @@ function headingsAbove(
  * before it, or the line above it. Null for a lone year over anything else (a title's year, a page artefact) or over
  * rows whose columns have no headings: their cells would all be one period's, and nothing tells them apart.
  */
-function periodBlock(
-  lines: readonly SectionLine[],
-  i: number,
-  table: TableState,
-): { cell: string; headings: string[] } | null {
+function periodBlock(lines: readonly SectionLine[], i: number, table: TableState): PeriodBlock | null {
   const cell = blockPeriod(lines[i]!.text);
   if (!cell) return null;
   // Its first row, or a group label over it ("Net operating revenues:").

@@ -399,6 +399,12 @@ function isoDate(monthWord: string, day: string, year: string): string | null {
 }
 
 /** The running state of a table while lines are read: caption scale, spans, month-days and the column header. */
+/** A period on a line of its own over a block of rows (blockPeriod), and the headings of the block's columns. */
+export interface PeriodBlock {
+  cell: string;
+  headings: string[];
+}
+
 /** A table's column headings read above its first row, and the scale a caption cell before them gives. */
 export interface ColumnHeadings {
   headings: string[];
@@ -474,7 +480,7 @@ export class TableState {
    * Feeds a line that is not a data row. Returns true when the line was table furniture (caption, spans, header, a
    * block's period line: `block`, the period and its columns' headings) and must not be read as prose.
    */
-  read(line: string, above: string | null = null, block: { cell: string; headings: string[] } | null = null): boolean {
+  read(line: string, above: string | null = null, block: PeriodBlock | null = null): boolean {
     if (block) {
       this.readBlock(block.cell, block.headings);
       return true;
