@@ -430,12 +430,7 @@ function periodBlock(lines: readonly SectionLine[], i: number, table: TableState
 
 /** The index of the next line that is not noise or blank, within three lines, or -1. */
 function indexBelow(lines: readonly SectionLine[], i: number): number {
-  for (let j = i + 1; j < lines.length && j <= i + 3; j++) {
-    const text = lines[j]!.text;
-    if (isNoise(text) || !text.trim()) continue;
-    return j;
-  }
-  return -1;
+  return nearestLine(lines, i, 1, () => false);
 }
 
 /**
@@ -453,10 +448,19 @@ const MAX_HEADING_LINES = 3;
 
 /** The index of lineAbove's line, or -1. */
 function indexAbove(lines: readonly SectionLine[], i: number): number {
-  for (let j = i - 1; j >= 0 && j >= i - 3; j--) {
+  return nearestLine(lines, i, -1, (text) => !!parseMonthDays(text));
+}
+
+/** The first line within three of line i in direction `step` that is not noise, blank or `skipped`; -1 if none. */
+function nearestLine(
+  lines: readonly SectionLine[],
+  i: number,
+  step: 1 | -1,
+  skipped: (text: string) => boolean,
+): number {
+  for (let j = i + step; j >= 0 && j < lines.length && Math.abs(j - i) <= 3; j += step) {
     const text = lines[j]!.text;
-    if (isNoise(text) || !text.trim()) continue;
-    if (parseMonthDays(text)) continue;
+    if (isNoise(text) || !text.trim() || skipped(text)) continue;
     return j;
   }
   return -1;
