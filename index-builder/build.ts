@@ -21,7 +21,7 @@ import { FILTER_FIELDS, type FilterField } from '../index-format/fields';
 import { embedTokens, quantizeUnit } from '../index-format/embed';
 import { metricByCode } from '../index-format/metrics';
 import { financialStatementCode, type FinancialStatement } from '../index-format/financial-statements';
-import { ANALYZER_VERSION, tokenize } from '../index-format/tokenize';
+import { ANALYZER_VERSION, hyphenCompounds, tokenize } from '../index-format/tokenize';
 import { bm25Idf, bm25TermScore } from '../index-format/bm25';
 import { companyAliases, withoutSharedAliases } from './entities/aliases';
 import { DIRECTORY_FILE, storedByContent } from './shards/partitioned';
@@ -74,6 +74,11 @@ export interface StatementDraft {
   /** A table row of a primary financial statement (index-format/financial-statements.ts). */
   statement?: FinancialStatement;
   tokens: string[];
+  /**
+   * The joined forms of its hyphenated words (index-format/tokenize.ts hyphenCompounds): posted beside `tokens`, not
+   * counted in its length and not read by the word-vector model, which sees each word once.
+   */
+  compounds?: string[];
   /** A pointer to a note: the statements it refers to, as offsets from its index in the filing (references.ts). */
   refers?: number[];
 }
@@ -152,6 +157,16 @@ export function withMetricTerms(tokens: string[], metrics: readonly number[]): s
   const have = new Set(tokens);
   const extra = tokenize(metric.name).filter((t) => !have.has(t));
   return extra.length ? [...tokens, ...extra] : tokens;
+}
+
+function compoundsOf(text: string): { compounds?: string[] } {
+  const compounds = hyphenCompounds(text);
+  return compounds.length ? { compounds } : {};
+}
+
+/** What a statement is posted under: its tokens, then its hyphenated words' joined forms. */
+export function postedTerms(s: Pick<StatementDraft, 'tokens' | 'compounds'>): readonly string[] {
+  return s.compounds ? [...s.tokens, ...s.compounds] : s.tokens;
 }
 
 export { seal, sha256 } from './shards/seal';
@@ -261,6 +276,7 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         ...(s.fact ? { fact: s.fact } : {}),
         ...(s.statement ? { statement: s.statement } : {}),
         tokens: withMetricTerms(tokenize(s.text), s.metrics),
+        ...compoundsOf(s.text),
       });
       placed.push({ text: s.text, page: s.page, offset: s.offset, kind: s.kind, section });
     }
@@ -333,10 +349,10 @@ export class TermStats {
   statements = 0;
   totalLen = 0;
 
-  addStatement(tokens: readonly string[]): void {
+  addStatement(s: Pick<StatementDraft, 'tokens' | 'compounds'>): void {
     this.statements++;
-    this.totalLen += Math.min(MAX_DOC_LEN, tokens.length);
-    for (const t of new Set(tokens)) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    this.totalLen += Math.min(MAX_DOC_LEN, s.tokens.length);
+    for (const t of new Set(postedTerms(s))) this.df.set(t, (this.df.get(t) ?? 0) + 1);
   }
 
   get avgLen(): number {
@@ -370,7 +386,7 @@ export function encodeShardStatements(
     const len = Math.min(MAX_DOC_LEN, s.tokens.length);
     docLen[local] = len;
     const tf = new Map<string, number>();
-    for (const t of s.tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of postedTerms(s)) tf.set(t, (tf.get(t) ?? 0) + 1);
     for (const [t, count] of tf) {
       const n = Math.min(MAX_TF, count);
       let p = termPostings.get(t);
@@ -831,7 +847,7 @@ export async function segmentCorpus(
     const file = join(spillDir, `${entries.length}.bin`);
     writeFileSync(file, serialize(record));
     entries.push({ doc: record.doc, file, pageCount: record.pageCount, hash: filingHash(filing) });
-    for (const s of record.statements) stats.addStatement(s.tokens);
+    for (const s of record.statements) stats.addStatement(s);
     stage('segment', entries.length, Math.max(entries.length, options.expectedFilings ?? 0));
   }
   return { entries, stats };

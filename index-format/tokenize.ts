@@ -4,8 +4,9 @@
  * not reuse filings segmented by another one. Bump it too when what segmentation reads from a filing changes.
  * 2: table rows carry the financial statement they are printed on; a "June 30,   2023   2022" header labels its
  * columns.
+ * 3: a statement's word of two hyphen-joined letter parts is also posted as its joined form (hyphenCompounds).
  */
-export const ANALYZER_VERSION = 2;
+export const ANALYZER_VERSION = 3;
 
 // Short, conservative list: words that carry no retrieval signal in filings. Negations and modal verbs stay,
 // because "not", "may" and "could" matter for epistemic status.
@@ -75,4 +76,61 @@ function pushTerm(out: string[], token: string): void {
   if (!token || STOPWORDS.has(token)) return;
   if (token.length > 40) return; // extraction garbage, never a useful term
   out.push(stem(token));
+}
+
+/**
+ * A statement's index terms: its words (tokenize) and the joined form of each word of two letter parts joined by a
+ * hyphen (hyphenCompounds). What the postings hold and what the Worker matches a statement's text against.
+ */
+export function indexTerms(text: string): string[] {
+  const joined = hyphenCompounds(text);
+  const words = tokenize(text);
+  return joined.length ? [...words, ...joined] : words;
+}
+
+/**
+ * The joined form of each word of exactly two letter parts joined by one hyphen ("pre-tax" -> "pretax"; not
+ * "year-over-year", "10-K" or "COVID-19"), stemmed as a word is. Filings spell such words both ways ("pre-tax" and
+ * "pretax", "non-cash" and "noncash", "e-commerce" and "eCommerce"), so a statement is also posted under the joined
+ * form and a question writing it closed finds either spelling, while its parts still find the compound ("tax").
+ * Questions are not given the joined form: their "raw-material" would add a rare term that only the statements
+ * printing that hyphen hold, a phrase bonus no other wording gets. (Lucene's WordDelimiterFilter documentation
+ * gives the same advice: catenate in the analyzer used for indexing, not in the one used for querying.) The joined
+ * form is posted beside its parts, not counted in a statement's length, as Lucene discounts a token that shares
+ * its position with another.
+ */
+export function hyphenCompounds(text: string): string[] {
+  return ASCII.test(text) ? compoundsIn(text.toLowerCase(), ASCII_SCRIPT) : hyphenCompoundsUnicode(text);
+}
+
+/** The general path of hyphenCompounds (the slow twin of its ASCII path in tests). */
+export function hyphenCompoundsUnicode(text: string): string[] {
+  return compoundsIn(text.normalize('NFKC').toLowerCase(), UNICODE_SCRIPT);
+}
+
+/** How a path reads words: its word pattern, a word of letters only, and its hyphens (NFKC keeps U+2010). */
+interface Script {
+  word: RegExp;
+  letters: RegExp;
+  hyphen: RegExp;
+}
+
+const ASCII_SCRIPT: Script = { word: ASCII_WORD, letters: /^[a-z]+$/, hyphen: /^-$/ };
+const UNICODE_SCRIPT: Script = { word: UNICODE_WORD, letters: /^\p{L}+$/u, hyphen: /^[-\u2010\u2011]$/u };
+
+function compoundsIn(lowered: string, script: Script): string[] {
+  const out: string[] = [];
+  const isHyphen = (c: string | undefined) => c !== undefined && script.hyphen.test(c);
+  let previous: RegExpExecArray | null = null;
+  for (const match of lowered.matchAll(script.word)) {
+    const first = previous;
+    previous = match;
+    if (!first) continue;
+    const end = first.index + first[0].length;
+    if (match.index !== end + 1 || !isHyphen(lowered[end])) continue;
+    if (!script.letters.test(first[0]) || !script.letters.test(match[0])) continue;
+    if (isHyphen(lowered[first.index - 1]) || isHyphen(lowered[match.index + match[0].length])) continue;
+    pushTerm(out, first[0] + match[0]);
+  }
+  return out;
 }

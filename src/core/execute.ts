@@ -22,7 +22,7 @@ import {
   type RetrievalTrace,
 } from '../search/retrieve';
 import { membershipQuery, statementQueryTerms } from '../search/term-membership';
-import { tokenize } from '../../index-format/tokenize';
+import { indexTerms } from '../../index-format/tokenize';
 import type { IndexReader } from '../../index-format/index-reader';
 
 /** A pass as executed: the plan's value plus what it searched (searchedShards is empty for a skipped fill). */
@@ -170,7 +170,7 @@ async function runPass(
     // in a loaded shard; a hit without one falls back to its text).
     const query = membershipQuery([...weights.keys()]);
     const terms: EntryTerms = (shard, local, hit) =>
-      shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, tokenize);
+      shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, indexTerms);
     return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
   };
   const general = chainsOf(retrieval.hits);

@@ -8,6 +8,7 @@ import {
 import type { EdgeKind, Shard } from '../../index-format/types';
 import type { EffortLimits } from '../search/effort';
 import { metricByCode } from '../../index-format/metrics';
+import { tokenize } from '../../index-format/tokenize';
 import type { Hit } from '../search/retrieve';
 import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
@@ -28,11 +29,12 @@ export function confidenceOf(sources: readonly EntrySource[], disagreements: rea
 const YEAR_TOKEN = /^(?:19|20)\d\d$/;
 
 /**
- * The terms a chain entry answers to: its text's terms, the name of its metric (as the builder indexes it:
- * "capital expenditure" for a purchases-of-PP&E row) and `fy<year>` for each year token (queries say "FY2018").
+ * The terms a chain entry answers to: its text's terms (`textTerms`: the index's, indexTerms, or a test's), the
+ * words of its metric's name (as the builder indexes it: "capital expenditure" for a purchases-of-PP&E row) and
+ * `fy<year>` for each year token (queries say "FY2018").
  */
-export function chainTerms(text: string, metric: number, tokenize: (text: string) => string[]): string[] {
-  const terms = tokenize(text);
+export function chainTerms(text: string, metric: number, textTerms: (text: string) => string[]): string[] {
+  const terms = textTerms(text);
   const years = terms.filter((t) => YEAR_TOKEN.test(t)).map((y) => `fy${y}`);
   const m = metric ? metricByCode(metric) : null;
   if (m) terms.push(...tokenize(m.name));
@@ -48,9 +50,9 @@ export function chainTerms(text: string, metric: number, tokenize: (text: string
 export type EntryTerms = (shard: Shard | undefined, local: number, hit: Hit | undefined) => readonly string[];
 
 /** EntryTerms from the text (chainTerms), for whole shards and hits that carry their text (tests). */
-export function textEntryTerms(tokenize: (text: string) => string[]): EntryTerms {
+export function textEntryTerms(textTerms: (text: string) => string[]): EntryTerms {
   return (shard, local, hit) =>
-    chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, tokenize);
+    chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, textTerms);
 }
 
 /** A statement a chain shows: of a loaded shard, or a hit alone (callers without shards). */

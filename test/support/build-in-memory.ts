@@ -16,6 +16,7 @@ import {
   writeBuildState,
   observeEntities,
   planShards,
+  postedTerms,
   seal,
   sha256,
   shardKeyOf,
@@ -85,7 +86,7 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
   let totalLen = 0;
   for (const s of statements) {
     totalLen += Math.min(MAX_DOC_LEN, s.tokens.length);
-    for (const t of new Set(s.tokens)) df.set(t, (df.get(t) ?? 0) + 1);
+    for (const t of new Set(postedTerms(s))) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const N = statements.length;
   const avgLen = N ? totalLen / N : 0;
@@ -113,10 +114,9 @@ export async function buildIndexInMemory(input: readonly Filing[], options: Buil
     for (const list of encoded.edges) for (const e of list) edges[e.kind]!++;
     // Each term's best BM25 contribution in the shard, over every statement of it.
     for (const i of ids) {
-      const tokens = statements[i]!.tokens;
-      const len = Math.min(MAX_DOC_LEN, tokens.length);
+      const len = Math.min(MAX_DOC_LEN, statements[i]!.tokens.length);
       const tf = new Map<string, number>();
-      for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of postedTerms(statements[i]!)) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const [t, count] of tf) {
         const impact = bm25TermScore(bm25Idf(N, df.get(t)!), Math.min(MAX_TF, count), len, avgLen);
         let perShard = impacts.get(t);

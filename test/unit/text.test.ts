@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { isWordChar } from '../../index-format/entities';
 import { escapeText } from '../../src/render/xml';
 import { codePointLength, normalizeQuery } from '../../index-format/normalize';
-import { stem, tokenize, tokenizeUnicode } from '../../index-format/tokenize';
+import {
+  hyphenCompounds,
+  hyphenCompoundsUnicode,
+  indexTerms,
+  stem,
+  tokenize,
+  tokenizeUnicode,
+} from '../../index-format/tokenize';
 
 describe('normalizeQuery', () => {
   it('applies NFKC, collapses whitespace and trims', () => {
@@ -23,6 +30,7 @@ describe('fast paths against their general twins', () => {
   it('tokenize: the ASCII path gives the tokens of the Unicode path', () => {
     const same = fc.property(asciiText, (t) => {
       expect(tokenize(t)).toEqual(tokenizeUnicode(t));
+      expect(hyphenCompounds(t)).toEqual(hyphenCompoundsUnicode(t));
     });
     fc.assert(same, { numRuns: 2000 });
     for (const t of [
@@ -55,6 +63,17 @@ describe('tokenize', () => {
   });
   it('keeps PP&E and U.S. as single terms and strips possessives', () => {
     expect(tokenize("PP&E in the U.S. and 3M's")).toEqual(['pp&e', 'us', '3m']);
+  });
+  it("posts a statement's word of two hyphen-joined letter parts under its joined spelling as well", () => {
+    expect(hyphenCompounds('pre-tax income, non-cash charges')).toEqual(['pretax', 'noncash']);
+    expect(indexTerms('pre-tax income')).toEqual(['pre', 'tax', 'income', 'pretax']);
+    // either spelling of the word finds the other; a question's words are the parts (tokenize)
+    expect(indexTerms('e-commerce sales')).toContain(tokenize('eCommerce')[0]);
+    expect(tokenize('pre-tax income')).toEqual(['pre', 'tax', 'income']);
+    // a chain of parts is a phrase, and digits make a code, not a word; a stop word part still joins
+    expect(hyphenCompounds('year-over-year 10-K COVID-19 sales - net non-U.S.')).toEqual([]);
+    expect(hyphenCompounds('in-house by-products')).toEqual(['inhouse', 'byproduct']);
+    expect(hyphenCompoundsUnicode('Coca\u2011Cola')).toEqual(['cocacola']);
   });
   it('stems plurals only', () => {
     expect(stem('liabilities')).toBe('liability');
