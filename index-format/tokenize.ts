@@ -5,8 +5,9 @@
  * 2: table rows carry the financial statement they are printed on; a "June 30,   2023   2022" header labels its
  * columns.
  * 3: a statement's word of two hyphen-joined letter parts is also posted as its joined form (hyphenCompounds).
+ * 4: plurals in "-xes", "-ches" and "-shes" lose "es" ("taxes" -> "tax", not "taxe").
  */
-export const ANALYZER_VERSION = 3;
+export const ANALYZER_VERSION = 4;
 
 // Short, conservative list: words that carry no retrieval signal in filings. Negations and modal verbs stay,
 // because "not", "may" and "could" matter for epistemic status.
@@ -18,6 +19,18 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
+/** Plurals of nouns that end in "che", which add "s" only. */
+const CHE_NOUNS = new Set([
+  'tranches',
+  'caches',
+  'niches',
+  'headaches',
+  'avalanches',
+  'cliches',
+  'psyches',
+  'microfiches',
+]);
+
 /**
  * Light, deterministic suffix stripping for plurals and possessives only. Heavier stemming merges
  * financial terms that must stay apart ("operating" vs "operations" matter less than "sales" vs "sale").
@@ -26,6 +39,8 @@ export function stem(token: string): string {
   if (token.length <= 3 || /\d/.test(token)) return token;
   if (token.endsWith('ies') && token.length > 4) return `${token.slice(0, -3)}y`;
   if (token.endsWith('sses')) return token.slice(0, -2);
+  // "taxes", "branches", "wishes": the plural adds "es" after x, ch and sh ("caches" and "niches" add "s")
+  if (/(?:x|ch|sh)es$/.test(token) && !CHE_NOUNS.has(token)) return token.slice(0, -2);
   if (token.endsWith('s') && !/(ss|us|is|ics)$/.test(token)) return token.slice(0, -1);
   return token;
 }

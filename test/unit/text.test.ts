@@ -79,6 +79,14 @@ describe('tokenize', () => {
     expect(stem('liabilities')).toBe('liability');
     expect(stem('sales')).toBe('sale');
     expect(stem('business')).toBe('business');
+    // "es" after x, ch and sh; nouns in "che" add "s" only
+    expect(['taxes', 'branches', 'wishes', 'tranches', 'caches'].map(stem)).toEqual([
+      'tax',
+      'branch',
+      'wish',
+      'tranche',
+      'cache',
+    ]);
     expect(stem('operating')).toBe('operating');
   });
 });
