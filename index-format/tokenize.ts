@@ -108,11 +108,11 @@ export function indexTerms(text: string): string[] {
  * "year-over-year", "10-K" or "COVID-19"), stemmed as a word is. Filings spell such words both ways ("pre-tax" and
  * "pretax", "non-cash" and "noncash", "e-commerce" and "eCommerce"), so a statement is also posted under the joined
  * form and a question writing it closed finds either spelling, while its parts still find the compound ("tax").
- * Questions are not given the joined form: their "raw-material" would add a rare term that only the statements
- * printing that hyphen hold, a phrase bonus no other wording gets. (Lucene's WordDelimiterFilter documentation
- * gives the same advice: catenate in the analyzer used for indexing, not in the one used for querying.) The joined
- * form is posted beside its parts, not counted in a statement's length, as Lucene discounts a token that shares
- * its position with another.
+ * A question's own terms never hold the joined form: its "raw-material" would be a rare term that only the
+ * statements printing that hyphen hold, a phrase bonus no other wording gets (Lucene's WordDelimiterFilter
+ * documentation: catenate in the analyzer used for indexing, not in the one used for querying); its hyphenated
+ * words are read by queryCompounds instead. The joined form is posted beside its parts, not counted in a
+ * statement's length, as Lucene discounts a token that shares its position with another.
  */
 export function hyphenCompounds(text: string): string[] {
   return ASCII.test(text) ? compoundsIn(text.toLowerCase(), ASCII_SCRIPT) : hyphenCompoundsUnicode(text);
@@ -134,7 +134,12 @@ const ASCII_SCRIPT: Script = { word: ASCII_WORD, letters: /^[a-z]+$/, hyphen: /^
 const UNICODE_SCRIPT: Script = { word: UNICODE_WORD, letters: /^\p{L}+$/u, hyphen: /^[-\u2010\u2011]$/u };
 
 function compoundsIn(lowered: string, script: Script): string[] {
-  const out: string[] = [];
+  return compoundWords(lowered, script).map(([joined]) => joined);
+}
+
+/** Each hyphenated word of two letter parts: its joined form and its parts, as terms ([] for a stop word). */
+function compoundWords(lowered: string, script: Script): [joined: string, first: string[], second: string[]][] {
+  const out: [string, string[], string[]][] = [];
   const isHyphen = (c: string | undefined) => c !== undefined && script.hyphen.test(c);
   let previous: RegExpExecArray | null = null;
   for (const match of lowered.matchAll(script.word)) {
@@ -145,7 +150,35 @@ function compoundsIn(lowered: string, script: Script): string[] {
     if (match.index !== end + 1 || !isHyphen(lowered[end])) continue;
     if (!script.letters.test(first[0]) || !script.letters.test(match[0])) continue;
     if (isHyphen(lowered[first.index - 1]) || isHyphen(lowered[match.index + match[0].length])) continue;
-    pushTerm(out, first[0] + match[0]);
+    const joined: string[] = [];
+    pushTerm(joined, first[0] + match[0]);
+    const a: string[] = [];
+    const b: string[] = [];
+    pushTerm(a, first[0]);
+    pushTerm(b, match[0]);
+    if (joined.length) out.push([joined[0]!, a, b]);
+  }
+  return out;
+}
+
+/** A hyphenated word of a question: its parts (query terms; a stop word is none) and its joined spelling. */
+export interface Compound {
+  joined: string;
+  parts: string[];
+}
+
+/**
+ * The hyphenated words of a question (what hyphenCompounds posts for a statement): a statement printing the joined
+ * spelling ("eCommerce") holds the parts of the question's "e-commerce" (src/search/lexical.ts, term-membership.ts).
+ */
+export function queryCompounds(text: string): Compound[] {
+  const ascii = ASCII.test(text);
+  const lowered = ascii ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
+  const found = compoundWords(lowered, ascii ? ASCII_SCRIPT : UNICODE_SCRIPT);
+  const out: Compound[] = [];
+  for (const [joined, a, b] of found) {
+    const parts = [...a, ...b];
+    if (parts.length && !out.some((c) => c.joined === joined)) out.push({ joined, parts });
   }
   return out;
 }

@@ -168,9 +168,9 @@ async function runPass(
     const shards = await shardsOfHits(reader, hits);
     // Which query terms each entry covers, from the shards' posting lists of those terms (every chain statement is
     // in a loaded shard; a hit without one falls back to its text).
-    const query = membershipQuery([...weights.keys()]);
+    const query = membershipQuery([...weights.keys()], retrieval.compounds);
     const terms: EntryTerms = (shard, local, hit) =>
-      shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, indexTerms);
+      shard ? statementQueryTerms(shard, local, query) : chainTerms(hit!.text, 0, indexTerms, retrieval.compounds);
     return pendingChains(draftChains(hits, plan.effort, weights, terms, shards, allowed), shards);
   };
   const general = chainsOf(retrieval.hits);

@@ -8,7 +8,7 @@ import {
 import type { EdgeKind, Shard } from '../../index-format/types';
 import type { EffortLimits } from '../search/effort';
 import { metricByCode } from '../../index-format/metrics';
-import { tokenize } from '../../index-format/tokenize';
+import { tokenize, type Compound } from '../../index-format/tokenize';
 import type { Hit } from '../search/retrieve';
 import { chainOrder, chainRelevance, RANKING, rankChain, type ChainRank } from '../search/ranking';
 import type { Chain, Confidence, Entry, EntrySource } from './model';
@@ -30,15 +30,23 @@ const YEAR_TOKEN = /^(?:19|20)\d\d$/;
 
 /**
  * The terms a chain entry answers to: its text's terms (`textTerms`: the index's, indexTerms, or a test's), the
- * words of its metric's name (as the builder indexes it: "capital expenditure" for a purchases-of-PP&E row) and
- * `fy<year>` for each year token (queries say "FY2018").
+ * words of its metric's name (as the builder indexes it: "capital expenditure" for a purchases-of-PP&E row),
+ * `fy<year>` for each year token (queries say "FY2018") and the parts of the question's hyphenated words whose
+ * joined spelling it holds ("e" and "commerce" for "eCommerce").
  */
-export function chainTerms(text: string, metric: number, textTerms: (text: string) => string[]): string[] {
+export function chainTerms(
+  text: string,
+  metric: number,
+  textTerms: (text: string) => string[],
+  compounds: readonly Compound[] = [],
+): string[] {
   const terms = textTerms(text);
   const years = terms.filter((t) => YEAR_TOKEN.test(t)).map((y) => `fy${y}`);
   const m = metric ? metricByCode(metric) : null;
   if (m) terms.push(...tokenize(m.name));
-  return [...terms, ...years];
+  const held = new Set(terms);
+  const parts = compounds.filter((c) => held.has(c.joined)).flatMap((c) => c.parts);
+  return [...terms, ...years, ...parts];
 }
 
 /**
@@ -50,9 +58,9 @@ export function chainTerms(text: string, metric: number, textTerms: (text: strin
 export type EntryTerms = (shard: Shard | undefined, local: number, hit: Hit | undefined) => readonly string[];
 
 /** EntryTerms from the text (chainTerms), for whole shards and hits that carry their text (tests). */
-export function textEntryTerms(textTerms: (text: string) => string[]): EntryTerms {
+export function textEntryTerms(textTerms: (text: string) => string[], compounds: readonly Compound[] = []): EntryTerms {
   return (shard, local, hit) =>
-    chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, textTerms);
+    chainTerms(shard ? shard.texts[local]! : hit!.text, shard ? (shard.metric[local] ?? 0) : 0, textTerms, compounds);
 }
 
 /** A statement a chain shows: of a loaded shard, or a hit alone (callers without shards). */

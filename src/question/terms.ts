@@ -1,5 +1,5 @@
 import { metricByCode, metricCodes, type MetricReading } from '../../index-format/metrics';
-import { tokenize } from '../../index-format/tokenize';
+import { queryCompounds, tokenize, type Compound } from '../../index-format/tokenize';
 import { cueTerms, PHRASING_WORDS } from './cues';
 
 /**
@@ -39,6 +39,11 @@ export interface LexicalQuery {
   metrics: number[];
   /** The quarter its question names, as the plan resolved it (src/plan/query-plan.ts periodCredit). */
   periodCredit?: PeriodCredit;
+  /**
+   * Its hyphenated words, whose parts are among `terms`: a statement printing the joined spelling ("eCommerce" for
+   * "e-commerce") holds those parts (searchLexical; chain relevance through src/search/term-membership.ts).
+   */
+  compounds?: Compound[];
 }
 
 /**
@@ -56,7 +61,14 @@ export interface PeriodCredit {
  */
 export function lexicalQuery(text: string, reading: MetricReading = 'statement'): LexicalQuery {
   const metrics = metricCodes(text, 3, reading);
-  return { terms: queryTerms(text, metrics), metrics };
+  const terms = queryTerms(text, metrics);
+  const compounds = withParts(queryCompounds(text), terms);
+  return compounds.length ? { terms, metrics, compounds } : { terms, metrics };
+}
+
+/** The compounds whose every part is a query term (a phrasing word or an issuer's name left out is not searched). */
+export function withParts(compounds: readonly Compound[], terms: readonly string[]): Compound[] {
+  return compounds.filter((c) => c.parts.every((p) => terms.includes(p)) && !terms.includes(c.joined));
 }
 
 /** The names a question may call issuers by: name, ticker and aliases (what withoutIssuerNames drops). */

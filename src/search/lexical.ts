@@ -2,6 +2,8 @@ import type { Lexicon, Shard } from '../../index-format/types';
 import { postingList } from '../../index-format/shard-layout';
 import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
 import { TopK, type ScoredStatement } from './top-k';
+import { inPostings } from './term-membership';
+import type { Compound } from '../../index-format/tokenize';
 
 export type { ScoredStatement } from './top-k';
 
@@ -18,7 +20,10 @@ export interface TermCredit {
  * BM25 over one shard's postings, with corpus-wide statistics (the query terms' lexicon), restricted to allowed
  * statements. `boost` scales a statement's score before the cut (a table row of the metric the question names,
  * see retrieve.ts). A statement that another query term found scores each credited term it lacks as a term it holds
- * once (`credit`); credit alone finds no statement.
+ * once (`credit`); credit alone finds no statement. A statement printing a compound's joined spelling ("eCommerce"
+ * for the question's "e-commerce": `compounds`) is found by it and scores each of its parts it lacks as held once;
+ * the joined term adds nothing of its own, so the statement printing the hyphen, which the index posts under the
+ * joined spelling too, scores its parts only (index-format/tokenize.ts hyphenCompounds).
  */
 export function searchLexical(
   shard: Shard,
@@ -28,6 +33,7 @@ export function searchLexical(
   depth: number,
   boost?: (local: number) => number,
   credit?: TermCredit | null,
+  compounds: readonly Compound[] = [],
 ): ScoredStatement[] {
   // Scores in a dense array, the statements that got one listed in first-seen order (what the Map this replaces
   // iterated in): a shard has a few thousand statements, and common terms post to most of them.
@@ -54,6 +60,26 @@ export function searchLexical(
       }
       scores[doc] = scores[doc]! + bm25TermScore(idf, tfs[p]!, shard.docLen[doc]!, lexicon.avgLen);
       if (bit >= 0) holdsCredited![doc]! |= 1 << bit;
+    }
+  }
+  for (const compound of compounds) {
+    const t = shard.termIndex.get(compound.joined);
+    if (t === undefined) continue;
+    const parts = compound.parts.map((part) => {
+      const g = lexicon.termIndex.get(part);
+      const idf = g === undefined ? 0 : bm25Idf(lexicon.totalStatements, lexicon.df[g]!);
+      return { idf, inShard: shard.termIndex.get(part) ?? -1 };
+    });
+    for (const doc of postingList(shard, t).docs) {
+      if (!isAllowed(doc)) continue;
+      for (const { idf, inShard } of parts)
+        if (idf > 0 && !inPostings(shard, inShard, doc)) {
+          if (!seen[doc]) {
+            seen[doc] = 1;
+            touched.push(doc);
+          }
+          scores[doc] = scores[doc]! + bm25TermScore(idf, 1, shard.docLen[doc]!, lexicon.avgLen);
+        }
     }
   }
   if (holdsCredited)

@@ -11,7 +11,8 @@ import {
   type StatementKind,
 } from '../../index-format/types';
 import { embedTokens } from '../../index-format/embed';
-import { issuerNames, withoutIssuerNames, type LexicalQuery } from '../question/terms';
+import { issuerNames, withoutIssuerNames, withParts, type LexicalQuery } from '../question/terms';
+import type { Compound } from '../../index-format/tokenize';
 import { membershipTerms } from './term-membership';
 import { searchLexical, type ScoredStatement } from './lexical';
 import type { EffortLimits } from './effort';
@@ -58,6 +59,8 @@ export interface RetrievalTrace {
 export interface RetrievalResult {
   hits: Hit[];
   queryTerms: string[];
+  /** The query's hyphenated words searched, their parts among `queryTerms` (LexicalQuery.compounds). */
+  compounds: Compound[];
   /** Corpus statistics of the query terms (what BM25 weighed them by). */
   lexicon: Lexicon;
   trace: RetrievalTrace;
@@ -103,6 +106,7 @@ export interface SearchBounds {
 interface ResolvedBounds {
   bounds: SearchBounds;
   queryTerms: string[];
+  compounds: Compound[];
   /** The query's period credit (searchLexical credits only the terms it searches with); null without one. */
   credit: { terms: string[]; sources: ReadonlySet<number> } | null;
   allowed: Uint8Array | null;
@@ -125,7 +129,9 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
   }
   const { periodCredit } = query;
   const credit = periodCredit ? { terms: periodCredit.terms, sources: new Set(periodCredit.sources) } : null;
-  return { bounds, queryTerms, credit, allowed, allowedSourceCount, candidates: candidateShards(catalog, allowed) };
+  const compounds = withParts(query.compounds ?? [], queryTerms);
+  const candidates = candidateShards(catalog, allowed);
+  return { bounds, queryTerms, compounds, credit, allowed, allowedSourceCount, candidates };
 }
 
 /**
@@ -134,11 +140,17 @@ function resolveBounds(catalog: CatalogHeader, query: LexicalQuery, bounds: Sear
  * handful of shards instead of cycling the artifact cache (docs/PARAMETERS.md).
  */
 function searchedShards(r: ResolvedBounds, lexicon: Lexicon, limits: EffortLimits): number[] {
+  const terms = lexiconTerms(r);
   if (!r.allowed)
-    return rankShards(lexicon, r.candidates, r.queryTerms, Math.min(limits.maxShards, RANKING.unfilteredMaxShards));
+    return rankShards(lexicon, r.candidates, terms, Math.min(limits.maxShards, RANKING.unfilteredMaxShards));
   return r.candidates.length <= limits.maxShards
     ? r.candidates
-    : rankShards(lexicon, r.candidates, r.queryTerms, limits.maxShards);
+    : rankShards(lexicon, r.candidates, terms, limits.maxShards);
+}
+
+/** The terms whose corpus statistics a retrieval reads: its query terms and its compounds' joined spellings. */
+function lexiconTerms(r: ResolvedBounds): string[] {
+  return r.compounds.length ? [...r.queryTerms, ...r.compounds.map((c) => c.joined)] : r.queryTerms;
 }
 
 interface LegHit {
@@ -170,7 +182,7 @@ async function scanShard(
     terms: r.credit.terms,
     holds: (local: number) => r.credit!.sources.has(shard.source[local]!),
   };
-  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost, credit))
+  for (const h of searchLexical(shard, lexicon, queryTerms, isAllowed, limits.depth, boost, credit, r.compounds))
     out.lexical.push({ shard: shardIndex, ...h });
 
   const statements = shard.count;
@@ -275,31 +287,34 @@ export async function retrieveWithin(
   const queryMetrics = new Set(query.metrics);
   // Bounds that name the same issuers search the same terms: their term table and query vector are made once.
   const byTerms = new Map<string, Promise<{ lexicon: Lexicon; queryVector: Float32Array }>>();
-  const termsOf = (queryTerms: string[]) => {
-    const key = queryTerms.join(' ');
+  // The query vector is the query terms' (a compound's joined spelling is no word of its own).
+  const termsOf = (r: ResolvedBounds) => {
+    const terms = lexiconTerms(r);
+    const key = `${r.queryTerms.join(' ')}|${terms.join(' ')}`;
     let p = byTerms.get(key);
     if (!p)
       byTerms.set(
         key,
         (p = reader
-          .terms(queryTerms)
-          .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, queryTerms) }))),
+          .terms(terms)
+          .then(({ lexicon, model }) => ({ lexicon, queryVector: embedTokens(model, r.queryTerms) }))),
       );
     return p;
   };
-  const tables = await Promise.all(resolved.map((r) => termsOf(r.queryTerms)));
+  const tables = await Promise.all(resolved.map((r) => termsOf(r)));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, limits));
   // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
   // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
-    const { queryTerms } = resolved[k]!;
-    const key = `${i}|${queryTerms.join(' ')}`;
+    const { queryTerms, compounds } = resolved[k]!;
+    const terms = membershipTerms(queryTerms, compounds);
+    const key = `${i}|${terms.join(' ')}`;
     let p = loads.get(key);
     if (!p) {
       const { queryVector } = tables[k]!;
       p = reader
-        .shardParts(i, { terms: membershipTerms(queryTerms) })
+        .shardParts(i, { terms })
         .then((shard) => ({ index: i, shard, queryVector, scorer: codeScorer(shard, queryVector) }));
       loads.set(key, p);
     }
@@ -318,6 +333,7 @@ export async function retrieveWithin(
     results.push({
       hits: fuse(legs.lexical, legs.vector, byShard, r.queryTerms, queryMetrics, limits.depth),
       queryTerms: r.queryTerms,
+      compounds: r.compounds,
       lexicon: tables[k]!.lexicon,
       trace: {
         candidateShards: r.candidates.length,

@@ -12,8 +12,8 @@ import { chainTerms } from '../../src/evidence/chains';
 import { membershipQuery, statementQueryTerms } from '../../src/search/term-membership';
 import { fillPostings } from '../../index-format/shard-layout';
 import { ArtifactFormatError } from '../../index-format/container';
-import { queryTerms } from '../../src/question/terms';
-import { indexTerms } from '../../index-format/tokenize';
+import { lexicalQuery } from '../../src/question/terms';
+import { indexTerms, type Compound } from '../../index-format/tokenize';
 import { searchLexical, type TermCredit } from '../../src/search/lexical';
 import { bm25Idf, bm25TermScore } from '../../index-format/bm25';
 import type { Lexicon, Shard } from '../../index-format/types';
@@ -92,15 +92,17 @@ words`, () => {
       'operating income 2021 2022 2023 fy2020 inventory dividends',
       // closed spellings, which only the postings of hyphenated words' joined forms hold in the sample
       'longterm debt and shortterm investments writedowns',
+      // hyphenated words that the sample prints closed ("cybersecurity", "noncurrent") and with the hyphen
+      'cyber-security incidents and non-current assets, long-term debt',
     ];
     let compared = 0;
     for (const id of ['QVLT-FY2023', 'ZNHF-FY2022', 'QSEP-FY2023']) {
       const { shard } = sample.shard(id);
       for (const q of questions) {
-        const terms = queryTerms(q);
+        const { terms, compounds = [] } = lexicalQuery(q);
         for (let local = 0; local < shard.count; local++) {
-          const fromText = new Set(chainTerms(shard.texts[local]!, shard.metric[local]!, indexTerms));
-          expect(statementQueryTerms(shard, local, membershipQuery(terms)), `${id} #${local}`).toEqual(
+          const fromText = new Set(chainTerms(shard.texts[local]!, shard.metric[local]!, indexTerms, compounds));
+          expect(statementQueryTerms(shard, local, membershipQuery(terms, compounds)), `${id} #${local}`).toEqual(
             terms.filter((t) => fromText.has(t)),
           );
           compared++;
@@ -157,8 +159,17 @@ function embedTokens(shard: Shard, local: number): Float32Array {
 }
 
 describe('BM25 over posting lists against scoring each statement from its tokenized text (its slow twin)', () => {
-  /** Every statement holding a query term, scored term by term from its own tokens; credit as searchLexical defines. */
-  const naive = (shard: Shard, lexicon: Lexicon, terms: readonly string[], credit?: TermCredit) => {
+  /**
+   * Every statement holding a query term or a compound's joined spelling, scored term by term from its own tokens;
+   * credit and compounds as searchLexical defines them.
+   */
+  const naive = (
+    shard: Shard,
+    lexicon: Lexicon,
+    terms: readonly string[],
+    credit?: TermCredit,
+    compounds: readonly Compound[] = [],
+  ) => {
     const out: ScoredStatement[] = [];
     for (let local = 0; local < shard.count; local++) {
       const tf = new Map<string, number>();
@@ -171,8 +182,12 @@ describe('BM25 over posting lists against scoring each statement from its tokeni
           lexicon.avgLen,
         );
       const held = [...new Set(terms)].filter((t) => tf.has(t) && lexicon.termIndex.has(t));
-      if (!held.length) continue;
+      const spelled = compounds
+        .filter((c) => tf.has(c.joined))
+        .flatMap((c) => c.parts.filter((p) => !tf.has(p) && lexicon.termIndex.has(p)));
+      if (!held.length && !spelled.length) continue;
       let s = held.reduce((sum, t) => sum + score(t, Math.min(255, tf.get(t)!)), 0);
+      for (const p of spelled) s += score(p, 1);
       if (credit?.holds(local))
         for (const t of new Set(credit.terms)) if (!tf.has(t) && lexicon.termIndex.has(t)) s += score(t, 1);
       out.push({ local, score: s });
@@ -187,21 +202,22 @@ describe('BM25 over posting lists against scoring each statement from its tokeni
       'wildfire risks and insurance in the second quarter',
       'restructuring charges consolidation first half',
       'longterm debt stockbased compensation in the first quarter',
+      'cyber-security incidents and non-current assets in the first quarter',
     ];
     let compared = 0;
     for (const id of ['QVLT-FY2024', 'QVLT-FY2023', 'ZNHF-FY2023', 'QSEP-FY2023']) {
       const { shard } = sample.shard(id);
       const firstSource = shard.source[0]!;
       for (const q of questions) {
-        const terms = queryTerms(q);
+        const { terms, compounds = [] } = lexicalQuery(q);
         const { lexicon } = await reader.terms(terms);
         const credit: TermCredit = {
           terms: terms.filter((t) => ['first', 'second', 'quarter', 'half'].includes(t)),
           holds: (local) => shard.source[local] === firstSource,
         };
         for (const c of [undefined, credit]) {
-          const fast = searchLexical(shard, lexicon, terms, () => true, shard.count, undefined, c);
-          const slow = naive(shard, lexicon, terms, c);
+          const fast = searchLexical(shard, lexicon, terms, () => true, shard.count, undefined, c, compounds);
+          const slow = naive(shard, lexicon, terms, c, compounds);
           expect(
             fast.map((h) => h.local),
             `${id} ${q}`,
@@ -212,5 +228,22 @@ describe('BM25 over posting lists against scoring each statement from its tokeni
       }
     }
     expect(compared).toBeGreaterThan(50);
+  });
+});
+
+describe('a hyphenated word of the question', () => {
+  it('finds the statements that print it closed', async () => {
+    const reader = openFileIndex(sample.result.dir);
+    const { shard } = sample.shard('QSEP-FY2023');
+    const { terms, compounds = [] } = lexicalQuery('cyber-security');
+    expect(compounds).toEqual([{ joined: 'cybersecurity', parts: ['cyber', 'security'] }]);
+    const { lexicon } = await reader.terms(terms);
+    const closed = shard.texts.findIndex((t) => /^No cybersecurity incident had a material effect/.test(t));
+    expect(closed).toBeGreaterThanOrEqual(0);
+    const found = (c: readonly Compound[]) =>
+      searchLexical(shard, lexicon, terms, () => true, shard.count, undefined, null, c).map((h) => h.local);
+    // it holds neither "cyber" nor "security": found by the joined spelling alone
+    expect(found(compounds)).toContain(closed);
+    expect(found([])).not.toContain(closed);
   });
 });

@@ -7,6 +7,7 @@ import {
   hyphenCompounds,
   hyphenCompoundsUnicode,
   indexTerms,
+  queryCompounds,
   stem,
   tokenize,
   tokenizeUnicode,
@@ -74,6 +75,13 @@ describe('tokenize', () => {
     expect(hyphenCompounds('year-over-year 10-K COVID-19 sales - net non-U.S.')).toEqual([]);
     expect(hyphenCompounds('in-house by-products')).toEqual(['inhouse', 'byproduct']);
     expect(hyphenCompoundsUnicode('Coca\u2011Cola')).toEqual(['cocacola']);
+  });
+  it("reads a question's hyphenated words as their parts and joined spelling (what a statement may print)", () => {
+    expect(queryCompounds('Is e-commerce growing in-house? Non-cash, e-commerce; year-over-year')).toEqual([
+      { joined: 'ecommerce', parts: ['e', 'commerce'] },
+      { joined: 'inhouse', parts: ['house'] },
+      { joined: 'noncash', parts: ['non', 'cash'] },
+    ]);
   });
   it('stems plurals only', () => {
     expect(stem('liabilities')).toBe('liability');
