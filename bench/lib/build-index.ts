@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
 import { latestVersionDir, runBuild } from '../../index-builder/cli/cli';
 import { decodeManifest } from '../../index-format/codec';
+import type { Manifest } from '../../index-format/types';
 import { ANALYZER_VERSION } from '../../index-format/tokenize';
 
 export interface BuildRecord {
@@ -28,9 +29,11 @@ async function main() {
   if (!filingsDir || !artifactsDir || !fp)
     throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
   const previous = process.env.BENCH_RELEARN_MODEL ? null : latestVersionDir(artifactsDir);
-  const manifest = previous ? decodeManifest(readFileSync(join(previous, 'manifest.json'), 'utf8')) : null;
-  // Another analyzer's model holds the old tokens: learn a new one then.
-  const model = manifest?.analyzer_version === ANALYZER_VERSION ? manifest.embedding_model : undefined;
+  // Another analyzer's model holds the old tokens: learn a new one then. The version is read before decoding, which
+  // refuses another analyzer's manifest.
+  const text = previous ? readFileSync(join(previous, 'manifest.json'), 'utf8') : null;
+  const sameAnalyzer = text !== null && (JSON.parse(text) as Partial<Manifest>).analyzer_version === ANALYZER_VERSION;
+  const model = sameAnalyzer ? decodeManifest(text).embedding_model : undefined;
   const t0 = performance.now();
   const result = await runBuild(filingsDir, artifactsDir, model ? { embeddingModel: model } : {});
   const record: BuildRecord = {
