@@ -6,8 +6,9 @@
  * columns.
  * 3: a statement's word of two hyphen-joined letter parts is also posted as its joined form (hyphenCompounds).
  * 4: plurals in "-xes", "-ches" and "-shes" lose "es" ("taxes" -> "tax", not "taxe").
+ * 5: irregular plurals of words filings use ("useful lives" -> "life", "metrics" -> "metric").
  */
-export const ANALYZER_VERSION = 4;
+export const ANALYZER_VERSION = 5;
 
 // Short, conservative list: words that carry no retrieval signal in filings. Negations and modal verbs stay,
 // because "not", "may" and "could" matter for epistemic status.
@@ -32,11 +33,44 @@ const CHE_NOUNS = new Set([
 ]);
 
 /**
+ * Plurals the suffix rules below get wrong, as their singular: "-ves" ("useful lives"), "-uses" and "-ses" of words
+ * in "-us" and "-is" (which the rules leave alone in the singular), Latin "-ices", and count nouns in "-ics" (the
+ * rules keep "-ics" whole for the names of fields: "economics", "electronics", "logistics").
+ */
+const IRREGULAR_PLURALS = new Map(
+  Object.entries({
+    lives: 'life',
+    halves: 'half',
+    shelves: 'shelf',
+    bonuses: 'bonus',
+    statuses: 'status',
+    surpluses: 'surplus',
+    viruses: 'virus',
+    campuses: 'campus',
+    analyses: 'analysis',
+    crises: 'crisis',
+    hypotheses: 'hypothesis',
+    indices: 'index',
+    appendices: 'appendix',
+    matrices: 'matrix',
+    metrics: 'metric',
+    characteristics: 'characteristic',
+    topics: 'topic',
+    clinics: 'clinic',
+    generics: 'generic',
+    biologics: 'biologic',
+    plastics: 'plastic',
+  }),
+);
+
+/**
  * Light, deterministic suffix stripping for plurals and possessives only. Heavier stemming merges
  * financial terms that must stay apart ("operating" vs "operations" matter less than "sales" vs "sale").
  */
 export function stem(token: string): string {
   if (token.length <= 3 || /\d/.test(token)) return token;
+  const singular = IRREGULAR_PLURALS.get(token);
+  if (singular) return singular;
   if (token.endsWith('ies') && token.length > 4) return `${token.slice(0, -3)}y`;
   if (token.endsWith('sses')) return token.slice(0, -2);
   // "taxes", "branches", "wishes": the plural adds "es" after x, ch and sh ("caches" and "niches" add "s")

@@ -87,6 +87,15 @@ describe('tokenize', () => {
     expect(stem('liabilities')).toBe('liability');
     expect(stem('sales')).toBe('sale');
     expect(stem('business')).toBe('business');
+    // irregular plurals filings use; "-ics" fields stay whole
+    expect(['lives', 'metrics', 'bonuses', 'analyses', 'indices', 'electronics'].map(stem)).toEqual([
+      'life',
+      'metric',
+      'bonus',
+      'analysis',
+      'index',
+      'electronics',
+    ]);
     // "es" after x, ch and sh; nouns in "che" add "s" only
     expect(['taxes', 'branches', 'wishes', 'tranches', 'caches'].map(stem)).toEqual([
       'tax',
