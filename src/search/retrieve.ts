@@ -303,8 +303,9 @@ export async function retrieveWithin(
   };
   const tables = await Promise.all(resolved.map((r) => termsOf(r)));
   const shardIds = resolved.map((r, k) => searchedShards(r, tables[k]!.lexicon, limits));
-  // Every shard's postings of the query terms (and of the bare years of `fy<year>` terms, which chain relevance reads:
-  // src/search/term-membership.ts); its binary codes came with its head; records are read for the chains kept.
+  // Every shard's postings of the query terms (and of the other spellings chain relevance reads: the bare years of
+  // `fy<year>` terms, the compounds' joined spellings; src/search/term-membership.ts); its binary codes came with its
+  // head; records are read for the chains kept.
   const loads = new Map<string, Promise<LoadedShard>>();
   const load = (i: number, k: number) => {
     const { queryTerms, compounds } = resolved[k]!;
