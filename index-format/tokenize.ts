@@ -149,12 +149,12 @@ export function indexTerms(text: string): string[] {
  * statement's length, as Lucene discounts a token that shares its position with another.
  */
 export function hyphenCompounds(text: string): string[] {
-  return ASCII.test(text) ? compoundsIn(text.toLowerCase(), ASCII_SCRIPT) : hyphenCompoundsUnicode(text);
+  return compoundWords(text).map(([joined]) => joined);
 }
 
 /** The general path of hyphenCompounds (the slow twin of its ASCII path in tests). */
 export function hyphenCompoundsUnicode(text: string): string[] {
-  return compoundsIn(text.normalize('NFKC').toLowerCase(), UNICODE_SCRIPT);
+  return compoundWords(text, true).map(([joined]) => joined);
 }
 
 /** How a path reads words: its word pattern, a word of letters only, and its hyphens (NFKC keeps U+2010). */
@@ -167,12 +167,16 @@ interface Script {
 const ASCII_SCRIPT: Script = { word: ASCII_WORD, letters: /^[a-z]+$/, hyphen: /^-$/ };
 const UNICODE_SCRIPT: Script = { word: UNICODE_WORD, letters: /^\p{L}+$/u, hyphen: /^[-\u2010\u2011]$/u };
 
-function compoundsIn(lowered: string, script: Script): string[] {
-  return compoundWords(lowered, script).map(([joined]) => joined);
-}
-
-/** Each hyphenated word of two letter parts: its joined form and its parts, as terms ([] for a stop word). */
-function compoundWords(lowered: string, script: Script): [joined: string, first: string[], second: string[]][] {
+/**
+ * Each hyphenated word of two letter parts: its joined form and its parts, as terms ([] for a stop word). ASCII text
+ * is read as tokenize reads it, without normalization; `unicode` forces the general path.
+ */
+function compoundWords(
+  text: string,
+  unicode = !ASCII.test(text),
+): [joined: string, first: string[], second: string[]][] {
+  const script = unicode ? UNICODE_SCRIPT : ASCII_SCRIPT;
+  const lowered = unicode ? text.normalize('NFKC').toLowerCase() : text.toLowerCase();
   const out: [string, string[], string[]][] = [];
   const isHyphen = (c: string | undefined) => c !== undefined && script.hyphen.test(c);
   let previous: RegExpExecArray | null = null;
@@ -206,11 +210,8 @@ export interface Compound {
  * spelling ("eCommerce") holds the parts of the question's "e-commerce" (src/search/lexical.ts, term-membership.ts).
  */
 export function queryCompounds(text: string): Compound[] {
-  const ascii = ASCII.test(text);
-  const lowered = ascii ? text.toLowerCase() : text.normalize('NFKC').toLowerCase();
-  const found = compoundWords(lowered, ascii ? ASCII_SCRIPT : UNICODE_SCRIPT);
   const out: Compound[] = [];
-  for (const [joined, a, b] of found) {
+  for (const [joined, a, b] of compoundWords(text)) {
     const parts = [...a, ...b];
     if (parts.length && !out.some((c) => c.joined === joined)) out.push({ joined, parts });
   }
