@@ -4,15 +4,13 @@
  * bench run that reuses the index can still report the build's figures. Run alone so the RSS is the build's only.
  * It keeps the embedding model of the version the cache holds, as the scheduled refresh keeps the live one
  * (docs/decisions/refresh-from-r2.md), so a builder change is measured without a relearned model's noise;
- * BENCH_RELEARN_MODEL=1 (or a new ANALYZER_VERSION) learns a new one.
+ * BENCH_RELEARN_MODEL=1 learns a new one. A new ANALYZER_VERSION keeps it too, as the refresh does.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DOMAIN } from '../../index-builder/build';
 import { latestVersionDir, runBuild } from '../../index-builder/cli/cli';
-import { decodeManifest } from '../../index-format/codec';
 import type { Manifest } from '../../index-format/types';
-import { ANALYZER_VERSION } from '../../index-format/tokenize';
 
 export interface BuildRecord {
   fingerprint: string;
@@ -29,11 +27,10 @@ async function main() {
   if (!filingsDir || !artifactsDir || !fp)
     throw new Error('usage: build-index.ts <filingsDir> <artifactsDir> <fingerprint>');
   const previous = process.env.BENCH_RELEARN_MODEL ? null : latestVersionDir(artifactsDir);
-  // Another analyzer's model holds the old tokens: learn a new one then. The version is read before decoding, which
-  // refuses another analyzer's manifest.
-  const text = previous ? readFileSync(join(previous, 'manifest.json'), 'utf8') : null;
-  const sameAnalyzer = text !== null && (JSON.parse(text) as Partial<Manifest>).analyzer_version === ANALYZER_VERSION;
-  const model = sameAnalyzer ? decodeManifest(text).embedding_model : undefined;
+  // The manifest is read as plain JSON: decodeManifest refuses another analyzer's, and the model outlives the analyzer.
+  const model = previous
+    ? (JSON.parse(readFileSync(join(previous, 'manifest.json'), 'utf8')) as Partial<Manifest>).embedding_model
+    : undefined;
   const t0 = performance.now();
   const result = await runBuild(filingsDir, artifactsDir, model ? { embeddingModel: model } : {});
   const record: BuildRecord = {

@@ -29,7 +29,6 @@ import {
 import { dirname, join } from 'node:path';
 import { decodeFileList, decodeManifest } from '../../index-format/codec';
 import { manifestKey, objectKey, pointerKey, storedKey } from '../../index-format/keys';
-import { ANALYZER_VERSION } from '../../index-format/tokenize';
 import { BUILD_STATE, DOMAIN, filingHash, sameExtraction, type BuildState } from '../build';
 import { readFetchState } from '../fetch/parse-fetch-args';
 import { MODELS_DIR } from '../vectors/model-store';
@@ -65,8 +64,9 @@ export interface RefreshPlan {
   /**
    * The embedding model the build uses, pulled into the models folder: the live version's, also on a full build, so
    * that a builder change or a new filing does not move every vector too (docs/DECISIONS.md "Word-vector model").
-   * Null on a first run, when `prepare --relearn-model` asked for a full build that learns a new one, or when the
-   * analyzer changed (ANALYZER_VERSION: the model's words are the old analyzer's tokens).
+   * Null on a first run, or when `prepare --relearn-model` asked for a full build that learns a new one. A new analyzer
+   * (ANALYZER_VERSION) keeps it too: its words are the old analyzer's tokens, which the new one still produces almost
+   * everywhere (docs/decisions/refresh-from-r2.md), and a relearned model is a release of its own.
    */
   model: string | null;
 }
@@ -134,13 +134,12 @@ export async function prepareRefresh(
     // Carrying issuers over would mix what two builders (or two models) made: every issuer is rebuilt from the archive.
     const tickers = new Set([...files.values(), ...Object.values(state.build.filings).map((f) => f.ticker)]);
     for (const ticker of tickers) await pullFilings(target, ticker, layout.edgar);
-    const keepModel = !options.relearnModel && state.build.analyzer_version === ANALYZER_VERSION;
-    if (keepModel) await pullModel(target, state, layout.artifacts);
+    if (!options.relearnModel) await pullModel(target, state, layout.artifacts);
     plan = {
       full: true,
       changed: [...tickers].sort(),
       previous: null,
-      model: keepModel ? state.embedding_model : null,
+      model: options.relearnModel ? null : state.embedding_model,
     };
   } else {
     const changed = new Set<string>();

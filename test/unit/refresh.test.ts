@@ -228,15 +228,18 @@ new`, async () => {
       expect(fifth.plan).toEqual({ full: true, changed: ['QSEP', 'QVLT', 'ZNHF'], previous: null, model: null });
       expect(fifth.learnedModel).toBe(true);
 
-      // Another analyzer: the model's words are the old analyzer's tokens, so the full build learns a new one.
+      // Another analyzer: a full build (postings and lengths change), with the live model kept, as for a builder fix.
       const live = (await readRefreshState(target))!;
       await target.putObject(
         refreshKeys.state('sp500'),
         new TextEncoder().encode(JSON.stringify({ ...live, build: { ...live.build, analyzer_version: 1 } })),
       );
       const sixth = await refreshRun(target, 'run-6', '2024-03-01');
-      expect(sixth.plan).toMatchObject({ full: true, model: null });
-      expect(sixth.learnedModel).toBe(true);
+      expect(sixth.plan).toMatchObject({ full: true, previous: null, model: live.embedding_model });
+      expect(sixth.learnedModel).toBe(false);
+      expect(
+        readFileSync(join(latestVersionDir(join(work, 'run-6', 'artifacts'))!, 'manifest.json'), 'utf8'),
+      ).toContain(`"embedding_model": "${live.embedding_model}"`);
     } finally {
       await storage.dispose();
       edgar.asOf(null);
