@@ -35,7 +35,7 @@ import { referenceLinks, type PlacedStatement } from './segment/references';
 import type { Filing, FilingDocument } from './segment/read-corpus';
 import { coverSection, coverStatements } from './segment/cover';
 import { segmentFiling } from './segment/segment';
-import { extractStatements } from './statements/statements';
+import { extractStatements, wrappingText } from './statements/statements';
 import type { TableFact } from './statements/table-facts';
 
 export const DOMAIN = 'sp500';
@@ -246,13 +246,15 @@ export function analyzeFiling(filing: Filing): FilingRecord {
   const placed: PlacedStatement[] = [];
   const cover = coverSection(d.form_type, filing.pages, items[0]);
   const sections = cover ? [cover, ...items] : items;
+  const wrapping = wrappingText(filing.pages);
   for (const section of sections) {
     let id = sourceId(d, section.itemCode);
     // Two sections with one tag in one filing (a restarted numbering) stay apart with a suffix.
     const dup = seenIds.get(id) ?? 0;
     seenIds.set(id, dup + 1);
     if (dup) id = `${id}-${dup + 1}`;
-    const raw = section === cover ? coverStatements(section, d.form_type) : extractStatements(section, d.form_type);
+    const raw =
+      section === cover ? coverStatements(section, d.form_type) : extractStatements(section, d.form_type, wrapping);
     if (!raw.length) continue;
     const localSource = sources.length;
     sources.push({
@@ -706,8 +708,10 @@ export const BUILD_STATE = 'build-state.json';
  *    millions):").
  * 36: a caption that is the scale alone in parentheses ("(Millions)", 3M's) is read, as "(In millions)" was; a line of
  *    column headings that starts with one gives its table that scale.
+ * 37: column headings wrapped over two lines where the upper line has fewer cells ("Latin" over "America") are lined
+ *    up by the filing's own text (statements.ts wrappedOver); before, such columns had no headings.
  */
-export const EXTRACTION_VERSION = 36;
+export const EXTRACTION_VERSION = 37;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

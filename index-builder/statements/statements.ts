@@ -104,7 +104,8 @@ function withLine(p: Paragraph | null, line: SectionLine): Paragraph {
  * become one statement each, read with the table's caption (scale), header (period of each column) and the label
  * of the row group they belong to. Every statement keeps its page and character offsets.
  */
-export function extractStatements(section: Section, formType = '10-K'): RawStatement[] {
+export function extractStatements(section: Section, formType = '10-K', filingText?: string): RawStatement[] {
+  if (filingText !== undefined) sectionTexts.set(section.lines, filingText);
   const out: RawStatement[] = [];
   const table = new TableState(formType);
   let paragraph: Paragraph | null = null;
@@ -390,23 +391,82 @@ function headingsAbove(
 ): ColumnHeadings | null {
   for (const k of [held?.heldAt ?? -1, indexAbove(lines, held ? held.start : i)]) {
     if (k < 0) continue;
-    let headings = columnHeadings(lines[k]!.text, values);
-    if (!headings) continue;
+    const lower = columnHeadings(lines[k]!.text, values);
+    if (!lower) continue;
+    let headings: string[] = lower;
     // Headings wrapped over lines join cell by cell when each line above has a cell for every column ("Amortized
-    // Estimated" over "Cost   Fair Value"); a line above with fewer cells cannot be lined up, so none are taken.
+    // Estimated" over "Cost   Fair Value"), or where the section's own text joins them (wrappedOver); a line above
+    // that can be lined up neither way leaves the columns without headings.
     let over = indexAbove(lines, k);
     for (let n = 0; over >= 0 && n < MAX_HEADING_LINES; n++) {
       const cells = splitColumns(lines[over]!.text).filter((c) => /[A-Za-z]/.test(c));
       if (cells.length < 2) break;
       const top = headingsGoOn(lines[over]!.text, headings.length);
-      if (!top) return null;
-      headings = headings.map((h, j) => joinHeading(top[j]!, h));
+      const joined: string[] | null = top
+        ? headings.map((h, j) => joinHeading(top[j]!, h))
+        : wrappedOver(lines, over, headings);
+      if (!joined) return null;
+      headings = joined;
       over = indexAbove(lines, over);
     }
     // The headings line may start with the table's caption ("(Millions)   Employee-Related   Asset-Related   Total").
     return { headings, scale: parseScale(splitColumns(lines[k]!.text)[0] ?? '') };
   }
   return null;
+}
+
+/**
+ * Headings whose upper line has fewer cells than columns: only some headings wrap ("Latin" over "America", "Bottling"
+ * over "Investments", beside one-line "Asia Pacific"). Without column positions the cells cannot be lined up by
+ * place, so each upper cell joins a heading after the previous one's with which the filing's own text writes it on one
+ * line ("Latin America", "Bottling Investments" in MD&A's segment discussion). Taken only when that placing is the
+ * only one (the earliest and the latest placing agree) and leaves no two columns named alike; null otherwise, and the
+ * columns keep no headings, as before: a wrong heading is worse evidence than none.
+ */
+function wrappedOver(lines: readonly SectionLine[], over: number, headings: readonly string[]): string[] | null {
+  const upper = splitColumns(lines[over]!.text);
+  if (upper.length >= headings.length || !upper.every((c) => /[A-Za-z]{2}/.test(c) && !/\d/.test(c))) return null;
+  const text = sectionText(lines);
+  const written = (u: number, h: number) => text.includes(spelled(joinHeading(upper[u]!, headings[h]!)));
+  const earliest: number[] = [];
+  for (let u = 0, h = 0; u < upper.length; u++, h++) {
+    while (h < headings.length && !written(u, h)) h++;
+    if (h === headings.length) return null;
+    earliest.push(h);
+  }
+  for (let u = upper.length - 1, h = headings.length - 1; u >= 0; u--, h--) {
+    while (h >= 0 && !written(u, h)) h--;
+    if (h !== earliest[u]) return null;
+  }
+  const out = [...headings];
+  upper.forEach((cell, u) => {
+    out[earliest[u]!] = joinHeading(cell, headings[earliest[u]!]!);
+  });
+  return new Set(out.map(spelled)).size === out.length ? out : null;
+}
+
+/** Text as wrappedOver compares it: lower case, one space for any run of whitespace. */
+const spelled = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/**
+ * A filing's text as wrappedOver reads it, one spelled line per line, to pass to extractStatements: a note's table
+ * often heads its columns with names only MD&A writes out in prose ("Europe, Middle East & Africa").
+ */
+export function wrappingText(pages: readonly string[]): string {
+  return pages.map((page) => page.split('\n').map(spelled).join('\n')).join('\n');
+}
+
+/** The text wrappedOver reads for a section's lines: its filing's (wrappingText), else the section's own. */
+const sectionTexts = new WeakMap<readonly SectionLine[], string>();
+
+/** A section's lines, spelled, one per line (a heading joined across two lines is not a line's text). */
+function sectionText(lines: readonly SectionLine[]): string {
+  let text = sectionTexts.get(lines);
+  if (text === undefined) {
+    text = lines.map((l) => spelled(l.text)).join('\n');
+    sectionTexts.set(lines, text);
+  }
+  return text;
 }
 
 /**

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readJsonLines } from '../../index-builder/segment/read-corpus';
 import { sharedDir } from '../../index-builder/shared-dir';
 import { segmentFiling } from '../../index-builder/segment/segment';
-import { extractStatements, rowMetrics } from '../../index-builder/statements/statements';
+import { extractStatements, rowMetrics, wrappingText } from '../../index-builder/statements/statements';
 import {
   blockPeriod,
   cellValue,
@@ -293,6 +293,43 @@ describe('table facts', () => {
     expect(headingsGoOn('   Stock   Earnings   Total', 2)).toBeNull();
     expect(headingsGoOn('Net income   1,204   998', 3)).toBeNull();
     expect(joinHeading('Weighted-', 'average')).toBe('Weighted-average');
+  });
+
+  it('lines up headings whose upper line has fewer cells by the filing text, only where one placing fits', () => {
+    // Written for this test (invented company): MD&A names the segments in prose; the segment note wraps three of
+    // its headings ("Latin" over "America"), then a consolidating table wraps "Guarantor" over two alike headings.
+    const mdna = [
+      "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
+      'Net sales in Latin America and North America rose, while Bottling Investments sales fell.',
+      'The Guarantor Subsidiaries hold the brands.',
+    ];
+    const note = [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Our operating segments were as follows (in millions):',
+      '   Latin   North   Bottling',
+      '   Europe   America   America   Investments   Consolidated',
+      'Operating income   $   3,313   $   2,116   $   2,471   $   308   $   8,208',
+      'The parent guarantees the notes (in millions):',
+      '   Guarantor   Guarantor',
+      '   Parent   Subsidiaries   Subsidiaries   Eliminations   Consolidated',
+      'Net revenues   $   40   $   900   $   350   $   (90)   $   1,200',
+    ];
+    const pages = [mdna.join('\n'), note.join('\n')];
+    const text = wrappingText(pages);
+    const stmts = segmentFiling('10-K', pages).flatMap((s) => extractStatements(s, '10-K', text));
+    expect(stmts.find((r) => r.text.startsWith('Operating income'))!.text).toBe(
+      'Operating income: 3,313 for Europe | 2,116 for Latin America | 2,471 for North America | 308 for Bottling ' +
+        'Investments | 8,208 for Consolidated (USD millions)',
+    );
+    // Two columns would both read "Guarantor Subsidiaries": the wrapped line was not lined up, so no headings.
+    expect(stmts.find((r) => r.text.startsWith('Net revenues'))!.text).toBe(
+      'Net revenues: 40 | 900 | 350 | (90) | 1,200 (USD millions)',
+    );
+    // Without the filing's text (the section's own lines never write the joined names) the columns keep no headings.
+    const alone = segmentFiling('10-K', [note.join('\n')]).flatMap((s) => extractStatements(s, '10-K'));
+    expect(alone.find((r) => r.text.startsWith('Operating income'))!.text).toBe(
+      'Operating income: 3,313 | 2,116 | 2,471 | 308 | 8,208 (USD millions)',
+    );
   });
 
   it('reads a row label as long as a line of prose as its row, so the rows after it keep their periods', () => {
