@@ -710,8 +710,10 @@ export const BUILD_STATE = 'build-state.json';
  *    column headings that starts with one gives its table that scale.
  * 37: column headings wrapped over two lines where the upper line has fewer cells ("Latin" over "America") are lined
  *    up by the filing's own text (statements.ts wrappedOver); before, such columns had no headings.
+ * 38: a line of one cell over column headings joins them where the filing's text does ("Accumulated" over "Other
+ *    Comprehensive Loss"), and columns named alike after joins by text keep no headings.
  */
-export const EXTRACTION_VERSION = 37;
+export const EXTRACTION_VERSION = 38;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -395,20 +395,26 @@ function headingsAbove(
     if (!lower) continue;
     let headings: string[] = lower;
     // Headings wrapped over lines join cell by cell when each line above has a cell for every column ("Amortized
-    // Estimated" over "Cost   Fair Value"), or where the section's own text joins them (wrappedOver); a line above
-    // that can be lined up neither way leaves the columns without headings.
+    // Estimated" over "Cost   Fair Value"), or where the filing's own text joins them (wrappedOver); a line above
+    // that can be lined up neither way leaves the columns without headings. A line of one cell is a caption or a
+    // title unless the filing's text joins it ("Accumulated" over "Other Comprehensive Income (Loss)").
     let over = indexAbove(lines, k);
+    let byText = false;
     for (let n = 0; over >= 0 && n < MAX_HEADING_LINES; n++) {
       const cells = splitColumns(lines[over]!.text).filter((c) => /[A-Za-z]/.test(c));
-      if (cells.length < 2) break;
-      const top = headingsGoOn(lines[over]!.text, headings.length);
+      if (!cells.length) break;
+      const top = cells.length > 1 ? headingsGoOn(lines[over]!.text, headings.length) : null;
       const joined: string[] | null = top
         ? headings.map((h, j) => joinHeading(top[j]!, h))
         : wrappedOver(lines, over, headings);
+      if (!joined && cells.length === 1) break;
       if (!joined) return null;
+      byText ||= !top;
       headings = joined;
       over = indexAbove(lines, over);
     }
+    // Two columns named alike after a join by text: one of them is named wrong.
+    if (byText && new Set(headings.map(spelled)).size < headings.length) return null;
     // The headings line may start with the table's caption ("(Millions)   Employee-Related   Asset-Related   Total").
     return { headings, scale: parseScale(splitColumns(lines[k]!.text)[0] ?? '') };
   }
@@ -420,8 +426,8 @@ function headingsAbove(
  * over "Investments", beside one-line "Asia Pacific"). Without column positions the cells cannot be lined up by
  * place, so each upper cell joins a heading after the previous one's with which the filing's own text writes it on one
  * line ("Latin America", "Bottling Investments" in MD&A's segment discussion). Taken only when that placing is the
- * only one (the earliest and the latest placing agree) and leaves no two columns named alike; null otherwise, and the
- * columns keep no headings, as before: a wrong heading is worse evidence than none.
+ * only one (the earliest and the latest placing agree), null otherwise; headingsAbove then leaves the columns without
+ * headings, as it does when the joins leave two columns named alike: a wrong heading is worse evidence than none.
  */
 function wrappedOver(lines: readonly SectionLine[], over: number, headings: readonly string[]): string[] | null {
   const upper = splitColumns(lines[over]!.text);
@@ -442,7 +448,7 @@ function wrappedOver(lines: readonly SectionLine[], over: number, headings: read
   upper.forEach((cell, u) => {
     out[earliest[u]!] = joinHeading(cell, headings[earliest[u]!]!);
   });
-  return new Set(out.map(spelled)).size === out.length ? out : null;
+  return out;
 }
 
 /** Text as wrappedOver compares it: lower case, one space for any run of whitespace. */

@@ -295,13 +295,14 @@ describe('table facts', () => {
     expect(joinHeading('Weighted-', 'average')).toBe('Weighted-average');
   });
 
-  it('lines up headings whose upper line has fewer cells by the filing text, only where one placing fits', () => {
+  it('lines up headings whose upper lines have fewer cells by the filing text, only where one placing fits', () => {
     // Written for this test (invented company): MD&A names the segments in prose; the segment note wraps three of
     // its headings ("Latin" over "America"), then a consolidating table wraps "Guarantor" over two alike headings.
     const mdna = [
       "Item 7. Management's Discussion and Analysis of Financial Condition and Results of Operations",
       'Net sales in Latin America and North America rose, while Bottling Investments sales fell.',
-      'The Guarantor Subsidiaries hold the brands.',
+      'The Guarantor Subsidiaries and the Non-Guarantor Subsidiaries hold the brands.',
+      'Accumulated other comprehensive loss grew.',
     ];
     const note = [
       'Item 8. Financial Statements and Supplementary Data',
@@ -310,9 +311,16 @@ describe('table facts', () => {
       '   Europe   America   America   Investments   Consolidated',
       'Operating income   $   3,313   $   2,116   $   2,471   $   308   $   8,208',
       'The parent guarantees the notes (in millions):',
+      '   Non-',
       '   Guarantor   Guarantor',
       '   Parent   Subsidiaries   Subsidiaries   Eliminations   Consolidated',
       'Net revenues   $   40   $   900   $   350   $   (90)   $   1,200',
+      'Changes in equity were as follows (in millions):',
+      '   Statement of Equity',
+      '   Accumulated',
+      '   Retained   Other Comprehensive   Total',
+      '   Earnings   Loss   Equity',
+      'Balance at December 31, 2024   $   5,400   $   (120)   $   5,280',
     ];
     const pages = [mdna.join('\n'), note.join('\n')];
     const text = wrappingText(pages);
@@ -321,7 +329,12 @@ describe('table facts', () => {
       'Operating income: 3,313 for Europe | 2,116 for Latin America | 2,471 for North America | 308 for Bottling ' +
         'Investments | 8,208 for Consolidated (USD millions)',
     );
-    // Two columns would both read "Guarantor Subsidiaries": the wrapped line was not lined up, so no headings.
+    // A line of one cell joins where the filing writes the name ("Accumulated"); a title line does not.
+    expect(stmts.find((r) => r.text.startsWith('Balance at'))!.text).toBe(
+      'Balance at December 31, 2024: 5,400 for Retained Earnings | (120) for Accumulated Other Comprehensive Loss | ' +
+        '5,280 for Total Equity (USD millions)',
+    );
+    // "Non-" fits either "Guarantor Subsidiaries" column, and without it two columns read alike: no headings.
     expect(stmts.find((r) => r.text.startsWith('Net revenues'))!.text).toBe(
       'Net revenues: 40 | 900 | 350 | (90) | 1,200 (USD millions)',
     );
