@@ -102,10 +102,16 @@ function withLine(p: Paragraph | null, line: SectionLine): Paragraph {
 /**
  * Splits one section into statements: prose lines are joined into paragraphs and split into sentences; table rows
  * become one statement each, read with the table's caption (scale), header (period of each column) and the label
- * of the row group they belong to. Every statement keeps its page and character offsets.
+ * of the row group they belong to. Every statement keeps its page and character offsets. `filingText`, the filing's
+ * text (wrappingText), lines up column headings wrapped over lines; without it the section's own lines do.
  */
 export function extractStatements(section: Section, formType = '10-K', filingText?: string): RawStatement[] {
   if (filingText !== undefined) sectionTexts.set(section.lines, filingText);
+  return readSection(section, formType);
+}
+
+/** extractStatements' reading of the section's lines, once the text wrappedOver reads is set. */
+function readSection(section: Section, formType: string): RawStatement[] {
   const out: RawStatement[] = [];
   const table = new TableState(formType);
   let paragraph: Paragraph | null = null;
