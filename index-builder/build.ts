@@ -712,8 +712,10 @@ export const BUILD_STATE = 'build-state.json';
  *    up by the filing's own text (statements.ts wrappedOver); before, such columns had no headings.
  * 38: a line of one cell over column headings joins them where the filing's text does ("Accumulated" over "Other
  *    Comprehensive Loss"), and columns named alike after joins by text keep no headings.
+ * 39: a long row label that breaks inside a date ("... as of December" / "31, 2022)   34,330   31,580") takes the
+ *    date's rest, and the figures after it are its row; before, the label was prose and ended the table.
  */
-export const EXTRACTION_VERSION = 38;
+export const EXTRACTION_VERSION = 39;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

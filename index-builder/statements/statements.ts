@@ -163,8 +163,7 @@ function readSection(section: Section, formType: string): RawStatement[] {
     }
     if (i < labelEnd) continue;
     groups.passed(i);
-    // A header line ("(Millions)   2018   2017   2016") also parses as a row of numbers: headers first.
-    const row = parseRowLine(text) ?? (i === bareRow ? bareFigures(pendingLabel!, text) : null);
+    const row = rowOfLine(text, i === bareRow ? pendingLabel : null);
     const total = row ? null : groups.total(i, text);
     if (row || total) {
       flush();
@@ -571,7 +570,14 @@ function wrappedLabel(
     const label = { ...first, text: indent + text };
     const row = parseRowLine(next);
     if (row) return continuesLabel(text, row.label) ? { label, row: i + 1 } : null;
-    return unlabeledValues(next)?.length === columns ? { label, row: i + 1, bare: true } : null;
+    if (unlabeledValues(next)?.length === columns) return { label, row: i + 1, bare: true };
+    // Or it breaks inside a date, whose day and year start the line of figures ("... outstanding as of December" /
+    // "31, 2022)   34,330   31,580"): the date's rest is the label's.
+    const tail = MONTH_AT_END.test(text) ? DATE_TAIL.exec(next)?.[0] : undefined;
+    if (tail && unlabeledValues(next.slice(tail.length))?.length === columns) {
+      return { label: { ...first, text: `${indent}${text} ${tail.trim()}` }, row: i + 1, bare: true };
+    }
+    return null;
   }
   for (let j = i + 1; j < lines.length && j <= i + MAX_LABEL_LINES; j++) {
     const next = lines[j]!.text;
@@ -583,9 +589,29 @@ function wrappedLabel(
   return null;
 }
 
-/** A long label's figures on the line under it, as its row: the label is the held line's (rowStatement joins it). */
+/**
+ * The row a line of a section reads as, if any. A long held label's line of figures (wrappedLabel's `bare`, `held`)
+ * is its row, even when it starts with the rest of the label's date ("31, 2022)   34,330   31,580" is not a row
+ * labelled "31,").
+ */
+function rowOfLine(text: string, held: SectionLine | null): Row | null {
+  const bare = held ? bareFigures(held, text) : null;
+  return bare && DATE_TAIL.test(text) ? bare : (parseRowLine(text) ?? bare);
+}
+
+/** A month name ending a line: a date the layout broke before its day. */
+const MONTH_AT_END =
+  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)$/;
+/** The day and year a line starts with, the rest of a date broken at the line above's end ("31, 2022)"). */
+const DATE_TAIL = /^\s*\d{1,2},\s*\d{4}\)?/;
+
+/**
+ * A long label's figures on the line under it, as its row: the label is the held line's (rowStatement joins it),
+ * after the rest of a date the label took (wrappedLabel).
+ */
 function bareFigures(held: SectionLine, text: string): Row | null {
-  const values = unlabeledValues(text);
+  const tail = DATE_TAIL.exec(text)?.[0];
+  const values = unlabeledValues(tail && held.text.trimEnd().endsWith(tail.trim()) ? text.slice(tail.length) : text);
   return values ? { label: '', values, indent: held.text.length - held.text.trimStart().length } : null;
 }
 

@@ -346,7 +346,7 @@ describe('table facts', () => {
   });
 
   it('reads a row label as long as a line of prose as its row, so the rows after it keep their periods', () => {
-    // Written for this test (invented company): the equity section of a balance sheet, two labels wrapped once.
+    // Written for this test (invented company): the equity section of a balance sheet, three labels wrapped once.
     const page = [
       'Item 8. Financial Statements and Supplementary Data',
       'CONSOLIDATED BALANCE SHEETS',
@@ -357,6 +357,8 @@ describe('table facts', () => {
       '   2,300   2,300',
       '   Common stock – Par value $0.50 per share; Shares authorized 3.8 billion; Shares issued: 1.8 billion and',
       '   1.7 billion shares outstanding   907   863',
+      '   Capital in excess of par value, 4,188 issued and outstanding (4,137 issued and outstanding as of December',
+      '   31, 2023)   34,330   31,580',
       '   Retained earnings   16,389   16,120',
     ];
     const texts = statementsOf('10-K', page).map((r) => r.text);
@@ -365,6 +367,9 @@ describe('table facts', () => {
         'Shares issued: 0 and: 2,300 for FY2024 | 2,300 for FY2023 (USD millions)',
       'Shareholders’ equity: Common stock – Par value $0.50 per share; Shares authorized 3.8 billion; Shares issued: ' +
         '1.8 billion and 1.7 billion shares outstanding: 907 for FY2024 | 863 for FY2023 (USD millions)',
+      // A label broken inside a date: the day and year are the label's, the figures after them its row.
+      'Shareholders’ equity: Capital in excess of par value, 4,188 issued and outstanding (4,137 issued and ' +
+        'outstanding as of December 31, 2023): 34,330 for FY2024 | 31,580 for FY2023 (USD millions)',
       'Shareholders’ equity: Retained earnings: 16,389 for FY2024 | 16,120 for FY2023 (USD millions)',
     ]);
   });
