@@ -10,6 +10,7 @@ import {
   joinHeading,
   factText,
   parseHeader,
+  MONTH_RE,
   parseMonthDays,
   parseRow,
   parseScale,
@@ -600,8 +601,7 @@ function rowOfLine(text: string, held: SectionLine | null): Row | null {
 }
 
 /** A month name ending a line: a date the layout broke before its day. */
-const MONTH_AT_END =
-  /\b(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan\.|Feb\.|Mar\.|Apr\.|Aug\.|Sept?\.|Oct\.|Nov\.|Dec\.)$/;
+const MONTH_AT_END = new RegExp(String.raw`\b${MONTH_RE}$`);
 /** The day and year a line starts with, the rest of a date broken at the line above's end ("31, 2022)"). */
 const DATE_TAIL = /^\s*\d{1,2},\s*\d{4}\)?/;
 

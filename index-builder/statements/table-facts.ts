@@ -50,7 +50,8 @@ const MONTHS: Record<string, number> = {
   nov: 11,
   dec: 12,
 };
-const MONTH_RE =
+/** A month's name, in full or abbreviated ("Dec.", "Sept"). */
+export const MONTH_RE =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
