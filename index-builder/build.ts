@@ -714,8 +714,9 @@ export const BUILD_STATE = 'build-state.json';
  *    Comprehensive Loss"), and columns named alike after joins by text keep no headings.
  * 39: a long row label that breaks inside a date ("... as of December" / "31, 2022)   34,330   31,580") takes the
  *    date's rest, and the figures after it are its row; before, the label was prose and ended the table.
+ * 40: the same for a label broken after the date's day ("... as of December 25," / "2021)   30,912   28,006").
  */
-export const EXTRACTION_VERSION = 39;
+export const EXTRACTION_VERSION = 40;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -574,7 +574,7 @@ function wrappedLabel(
     if (unlabeledValues(next)?.length === columns) return { label, row: i + 1, bare: true };
     // Or it breaks inside a date, whose day and year start the line of figures ("... outstanding as of December" /
     // "31, 2022)   34,330   31,580"): the date's rest is the label's.
-    const tail = MONTH_AT_END.test(text) ? DATE_TAIL.exec(next)?.[0] : undefined;
+    const tail = dateRest(text, next);
     if (tail && unlabeledValues(next.slice(tail.length))?.length === columns) {
       return { label: { ...first, text: `${indent}${text} ${tail.trim()}` }, row: i + 1, bare: true };
     }
@@ -597,21 +597,35 @@ function wrappedLabel(
  */
 function rowOfLine(text: string, held: SectionLine | null): Row | null {
   const bare = held ? bareFigures(held, text) : null;
-  return bare && DATE_TAIL.test(text) ? bare : (parseRowLine(text) ?? bare);
+  return bare && takenRest(held!, text) ? bare : (parseRowLine(text) ?? bare);
 }
 
-/** A month name ending a line: a date the layout broke before its day. */
+/** A month name, or a month and its day, ending a line: a date the layout broke before its day or its year. */
 const MONTH_AT_END = new RegExp(String.raw`\b${MONTH_RE}$`);
-/** The day and year a line starts with, the rest of a date broken at the line above's end ("31, 2022)"). */
-const DATE_TAIL = /^\s*\d{1,2},\s*\d{4}\)?/;
+const MONTH_DAY_AT_END = new RegExp(String.raw`\b${MONTH_RE}\s+\d{1,2},?$`);
+/** What a line starts with that can be the rest of a broken date: a day and a year ("31, 2022)"), or a year. */
+const DAY_YEAR = /^\s*\d{1,2},\s*\d{4}\)?/;
+const YEAR = /^\s*\d{4}\)?/;
+const YEAR_REST = /^\s*(?:\d{1,2},\s*)?\d{4}\)?/;
+
+/** The rest of the date a long label breaks inside, at the start of the line under it ("31, 2022)", "2021)"). */
+function dateRest(label: string, next: string): string | undefined {
+  if (MONTH_AT_END.test(label)) return DAY_YEAR.exec(next)?.[0];
+  return MONTH_DAY_AT_END.test(label) ? YEAR.exec(next)?.[0] : undefined;
+}
+
+/** The start of a held label's line of figures that the label already took as its date's rest (wrappedLabel). */
+function takenRest(held: SectionLine, text: string): string | undefined {
+  const rest = YEAR_REST.exec(text)?.[0];
+  return rest && held.text.trimEnd().endsWith(rest.trim()) ? rest : undefined;
+}
 
 /**
  * A long label's figures on the line under it, as its row: the label is the held line's (rowStatement joins it),
  * after the rest of a date the label took (wrappedLabel).
  */
 function bareFigures(held: SectionLine, text: string): Row | null {
-  const tail = DATE_TAIL.exec(text)?.[0];
-  const values = unlabeledValues(tail && held.text.trimEnd().endsWith(tail.trim()) ? text.slice(tail.length) : text);
+  const values = unlabeledValues(text.slice(takenRest(held, text)?.length ?? 0));
   return values ? { label: '', values, indent: held.text.length - held.text.trimStart().length } : null;
 }
 

@@ -346,7 +346,7 @@ describe('table facts', () => {
   });
 
   it('reads a row label as long as a line of prose as its row, so the rows after it keep their periods', () => {
-    // Written for this test (invented company): the equity section of a balance sheet, three labels wrapped once.
+    // Written for this test (invented company): the equity section of a balance sheet, four labels wrapped once.
     const page = [
       'Item 8. Financial Statements and Supplementary Data',
       'CONSOLIDATED BALANCE SHEETS',
@@ -359,6 +359,8 @@ describe('table facts', () => {
       '   1.7 billion shares outstanding   907   863',
       '   Capital in excess of par value, 4,188 issued and outstanding (4,137 issued and outstanding as of December',
       '   31, 2023)   34,330   31,580',
+      '   Treasury stock, at cost, 120 shares (118 shares as of December 31, 2023, 115 shares as of December 31,',
+      '   2022)   (5,200)   (5,010)',
       '   Retained earnings   16,389   16,120',
     ];
     const texts = statementsOf('10-K', page).map((r) => r.text);
@@ -370,6 +372,8 @@ describe('table facts', () => {
       // A label broken inside a date: the day and year are the label's, the figures after them its row.
       'Shareholders’ equity: Capital in excess of par value, 4,188 issued and outstanding (4,137 issued and ' +
         'outstanding as of December 31, 2023): 34,330 for FY2024 | 31,580 for FY2023 (USD millions)',
+      'Shareholders’ equity: Treasury stock, at cost, 120 shares (118 shares as of December 31, 2023, 115 shares as ' +
+        'of December 31, 2022): (5,200) for FY2024 | (5,010) for FY2023 (USD millions)',
       'Shareholders’ equity: Retained earnings: 16,389 for FY2024 | 16,120 for FY2023 (USD millions)',
     ]);
   });
