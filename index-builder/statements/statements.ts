@@ -596,8 +596,9 @@ function wrappedLabel(
  * labelled "31,").
  */
 function rowOfLine(text: string, held: SectionLine | null): Row | null {
-  const bare = held ? bareFigures(held, text) : null;
-  return bare && takenRest(held!, text) ? bare : (parseRowLine(text) ?? bare);
+  if (!held) return parseRowLine(text);
+  const bare = bareFigures(held, text);
+  return bare && takenRest(held, text) ? bare : (parseRowLine(text) ?? bare);
 }
 
 /** A month name, or a month and its day, ending a line: a date the layout broke before its day or its year. */
