@@ -715,8 +715,10 @@ export const BUILD_STATE = 'build-state.json';
  * 39: a long row label that breaks inside a date ("... as of December" / "31, 2022)   34,330   31,580") takes the
  *    date's rest, and the figures after it are its row; before, the label was prose and ended the table.
  * 40: the same for a label broken after the date's day ("... as of December 25," / "2021)   30,912   28,006").
+ * 41: month-days after a caption ("(In millions) (Unaudited)   March 31,   March 31,"), and one month-day per span
+ *    over its years, date the columns: "for three months ended March 31, 2023", not "three months ended 2023".
  */
-export const EXTRACTION_VERSION = 40;
+export const EXTRACTION_VERSION = 41;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

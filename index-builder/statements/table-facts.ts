@@ -517,6 +517,11 @@ export class TableState {
       // A 10-K's year columns are fiscal years (labelled FY<year>, as where the month-day is a heading of its own);
       // a 10-Q's are dates, so the month-day is kept.
       if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
+      // "(In millions) (Unaudited)   March 31,   March 31,": month-days after a caption, their years on the next line.
+      // A caption that holds a date too ("October 29,  October 30," set too close to split) is not a label's caption.
+      const days = header.cells.map((c) => DATE_CELL.exec(c));
+      const datedCaption = header.caption && new RegExp(`\\b${MONTH_RE}\\s+\\d`, 'i').test(header.caption);
+      if (!datedCaption && days.every((d) => d && !d[3])) this.monthDays = days.map((d) => `${d![1]} ${d![2]}`);
       this.periods = this.columnPeriods(header.cells);
       this.groups = above ? columnGroups(above, header.cells) : null;
       this.columns = null;
@@ -577,6 +582,17 @@ export class TableState {
     return true;
   }
 
+  private monthDayOf(i: number, columns: number): string | null {
+    const days = this.monthDays!;
+    if (days.length === columns) return days[i]!;
+    if (days.length === 1) return days[0]!;
+    const per = columns / days.length;
+    const spansDated = this.spans?.some((s) => TRAILING_MONTH_DAY.test(s));
+    return Number.isInteger(per) && this.spans?.length === days.length && !spansDated
+      ? days[Math.floor(i / per)]!
+      : null;
+  }
+
   private columnPeriods(cells: string[]): ({ period: string; key: string } | null)[] {
     const spanOf = (i: number): string | null => {
       if (!this.spans?.length) return null;
@@ -593,13 +609,9 @@ export class TableState {
         day = `${date[1]} ${date[2]}`;
       } else {
         year = YEAR_CELL.exec(cell)![1]!;
-        // One month-day over all columns ("December 31,") or one per column ("July 1,   June 25,").
-        const md =
-          this.monthDays?.length === cells.length
-            ? this.monthDays[i]
-            : this.monthDays?.length === 1
-              ? this.monthDays[0]
-              : null;
+        // One month-day over all columns ("December 31,"), one per column ("July 1,   June 25,"), or one per span
+        // that names none ("March 31,   March 31," under "Three Months Ended   Nine Months Ended", over four years).
+        const md = this.monthDays ? this.monthDayOf(i, cells.length) : null;
         if (md) day = md.replace(/,$/, '');
       }
       if (!day && span) {

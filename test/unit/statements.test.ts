@@ -515,6 +515,45 @@ describe('table facts', () => {
     );
   });
 
+  it('dates the columns by one month-day per span, also printed after the caption on one line', () => {
+    // Written for this test: the middle header line has one month-day per span (not per column), after the caption.
+    const rowsUnder = (...header: string[]) =>
+      statementsOf('10-Q', [
+        'PART I — FINANCIAL INFORMATION',
+        'Item 1. Financial Statements',
+        'INCOME STATEMENTS',
+        ...header,
+        '   2024   2023   2024   2023',
+        'Revenue   $   5,210   $   4,870   $   15,300   $   14,020',
+        'Research and development   912   844   2,700   2,510',
+      ]).find((r) => r.text.startsWith('Research'))!;
+    const spans = '   Three Months Ended   Nine Months Ended';
+    const expected =
+      'Research and development: 912 for three months ended March 31, 2024 | 844 for three months ended March 31, ' +
+      '2023 | 2,700 for nine months ended March 31, 2024 | 2,510 for nine months ended March 31, 2023 (USD millions)';
+    const onCaption = rowsUnder(spans, '(In millions) (Unaudited)   March 31,   March 31,');
+    expect(onCaption.text).toBe(expected);
+    expect(onCaption.fact!.cells.map((c) => c.periodKey)).toEqual([
+      '2024-03-31/3M',
+      '2023-03-31/3M',
+      '2024-03-31/9M',
+      '2023-03-31/9M',
+    ]);
+    expect(rowsUnder('(In millions)', spans, '   March 31,   March 31,').text).toBe(expected);
+    // A span naming its own month-day keeps it: the line under it is not a month-day per span.
+    const dated = rowsUnder(
+      '(In millions)',
+      '   Three Months Ended June 30,   Nine Months Ended June 30,',
+      '   Sep 30,   Dec 31,',
+    );
+    expect(dated.fact!.cells.map((c) => c.periodKey)).toEqual([
+      '2024-06-30/3M',
+      '2023-06-30/3M',
+      '2024-06-30/9M',
+      '2023-06-30/9M',
+    ]);
+  });
+
   it("reads a span and month-day printed before the years on one header line as the columns' period", () => {
     // Written for this test: one header line carries the span, the month-day and the years.
     const table = (form: '10-K' | '10-Q', header: string) =>
