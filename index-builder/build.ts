@@ -717,8 +717,10 @@ export const BUILD_STATE = 'build-state.json';
  * 40: the same for a label broken after the date's day ("... as of December 25," / "2021)   30,912   28,006").
  * 41: month-days after a caption ("(In millions) (Unaudited)   March 31,   March 31,"), and one month-day per span
  *    over its years, date the columns: "for three months ended March 31, 2023", not "three months ended 2023".
+ * 42: a line of group names over a run of sub-columns repeated once per group ("Owned   Leased" under each kind of
+ *    plant) names each column by its group and sub-column (statements.ts spanningGroups).
  */
-export const EXTRACTION_VERSION = 41;
+export const EXTRACTION_VERSION = 42;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

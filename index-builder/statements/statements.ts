@@ -412,7 +412,7 @@ function headingsAbove(
       const top = cells.length > 1 ? headingsGoOn(lines[over]!.text, headings.length) : null;
       const joined: string[] | null = top
         ? headings.map((h, j) => joinHeading(top[j]!, h))
-        : wrappedOver(lines, over, headings);
+        : (wrappedOver(lines, over, headings) ?? spanningGroups(lines[over]!.text, headings));
       if (!joined && cells.length === 1) break;
       if (!joined) return null;
       byText ||= !top;
@@ -455,6 +455,25 @@ function wrappedOver(lines: readonly SectionLine[], over: number, headings: read
     out[earliest[u]!] = joinHeading(cell, headings[earliest[u]!]!);
   });
   return out;
+}
+
+/**
+ * Headings that repeat one run of sub-columns under each of a line of group names ("Principal Concentrate and/or
+ * Syrup Plants   Manufacturing/Bottling Plants   Distribution and Storage Warehouses" over "Owned   Leased" three
+ * times; "Goodwill   Indefinite-Lived Tradenames" over "Domestic   International   Total" twice): each column is its
+ * group's sub-column, "Manufacturing/Bottling Plants Leased". Only when the run repeats exactly once per group name and
+ * the names differ: a name repeated over each run ("Fair Value   Fair Value" over "Shares   Per Share" twice) is a
+ * heading wrapped over one column of each run, and a name with a figure ("2016 Quarters") names periods, not groups.
+ */
+function spanningGroups(line: string, headings: readonly string[]): string[] | null {
+  const groups = splitColumns(line);
+  const k = groups.length;
+  const run = headings.length / k;
+  if (k < 2 || !Number.isInteger(run) || run < 2) return null;
+  if (!groups.every((c) => /[A-Za-z]{2}/.test(c) && !/\d/.test(c))) return null;
+  if (new Set(groups.map(spelled)).size < k) return null;
+  if (!headings.every((h, j) => spelled(h) === spelled(headings[j % run]!))) return null;
+  return headings.map((h, j) => joinHeading(groups[Math.floor(j / run)]!, h));
 }
 
 /** Text as wrappedOver compares it: lower case, one space for any run of whitespace. */

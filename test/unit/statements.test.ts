@@ -345,6 +345,30 @@ describe('table facts', () => {
     );
   });
 
+  it('names columns by a line of group names over a run of sub-columns repeated once per group', () => {
+    // Written for this test (invented company): plants owned and leased by kind, and option grants whose "Fair Value"
+    // wraps over the second column of each run.
+    const page = [
+      'Item 2. Properties',
+      'The number of our facilities at December 31, 2024 was as follows:',
+      '   Syrup Plants   Bottling Plants   Warehouses',
+      '   Owned   Leased   Owned   Leased   Owned   Leased',
+      'North America   5   1   20   4   60   31',
+      'Item 8. Financial Statements and Supplementary Data',
+      'Our option grants were as follows:',
+      '   Fair Value   Fair Value',
+      '   Shares   Per Share   Shares   Per Share',
+      'Granted   1,200   41.50   900   38.10',
+    ];
+    const stmts = statementsOf('10-K', page);
+    expect(stmts.find((r) => r.text.startsWith('North America'))!.text).toBe(
+      'North America: 5 for Syrup Plants Owned | 1 for Syrup Plants Leased | 20 for Bottling Plants Owned | 4 for ' +
+        'Bottling Plants Leased | 60 for Warehouses Owned | 31 for Warehouses Leased',
+    );
+    // One name over each run is a heading wrapped over one of its columns, not a group: no headings.
+    expect(stmts.find((r) => r.text.startsWith('Granted'))!.text).toBe('Granted: 1,200 | 41.50 | 900 | 38.10');
+  });
+
   it('reads a row label as long as a line of prose as its row, so the rows after it keep their periods', () => {
     // Written for this test (invented company): the equity section of a balance sheet, four labels wrapped once.
     const page = [
