@@ -36,7 +36,7 @@ import type { Filing, FilingDocument } from './segment/read-corpus';
 import { coverSection, coverStatements } from './segment/cover';
 import { segmentFiling } from './segment/segment';
 import { extractStatements, wrappingText } from './statements/statements';
-import type { TableFact } from './statements/table-facts';
+import { factText, type TableFact } from './statements/table-facts';
 
 export const DOMAIN = 'sp500';
 export const SCHEMA_VERSION = '2026-11-21.1';
@@ -164,6 +164,16 @@ function compoundsOf(text: string): { compounds?: string[] } {
   return compounds.length ? { compounds } : {};
 }
 
+/**
+ * The text a statement is indexed by: its own, but a table row's with its span printed with every cell, as each cell
+ * states it ("18,299 for three months ended March 31, 2023 | 16,728 for three months ended March 31, 2022"). The row's
+ * text prints a span once per run of cells (table-facts.ts factText) to spend less of a caller's budget; its terms,
+ * and so its rank, stay those of the cells.
+ */
+function lexicalText(s: { text: string; fact?: TableFact }): string {
+  return s.fact ? factText(s.fact, false) : s.text;
+}
+
 /** What a statement is posted under: its tokens, then its hyphenated words' joined forms. */
 export function postedTerms(s: Pick<StatementDraft, 'tokens' | 'compounds'>): readonly string[] {
   return s.compounds ? [...s.tokens, ...s.compounds] : s.tokens;
@@ -277,8 +287,8 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         metrics: s.metrics,
         ...(s.fact ? { fact: s.fact } : {}),
         ...(s.statement ? { statement: s.statement } : {}),
-        tokens: withMetricTerms(tokenize(s.text), s.metrics),
-        ...compoundsOf(s.text),
+        tokens: withMetricTerms(tokenize(lexicalText(s)), s.metrics),
+        ...compoundsOf(lexicalText(s)),
       });
       placed.push({ text: s.text, page: s.page, offset: s.offset, kind: s.kind, section });
     }
@@ -719,8 +729,10 @@ export const BUILD_STATE = 'build-state.json';
  *    over its years, date the columns: "for three months ended March 31, 2023", not "three months ended 2023".
  * 42: a line of group names over a run of sub-columns repeated once per group ("Owned   Leased" under each kind of
  *    plant) names each column by its group and sub-column (statements.ts spanningGroups).
+ * 43: a span shared by a run of a row's cells is printed once ("three months ended March 31: 18,299 for 2023 |
+ *    16,728 for 2022"); the row is still indexed by every cell's period (lexicalText), and its period keys unchanged.
  */
-export const EXTRACTION_VERSION = 42;
+export const EXTRACTION_VERSION = 43;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -703,12 +703,36 @@ export class TableState {
   }
 }
 
+/** A dated span's period split before its year: "three months ended March 31, 2023". */
+const SPAN_YEAR = /^(.*\bended\b.*?),?\s+((?:19|20)\d\d)$/i;
+
+/**
+ * A cell in a run of cells (two or more, without column groups) whose periods share a span and month-day: that span,
+ * printed once before the run ("three months ended March 31: 18,299 for 2023 | 16,728 for 2022"), and the cell's year.
+ * Null for a cell in no such run.
+ */
+function spanRun(
+  c: TableCell,
+  prev: TableCell | undefined,
+  next: TableCell | undefined,
+): { span: string; year: string; first: boolean } | null {
+  const split = (cell: TableCell | undefined) =>
+    cell && !cell.group && cell.period ? (SPAN_YEAR.exec(cell.period) ?? null) : null;
+  const own = split(c);
+  if (!own) return null;
+  const before = split(prev)?.[1] === own[1];
+  if (!before && split(next)?.[1] !== own[1]) return null;
+  return { span: own[1]!, year: own[2]!, first: !before };
+}
+
 /**
  * The statement text of a table row: "Purchases of property, plant and equipment (PP&E): (1,577) for FY2018 |
  * (1,373) for FY2017 | (1,420) for FY2016 (USD millions)". Values stay as printed (parentheses = negative) so the
- * text can be checked against the page.
+ * text can be checked against the page. A span shared by a run of cells is printed once (spanRun): "Net income: three
+ * months ended March 31: 18,299 for 2023 | 16,728 for 2022 | nine months ended March 31: 52,280 for 2023 | ...";
+ * `spanOnce` false prints it with every cell, the words the row is indexed by (build.ts lexicalText).
  */
-export function factText(fact: TableFact): string {
+export function factText(fact: TableFact, spanOnce = true): string {
   // A column group's heading leads its first cell: "Russia: Net Revenue: 3,263 for FY2019 | 3,191 for FY2018 |
   // Long-Lived Assets: 4,314 for FY2019 | 3,926 for FY2018".
   // Sub-columns under one period (subColumns) print the period once: "Flexibles 2,812, Rigid Packaging 830, Total
@@ -723,7 +747,9 @@ export function factText(fact: TableFact): string {
       if (samePeriod(c, prev) || samePeriod(c, next)) {
         return `${sep}${c.group} ${c.raw}${samePeriod(c, next) ? '' : ` for ${c.period}`}`;
       }
-      const value = c.period ? `${c.raw} for ${c.period}` : c.raw;
+      const span = spanOnce ? spanRun(c, prev, next) : null;
+      const value = span ? `${c.raw} for ${span.year}` : c.period ? `${c.raw} for ${c.period}` : c.raw;
+      if (span?.first) return `${sep}${span.span}: ${value}`;
       return sep + (c.group && c.group !== prev?.group ? `${c.group}: ${value}` : value);
     })
     .join('');

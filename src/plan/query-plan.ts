@@ -154,12 +154,12 @@ function facetsOf(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: Mode
 /**
  * A question naming a quarter or a year to date ("the first quarter of 2023", "the first half of fiscal 2023"): its
  * words for that period count, in the lexical leg, as held by every statement of the filings that report it, in every
- * mode. Those filings' table rows print the period as "three months ended April 1, 2023" or "Apr 1, 2023", never as
- * "first quarter", so without it the sentences that merely repeat "in the first quarter of 2023" outranked the row
- * that answers ("cash at the end of the first quarter": the balance sheet's cash row). The words keep their weight
- * elsewhere: a sentence of another filing saying "first quarter" still matches them, and the years stay topic terms
- * (they pick the column and the year's sentence: docs/EXPERIMENTS.md "Reading the question"). Null when the question
- * names no quarter or no filing reports it.
+ * mode. Those filings' table rows are indexed by the period as "three months ended April 1, 2023" or "Apr 1,
+ * 2023", never as "first quarter", so without it the sentences that merely repeat "in the first quarter of 2023"
+ * outranked the row that answers ("cash at the end of the first quarter": the balance sheet's cash row). The words
+ * keep their weight elsewhere: a sentence of another filing saying "first quarter" still matches them, and the years
+ * stay topic terms (they pick the column and the year's sentence: docs/EXPERIMENTS.md "Reading the question"). Null
+ * when the question names no quarter or no filing reports it.
  */
 function periodCredit(analysis: QuestionAnalysis, catalog: CatalogHeader, reading: Reading): PeriodCredit | null {
   if (!analysis.periods.quarters.length || !reading.periodFilings?.length) return null;

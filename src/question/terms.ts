@@ -24,7 +24,7 @@ export function queryTerms(query: string, metrics: readonly number[] = metricCod
       terms.push(t);
     }
   };
-  // Rows state periods as "for FY2018" or "for year ended December 31, 2018": both forms of each named year.
+  // Rows are indexed by periods as "for FY2018" or "for year ended December 31, 2018": both forms of each named year.
   for (const y of query.match(/(?<!\d)(?:19|20)\d\d(?!\d)/g) ?? []) {
     add(y);
     add(`fy${y}`);

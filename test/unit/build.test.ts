@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { filesOf } from '../support/files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuildResult } from '../../index-builder/build';
+import { analyzeFiling, type BuildResult, withMetricTerms } from '../../index-builder/build';
+import { factText } from '../../index-builder/statements/table-facts';
+import { tokenize } from '../../index-format/tokenize';
 import { buildIndex } from '../../index-builder/pipeline';
 import { readCorpus, type Filing } from '../../index-builder/segment/read-corpus';
 import { decodeShard } from '../../index-format/codec';
@@ -25,6 +27,21 @@ afterAll(() =>
     rmSync(d, { recursive: true, force: true });
   }),
 );
+
+describe('a table row printed with its span once', () => {
+  it("is indexed by every cell's period, as its cells state them, so its terms and rank are its cells'", () => {
+    let shortened = 0;
+    for (const f of filings)
+      for (const s of analyzeFiling(f).statements) {
+        if (!s.fact) continue;
+        const full = factText(s.fact, false);
+        if (full !== s.text) shortened++;
+        expect(s.tokens).toEqual(withMetricTerms(tokenize(full), s.metrics));
+      }
+    // The sample's EDGAR 10-K prints "Year Ended December 31," over its years: its rows print the span once.
+    expect(shortened).toBeGreaterThan(100);
+  });
+});
 
 describe('buildIndex on the sample corpus', () => {
   it('reads the page-text filings and the EDGAR HTML 10-K', () => {
