@@ -731,8 +731,10 @@ export const BUILD_STATE = 'build-state.json';
  *    plant) names each column by its group and sub-column (statements.ts spanningGroups).
  * 43: a span shared by a run of a row's cells is printed once ("three months ended March 31: 18,299 for 2023 |
  *    16,728 for 2022"); the row is still indexed by every cell's period (lexicalText), and its period keys unchanged.
+ * 44: columns headed by a fiscal quarter or its year to date ("Q2 2023   Q2 2022   YTD 2023   YTD 2022") are periods,
+ *    keyed by the quarter ("2023Q2", "2023Q2/YTD"); before, the line was not a header and its rows had no periods.
  */
-export const EXTRACTION_VERSION = 43;
+export const EXTRACTION_VERSION = 44;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -55,6 +55,8 @@ export const MONTH_RE =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
+/** A column headed by the filer's fiscal quarter or its year to date, as Intel's MD&A heads them: "Q2 2023". */
+const QUARTER_CELL = /^(?:Q([1-4])|YTD)\s+((?:19|20)\d\d)$/i;
 /** A label counting shares: it starts with the count's words and names shares, or says what shares are used for. */
 const SHARE_COUNT_LABEL = new RegExp(
   String.raw`^(?:(?:weighted[- ]average|average|basic|diluted|shares|number of|common shares)\b.*\bshares\b` +
@@ -226,7 +228,7 @@ export function parseScale(line: string): Scale {
  */
 export function parseHeader(line: string): { cells: string[]; caption: string | null; monthDay?: string } | null {
   const cols = splitColumns(line);
-  const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c);
+  const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c) || QUARTER_CELL.test(c);
   const first = cols[0] ?? '';
   const yearless = DATE_CELL.exec(first);
   if (yearless && !yearless[3] && cols.length >= 3 && cols.slice(1).every((c) => YEAR_CELL.test(c)))
@@ -365,6 +367,20 @@ export function parseMonthDays(line: string): string[] | null {
   const cols = splitColumns(line);
   const re = new RegExp(`^${MONTH_RE}\\s+\\d{1,2},?$`, 'i');
   return cols.length && cols.every((c) => re.test(c)) ? cols : null;
+}
+
+/**
+ * The period of a column headed "Q2 2023" or "YTD 2023" (QUARTER_CELL): keyed by the fiscal quarter, which is what
+ * tells one filing's columns from the next one's ("YTD 2023" is six months in the second quarter's 10-Q and nine in
+ * the third's). A year-to-date column takes the quarter the header's quarter columns name, and no period without one:
+ * keyed by its year alone it would match every other quarter's year to date.
+ */
+function quarterPeriod(cell: string, cells: readonly string[]): { period: string; key: string } | null {
+  const [, quarter, year] = QUARTER_CELL.exec(cell)!;
+  if (quarter) return { period: `Q${quarter} ${year}`, key: `${year}Q${quarter}` };
+  const named = new Set(cells.map((c) => QUARTER_CELL.exec(c)?.[1]).filter(Boolean));
+  if (named.size !== 1) return null;
+  return { period: `YTD ${year}`, key: `${year}Q${[...named][0]}/YTD` };
 }
 
 function spanKey(span: string): string {
@@ -600,6 +616,7 @@ export class TableState {
       return Number.isInteger(per) ? this.spans[Math.floor(i / per)]! : this.spans.length === 1 ? this.spans[0]! : null;
     };
     return cells.map((cell, i) => {
+      if (QUARTER_CELL.test(cell)) return quarterPeriod(cell, cells);
       const span = spanOf(i);
       const date = DATE_CELL.exec(cell);
       let day: string | null = null;

@@ -578,6 +578,29 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
+    // Written for this test: an MD&A table headed as Intel's are.
+    const rowOf = (header: string, row: string) =>
+      statementsOf('10-Q', [
+        'PART I — FINANCIAL INFORMATION',
+        'Item 2. Management’s Discussion and Analysis',
+        'Provision for Taxes',
+        header,
+        row,
+      ]).find((r) => r.kind === 'table_row')!;
+    const row = rowOf(
+      '(In Millions)   Q2 2024   Q2 2023   YTD 2024   YTD 2023',
+      'Effective tax rate   21.5 %   14.0 %   18.2 %   12.5 %',
+    );
+    expect(row.text).toBe(
+      'Effective tax rate: 21.5% for Q2 2024 | 14.0% for Q2 2023 | 18.2% for YTD 2024 | 12.5% for YTD 2023',
+    );
+    expect(row.fact!.cells.map((c) => c.periodKey)).toEqual(['2024Q2', '2023Q2', '2024Q2/YTD', '2023Q2/YTD']);
+    // A year to date without its quarter named beside it would match every other quarter's year to date: no period.
+    const ytd = rowOf('(In Millions)   YTD 2024   YTD 2023', 'Effective tax rate   18.2 %   12.5 %');
+    expect(ytd.fact!.cells.map((c) => c.periodKey)).toEqual([null, null]);
+  });
+
   it("reads a span and month-day printed before the years on one header line as the columns' period", () => {
     // Written for this test: one header line carries the span, the month-day and the years.
     const table = (form: '10-K' | '10-Q', header: string) =>
