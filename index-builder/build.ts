@@ -275,6 +275,7 @@ export function analyzeFiling(filing: Filing): FilingRecord {
       pageEnd: section.lines[section.lines.length - 1]!.page,
     });
     for (const s of raw) {
+      const lexical = lexicalText(s);
       statements.push({
         text: s.text,
         page: s.page,
@@ -287,8 +288,8 @@ export function analyzeFiling(filing: Filing): FilingRecord {
         metrics: s.metrics,
         ...(s.fact ? { fact: s.fact } : {}),
         ...(s.statement ? { statement: s.statement } : {}),
-        tokens: withMetricTerms(tokenize(lexicalText(s)), s.metrics),
-        ...compoundsOf(lexicalText(s)),
+        tokens: withMetricTerms(tokenize(lexical), s.metrics),
+        ...compoundsOf(lexical),
       });
       placed.push({ text: s.text, page: s.page, offset: s.offset, kind: s.kind, section });
     }

@@ -598,6 +598,10 @@ export class TableState {
     return true;
   }
 
+  /**
+   * The month-day of year column i of `columns`: the one over them all, each column's own, or its span's when a line
+   * prints one per span that names none ("March 31,   March 31," under "Three Months Ended   Nine Months Ended").
+   */
   private monthDayOf(i: number, columns: number): string | null {
     const days = this.monthDays!;
     if (days.length === columns) return days[i]!;
