@@ -364,10 +364,13 @@ export function parseSpans(line: string): string[] | null {
 
 /** A line of month-days only ("July 1,   June 25,"), the middle row of a three-line 10-Q header. */
 export function parseMonthDays(line: string): string[] | null {
-  const cols = splitColumns(line);
+  // Two month-days set closer than a column gap are two columns' ("October 29,  October 30,", "Mar 31, Dec 31,").
+  const cols = splitColumns(line).flatMap((c) => TWO_MONTH_DAYS.exec(c)?.slice(1) ?? [c]);
   const re = new RegExp(`^${MONTH_RE}\\s+\\d{1,2},?$`, 'i');
   return cols.length && cols.every((c) => re.test(c)) ? cols : null;
 }
+
+const TWO_MONTH_DAYS = new RegExp(`^(${MONTH_RE}\\s+\\d{1,2},)\\s{1,2}(${MONTH_RE}\\s+\\d{1,2},?)$`, 'i');
 
 /**
  * The period of a column headed "Q2 2023" or "YTD 2023" (QUARTER_CELL): keyed by the fiscal quarter, which is what

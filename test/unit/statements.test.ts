@@ -578,6 +578,24 @@ describe('table facts', () => {
     ]);
   });
 
+  it("reads two month-days set closer than a column gap as two columns' month-days", () => {
+    // Written for this test: the first two month-days are two spaces apart, as a page's layout may set them.
+    const row = statementsOf('10-Q', [
+      'PART I — FINANCIAL INFORMATION',
+      'Item 2. Management’s Discussion and Analysis',
+      '   Thirteen weeks ended   Thirty-nine weeks ended',
+      '   October 26,  October 28,   October 26,   October 28,',
+      '($ in millions)   2024   2023   2024   2023',
+      'Sales   $   1,818 $   1,756   $   5,310 $   5,193',
+    ]).find((r) => r.kind === 'table_row')!;
+    expect(row.fact!.cells.map((c) => c.periodKey)).toEqual([
+      '2024-10-26/3M',
+      '2023-10-28/3M',
+      '2024-10-26/9M',
+      '2023-10-28/9M',
+    ]);
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
