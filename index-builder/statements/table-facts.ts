@@ -366,10 +366,12 @@ export function parseSpans(line: string): string[] | null {
 export function parseMonthDays(line: string): string[] | null {
   // Two month-days set closer than a column gap are two columns' ("October 29,  October 30,", "Mar 31, Dec 31,").
   const cols = splitColumns(line).flatMap((c) => TWO_MONTH_DAYS.exec(c)?.slice(1) ?? [c]);
-  const re = new RegExp(`^${MONTH_RE}\\s+\\d{1,2},?$`, 'i');
-  return cols.length && cols.every((c) => re.test(c)) ? cols : null;
+  return cols.length && cols.every((c) => MONTH_DAY_CELL.test(c)) ? cols : null;
 }
 
+const MONTH_DAY_CELL = new RegExp(`^${MONTH_RE}\\s+\\d{1,2},?$`, 'i');
+/** A month and a day anywhere in a cell. */
+const MONTH_DAY_IN = new RegExp(`\\b${MONTH_RE}\\s+\\d`, 'i');
 const TWO_MONTH_DAYS = new RegExp(`^(${MONTH_RE}\\s+\\d{1,2},)\\s{1,2}(${MONTH_RE}\\s+\\d{1,2},?)$`, 'i');
 
 /**
@@ -537,9 +539,10 @@ export class TableState {
       // a 10-Q's are dates, so the month-day is kept.
       if (header.monthDay && this.formType !== '10-K') this.monthDays = [header.monthDay];
       // "(In millions) (Unaudited)   March 31,   March 31,": month-days after a caption, their years on the next line.
-      // A caption that holds a date too ("October 29,  October 30," set too close to split) is not a label's caption.
+      // A first cell that holds a date too (Corning's "Year ended December 31,   December 31,", a span beside one
+      // balance's date) dates only some of the columns below, so its month-days are not the columns'.
       const days = header.cells.map((c) => DATE_CELL.exec(c));
-      const datedCaption = header.caption && new RegExp(`\\b${MONTH_RE}\\s+\\d`, 'i').test(header.caption);
+      const datedCaption = header.caption && MONTH_DAY_IN.test(header.caption);
       if (!datedCaption && days.every((d) => d && !d[3])) this.monthDays = days.map((d) => `${d![1]} ${d![2]}`);
       this.periods = this.columnPeriods(header.cells);
       this.groups = above ? columnGroups(above, header.cells) : null;
@@ -605,8 +608,7 @@ export class TableState {
    * The month-day of year column i of `columns`: the one over them all, each column's own, or its span's when a line
    * prints one per span that names none ("March 31,   March 31," under "Three Months Ended   Nine Months Ended").
    */
-  private monthDayOf(i: number, columns: number): string | null {
-    const days = this.monthDays!;
+  private monthDayOf(days: readonly string[], i: number, columns: number): string | null {
     if (days.length === columns) return days[i]!;
     if (days.length === 1) return days[0]!;
     const per = columns / days.length;
@@ -635,7 +637,7 @@ export class TableState {
         year = YEAR_CELL.exec(cell)![1]!;
         // One month-day over all columns ("December 31,"), one per column ("July 1,   June 25,"), or one per span
         // that names none ("March 31,   March 31," under "Three Months Ended   Nine Months Ended", over four years).
-        const md = this.monthDays ? this.monthDayOf(i, cells.length) : null;
+        const md = this.monthDays ? this.monthDayOf(this.monthDays, i, cells.length) : null;
         if (md) day = md.replace(/,$/, '');
       }
       if (!day && span) {
