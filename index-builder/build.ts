@@ -735,8 +735,10 @@ export const BUILD_STATE = 'build-state.json';
  * 44: columns headed by a fiscal quarter or its year to date ("Q2 2023   Q2 2022   YTD 2023   YTD 2022") are periods,
  *    keyed by the quarter ("2023Q2", "2023Q2/YTD"); before, the line was not a header and its rows had no periods.
  * 45: two month-days set closer than a column gap ("October 29,  October 30,", "Mar 31, Dec 31,") are two columns'.
+ * 46: rows labelled by a year ("2024   $   2,166   $   834", a schedule of payments by year) are rows; before, they
+ *    were dropped. A sentence introducing a table of its own ("... are as follows:") ends the table before it.
  */
-export const EXTRACTION_VERSION = 45;
+export const EXTRACTION_VERSION = 46;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

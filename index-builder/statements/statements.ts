@@ -210,8 +210,16 @@ function readSection(section: Section, formType: string): RawStatement[] {
       bareRow = wrapped.bare ? wrapped.row : -1;
       continue;
     }
-    // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
-    if (!resumed && table.periods && trimmed.length < 100 && !/[.;]$/.test(trimmed)) {
+    // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it. A
+    // sentence introducing the next table ("... are as follows:" over its own caption or headings) is prose: it ends
+    // this table; over rows, it is this table's group label ("... consist of the following:").
+    if (
+      !resumed &&
+      table.periods &&
+      trimmed.length < 100 &&
+      !/[.;]$/.test(trimmed) &&
+      !introducesTable(section.lines, i)
+    ) {
       flush();
       pendingLabel = line;
       heldAt = i;
@@ -532,6 +540,16 @@ function indexBelow(lines: readonly SectionLine[], i: number): number {
 function introducedScale(statements: readonly RawStatement[]): Scale {
   const last = statements.at(-1)?.text;
   return last && /:$/.test(last) ? parseScale(last) : null;
+}
+
+/** A sentence's end that introduces a table: "... were as follows:", "... the following (in millions):". */
+const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\s*(?:\([^)]*\))?\s*:$/i;
+
+/** Line i introduces a table of its own: it ends as INTRODUCES_TABLE and the line under it is no row. */
+function introducesTable(lines: readonly SectionLine[], i: number): boolean {
+  if (!INTRODUCES_TABLE.test(lines[i]!.text.trim())) return false;
+  const below = indexBelow(lines, i);
+  return below < 0 || !parseRowLine(lines[below]!.text);
 }
 
 /** Lines a column heading may wrap over above its last line. */

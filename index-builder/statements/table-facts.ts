@@ -55,6 +55,12 @@ export const MONTH_RE =
   '(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?' +
   '|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\\.?';
 const YEAR_CELL = /^(?:FY\s?|Fiscal\s+)?((?:19|20)\d\d)(?:\s*\(.*\))?$/i;
+/**
+ * A row labelled by the year it falls in, as a schedule of future payments prints its rows ("2024   $   1,139   $
+ * 127", "2027-2031   7,062": debt maturities, lease payments, benefit payments by year). Its label has no letters.
+ */
+const YEAR_LABEL = /^(?:19|20)\d\d(?:\s*[-–—]\s*(?:19|20)?\d\d)?$/;
+const BARE_YEAR = /^(?:19|20)\d\d$/;
 /** A column headed by the filer's fiscal quarter or its year to date, as Intel's MD&A heads them: "Q2 2023". */
 const QUARTER_CELL = /^(?:Q([1-4])|YTD)\s+((?:19|20)\d\d)$/i;
 /** A label counting shares: it starts with the count's words and names shares, or says what shares are used for. */
@@ -165,12 +171,14 @@ export function splitColumns(line: string): string[] {
 }
 
 /**
- * A data row: a label with letters, then value tokens only. Cells such as "(3,086) $" or "$ 1,577" are split into
+ * A data row: a label with letters (or a year: YEAR_LABEL), then value tokens only. Cells such as "(3,086) $" or "$ 1,577" are split into
  * tokens; "$" tokens are dropped and a lone "%" joins the number before it.
  */
 export function parseRow(line: string): { label: string; values: string[]; indent: number } | null {
   const cols = splitColumns(line);
-  if (cols.length < 2 || !/[A-Za-z]/.test(cols[0]!)) return null;
+  if (cols.length < 2) return null;
+  const yearLabel = YEAR_LABEL.test(cols[0]!);
+  if (!yearLabel && !/[A-Za-z]/.test(cols[0]!)) return null;
   const values: string[] = [];
   let label = cols[0]!;
   // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
@@ -201,6 +209,8 @@ export function parseRow(line: string): { label: string; values: string[]; inden
     }
   }
   if (opening || !values.length || values.every((v) => WORD_CELL.test(v))) return null;
+  // Years only ("2023   2022   2021") are a header, not a row labelled 2023.
+  if (yearLabel && values.every((v) => BARE_YEAR.test(v) || DASH_TOKEN.test(v))) return null;
   const indent = line.length - line.trimStart().length;
   return { label: label.replace(/\s*\.{3,}\s*$/, ''), values, indent };
 }
@@ -300,15 +310,23 @@ export function columnGroups(line: string, cells: readonly string[]): string[] |
 /**
  * The headings of a table whose columns are not periods ("Operating Leases   Finance Leases   Total", "Flexibles
  * Rigid Packaging   Total", "Amortized Cost   Fair Value"), read from the line above its first row: one heading per
- * value of that row, after a caption ("In millions", "($ in millions)") when the line starts with one. Null when the
- * line is anything else: a period header, prose, a row, or headings that do not match the row's values one for one.
+ * value of that row, after a caption ("In millions", "($ in millions)") or a year schedule's "Fiscal Year" when the
+ * line starts with one. Null when the line is anything else: a period header, prose, a row, or headings that do not
+ * match the row's values one for one.
  */
 export function columnHeadings(line: string, values: number): string[] | null {
   let cells = splitColumns(line);
-  if (cells.length === values + 1 && /millions|thousands|billions|dollars|^\(/i.test(cells[0]!)) cells = cells.slice(1);
+  if (
+    cells.length === values + 1 &&
+    (/millions|thousands|billions|dollars|^\(/i.test(cells[0]!) || YEAR_STUB.test(cells[0]!))
+  )
+    cells = cells.slice(1);
   if (cells.length < 2 || cells.length !== values) return null;
   return cells.every(namesColumn) ? cells : null;
 }
+
+/** The heading of a schedule's label column when its rows are years ("Fiscal Year   Operating Leases   Finance Leases"). */
+const YEAR_STUB = /^(?:fiscal\s+)?years?(?:\s+ending)?:?$/i;
 
 /** A heading naming a column, not a period; a cell in parentheses alone is a unit ("(in millions)", "(per share)"). */
 function namesColumn(c: string): boolean {

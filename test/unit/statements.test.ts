@@ -596,6 +596,51 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads a schedule by year: its year-labelled rows, its columns, and not the periods of the table before it', () => {
+    // Written for this test: a lease note as a 10-K prints it, a table of balances, then the maturities by year.
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Note 7. Leases',
+      '   Fiscal years ended January 31,',
+      '(Amounts in millions)   2024   2023',
+      'Operating lease cost   $   1,210   $   1,180',
+      'The aggregate annual lease obligations at January 31, 2024, are as follows:',
+      '(Amounts in millions)',
+      'Fiscal Year   Operating Leases   Finance Leases',
+      '2025   $   1,950   $   610',
+      '2026   1,875   588',
+      '2027-2029   4,120   1,390',
+      'Thereafter   9,800   4,400',
+      'Total undiscounted lease obligations   17,745   6,988',
+    ]).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'Operating lease cost: fiscal years ended January 31: 1,210 for 2024 | 1,180 for 2023 (USD millions)',
+      '2025: 1,950 for Operating Leases | 610 for Finance Leases (USD millions)',
+      '2026: 1,875 for Operating Leases | 588 for Finance Leases (USD millions)',
+      '2027-2029: 4,120 for Operating Leases | 1,390 for Finance Leases (USD millions)',
+      'Thereafter: 9,800 for Operating Leases | 4,400 for Finance Leases (USD millions)',
+      'Total undiscounted lease obligations: 17,745 for Operating Leases | 6,988 for Finance Leases (USD millions)',
+    ]);
+    expect(rows.slice(1).every((r) => r.fact!.cells.every((c) => c.periodKey === null))).toBe(true);
+  });
+
+  it('keeps a line of years a header, and an introducing line over rows a group label of its table', () => {
+    expect(parseRow('2024   2023   2022')).toBeNull();
+    expect(parseRow('2024   $   1,139   $   127')!.values).toEqual(['1,139', '127']);
+    // Written for this test: "... consist of the following:" over the rows it groups, inside the table.
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      '(Dollars in Millions)   2024   2023',
+      'Amounts recognized in the balance sheet consist of the following:',
+      'Non-current assets   $   1,204   $   1,013',
+      'Current liabilities   (98)   (95)',
+    ]).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.fact!.cells.map((c) => c.periodKey))).toEqual([
+      ['FY2024', 'FY2023'],
+      ['FY2024', 'FY2023'],
+    ]);
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
