@@ -171,8 +171,8 @@ export function splitColumns(line: string): string[] {
 }
 
 /**
- * A data row: a label with letters (or a year: YEAR_LABEL), then value tokens only. Cells such as "(3,086) $" or "$ 1,577" are split into
- * tokens; "$" tokens are dropped and a lone "%" joins the number before it.
+ * A data row: a label with letters (or a year: YEAR_LABEL), then value tokens only. Cells such as "(3,086) $" or
+ * "$ 1,577" are split into tokens; "$" tokens are dropped and a lone "%" joins the number before it.
  */
 export function parseRow(line: string): { label: string; values: string[]; indent: number } | null {
   const cols = splitColumns(line);
@@ -325,7 +325,7 @@ export function columnHeadings(line: string, values: number): string[] | null {
   return cells.every(namesColumn) ? cells : null;
 }
 
-/** The heading of a schedule's label column when its rows are years ("Fiscal Year   Operating Leases   Finance Leases"). */
+/** The heading of a schedule's label column when its rows are years ("Fiscal Year" over "2025", "2026", ...). */
 const YEAR_STUB = /^(?:fiscal\s+)?years?(?:\s+ending)?:?$/i;
 
 /** A heading naming a column, not a period; a cell in parentheses alone is a unit ("(in millions)", "(per share)"). */

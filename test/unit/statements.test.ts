@@ -596,7 +596,7 @@ describe('table facts', () => {
     ]);
   });
 
-  it('reads a schedule by year: its year-labelled rows, its columns, and not the periods of the table before it', () => {
+  it('reads a schedule by year: its year rows, its columns, and not the periods of the table before it', () => {
     // Written for this test: a lease note as a 10-K prints it, a table of balances, then the maturities by year.
     const rows = statementsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
