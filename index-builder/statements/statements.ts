@@ -210,20 +210,10 @@ function readSection(section: Section, formType: string): RawStatement[] {
       bareRow = wrapped.bare ? wrapped.row : -1;
       continue;
     }
-    // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it. A
-    // sentence introducing the next table ("... are as follows:" over its own caption or headings) is prose: it ends
-    // this table; over rows, it is this table's group label ("... consist of the following:").
-    if (
-      !resumed &&
-      table.periods &&
-      trimmed.length < 100 &&
-      !/[.;]$/.test(trimmed) &&
-      !introducesTable(section.lines, i)
-    ) {
+    // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
+    if (!resumed && table.periods && heldAsLabel(section.lines, i)) {
       flush();
-      pendingLabel = line;
-      heldAt = i;
-      labelStart = i;
+      [pendingLabel, heldAt, labelStart] = [line, i, i];
       continue;
     }
     // A short line in title case with no final period is a heading: it ends the paragraph.
@@ -544,6 +534,16 @@ function introducedScale(statements: readonly RawStatement[]): Scale {
 
 /** A sentence's end that introduces a table: "... were as follows:", "... the following (in millions):". */
 const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\s*(?:\([^)]*\))?\s*:$/i;
+
+/**
+ * Line i, inside a table, is a group label or a wrapped row label to hold: short, without a final period, and not a
+ * sentence introducing the next table ("... are as follows:" over its own caption or headings: prose, which ends this
+ * table; over rows, it is this table's group label, "... consist of the following:").
+ */
+function heldAsLabel(lines: readonly SectionLine[], i: number): boolean {
+  const trimmed = lines[i]!.text.trim();
+  return trimmed.length < 100 && !/[.;]$/.test(trimmed) && !introducesTable(lines, i);
+}
 
 /** Line i introduces a table of its own: it ends as INTRODUCES_TABLE and the line under it is no row. */
 function introducesTable(lines: readonly SectionLine[], i: number): boolean {
