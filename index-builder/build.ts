@@ -737,8 +737,10 @@ export const BUILD_STATE = 'build-state.json';
  * 45: two month-days set closer than a column gap ("October 29,  October 30,", "Mar 31, Dec 31,") are two columns'.
  * 46: rows labelled by a year ("2024   $   2,166   $   834", a schedule of payments by year) are rows; before, they
  *    were dropped. A sentence introducing a table of its own ("... are as follows:") ends the table before it.
+ * 47: cells of words in a table's text column ("USD Fixed", a product's indication, a derivative's balance-sheet line)
+ *    join the row's label; before, such rows were dropped.
  */
-export const EXTRACTION_VERSION = 46;
+export const EXTRACTION_VERSION = 47;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -164,7 +164,7 @@ function readSection(section: Section, formType: string): RawStatement[] {
     }
     if (i < labelEnd) continue;
     groups.passed(i);
-    const row = rowOfLine(text, i === bareRow ? pendingLabel : null);
+    const row = rowOfLine(text, i === bareRow ? pendingLabel : null) ?? textColumnRow(section.lines, i);
     const total = row ? null : groups.total(i, text);
     if (row || total) {
       flush();
@@ -636,6 +636,22 @@ function rowOfLine(text: string, held: SectionLine | null): Row | null {
   if (!held) return parseRowLine(text);
   const bare = bareFigures(held, text);
   return bare && takenRest(held, text) ? bare : (parseRowLine(text) ?? bare);
+}
+
+/**
+ * A row with cells of words beside its figures (parseRow's `withText`): a debt's currency and kind, a product's
+ * indication, the line item a reclassification went to. Taken only where a row next to it (within three lines) has
+ * words and figures in the same places, so the words are a column of the table, not prose or another table's label
+ * set beside it (a page set in two columns).
+ */
+function textColumnRow(lines: readonly SectionLine[], i: number): Row | null {
+  const row = parseRow(lines[i]!.text, true);
+  if (!row?.described) return null;
+  const sameShape = (k: number) => {
+    const other = k >= 0 ? parseRow(lines[k]!.text, true) : null;
+    return other?.described === row.described && other?.values.length === row.values.length;
+  };
+  return sameShape(indexAbove(lines, i)) || sameShape(indexBelow(lines, i)) ? row : null;
 }
 
 /** A month name, or a month and its day, ending a line: a date the layout broke before its day or its year. */

@@ -172,18 +172,31 @@ export function splitColumns(line: string): string[] {
 
 /**
  * A data row: a label with letters (or a year: YEAR_LABEL), then value tokens only. Cells such as "(3,086) $" or
- * "$ 1,577" are split into tokens; "$" tokens are dropped and a lone "%" joins the number before it.
+ * "$ 1,577" are split into tokens; "$" tokens are dropped and a lone "%" joins the number before it. `withText`: cells
+ * of words next to the label or at the row's end describe the row and join its label ("Medium-term note ($650
+ * million)   USD Fixed   1.10 %   2017   648   647", "Inlyta   Advanced RCC   477   298   339", "Tax effect   176
+ * 122   197   Provision for income taxes"); `described` counts them.
  */
-export function parseRow(line: string): { label: string; values: string[]; indent: number } | null {
+export function parseRow(
+  line: string,
+  withText = false,
+): { label: string; values: string[]; indent: number; described?: number } | null {
   const cols = splitColumns(line);
   if (cols.length < 2) return null;
   const yearLabel = YEAR_LABEL.test(cols[0]!);
   if (!yearLabel && !/[A-Za-z]/.test(cols[0]!)) return null;
+  const cells = cols.slice(1);
+  const described: string[] = [];
+  if (withText) {
+    while (described.length < MAX_TEXT_CELLS && cells.length > 1 && isTextCell(cells[0]!))
+      described.push(cells.shift()!);
+    if (cells.length > 1 && isTextCell(cells.at(-1)!)) described.push(cells.pop()!);
+  }
   const values: string[] = [];
   let label = cols[0]!;
   // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
   let opening = '';
-  for (const col of cols.slice(1)) {
+  for (const col of cells) {
     for (const raw of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
       if (raw === '(' && !opening) {
         opening = '(';
@@ -211,9 +224,51 @@ export function parseRow(line: string): { label: string; values: string[]; inden
   if (opening || !values.length || values.every((v) => WORD_CELL.test(v))) return null;
   // Years only ("2023   2022   2021") are a header, not a row labelled 2023.
   if (yearLabel && values.every((v) => BARE_YEAR.test(v) || DASH_TOKEN.test(v))) return null;
+  // Words beside fewer than two figures are more likely prose set in columns than a row; beside years only, or after
+  // a caption ("(Millions)   Total   2016   2017   ...   After 2020"), they are a header's headings.
+  if (described.length) {
+    const figures = values.filter((v) => !WORD_CELL.test(v));
+    if (figures.length < 2 || figures.every((v) => BARE_YEAR.test(v) || DASH_TOKEN.test(v))) return null;
+    if (parseScale(cols[0]!) || /^\(/.test(cols[0]!)) return null;
+    // A label in lower case, opening as a sentence does or with a sentence's end is prose beside the table (a page
+    // set in two columns); a figure ending in a comma is a date's day split from its year (a header's).
+    if (/^[a-z]/.test(cols[0]!) || /\.\s|[a-z]{2}\.$/.test(cols[0]!) || SENTENCE_OPENING.test(cols[0]!)) return null;
+    if (figures.some((v) => v.endsWith(','))) return null;
+  }
   const indent = line.length - line.trimStart().length;
-  return { label: label.replace(/\s*\.{3,}\s*$/, ''), values, indent };
+  label = label.replace(/\s*\.{3,}\s*$/, '');
+  for (const words of described) label = /:$/.test(label) ? `${label} ${words}` : `${label}, ${words}`;
+  return described.length ? { label, values, indent, described: described.length } : { label, values, indent };
 }
+
+/** At most this many cells of words (isTextCell) stand between a row's label and its first figure. */
+const MAX_TEXT_CELLS = 2;
+
+/**
+ * A cell of a few words that no figure reads as: not a sentence (no clause punctuation, no full stop but an
+ * abbreviation's), at most 48 characters and 6 words.
+ */
+function isTextCell(cell: string): boolean {
+  if (cell.length > 48 || !/[A-Za-z]{2}/.test(cell) || cell.split(/\s+/).length > 6) return false;
+  // A clause, a sentence's end, or words that go on (a comma, "to", "and"): prose or a label wrapped beside the table.
+  if (/[;:!?,]|\.\s/.test(cell) || /[a-z]{2}\.$/.test(cell) || GOES_ON.test(cell)) return false;
+  const tokens = cell.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean);
+  // A figure before words is a value beside its unit or a neighbour's text ("12.0 years", "(17) Provision for ...").
+  return !VALUE_TOKEN.test(tokens[0]!) && tokens.some((tok) => !VALUE_TOKEN.test(tok));
+}
+
+/** The opening of a sentence, not of a row label: "Refer to Note 9 for ...", "Given the remaining uncertainty ...". */
+const SENTENCE_OPENING = /^(?:the|refer|given|see|in|as|for|this|these|our|we|it)\s+(?:\S+\s+){3,}/i;
+
+/** Words that end a cell only when its text goes on elsewhere. */
+const GOES_ON = /\b(?:to|of|and|or|for|in|on|at|by|with|from|the|a|an)$/i;
+
+/** A token parseRow reads as (part of) a figure or a cell without one. */
+const VALUE_TOKEN = new RegExp(
+  [NUMBER_TOKEN, DASH_TOKEN, NUMBER_WITH_POINTS, EMPTY_CELL, POINT_UNIT, MARK].map((r) => `(?:${r.source})`).join('|') +
+    String.raw`|^[%()]$`,
+  'i',
+);
 
 /** The number a cell stands for: parentheses or a minus are negative, a dash is zero, an EMPTY_CELL none. */
 export function cellValue(raw: string): number | null {

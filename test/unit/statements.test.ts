@@ -641,6 +641,29 @@ describe('table facts', () => {
     ]);
   });
 
+  it('joins a text column of a table to its rows’ labels, where the rows beside it have the same column', () => {
+    // Written for this test: a debt note's rows, each with its currency and kind, rate and maturity.
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      'Note 10. Long-Term Debt',
+      '(Millions)',
+      'Medium-term note ($600 million)   USD Floating   0.55 %   2027   597   592',
+      'Medium-term note (500 million Euros)   Euro Fixed   1.90 %   2030   533   —',
+      'Tax effect   176   122   197   Provision for income taxes',
+    ]).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'Medium-term note ($600 million), USD Floating: 0.55% | 2027 | 597 | 592 (USD millions)',
+      'Medium-term note (500 million Euros), Euro Fixed: 1.90% | 2030 | 533 | — (USD millions)',
+    ]);
+    expect(parseRow('Medium-term note ($600 million)   USD Floating   0.55 %   2027   597   592')).toBeNull();
+    expect(parseRow('Tax effect   176   122   197   Provision for income taxes', true)!.label).toBe(
+      'Tax effect, Provision for income taxes',
+    );
+    // A figure before words is a value with its unit; prose beside a table opens or ends as a sentence does.
+    expect(parseRow('Remaining lease term   12.0 years   12.2 years', true)).toBeNull();
+    expect(parseRow('Refer to Note 9 for the credit risk   Loans   47.1   2.0', true)).toBeNull();
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
