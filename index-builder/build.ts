@@ -739,8 +739,10 @@ export const BUILD_STATE = 'build-state.json';
  *    were dropped. A sentence introducing a table of its own ("... are as follows:") ends the table before it.
  * 47: cells of words in a table's text column ("USD Fixed", a product's indication, a derivative's balance-sheet line)
  *    join the row's label; before, such rows were dropped.
+ * 48: a header of such columns before its years ("(in millions)   Balance Sheet Location   2019   2018") is a period
+ *    header; a sentence that introduces a table ends the table before it wherever its "following" stands.
  */
-export const EXTRACTION_VERSION = 47;
+export const EXTRACTION_VERSION = 48;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -532,8 +532,11 @@ function introducedScale(statements: readonly RawStatement[]): Scale {
   return last && /:$/.test(last) ? parseScale(last) : null;
 }
 
-/** A sentence's end that introduces a table: "... were as follows:", "... the following (in millions):". */
-const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\s*(?:\([^)]*\))?\s*:$/i;
+/**
+ * A sentence that introduces a table: "... were as follows:", "... the following (in millions):", "The following
+ * table shows the changes in AOCI by component for 2018 and 2017 (in millions):".
+ */
+const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\b.*:$/i;
 
 /**
  * Line i, inside a table, is a group label or a wrapped row label to hold: short, without a final period, and not a

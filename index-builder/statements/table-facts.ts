@@ -291,7 +291,9 @@ export function parseScale(line: string): Scale {
  * A column-header line of years or dates; the optional first column is a caption such as "(Millions)", or the
  * month-day every year column ends on ("June 30,   2023   2022": `monthDay` "June 30,").
  */
-export function parseHeader(line: string): { cells: string[]; caption: string | null; monthDay?: string } | null {
+export function parseHeader(
+  line: string,
+): { cells: string[]; caption: string | null; monthDay?: string; textColumns?: number } | null {
   const cols = splitColumns(line);
   const isPeriod = (c: string) => YEAR_CELL.test(c) || DATE_CELL.test(c) || QUARTER_CELL.test(c);
   const first = cols[0] ?? '';
@@ -299,12 +301,36 @@ export function parseHeader(line: string): { cells: string[]; caption: string | 
   if (yearless && !yearless[3] && cols.length >= 3 && cols.slice(1).every((c) => YEAR_CELL.test(c)))
     return { cells: cols.slice(1), caption: null, monthDay: first };
   const body = isPeriod(first) ? cols : cols.slice(1);
-  if (!body.length || !body.every(isPeriod)) return null;
+  if (!body.length || !body.every(isPeriod)) return textColumnHeader(cols);
   // A lone year is a heading or a page artefact, not a column header; a caption with one year column is. A lone "As of
   // December 31, 2022" is a title's date line (a subsidiaries exhibit's), not a column's.
   if (body.length === 1 && !DATE_CELL.test(body[0]!) && (cols.length === 1 || !/[a-z]{3}|\(/i.test(first))) return null;
   if (body.length === 1 && /^(?:at|as of)\s/i.test(body[0]!)) return null;
   return { cells: body, caption: isPeriod(first) ? null : first };
+}
+
+/**
+ * A header whose text columns come before its years: "(in millions)   Balance Sheet Location   2019   2018", "Type of
+ * Derivative   Classification in Consolidated Statements of Operations   2015   2014   2013". The rows under it join
+ * their words to their labels (parseRow's `withText`), so their figures line up with the years. The first cell is the
+ * caption or the label column's heading; one or two headings of words follow, then two years or more that a header
+ * prints (consecutive, once or repeated: "2023   2022   2023   2022"), not the years a row may hold ("2021   2022
+ * 2024", a patent's expiry in three markets).
+ */
+function textColumnHeader(
+  cols: readonly string[],
+): { cells: string[]; caption: string | null; textColumns: number } | null {
+  let years = 0;
+  while (years < cols.length && YEAR_CELL.test(cols[cols.length - 1 - years]!)) years++;
+  const lead = cols.length - years;
+  if (years < 2 || lead < 2 || lead > 3) return null;
+  if (!cols.slice(1, lead).every((c) => isHeading(c) && !/\d/.test(c))) return null;
+  const cells = cols.slice(lead);
+  const ys = cells.map((c) => Number(YEAR_CELL.exec(c)![1]));
+  const distinct = new Set(ys);
+  const consecutive = Math.max(...ys) - Math.min(...ys) === distinct.size - 1 && ys.length % distinct.size === 0;
+  // One year repeated ("2022   2022") dates its columns by month-days printed elsewhere: not this header's periods.
+  return consecutive && distinct.size > 1 ? { cells, caption: cols[0]!, textColumns: lead - 1 } : null;
 }
 
 /**
@@ -516,6 +542,8 @@ export class TableState {
   groups: string[] | null = null;
   /** A table without periods: the heading of each column (columnHeadings), read above its first row. */
   columns: string[] | null = null;
+  /** The header's columns of words before its years (textColumnHeader): its rows' figures line up one for one. */
+  textColumns = 0;
   /** "Years Ended December 31" read above the header: a month-day for bare-year columns. */
   yearEnd: string | null = null;
   parent: string | null = null;
@@ -536,6 +564,7 @@ export class TableState {
     this.periods = null;
     this.groups = null;
     this.columns = null;
+    this.textColumns = 0;
     this.parent = null;
     this.underHeader = false;
     this.underSubColumns = 0;
@@ -618,6 +647,7 @@ export class TableState {
       const datedCaption = header.caption && MONTH_DAY_IN.test(header.caption);
       if (!datedCaption && days.every((d) => d && !d[3])) this.monthDays = days.map((d) => `${d![1]} ${d![2]}`);
       this.periods = this.columnPeriods(header.cells);
+      this.textColumns = header.textColumns ?? 0;
       this.groups = above ? columnGroups(above, header.cells) : null;
       this.columns = null;
       this.parent = null;
@@ -755,7 +785,10 @@ export class TableState {
     // Values line up with the header, or carry one extra trailing column ("% change") left without a period. Fewer
     // values than columns (blank cells) cannot be placed safely, so they get no period.
     const p = this.periods;
-    const aligned = p && (row.values.length === p.length || row.values.length === p.length + 1) ? p : null;
+    // Under a header with columns of words, a figure too many is a column of figures the header names in words
+    // ("Interest Rate"), before the periods: no period is safe then.
+    const extra = this.textColumns ? 0 : 1;
+    const aligned = p && (row.values.length === p.length || row.values.length === p.length + extra) ? p : null;
     // A table whose columns are not periods names its cells by their headings instead. Under the one date its header
     // may print over them all ("December 31, 2019") each cell is that date's, in its heading's group, as a block's
     // cells are (readBlock); without one, its heading is all it has and it matches nothing across filings.

@@ -664,6 +664,32 @@ describe('table facts', () => {
     expect(parseRow('Refer to Note 9 for the credit risk   Loans   47.1   2.0', true)).toBeNull();
   });
 
+  it('reads a header whose columns of words come before its years, and lines up the rows under it', () => {
+    // Written for this test: a derivatives note's table, each row with the balance-sheet line it sits on.
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      'The fair values of our derivatives were as follows:',
+      '(in millions)   Balance Sheet Location   2024   2023',
+      'Interest rate swaps   Other current assets   12   —',
+      'Foreign currency contracts   Other liabilities   (8)   (5)',
+      'Total derivatives   4   (5)',
+    ]).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'Interest rate swaps, Other current assets: 12 for FY2024 | — for FY2023 (USD millions)',
+      'Foreign currency contracts, Other liabilities: (8) for FY2024 | (5) for FY2023 (USD millions)',
+      'Total derivatives: 4 for FY2024 | (5) for FY2023 (USD millions)',
+    ]);
+    // A column of figures named in words ("Interest Rate") before the years: a figure too many, no period is safe.
+    const debt = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      '(Millions)   Interest Rate   2024   2023',
+      'Commercial paper   4.42 %   435   210',
+    ]).find((r) => r.kind === 'table_row')!;
+    expect(debt.fact!.cells.map((c) => c.periodKey)).toEqual([null, null, null]);
+    // Years a row holds (a patent's expiry in three markets) are no header's.
+    expect(parseHeader('Xeljanz   Basic Product   2025   2028   2026')).toBeNull();
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
