@@ -741,8 +741,10 @@ export const BUILD_STATE = 'build-state.json';
  *    join the row's label; before, such rows were dropped.
  * 48: a header of such columns before its years ("(in millions)   Balance Sheet Location   2019   2018") is a period
  *    header; a sentence that introduces a table ends the table before it wherever its "following" stands.
+ * 49: a cell of years ("12.0 years", a lease term or a useful life) is a value with its unit, a range of them ("3 - 11
+ *    years") a text column's cell; "Year Ending June 30," heads a schedule's label column as "Fiscal Year" does.
  */
-export const EXTRACTION_VERSION = 48;
+export const EXTRACTION_VERSION = 49;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -197,6 +197,10 @@ export function parseRow(
   // "($2,128)": the dollar sign's removal leaves the opening parenthesis a token of its own.
   let opening = '';
   for (const col of cells) {
+    if (DURATION_VALUE.test(col) && !opening) {
+      values.push(col.replace(/\s+/g, ' '));
+      continue;
+    }
     for (const raw of col.replace(/\$\s*/g, ' ').split(/\s+/).filter(Boolean)) {
       if (raw === '(' && !opening) {
         opening = '(';
@@ -241,6 +245,11 @@ export function parseRow(
   return described.length ? { label, values, indent, described: described.length } : { label, values, indent };
 }
 
+/** A cell of years: a remaining lease term or a useful life ("12.0 years", "8 years"), a value with its unit. */
+const DURATION_VALUE = /^\d[\d,]*(?:\.\d+)?\s?(?:years?|yrs?\.?)$/i;
+/** A useful life as a column prints it, one or a range ("3 - 11 years", "5 to 90 years"): it describes a row. */
+const DURATION_CELL = /^\d+(?:\.\d+)?(?:\s*(?:-|–|to)\s*\d+(?:\.\d+)?)?\s?(?:years?|yrs?\.?)$/i;
+
 /** At most this many cells of words (isTextCell) stand between a row's label and its first figure. */
 const MAX_TEXT_CELLS = 2;
 
@@ -249,6 +258,7 @@ const MAX_TEXT_CELLS = 2;
  * abbreviation's), at most 48 characters and 6 words.
  */
 function isTextCell(cell: string): boolean {
+  if (DURATION_CELL.test(cell)) return true;
   if (cell.length > 48 || !/[A-Za-z]{2}/.test(cell) || cell.split(/\s+/).length > 6) return false;
   // A clause, a sentence's end, or words that go on (a comma, "to", "and"): prose or a label wrapped beside the table.
   if (/[;:!?,]|\.\s/.test(cell) || /[a-z]{2}\.$/.test(cell) || GOES_ON.test(cell)) return false;
@@ -274,7 +284,8 @@ const VALUE_TOKEN = new RegExp(
 export function cellValue(raw: string): number | null {
   if (DASH_TOKEN.test(raw)) return 0;
   if (EMPTY_CELL.test(raw)) return null;
-  const figure = NUMBER_WITH_POINTS.exec(raw)?.[1] ?? raw;
+  const figure =
+    NUMBER_WITH_POINTS.exec(raw)?.[1] ?? (DURATION_VALUE.test(raw) ? raw.replace(/\s?[a-z.]+$/i, '') : raw);
   const negative = /^\(.*\)%?$/.test(figure) || figure.startsWith('-');
   const n = Number(figure.replace(/[()$,%-]/g, ''));
   if (!Number.isFinite(n)) return null;
@@ -407,7 +418,10 @@ export function columnHeadings(line: string, values: number): string[] | null {
 }
 
 /** The heading of a schedule's label column when its rows are years ("Fiscal Year" over "2025", "2026", ...). */
-const YEAR_STUB = /^(?:fiscal\s+)?years?(?:\s+ending)?:?$/i;
+const YEAR_STUB = new RegExp(
+  String.raw`^(?:fiscal\s+)?years?(?:\s+(?:ending|ended)(?:\s+${MONTH_RE}\s+\d{1,2},?)?)?:?$`,
+  'i',
+);
 
 /** A heading naming a column, not a period; a cell in parentheses alone is a unit ("(in millions)", "(per share)"). */
 function namesColumn(c: string): boolean {
@@ -822,6 +836,8 @@ export class TableState {
     const blank = (v: string) => DASH_TOKEN.test(v) || EMPTY_CELL.test(v);
     const points = row.values.some(inPoints) && row.values.every((v) => inPoints(v) || blank(v));
     const percent = !points && row.values.every((v) => v.endsWith('%') || inPoints(v) || blank(v));
+    // A row of durations ("Weighted-average remaining lease term: 12.0 years | 12.2 years") prints its own unit.
+    const years = !points && !percent && row.values.every((v) => DURATION_VALUE.test(v) || blank(v));
     // A count of shares ("Weighted-average shares outstanding: Diluted", "Shares used in computing ... per share") is
     // in the caption's scale but not in dollars.
     const ratio = RATIO_LABEL.test(row.label) && largest <= 100;
@@ -831,7 +847,9 @@ export class TableState {
     else if (perShare) unit = 'USD per share';
     else if (shares === 'count') unit = 'shares';
     else if (ratio) unit = null;
-    return { label: row.label, cells, scale: points || percent || perShare || ratio ? null : this.scale, unit };
+    else if (years) unit = 'years';
+    const scale = points || percent || perShare || ratio || years ? null : this.scale;
+    return { label: row.label, cells, scale, unit };
   }
 }
 

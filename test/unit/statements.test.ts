@@ -690,6 +690,30 @@ describe('table facts', () => {
     expect(parseHeader('Xeljanz   Basic Product   2025   2028   2026')).toBeNull();
   });
 
+  it('reads a cell of years as a value with its unit, and a range of them as a useful life beside the row', () => {
+    // Written for this test: a lease note's terms, then intangible assets with their useful lives.
+    const rows = statementsOf('10-K', [
+      'Item 8. Financial Statements and Supplementary Data',
+      '(In millions)   2024   2023',
+      'Weighted-average remaining lease term - operating leases   11.8 years   12.0 years',
+      'Intangible assets were as follows:',
+      '(In millions)',
+      'Developed technology   3 - 11 years   $   1,154   $   (1,105)   $   49',
+      'Customer base   2 - 4 years   617   (266)   351',
+    ]).filter((r) => r.kind === 'table_row');
+    expect(rows.map((r) => r.text)).toEqual([
+      'Weighted-average remaining lease term - operating leases: 11.8 years for FY2024 | 12.0 years for FY2023',
+      'Developed technology, 3 - 11 years: 1,154 | (1,105) | 49 (USD millions)',
+      'Customer base, 2 - 4 years: 617 | (266) | 351 (USD millions)',
+    ]);
+    expect(rows[0]!.fact!.cells.map((c) => c.value)).toEqual([11.8, 12]);
+    // "Year Ending June 30," heads the label column of a schedule by year, as "Fiscal Year" does.
+    expect(columnHeadings('Year Ending June 30,   Operating Leases   Finance Leases', 2)).toEqual([
+      'Operating Leases',
+      'Finance Leases',
+    ]);
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
