@@ -743,8 +743,10 @@ export const BUILD_STATE = 'build-state.json';
  *    header; a sentence that introduces a table ends the table before it wherever its "following" stands.
  * 49: a cell of years ("12.0 years", a lease term or a useful life) is a value with its unit, a range of them ("3 - 11
  *    years") a text column's cell; "Year Ending June 30," heads a schedule's label column as "Fiscal Year" does.
+ * 50: any heading of the label column ("State or Territory", "Subsidiary") before one heading per value, when no row
+ *    of the table has a value under it and no wrapped line stands above it.
  */
-export const EXTRACTION_VERSION = 49;
+export const EXTRACTION_VERSION = 50;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -393,10 +393,15 @@ function headingsAbove(
   held: { heldAt: number; start: number } | null,
   values: number,
 ): ColumnHeadings | null {
+  const labelHeading = widestRow(lines, i) <= values;
   for (const k of [held?.heldAt ?? -1, indexAbove(lines, held ? held.start : i)]) {
     if (k < 0) continue;
-    const lower = columnHeadings(lines[k]!.text, values);
+    const lower = columnHeadings(lines[k]!.text, values, labelHeading);
     if (!lower) continue;
+    // Without its label column's heading the line no longer lines up with a wrapped line above it ("As Previously
+    // Restatement   Restatement" over "Reported   Impacts   Reference   As Restated"): no headings rather than wrong.
+    const stubbed = lower.length < splitColumns(lines[k]!.text).length && !columnHeadings(lines[k]!.text, values);
+    if (stubbed && splitColumns(lines[indexAbove(lines, k)]?.text ?? '').length > 1) continue;
     let headings: string[] = lower;
     // Headings wrapped over lines join cell by cell when each line above has a cell for every column ("Amortized
     // Estimated" over "Cost   Fair Value"), or where the filing's own text joins them (wrappedOver); a line above
@@ -423,6 +428,17 @@ function headingsAbove(
     return { headings, scale: parseScale(splitColumns(lines[k]!.text)[0] ?? '') };
   }
   return null;
+}
+
+/** The most values a row of the table starting at line i has (its rows up to the first line that is none). */
+function widestRow(lines: readonly SectionLine[], i: number): number {
+  let widest = 0;
+  for (let k = i; k >= 0 && k < lines.length; k = indexBelow(lines, k)) {
+    const row = parseRowLine(lines[k]!.text);
+    if (!row) break;
+    widest = Math.max(widest, row.values.length);
+  }
+  return widest;
 }
 
 /**

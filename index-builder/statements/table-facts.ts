@@ -402,16 +402,16 @@ export function columnGroups(line: string, cells: readonly string[]): string[] |
 /**
  * The headings of a table whose columns are not periods ("Operating Leases   Finance Leases   Total", "Flexibles
  * Rigid Packaging   Total", "Amortized Cost   Fair Value"), read from the line above its first row: one heading per
- * value of that row, after a caption ("In millions", "($ in millions)") or a year schedule's "Fiscal Year" when the
+ * value of that row, after a caption ("In millions", "($ in millions)") or the label column's heading when the
  * line starts with one. Null when the line is anything else: a period header, prose, a row, or headings that do not
  * match the row's values one for one.
  */
-export function columnHeadings(line: string, values: number): string[] | null {
+export function columnHeadings(line: string, values: number, labelHeading = false): string[] | null {
   let cells = splitColumns(line);
-  if (
-    cells.length === values + 1 &&
-    (/millions|thousands|billions|dollars|^\(/i.test(cells[0]!) || YEAR_STUB.test(cells[0]!))
-  )
+  // One cell more than values: the first is the caption, or (`labelHeading`: no row of the table has a value for it)
+  // the label column's own heading ("State or Territory", "Plan category", "Fiscal Year").
+  const caption = (c: string) => /millions|thousands|billions|dollars|^\(/i.test(c) || YEAR_STUB.test(c);
+  if (cells.length === values + 1 && (caption(cells[0]!) || (labelHeading && isHeading(cells[0]!))))
     cells = cells.slice(1);
   if (cells.length < 2 || cells.length !== values) return null;
   return cells.every(namesColumn) ? cells : null;

@@ -714,6 +714,24 @@ describe('table facts', () => {
     ]);
   });
 
+  it('reads the heading of the label column before one heading per value, unless a row has a value under it', () => {
+    // Written for this test: store counts by country, the label column headed as the filing heads it.
+    const rows = (header: string, ...lines: string[]) =>
+      statementsOf('10-K', ['Item 2. Properties', 'Unit counts were as follows:', header, ...lines])
+        .filter((r) => r.kind === 'table_row')
+        .map((r) => r.text);
+    expect(
+      rows('Country   Retail   Wholesale   Total', 'Chile   352   6   358', 'Mexico   2,189   161   2,350'),
+    ).toEqual([
+      'Chile: 352 for Retail | 6 for Wholesale | 358 for Total',
+      'Mexico: 2,189 for Retail | 161 for Wholesale | 2,350 for Total',
+    ]);
+    // A row with a value under every heading: the first heading is a column's, and a row of two cannot be placed.
+    expect(
+      rows('Units   Fair Value   Remaining Term', 'Granted   1,585   12.03', 'Vested   (954)   13.01   2.1'),
+    ).toEqual(['Granted: 1,585 | 12.03', 'Vested: (954) | 13.01 | 2.1']);
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
