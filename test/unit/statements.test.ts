@@ -51,6 +51,11 @@ function statementsOf(form: '10-K' | '10-Q', ...pages: string[][]) {
   ).flatMap((s) => extractStatements(s, form));
 }
 
+/** The table rows of a filing whose pages are given as lines. */
+function tableRowsOf(form: '10-K' | '10-Q', ...pages: string[][]) {
+  return statementsOf(form, ...pages).filter((r) => r.kind === 'table_row');
+}
+
 describe('table facts', () => {
   it('parses rows with $ tokens and parenthesised negatives', () => {
     expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
@@ -598,7 +603,7 @@ describe('table facts', () => {
 
   it('reads a schedule by year: its year rows, its columns, and not the periods of the table before it', () => {
     // Written for this test: a lease note as a 10-K prints it, a table of balances, then the maturities by year.
-    const rows = statementsOf('10-K', [
+    const rows = tableRowsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
       'Note 7. Leases',
       '   Fiscal years ended January 31,',
@@ -612,7 +617,7 @@ describe('table facts', () => {
       '2027-2029   4,120   1,390',
       'Thereafter   9,800   4,400',
       'Total undiscounted lease obligations   17,745   6,988',
-    ]).filter((r) => r.kind === 'table_row');
+    ]);
     expect(rows.map((r) => r.text)).toEqual([
       'Operating lease cost: fiscal years ended January 31: 1,210 for 2024 | 1,180 for 2023 (USD millions)',
       '2025: 1,950 for Operating Leases | 610 for Finance Leases (USD millions)',
@@ -628,13 +633,13 @@ describe('table facts', () => {
     expect(parseRow('2024   2023   2022')).toBeNull();
     expect(parseRow('2024   $   1,139   $   127')!.values).toEqual(['1,139', '127']);
     // Written for this test: "... consist of the following:" over the rows it groups, inside the table.
-    const rows = statementsOf('10-K', [
+    const rows = tableRowsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
       '(Dollars in Millions)   2024   2023',
       'Amounts recognized in the balance sheet consist of the following:',
       'Non-current assets   $   1,204   $   1,013',
       'Current liabilities   (98)   (95)',
-    ]).filter((r) => r.kind === 'table_row');
+    ]);
     expect(rows.map((r) => r.fact!.cells.map((c) => c.periodKey))).toEqual([
       ['FY2024', 'FY2023'],
       ['FY2024', 'FY2023'],
@@ -643,14 +648,14 @@ describe('table facts', () => {
 
   it('joins a text column of a table to its rows’ labels, where the rows beside it have the same column', () => {
     // Written for this test: a debt note's rows, each with its currency and kind, rate and maturity.
-    const rows = statementsOf('10-K', [
+    const rows = tableRowsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
       'Note 10. Long-Term Debt',
       '(Millions)',
       'Medium-term note ($600 million)   USD Floating   0.55 %   2027   597   592',
       'Medium-term note (500 million Euros)   Euro Fixed   1.90 %   2030   533   —',
       'Tax effect   176   122   197   Provision for income taxes',
-    ]).filter((r) => r.kind === 'table_row');
+    ]);
     expect(rows.map((r) => r.text)).toEqual([
       'Medium-term note ($600 million), USD Floating: 0.55% | 2027 | 597 | 592 (USD millions)',
       'Medium-term note (500 million Euros), Euro Fixed: 1.90% | 2030 | 533 | — (USD millions)',
@@ -666,14 +671,14 @@ describe('table facts', () => {
 
   it('reads a header whose columns of words come before its years, and lines up the rows under it', () => {
     // Written for this test: a derivatives note's table, each row with the balance-sheet line it sits on.
-    const rows = statementsOf('10-K', [
+    const rows = tableRowsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
       'The fair values of our derivatives were as follows:',
       '(in millions)   Balance Sheet Location   2024   2023',
       'Interest rate swaps   Other current assets   12   —',
       'Foreign currency contracts   Other liabilities   (8)   (5)',
       'Total derivatives   4   (5)',
-    ]).filter((r) => r.kind === 'table_row');
+    ]);
     expect(rows.map((r) => r.text)).toEqual([
       'Interest rate swaps, Other current assets: 12 for FY2024 | — for FY2023 (USD millions)',
       'Foreign currency contracts, Other liabilities: (8) for FY2024 | (5) for FY2023 (USD millions)',
@@ -692,7 +697,7 @@ describe('table facts', () => {
 
   it('reads a cell of years as a value with its unit, and a range of them as a useful life beside the row', () => {
     // Written for this test: a lease note's terms, then intangible assets with their useful lives.
-    const rows = statementsOf('10-K', [
+    const rows = tableRowsOf('10-K', [
       'Item 8. Financial Statements and Supplementary Data',
       '(In millions)   2024   2023',
       'Weighted-average remaining lease term - operating leases   11.8 years   12.0 years',
@@ -700,7 +705,7 @@ describe('table facts', () => {
       '(In millions)',
       'Developed technology   3 - 11 years   $   1,154   $   (1,105)   $   49',
       'Customer base   2 - 4 years   617   (266)   351',
-    ]).filter((r) => r.kind === 'table_row');
+    ]);
     expect(rows.map((r) => r.text)).toEqual([
       'Weighted-average remaining lease term - operating leases: 11.8 years for FY2024 | 12.0 years for FY2023',
       'Developed technology, 3 - 11 years: 1,154 | (1,105) | 49 (USD millions)',
@@ -717,9 +722,7 @@ describe('table facts', () => {
   it('reads the heading of the label column before one heading per value, unless a row has a value under it', () => {
     // Written for this test: store counts by country, the label column headed as the filing heads it.
     const rows = (header: string, ...lines: string[]) =>
-      statementsOf('10-K', ['Item 2. Properties', 'Unit counts were as follows:', header, ...lines])
-        .filter((r) => r.kind === 'table_row')
-        .map((r) => r.text);
+      tableRowsOf('10-K', ['Item 2. Properties', 'Unit counts were as follows:', header, ...lines]).map((r) => r.text);
     expect(
       rows('Country   Retail   Wholesale   Total', 'Chile   352   6   358', 'Mexico   2,189   161   2,350'),
     ).toEqual([
