@@ -239,6 +239,14 @@ export function numberSources(filings: readonly { ticker: string; sources: numbe
   return { first, base };
 }
 
+/**
+ * The year a filing's fiscal year ends in: its label, or the year of its period end when that is later (a 52/53-week
+ * year ending early in January keeps the previous year's label: Kraft Heinz's fiscal 2015 ended January 3, 2016).
+ */
+function fiscalYearEnd(d: FilingDocument): number {
+  return Math.max(d.fiscal_year, Number(d.period_of_report.slice(0, 4)));
+}
+
 /** Filing -> items -> statements: the CPU-heavy part, one filing at a time, independent of every other filing. */
 export function analyzeFiling(filing: Filing): FilingRecord {
   const d = filing.doc;
@@ -264,7 +272,9 @@ export function analyzeFiling(filing: Filing): FilingRecord {
     seenIds.set(id, dup + 1);
     if (dup) id = `${id}-${dup + 1}`;
     const raw =
-      section === cover ? coverStatements(section, d.form_type) : extractStatements(section, d.form_type, wrapping);
+      section === cover
+        ? coverStatements(section, d.form_type)
+        : extractStatements(section, d.form_type, wrapping, fiscalYearEnd(d));
     if (!raw.length) continue;
     const localSource = sources.length;
     sources.push({
@@ -745,8 +755,10 @@ export const BUILD_STATE = 'build-state.json';
  *    years") a text column's cell; "Year Ending June 30," heads a schedule's label column as "Fiscal Year" does.
  * 50: any heading of the label column ("State or Territory", "Subsidiary") before one heading per value, when no row
  *    of the table has a value under it and no wrapped line stands above it.
+ * 51: a column of a year after the one the filing's fiscal year ends in is a schedule's future year ("252 for 2016"),
+ *    keyed by no period; before, "252 for FY2016" matched the next annual report's FY2016 amount.
  */
-export const EXTRACTION_VERSION = 50;
+export const EXTRACTION_VERSION = 51;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

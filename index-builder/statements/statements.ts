@@ -105,16 +105,23 @@ function withLine(p: Paragraph | null, line: SectionLine): Paragraph {
  * become one statement each, read with the table's caption (scale), header (period of each column) and the label
  * of the row group they belong to. Every statement keeps its page and character offsets. `filingText`, the filing's
  * text (wrappingText), lines up column headings wrapped over lines; without it the section's own lines do.
+ * `fiscalYear`, the year the filing's fiscal year ends in: a column of a later year is a schedule's future year, not a
+ * period.
  */
-export function extractStatements(section: Section, formType = '10-K', filingText?: string): RawStatement[] {
+export function extractStatements(
+  section: Section,
+  formType = '10-K',
+  filingText?: string,
+  fiscalYear: number | null = null,
+): RawStatement[] {
   if (filingText !== undefined) sectionTexts.set(section.lines, filingText);
-  return readSection(section, formType);
+  return readSection(section, formType, fiscalYear);
 }
 
 /** extractStatements' reading of the section's lines, once the text wrappedOver reads is set. */
-function readSection(section: Section, formType: string): RawStatement[] {
+function readSection(section: Section, formType: string, fiscalYear: number | null): RawStatement[] {
   const out: RawStatement[] = [];
-  const table = new TableState(formType);
+  const table = new TableState(formType, fiscalYear);
   let paragraph: Paragraph | null = null;
   // A label wrapping onto the next line or lines ("... marketable" / " securities, net   669"), joined where it starts.
   let pendingLabel: SectionLine | null = null;

@@ -551,7 +551,7 @@ export class TableState {
   spans: string[] | null = null;
   monthDays: string[] | null = null;
   /** The period of each column, once a header has been read. */
-  periods: ({ period: string; key: string } | null)[] | null = null;
+  periods: ({ period: string; key: string | null } | null)[] | null = null;
   /** The group heading of each column (columnGroups), when the header has them. */
   groups: string[] | null = null;
   /** A table without periods: the heading of each column (columnHeadings), read above its first row. */
@@ -569,7 +569,11 @@ export class TableState {
    */
   private underSubColumns = 0;
 
-  constructor(readonly formType: string) {}
+  constructor(
+    readonly formType: string,
+    /** The year the filing's fiscal year ends in (extractStatements' `fiscalYear`). */
+    readonly fiscalYear: number | null = null,
+  ) {}
 
   /** A new table: nothing of the last one's holds; `scale` is what its introducing sentence says (introducedScale). */
   reset(scale: Scale = null): void {
@@ -735,7 +739,27 @@ export class TableState {
       : null;
   }
 
-  private columnPeriods(cells: string[]): ({ period: string; key: string } | null)[] {
+  /**
+   * The columns of a schedule's future years ("Expected amortization expense ... (Millions) 2016 2017 2018 2019 2020"
+   * in the 2015 annual report, a target allocation for next year beside this year's): bare years after the year the
+   * filing's fiscal year ends in. Each is its year, keyed by no period, since its figure is an estimate, not that
+   * year's amount (another filing's FY2016 row is); a future year printed twice ("2020" under "After") is no column's
+   * period.
+   * Undefined for a column of any other kind, null when no column is a future year.
+   */
+  private futureYears(cells: readonly string[]): ({ period: string; key: null } | null | undefined)[] | null {
+    if (this.fiscalYear === null) return null;
+    const years = cells.map((c) => (/^(?:FY|Fiscal)/i.test(c) ? null : Number(YEAR_CELL.exec(c)?.[1] ?? Number.NaN)));
+    const future = (y: number | null): y is number => y !== null && y > this.fiscalYear!;
+    if (!years.some(future)) return null;
+    return years.map((y, i) => {
+      if (!future(y)) return undefined;
+      return years.indexOf(y) === i && years.lastIndexOf(y) === i ? { period: String(y), key: null } : null;
+    });
+  }
+
+  private columnPeriods(cells: string[]): ({ period: string; key: string | null } | null)[] {
+    const future = this.futureYears(cells);
     const spanOf = (i: number): string | null => {
       if (!this.spans?.length) return null;
       const per = cells.length / this.spans.length;
@@ -743,6 +767,7 @@ export class TableState {
     };
     return cells.map((cell, i) => {
       if (QUARTER_CELL.test(cell)) return quarterPeriod(cell, cells);
+      if (future?.[i] !== undefined) return future[i]!;
       const span = spanOf(i);
       const date = DATE_CELL.exec(cell);
       let day: string | null = null;
@@ -815,14 +840,14 @@ export class TableState {
           raw,
           value: cellValue(raw),
           period: single.period,
-          periodKey: `${single.key}|${group.toLowerCase()}`,
+          periodKey: single.key ? `${single.key}|${group.toLowerCase()}` : null,
           group,
         };
       }
       if (headed) return { raw, value: cellValue(raw), period: headed[i]!, periodKey: null };
       const col = aligned?.[i];
       const group = col ? this.groups?.[i] : undefined;
-      const periodKey = col ? (group ? `${col.key}|${group.toLowerCase()}` : col.key) : null;
+      const periodKey = col?.key ? (group ? `${col.key}|${group.toLowerCase()}` : col.key) : null;
       return { raw, value: cellValue(raw), period: col?.period ?? null, periodKey, ...(group ? { group } : {}) };
     });
     const shares = shareKind(row.label);

@@ -735,6 +735,31 @@ describe('table facts', () => {
     ).toEqual(['Granted: 1,585 | 12.03', 'Vested: (954) | 13.01 | 2.1']);
   });
 
+  it("reads a year after the filing's fiscal year as a schedule's future year, keyed by no period", () => {
+    // Written for this test: a 2024 annual report's expected amortization, and its assumptions beside next year's.
+    const rows = (...lines: string[]) =>
+      segmentFiling('10-K', [['Item 8. Financial Statements and Supplementary Data', ...lines].join('\n')])
+        .flatMap((s) => extractStatements(s, '10-K', undefined, 2024))
+        .filter((r) => r.kind === 'table_row');
+    const [amortization] = rows(
+      'Expected amortization expense follows:',
+      '   After',
+      '(Millions)   2025   2026   2027   2027',
+      'Amortization expense   $   252   $   226   $   205   $   908',
+    );
+    expect(amortization!.text).toBe('Amortization expense: 252 for 2025 | 226 for 2026 | 205 | 908 (USD millions)');
+    expect(amortization!.fact!.cells.map((c) => c.periodKey)).toEqual([null, null, null, null]);
+    const [rate] = rows('Assumptions:', '   2025   2024   2023', 'Discount rate   5.1 %   5.3 %   4.9 %');
+    expect(rate!.fact!.cells.map((c) => c.periodKey)).toEqual([null, 'FY2024', 'FY2023']);
+    // Without the filing's fiscal year, every year column is a period, as before.
+    const [bare] = segmentFiling('10-K', [
+      ['Item 8. Financial Statements', '(Millions)   2025   2026', 'Rent   5   6'].join('\n'),
+    ])
+      .flatMap((s) => extractStatements(s, '10-K'))
+      .filter((r) => r.kind === 'table_row');
+    expect(bare!.fact!.cells.map((c) => c.periodKey)).toEqual(['FY2025', 'FY2026']);
+  });
+
   it('reads columns headed by a fiscal quarter or its year to date, keyed by the quarter', () => {
     // Written for this test: an MD&A table headed as Intel's are.
     const rowOf = (header: string, row: string) =>
