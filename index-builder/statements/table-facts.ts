@@ -130,6 +130,8 @@ const EMPTY_CELL = new RegExp(`^(?:[—–-]+%|${WORDS})$`, 'i');
 const WORD_CELL = new RegExp(`^(?:${WORDS})$`, 'i');
 /** A footnote mark before the first figure belongs to the label ("Revenue   (a)   1,234"), not to a column. */
 const MARK = new RegExp(`^(?:${MARKS})$`, 'i');
+/** A figure with footnote marks printed against it; group 1 is the figure. */
+const MARKED_FIGURE = /^(\(?-?\$?\d[\d,]*(?:\.\d+)?\)?%?)(?:\([a-z]\))+$/i;
 /** A negative figure still waiting for its closing parenthesis ("(390" of "(390 )"). */
 const OPEN_NEGATIVE = /^\(-?\$?[\d.,]+%?$/;
 /** Whether a row's value is in points (POINT_UNIT). */
@@ -206,7 +208,8 @@ export function parseRow(
         opening = '(';
         continue;
       }
-      const tok = opening + raw;
+      // A footnote mark printed against a figure ("39,240(b)", "(173)(b)") annotates it: the figure is the cell's.
+      const tok = (opening + raw).replace(MARKED_FIGURE, '$1');
       if (opening && !NUMBER_TOKEN.test(tok)) return null;
       opening = '';
       if (!values.length && MARK.test(tok)) {

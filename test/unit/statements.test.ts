@@ -57,6 +57,19 @@ function tableRowsOf(form: '10-K' | '10-Q', ...pages: string[][]) {
 }
 
 describe('table facts', () => {
+  it('reads a figure with a footnote mark printed against it as the figure', () => {
+    // Written for this test: a five-year summary whose figures carry their footnotes' letters.
+    expect(parseRow('Net income   39,240(b)   16,571(c)   (173)(a)(d)   0.39(e)')!.values).toEqual([
+      '39,240',
+      '16,571',
+      '(173)',
+      '0.39',
+    ]);
+    // A mark standing alone before the figures stays the label's, and words after the label are still prose.
+    expect(parseRow('Revenue   (a)   1,234   1,100')!.label).toBe('Revenue (a)');
+    expect(parseRow('Net income   rose to 39,240(b) in the year')).toBeNull();
+  });
+
   it('parses rows with $ tokens and parenthesised negatives', () => {
     expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
       '222',
