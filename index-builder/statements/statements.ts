@@ -407,7 +407,7 @@ function headingsAbove(
     if (!lower) continue;
     // Without its label column's heading the line no longer lines up with a wrapped line above it ("As Previously
     // Restatement   Restatement" over "Reported   Impacts   Reference   As Restated"): no headings rather than wrong.
-    const stubbed = lower.length < splitColumns(lines[k]!.text).length && !columnHeadings(lines[k]!.text, values);
+    const stubbed = labelHeading && !columnHeadings(lines[k]!.text, values);
     if (stubbed && splitColumns(lines[indexAbove(lines, k)]?.text ?? '').length > 1) continue;
     let headings: string[] = lower;
     // Headings wrapped over lines join cell by cell when each line above has a cell for every column ("Amortized

@@ -747,8 +747,7 @@ export class TableState {
    * in the 2015 annual report, a target allocation for next year beside this year's): bare years after the year the
    * filing's fiscal year ends in. Each is its year, keyed by no period, since its figure is an estimate, not that
    * year's amount (another filing's FY2016 row is); a future year printed twice ("2020" under "After") is no column's
-   * period.
-   * Undefined for a column of any other kind, null when no column is a future year.
+   * period. Undefined for a column of any other kind, null when no column is a future year.
    */
   private futureYears(cells: readonly string[]): ({ period: string; key: null } | null | undefined)[] | null {
     if (this.fiscalYear === null) return null;
