@@ -758,8 +758,10 @@ export const BUILD_STATE = 'build-state.json';
  * 51: a column of a year after the one the filing's fiscal year ends in is a schedule's future year ("252 for 2016"),
  *    keyed by no period; before, "252 for FY2016" matched the next annual report's FY2016 amount.
  * 52: a footnote mark printed against a figure ("39,240(b)") is dropped from it; before, the row was not read.
+ * 53: a sentence over 900 characters (a run-on list) is read as pieces cut at its bullets, semicolons or commas;
+ *    before, its text after the 900th character reached no statement.
  */
-export const EXTRACTION_VERSION = 52;
+export const EXTRACTION_VERSION = 53;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -2,6 +2,7 @@ import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
+import { sentencePieces } from './sentence-pieces';
 import { classifyStatus } from './status';
 import {
   blockPeriod,
@@ -43,6 +44,7 @@ export interface RawStatement {
 }
 
 const MIN_CHARS = 25;
+/** A sentence longer than this is read as pieces (sentence-pieces.ts). */
 const MAX_CHARS = 900;
 /** isChangeHeadings: years, then change headings only. */
 const CHANGE_HEADINGS = new RegExp(
@@ -302,19 +304,20 @@ function paragraphStatements(
     if (isChangeHeadings(sentence)) continue;
     // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
     if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
-    const text = sentence.length > MAX_CHARS ? `${sentence.slice(0, MAX_CHARS)}…` : sentence;
-    const from = locate(p, start);
-    const to = locate(p, start + sentence.length);
-    statements.push({
-      text,
-      page: from.page,
-      offset: from.offset,
-      endPage: to.page,
-      endOffset: to.offset,
-      kind: 'sentence',
-      status: classifyStatus(text, 'sentence', itemTag),
-      metrics: metricCodes(text),
-    });
+    for (const piece of sentencePieces(sentence, MAX_CHARS, MIN_CHARS)) {
+      const from = locate(p, start + piece.start);
+      const to = locate(p, start + piece.start + piece.text.length);
+      statements.push({
+        text: piece.text,
+        page: from.page,
+        offset: from.offset,
+        endPage: to.page,
+        endOffset: to.offset,
+        kind: 'sentence',
+        status: classifyStatus(piece.text, 'sentence', itemTag),
+        metrics: metricCodes(piece.text),
+      });
+    }
   }
   return { statements, sawProse, sawSentence };
 }
