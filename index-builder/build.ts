@@ -760,8 +760,10 @@ export const BUILD_STATE = 'build-state.json';
  * 52: a footnote mark printed against a figure ("39,240(b)") is dropped from it; before, the row was not read.
  * 53: a sentence over 900 characters (a run-on list) is read as pieces cut at its bullets, semicolons or commas;
  *    before, its text after the 900th character reached no statement.
+ * 54: a page's run of lines set in two columns of prose (JPMorgan's 10-Qs) is read left column first, then right;
+ *    before, each line joined the two columns' words, so its sentences interleaved two.
  */
-export const EXTRACTION_VERSION = 53;
+export const EXTRACTION_VERSION = 54;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -2,6 +2,7 @@ import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
+import { isColumnLine, readingOrder } from './columns';
 import { sentencePieces } from './sentence-pieces';
 import { classifyStatus } from './status';
 import {
@@ -116,8 +117,10 @@ export function extractStatements(
   filingText?: string,
   fiscalYear: number | null = null,
 ): RawStatement[] {
-  if (filingText !== undefined) sectionTexts.set(section.lines, filingText);
-  return readSection(section, formType, fiscalYear);
+  const lines = readingOrder(section.lines, isTableRow);
+  const read = lines === section.lines ? section : { ...section, lines: [...lines] };
+  if (filingText !== undefined) sectionTexts.set(read.lines, filingText);
+  return readSection(read, formType, fiscalYear);
 }
 
 /** extractStatements' reading of the section's lines, once the text wrappedOver reads is set. */
@@ -225,10 +228,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       [pendingLabel, heldAt, labelStart] = [line, i, i];
       continue;
     }
-    // A short line in title case with no final period is a heading: it ends the paragraph.
-    const isHeading =
-      trimmed.length < 90 && !/[.:;,]$/.test(trimmed) && /^[A-Z]/.test(trimmed) && !/[.!?]\s/.test(trimmed);
-    if (isHeading) {
+    if (isHeading(section.lines, i)) {
       flush();
       continue;
     }
@@ -237,6 +237,22 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
   }
   flush();
   return out;
+}
+
+/**
+ * A short line in title case with no final period is a heading: it ends the paragraph. Not a column's line that the
+ * next line goes on with a lower-case word: a sentence wrapping in a narrow column ("Lending- and deposit-related fees
+ * increased largely as a" / "result of higher ...").
+ */
+function isHeading(lines: readonly SectionLine[], i: number): boolean {
+  const trimmed = lines[i]!.text.trim();
+  return (
+    trimmed.length < 90 &&
+    !/[.:;,]$/.test(trimmed) &&
+    /^[A-Z]/.test(trimmed) &&
+    !/[.!?]\s/.test(trimmed) &&
+    !(isColumnLine(lines[i]!) && /^[a-z]/.test(lines[i + 1]?.text.trim() ?? ''))
+  );
 }
 
 type Row = NonNullable<ReturnType<typeof parseRow>>;

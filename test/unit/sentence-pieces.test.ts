@@ -29,10 +29,7 @@ describe('sentencePieces', () => {
 
   it('cuts a run-on list before each bullet, keeping its lead', () => {
     const pieces = sentencePieces(RUN_ON, 900, 25);
-    expect(pieces.map((p) => p.text)).toEqual([
-      LEAD,
-      ...ITEMS.map((s) => `•   ${s};`),
-    ]);
+    expect(pieces.map((p) => p.text)).toEqual([LEAD, ...ITEMS.map((s) => `•   ${s};`)]);
   });
 
   it('cuts a long piece without bullets after a semicolon, then a comma, then a word', () => {
