@@ -241,19 +241,23 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
 
 /**
  * A short line in title case with no final period is a heading: it ends the paragraph. Not a column's line that the
- * next line goes on with a lower-case word: a sentence wrapping in a narrow column ("Lending- and deposit-related fees
- * increased largely as a" / "result of higher ...").
+ * next line goes on with a lower-case word, or that ends with a word no heading ends with: a sentence wrapping in a
+ * narrow column ("Lending- and deposit-related fees increased largely as a" / "result of higher ...").
  */
 function isHeading(lines: readonly SectionLine[], i: number): boolean {
   const trimmed = lines[i]!.text.trim();
+  const wraps = () => /^[a-z]/.test(lines[i + 1]?.text.trim() ?? '') || WRAPPING_WORD.test(trimmed);
   return (
     trimmed.length < 90 &&
     !/[.:;,]$/.test(trimmed) &&
     /^[A-Z]/.test(trimmed) &&
     !/[.!?]\s/.test(trimmed) &&
-    !(isColumnLine(lines[i]!) && /^[a-z]/.test(lines[i + 1]?.text.trim() ?? ''))
+    !(isColumnLine(lines[i]!) && wraps())
   );
 }
+
+/** A word a line of running text may end with but a heading does not: an article, a preposition, a conjunction. */
+const WRAPPING_WORD = /\b(?:a|an|the|and|or|but|of|to|in|on|at|by|for|from|with|as|that|which|its|our|their)$/;
 
 type Row = NonNullable<ReturnType<typeof parseRow>>;
 

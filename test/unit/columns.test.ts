@@ -14,8 +14,8 @@ const TWO_COLUMNS = [
   'equity underwriting fees due to wallet share gains in the   Refer to the segment results on pages 20-24',
   'listing market. Refer to the segment results on pages   and Note 5 for additional information.',
   '18-22 for additional information.   Card income decreased driven by lower',
-  '   merchant volumes in the consumer unit',
-  '   and higher rewards costs.',
+  'Fees of the Example Widgets Trust and   merchant volumes in the consumer unit',
+  'Example Widgets Europe rose 4% in the quarter.   and higher rewards costs.',
   'The table below summarizes the fees of each business for the three months ended March 31, 2024 and 2023:',
   '(in millions)   2024   2023',
   'Advisory fees   $   1,210   $   1,105',
@@ -46,6 +46,7 @@ describe('two columns of prose', () => {
         'by increased activity and wallet share gains, and higher equity underwriting fees due to wallet share ' +
         'gains in the listing market.',
       'Refer to the segment results on pages 18-22 for additional information.',
+      'Fees of the Example Widgets Trust and Example Widgets Europe rose 4% in the quarter.',
       'Deposit-related fees increased largely as a result of higher cash management fees in the commercial bank ' +
         'and the treasury unit.',
       'Refer to the segment results on pages 20-24 and Note 5 for additional information.',
