@@ -762,8 +762,10 @@ export const BUILD_STATE = 'build-state.json';
  *    before, its text after the 900th character reached no statement.
  * 54: a page's run of lines set in two columns of prose (JPMorgan's 10-Qs) is read left column first, then right;
  *    before, each line joined the two columns' words, so its sentences interleaved two.
+ * 55: a page's running header between the two halves of a sentence ("... we consider events or" / "ADOBE INC." /
+ *    "circumstances including ...") is skipped; before, it ended the paragraph and the sentence read as two.
  */
-export const EXTRACTION_VERSION = 54;
+export const EXTRACTION_VERSION = 55;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -109,19 +109,24 @@ export async function readRealLabelSets(
   const statements = await corpusSentences(filingsDir, null, pages);
   const at = new Map(statements.map((s) => [`${s.docId}/${s.page}/${s.offset}`, s]));
   const onPage = new Map<string, typeof statements>();
-  for (const s of statements) {
-    const key = `${s.docId}/${s.page}`;
+  const add = (key: string, s: (typeof statements)[number]) => {
     const list = onPage.get(key);
     if (list) list.push(s);
     else onPage.set(key, [s]);
+  };
+  for (const s of statements) {
+    add(`${s.docId}/${s.page}`, s);
+    if (s.endPage > s.page) add(`${s.docId}/${s.endPage}`, s);
   }
   // Exact start first; else the statement whose span covers the offset (a later extraction change may move a
-  // sentence's start, e.g. when a footer line is no longer glued to it).
+  // sentence's start, e.g. when a footer line is no longer glued to it, or onto the page before when a page's running
+  // header no longer breaks it).
+  const covers = (s: (typeof statements)[number], r: RealLabel) =>
+    s.page === r.page
+      ? s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset)
+      : s.page < r.page && s.endPage === r.page && r.offset < s.endOffset;
   const find = (r: RealLabel) =>
-    at.get(`${r.doc_id}/${r.page}/${r.offset}`) ??
-    onPage
-      .get(`${r.doc_id}/${r.page}`)
-      ?.find((s) => s.offset <= r.offset && (s.endPage > s.page || r.offset < s.endOffset));
+    at.get(`${r.doc_id}/${r.page}/${r.offset}`) ?? onPage.get(`${r.doc_id}/${r.page}`)?.find((s) => covers(s, r));
   return sets.map((refs) => {
     const sample: LabelledStatement[] = [];
     const missing: string[] = [];

@@ -228,6 +228,9 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       [pendingLabel, heldAt, labelStart] = [line, i, i];
       continue;
     }
+    // A page's running header between the two halves of a sentence ("... requires that we consider events or" / "ADOBE
+    // INC." / "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)" / "circumstances including ...") is skipped.
+    if (paragraph && runningHeader(section.lines, i, paragraph)) continue;
     if (isHeading(section.lines, i)) {
       flush();
       continue;
@@ -254,6 +257,44 @@ function isHeading(lines: readonly SectionLine[], i: number): boolean {
     !/[.!?]\s/.test(trimmed) &&
     !(isColumnLine(lines[i]!) && wraps())
   );
+}
+
+/** A title the page carries over from the one before. */
+const CARRIED_OVER = /\(continued\)\s*$/i;
+
+/** The most lines a page's running header takes before its text goes on. */
+const HEADER_LINES = 4;
+
+/**
+ * Line `i` opens a page after a paragraph that stops mid-sentence, among the page's first lines of capitals, page
+ * numbers or headings, and is in capitals or before a line that goes on with a lower-case word: a running header (the
+ * company's name, "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)"), not a heading of the text.
+ */
+function runningHeader(lines: readonly SectionLine[], i: number, paragraph: Paragraph): boolean {
+  const line = lines[i]!;
+  const last = paragraph.parts.at(-1)!.line;
+  if (line.page === last.page || !/[a-z,]$/.test(paragraph.text) || !headerLike(lines, i)) return false;
+  // Only the page's first lines: whatever stands above it on the page is a header's too.
+  for (let k = i - 1; k >= 0 && lines[k]!.page === line.page; k--) if (!headerLike(lines, k)) return false;
+  // Capitals alone or a title carried over never head the text the paragraph goes on with; a heading in title case
+  // does unless the text goes on with a lower-case word.
+  if (!/[a-z]/.test(line.text) || CARRIED_OVER.test(line.text)) return true;
+  for (let j = i + 1; j < lines.length && j <= i + HEADER_LINES; j++) {
+    const next = lines[j]!;
+    if (next.page !== line.page) return false;
+    if (headerLike(lines, j)) continue;
+    return /^[a-z]/.test(next.text.trim());
+  }
+  return false;
+}
+
+/**
+ * A line a running header may hold: noise (a page number), a heading, capitals alone ("ADOBE INC."), or a title
+ * carried over ("3. Acquisitions (Continued)").
+ */
+function headerLike(lines: readonly SectionLine[], i: number): boolean {
+  const { text } = lines[i]!;
+  return isNoise(text) || !/[a-z]/.test(text) || CARRIED_OVER.test(text) || isHeading(lines, i);
 }
 
 /** A word a line of running text may end with but a heading does not: an article, a preposition, a conjunction. */
