@@ -764,8 +764,9 @@ export const BUILD_STATE = 'build-state.json';
  *    before, each line joined the two columns' words, so its sentences interleaved two.
  * 55: a page's running header between the two halves of a sentence ("... we consider events or" / "ADOBE INC." /
  *    "circumstances including ...") is skipped; before, it ended the paragraph and the sentence read as two.
+ * 56: a legal citation's abbreviations ("v.", "Sup. Ct.", "Cty.") end no sentence; before, a case name read as two.
  */
-export const EXTRACTION_VERSION = 55;
+export const EXTRACTION_VERSION = 56;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

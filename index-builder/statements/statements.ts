@@ -60,6 +60,8 @@ const ABBREVIATIONS = new RegExp(
     String.raw`|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Fig|Ref|Rev|Ex)\.$`,
   'i',
 );
+/** A legal citation's abbreviations: "City of Pontiac ... System v. Wal-Mart Stores", "Sup. Ct.", "Cty. of Ulster". */
+const CITATION = /\b(?:v|Ct|Cty|Cnty|Cmty|Cir|Dist|Sup|Mun|Pharm)\.$/;
 
 /** A line of a flattened table: a label and value columns (3+ spaces apart). */
 export function isTableRow(line: string): boolean {
@@ -843,7 +845,8 @@ export function splitSentencesAt(text: string): { text: string; start: number }[
   for (const m of text.matchAll(re)) {
     const end = m.index + m[0].trimEnd().length;
     const candidate = text.slice(start, end);
-    if (ABBREVIATIONS.test(candidate.trimEnd()) || /\b[A-Z]\.$/.test(candidate.trimEnd())) continue;
+    const last = candidate.trimEnd();
+    if (ABBREVIATIONS.test(last) || CITATION.test(last) || /\b[A-Z]\.$/.test(last)) continue;
     const lead = candidate.length - candidate.trimStart().length;
     parts.push({ text: candidate.trim(), start: start + lead });
     start = m.index + m[0].length;

@@ -505,6 +505,17 @@ describe('statements', () => {
     ]);
   });
 
+  it('does not split a legal citation at its abbreviations', () => {
+    // Written for this test: a case name and its court as Item 3 lists them.
+    const text =
+      'Retirement System of Lakeside v. Example Stores, Inc., Sup. Ct. of Del., Cty. of Harbor, filed 2023. ' +
+      'The case is pending.';
+    expect(splitSentences(text)).toEqual([
+      'Retirement System of Lakeside v. Example Stores, Inc., Sup. Ct. of Del., Cty. of Harbor, filed 2023.',
+      'The case is pending.',
+    ]);
+  });
+
   it('turns table rows into statements with their column header and marks forward-looking sentences', () => {
     const [, , item7, item8] = segmentFiling('10-K', PAGES);
     const rows = extractStatements(item8!);
