@@ -129,7 +129,7 @@ function twoColumns(run: readonly SectionLine[]): { left: SectionLine[]; right: 
  * `isRow` tells a table's row (a run of columns stops at one). Other lines are returned as they are (the same array
  * when nothing is two columns).
  */
-export function readingOrder(lines: readonly SectionLine[], isRow: (text: string) => boolean): readonly SectionLine[] {
+export function readingOrder(lines: SectionLine[], isRow: (text: string) => boolean): SectionLine[] {
   const out: SectionLine[] = [];
   let changed = false;
   let i = 0;

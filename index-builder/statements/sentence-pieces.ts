@@ -20,13 +20,13 @@ const CUTS = [';', ',', ''] as const;
  * dropped. A filing's run-on lists (risk factors, an MD&A's drivers "partially offset by: ◦ ...", a definition's
  * clauses "(a) ...; (b) ...") print one sentence of a thousand characters or more; cut at a fixed length, the rest of
  * it reached no statement. Cut before each bullet mark first (each item answers on its own), then each piece still too
- * long after the last semicolon, comma or word within the limit. A piece too short to be a claim (`minChars`, four
- * words) joins the next one. A sentence within the limit is one piece, bullets and all.
+ * long after the last semicolon, comma or word within the limit. A piece too short to be a claim (`tooShort`, the
+ * builder's own test of a sentence) joins the next one. A sentence within the limit is one piece, bullets and all.
  */
-export function sentencePieces(sentence: string, max: number, minChars: number): Piece[] {
+export function sentencePieces(sentence: string, max: number, tooShort: (text: string) => boolean): Piece[] {
   if (sentence.length <= max) return [{ text: sentence, start: 0 }];
   const spans = bulletSpans(sentence).flatMap((s) => cutToLength(sentence, s, max));
-  return joinShort(sentence, spans, max, minChars).map(({ from, to }) => ({
+  return joinShort(sentence, spans, max, tooShort).map(({ from, to }) => ({
     text: sentence.slice(from, to),
     start: from,
   }));
@@ -65,7 +65,7 @@ function cutAt(text: string, from: number, max: number): number {
   return from + max;
 }
 
-function joinShort(text: string, spans: readonly Span[], max: number, minChars: number): Span[] {
+function joinShort(text: string, spans: readonly Span[], max: number, tooShort: (text: string) => boolean): Span[] {
   const out: Span[] = [];
   let held: Span | null = null;
   for (const s of spans) {
@@ -75,15 +75,11 @@ function joinShort(text: string, spans: readonly Span[], max: number, minChars: 
       else out.push(held);
       held = null;
     }
-    if (isShort(text.slice(next.from, next.to), minChars)) held = next;
+    if (tooShort(text.slice(next.from, next.to))) held = next;
     else out.push(next);
   }
   if (held) out.push(held);
   return out;
-}
-
-function isShort(text: string, minChars: number): boolean {
-  return text.length < minChars || text.split(/\s+/).length < 4;
 }
 
 function trim(text: string, { from, to }: Span): Span {

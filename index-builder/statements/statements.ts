@@ -120,7 +120,7 @@ export function extractStatements(
   fiscalYear: number | null = null,
 ): RawStatement[] {
   const lines = readingOrder(section.lines, isTableRow);
-  const read = lines === section.lines ? section : { ...section, lines: [...lines] };
+  const read = lines === section.lines ? section : { ...section, lines };
   if (filingText !== undefined) sectionTexts.set(read.lines, filingText);
   return readSection(read, formType, fiscalYear);
 }
@@ -352,6 +352,11 @@ function isChangeHeadings(sentence: string): boolean {
   return CHANGE_HEADINGS.test(sentence) && /change|increase|decrease/i.test(sentence);
 }
 
+/** Too short to be a claim: under MIN_CHARS characters or four words. */
+function tooShort(text: string): boolean {
+  return text.length < MIN_CHARS || text.split(/\s+/).length < 4;
+}
+
 /** A finished paragraph's sentences as statements, and whether it held prose and a sentence that ends. */
 function paragraphStatements(
   p: Paragraph,
@@ -362,12 +367,12 @@ function paragraphStatements(
   let sawSentence = false;
   for (const { text: sentence, start } of splitSentencesAt(p.text)) {
     // Too short, or an all-capitals line (company names, running headers): not a claim.
-    if (sentence.length < MIN_CHARS || !/[a-z]/.test(sentence) || sentence.split(/\s+/).length < 4) continue;
+    if (tooShort(sentence) || !/[a-z]/.test(sentence)) continue;
     sawProse = true;
     if (isChangeHeadings(sentence)) continue;
     // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
     if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
-    for (const piece of sentencePieces(sentence, MAX_CHARS, MIN_CHARS)) {
+    for (const piece of sentencePieces(sentence, MAX_CHARS, tooShort)) {
       const from = locate(p, start + piece.start);
       const to = locate(p, start + piece.start + piece.text.length);
       statements.push({

@@ -20,26 +20,31 @@ const ITEMS = [
 const LEAD = 'Our indebtedness could have important consequences, including:';
 const RUN_ON = `${LEAD} ${ITEMS.map((s) => `•   ${s};`).join(' ')}`;
 
+/** The builder's test of a claim, with a least length of `min` characters. */
+const shorterThan = (min: number) => (text: string) => text.length < min || text.split(/\s+/).length < 4;
+
 describe('sentencePieces', () => {
   it('keeps a sentence within the limit whole', () => {
-    expect(sentencePieces('Net sales rose 10% to $1,410 million.', 900, 25)).toEqual([
+    expect(sentencePieces('Net sales rose 10% to $1,410 million.', 900, shorterThan(25))).toEqual([
       { text: 'Net sales rose 10% to $1,410 million.', start: 0 },
     ]);
   });
 
   it('cuts a run-on list before each bullet, keeping its lead', () => {
-    const pieces = sentencePieces(RUN_ON, 900, 25);
+    const pieces = sentencePieces(RUN_ON, 900, shorterThan(25));
     expect(pieces.map((p) => p.text)).toEqual([LEAD, ...ITEMS.map((s) => `•   ${s};`)]);
   });
 
   it('cuts a long piece without bullets after a semicolon, then a comma, then a word', () => {
     const clauses = Array.from({ length: 12 }, (_, i) => `(${i + 1}) the clause number ${i + 1} of the definition`);
     const defined = `Adjusted income means income before taxes excluding ${clauses.join('; ')}.`;
-    const pieces = sentencePieces(defined, 300, 25);
+    const pieces = sentencePieces(defined, 300, shorterThan(25));
     expect(pieces.length).toBeGreaterThan(1);
     for (const p of pieces.slice(0, -1)) expect(p.text.endsWith(';')).toBe(true);
     const words = `${'word '.repeat(400)}end`;
-    expect(sentencePieces(words, 300, 25).every((p) => p.text.length <= 300 && !p.text.startsWith(' '))).toBe(true);
+    expect(
+      sentencePieces(words, 300, shorterThan(25)).every((p) => p.text.length <= 300 && !p.text.startsWith(' ')),
+    ).toBe(true);
   });
 
   it('drops no character and cuts no piece over the limit', () => {
@@ -50,7 +55,7 @@ describe('sentencePieces', () => {
     });
     fc.assert(
       fc.property(text, fc.integer({ min: 20, max: 120 }), (sentence, max) => {
-        const pieces = sentencePieces(sentence, max, 10);
+        const pieces = sentencePieces(sentence, max, shorterThan(10));
         let at = 0;
         for (const p of pieces) {
           expect(sentence.slice(p.start, p.start + p.text.length)).toBe(p.text);
