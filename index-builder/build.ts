@@ -765,8 +765,10 @@ export const BUILD_STATE = 'build-state.json';
  * 55: a page's running header between the two halves of a sentence ("... we consider events or" / "ADOBE INC." /
  *    "circumstances including ...") is skipped; before, it ended the paragraph and the sentence read as two.
  * 56: a legal citation's abbreviations ("v.", "Sup. Ct.", "Cty.") end no sentence; before, a case name read as two.
+ * 57: a heading-like line that ends with a word no heading ends with, goes on in lower case and ends its sentence
+ *    within a few lines is the sentence's first line; before, it was dropped as a heading.
  */
-export const EXTRACTION_VERSION = 56;
+export const EXTRACTION_VERSION = 57;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -257,8 +257,28 @@ function isHeading(lines: readonly SectionLine[], i: number): boolean {
     !/[.:;,]$/.test(trimmed) &&
     /^[A-Z]/.test(trimmed) &&
     !/[.!?]\s/.test(trimmed) &&
-    !(isColumnLine(lines[i]!) && wraps())
+    !(isColumnLine(lines[i]!) && wraps()) &&
+    !sentenceGoesOn(lines, i)
   );
+}
+
+/** The most lines a sentence that a heading-like line starts may take to end, read on from that line. */
+const SENTENCE_LINES = 4;
+
+/**
+ * Line `i` ends with a word no heading ends with ("ASU eliminates the presumption that a"), the next line goes on in
+ * lower case, and the sentence ends within a few lines with no table line between: a sentence's first line, not a
+ * heading. A table's header of that shape ("Gains (losses) associated with, defined benefit pension and" / "plans
+ * amortization", then rows) ends in no sentence.
+ */
+function sentenceGoesOn(lines: readonly SectionLine[], i: number): boolean {
+  if (!WRAPPING_WORD.test(lines[i]!.text.trim()) || !/^[a-z]/.test(lines[i + 1]?.text.trim() ?? '')) return false;
+  for (let j = i + 1; j < lines.length && j <= i + SENTENCE_LINES; j++) {
+    const text = lines[j]!.text;
+    if (/\S\s{3,}\S/.test(text.trim()) || isTableRow(text)) return false;
+    if (/[.!?]["”)]?\s*$/.test(text.trim())) return true;
+  }
+  return false;
 }
 
 /** A title the page carries over from the one before. */
