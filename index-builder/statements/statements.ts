@@ -45,6 +45,8 @@ export interface RawStatement {
 }
 
 const MIN_CHARS = 25;
+/** A sentence's end: a final stop, with its closing quote or parenthesis. */
+const SENTENCE_END = /[.!?]["”)]?$/;
 /** A sentence longer than this is read as pieces (sentence-pieces.ts). */
 const MAX_CHARS = 900;
 /** isChangeHeadings: years, then change headings only. */
@@ -238,7 +240,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       continue;
     }
     paragraph = withLine(paragraph, line);
-    if (/[.!?]["”)]?$/.test(trimmed) && trimmed.length < 60) flush(); // a short final line closes the paragraph
+    if (SENTENCE_END.test(trimmed) && trimmed.length < 60) flush(); // a short final line closes the paragraph
   }
   flush();
   return out;
@@ -247,36 +249,33 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
 /**
  * A short line in title case with no final period is a heading: it ends the paragraph. Not a column's line that the
  * next line goes on with a lower-case word, or that ends with a word no heading ends with: a sentence wrapping in a
- * narrow column ("Lending- and deposit-related fees increased largely as a" / "result of higher ...").
+ * narrow column ("Lending- and deposit-related fees increased largely as a" / "result of higher ..."); nor, in any
+ * line, a sentence's first line (sentenceEndsBeforeTable).
  */
 function isHeading(lines: readonly SectionLine[], i: number): boolean {
   const trimmed = lines[i]!.text.trim();
-  const wraps = () => /^[a-z]/.test(lines[i + 1]?.text.trim() ?? '') || WRAPPING_WORD.test(trimmed);
-  return (
-    trimmed.length < 90 &&
-    !/[.:;,]$/.test(trimmed) &&
-    /^[A-Z]/.test(trimmed) &&
-    !/[.!?]\s/.test(trimmed) &&
-    !(isColumnLine(lines[i]!) && wraps()) &&
-    !sentenceGoesOn(lines, i)
-  );
+  if (trimmed.length >= 90 || /[.:;,]$/.test(trimmed) || !/^[A-Z]/.test(trimmed) || /[.!?]\s/.test(trimmed))
+    return false;
+  const nextLower = /^[a-z]/.test(lines[i + 1]?.text.trim() ?? '');
+  const wrapping = WRAPPING_WORD.test(trimmed);
+  if (isColumnLine(lines[i]!) && (nextLower || wrapping)) return false;
+  return !(wrapping && nextLower && sentenceEndsBeforeTable(lines, i));
 }
 
 /** The most lines a sentence that a heading-like line starts may take to end, read on from that line. */
 const SENTENCE_LINES = 4;
 
 /**
- * Line `i` ends with a word no heading ends with ("ASU eliminates the presumption that a"), the next line goes on in
- * lower case, and the sentence ends within a few lines with no table line between: a sentence's first line, not a
+ * A line ending with a word no heading ends with ("ASU eliminates the presumption that a"), whose next line goes on in
+ * lower case, starts a sentence when that sentence ends within a few lines with no table line between: it is not a
  * heading. A table's header of that shape ("Gains (losses) associated with, defined benefit pension and" / "plans
  * amortization", then rows) ends in no sentence.
  */
-function sentenceGoesOn(lines: readonly SectionLine[], i: number): boolean {
-  if (!WRAPPING_WORD.test(lines[i]!.text.trim()) || !/^[a-z]/.test(lines[i + 1]?.text.trim() ?? '')) return false;
+function sentenceEndsBeforeTable(lines: readonly SectionLine[], i: number): boolean {
   for (let j = i + 1; j < lines.length && j <= i + SENTENCE_LINES; j++) {
     const text = lines[j]!.text;
     if (/\S\s{3,}\S/.test(text.trim()) || isTableRow(text)) return false;
-    if (/[.!?]["”)]?\s*$/.test(text.trim())) return true;
+    if (SENTENCE_END.test(text.trim())) return true;
   }
   return false;
 }
@@ -391,7 +390,7 @@ function paragraphStatements(
     sawProse = true;
     if (isChangeHeadings(sentence)) continue;
     // A statement page's name lines ("Arbelion Utilities, Inc. and Subsidiaries") read as prose but end no sentence.
-    if (/[.!?]["”)]?$/.test(sentence)) sawSentence = true;
+    if (SENTENCE_END.test(sentence)) sawSentence = true;
     for (const piece of sentencePieces(sentence, MAX_CHARS, tooShort)) {
       const from = locate(p, start + piece.start);
       const to = locate(p, start + piece.start + piece.text.length);
@@ -458,7 +457,7 @@ function rowStatement(
  */
 function goesOnAsProse(held: string, next: string): boolean {
   const cells = /\S\s{3,}\S/;
-  const sentence = /[.!?]["”)]?$/.test(next) || next.length >= 80;
+  const sentence = SENTENCE_END.test(next) || next.length >= 80;
   return (
     /^[A-Z]/.test(held) &&
     /[a-z]$/.test(held) &&
