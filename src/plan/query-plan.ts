@@ -117,7 +117,9 @@ function readFilters(analysis: QuestionAnalysis, catalog: CatalogHeader, mode: M
       preference: sectionPreference(analysis.sectionIntents, routed),
       periodFilings: inferred.preference?.filings ?? null,
       widened: null,
-      notices: [],
+      // Routing and priors add no notice, but a name the question uses as a ticker that no indexed company has is the
+      // caller's to know: the evidence then comes from whichever companies match the words.
+      notices: inferred.notices.filter((n) => n.code === 'COMPANY_NOT_IN_INDEX'),
     };
   }
   const inferred = inferFilters(analysis, catalog, caller);

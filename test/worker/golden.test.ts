@@ -588,6 +588,17 @@ describe('golden: summary, inferred filters, warnings and notices', () => {
     expect(json.notices.map((n: any) => n.code)).toEqual(['COMPANY_NOT_IN_INDEX', 'PERIOD_NOT_IN_INDEX']);
   });
 
+  it('warns in basic mode only of a ticker-shaped name no indexed company has', async () => {
+    const { json } = await query({ query: 'What were QNTM purchases of property, plant and equipment in FY2031?' });
+    expect(json.summary.applied_metadata_filters).toBeUndefined();
+    // Basic mode filters nothing, so a period the index lacks is no notice there; a company it lacks is.
+    expect(json.notices.map((n: any) => n.code)).toEqual(['COMPANY_NOT_IN_INDEX']);
+    expect(json.summary.warnings).toEqual([
+      '"QNTM" looks like a ticker symbol, but no company with that ticker is in the index; it was not used ' +
+        'as a filter.',
+    ]);
+  });
+
   it('infers nothing in basic mode', async () => {
     const { json } = await query({ query: 'Quillvale FY2023 risk factors' });
     expect(json.summary.applied_metadata_filters).toBeUndefined();
