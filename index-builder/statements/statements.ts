@@ -47,6 +47,8 @@ export interface RawStatement {
 const MIN_CHARS = 25;
 /** A sentence's end: a final stop, with its closing quote or parenthesis. */
 const SENTENCE_END = /[.!?]["”)]?$/;
+/** A run of spaces between two words: the layout's gap between a table's cells. */
+const COLUMN_GAP = /\S\s{3,}\S/;
 /** A sentence longer than this is read as pieces (sentence-pieces.ts). */
 const MAX_CHARS = 900;
 /** isChangeHeadings: years, then change headings only. */
@@ -274,7 +276,7 @@ const SENTENCE_LINES = 4;
 function sentenceEndsBeforeTable(lines: readonly SectionLine[], i: number): boolean {
   for (let j = i + 1; j < lines.length && j <= i + SENTENCE_LINES; j++) {
     const text = lines[j]!.text;
-    if (/\S\s{3,}\S/.test(text.trim()) || isTableRow(text)) return false;
+    if (COLUMN_GAP.test(text) || isTableRow(text)) return false;
     if (SENTENCE_END.test(text.trim())) return true;
   }
   return false;
@@ -456,7 +458,6 @@ function rowStatement(
  * operating activities"), and neither is cut into cells (the layout separates table cells by runs of spaces).
  */
 function goesOnAsProse(held: string, next: string): boolean {
-  const cells = /\S\s{3,}\S/;
   const sentence = SENTENCE_END.test(next) || next.length >= 80;
   return (
     /^[A-Z]/.test(held) &&
@@ -464,8 +465,8 @@ function goesOnAsProse(held: string, next: string): boolean {
     /^[a-z]/.test(next) &&
     sentence &&
     next.split(/\s+/).length >= 4 &&
-    !cells.test(held) &&
-    !cells.test(next)
+    !COLUMN_GAP.test(held) &&
+    !COLUMN_GAP.test(next)
   );
 }
 
@@ -825,7 +826,14 @@ const MAX_SUBGROUP_ROWS = 12;
  */
 function subgroupAt(lines: readonly SectionLine[], i: number): number | null {
   const label = lines[i]!.text.trim();
-  if (label.length >= 60 || /\d|\S\s{3,}\S/.test(label) || /[.:;,]$/.test(label) || !/^[A-Z]/.test(label)) return null;
+  if (
+    label.length >= 60 ||
+    /\d/.test(label) ||
+    COLUMN_GAP.test(label) ||
+    /[.:;,]$/.test(label) ||
+    !/^[A-Z]/.test(label)
+  )
+    return null;
   let width = -1;
   for (let j = i + 1; j < lines.length && j <= i + MAX_SUBGROUP_ROWS + 1; j++) {
     const text = lines[j]!.text;
