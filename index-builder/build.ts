@@ -767,8 +767,10 @@ export const BUILD_STATE = 'build-state.json';
  * 56: a legal citation's abbreviations ("v.", "Sup. Ct.", "Cty.") end no sentence; before, a case name read as two.
  * 57: a heading-like line that ends with a word no heading ends with, goes on in lower case and ends its sentence
  *    within a few lines is the sentence's first line; before, it was dropped as a heading.
+ * 58: a page's running head or foot that prints the page number ("MD&A   35", "2017 Financial Report   45") is no
+ *    statement (statements/page-marks.ts); before, it was a row ("MD&A: 35") or joined the sentence it broke.
  */
-export const EXTRACTION_VERSION = 57;
+export const EXTRACTION_VERSION = 58;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

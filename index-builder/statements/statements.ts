@@ -2,6 +2,7 @@ import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
+import { runningPageMarks } from './page-marks';
 import { isColumnLine, readingOrder } from './columns';
 import { sentencePieces } from './sentence-pieces';
 import { classifyStatus } from './status';
@@ -155,6 +156,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
   // The index of the first line of `pendingLabel`, however it was held.
   let labelStart = -1;
   let bareRow = -1; // the line of figures alone that a long held label is the row of (wrappedLabel's `bare`)
+  const pageMarks = runningPageMarks(section.lines);
 
   const flush = () => {
     if (!paragraph) return;
@@ -168,7 +170,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
 
   for (const [i, line] of section.lines.entries()) {
     const { text } = line;
-    if (isNoise(text)) continue;
+    if (isNoise(text) || pageMarks.has(i)) continue;
     if (line.page !== page) [page, pageLines, printedOn] = [line.page, 0, null];
     if (text.trim() && (++pageLines <= TITLE_LINES || printedOn)) {
       const title = financialStatementTitle(text);

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { segmentFiling } from '../../index-builder/segment/segment';
+import { runningPageMarks } from '../../index-builder/statements/page-marks';
+import { extractStatements } from '../../index-builder/statements/statements';
+
+// Written for this test (invented company): an MD&A whose pages end with a running foot, the section's name and the
+// printed page number, as some 10-Qs print them.
+const HEADING = "Item 2. Management's Discussion and Analysis of Financial Condition and Results of Operations";
+
+function statementsOf(...pages: string[][]): { kind: string; text: string }[] {
+  return segmentFiling(
+    '10-Q',
+    pages.map((lines) => lines.join('\n')),
+  )
+    .flatMap((s) => extractStatements(s, '10-Q'))
+    .map((s) => ({ kind: s.kind, text: s.text }));
+}
+
+describe('running heads and feet with page numbers', () => {
+  it('are no statements, and a sentence they break reads whole', () => {
+    const texts = statementsOf(
+      [HEADING, 'Revenue grew in every segment. Our operating expenses rose as we invested in new', '   MD&A   34'],
+      ['products and expanded our sales force.', 'Gross margin was flat against the prior year.', '   MD&A   35'],
+      ['Liquidity remained strong throughout the quarter.', '   36   MD&A'],
+    ).map((s) => s.text);
+    expect(texts).toEqual([
+      'Revenue grew in every segment.',
+      'Our operating expenses rose as we invested in new products and expanded our sales force.',
+      'Gross margin was flat against the prior year.',
+      'Liquidity remained strong throughout the quarter.',
+    ]);
+  });
+
+  it('leave a table row that repeats at the foot of two pages without its number moving with the page', () => {
+    const rows = statementsOf(
+      [HEADING, '(In millions)   2024   2023', 'Net revenue   120   110', 'Total   35   30'],
+      ['(In millions)   2024   2023', 'Cost of sales   70   66', 'Total   35   30'],
+    ).filter((s) => s.kind === 'table_row');
+    expect(rows.map((s) => s.text.split(':')[0])).toEqual(['Net revenue', 'Total', 'Cost of sales', 'Total']);
+  });
+
+  it('need a second page printing the same title with the number moving with it', () => {
+    const line = (page: number, text: string) => ({ page, lineNo: 0, offset: 0, text });
+    const alone = [line(1, 'Our revenue grew.'), line(1, '   Annual Report   7')];
+    expect([...runningPageMarks(alone)]).toEqual([]);
+    const moving = [...alone, line(2, 'Margins held.'), line(2, '   Annual Report   8')];
+    expect([...runningPageMarks(moving)]).toEqual([1, 3]);
+    const fixed = [...alone, line(2, 'Margins held.'), line(2, '   Annual Report   7')];
+    expect([...runningPageMarks(fixed)]).toEqual([]);
+  });
+});
