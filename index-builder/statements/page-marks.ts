@@ -29,9 +29,10 @@ export function runningPageMarks(lines: readonly SectionLine[]): Set<number> {
       const title = (m[2] ?? m[3]!).replace(/\s+/g, ' ').toLowerCase();
       if (!/[a-z]/.test(title)) continue;
       const offset = Number(m[1] ?? m[4]) - page;
-      const offsets = byTitle.get(title) ?? new Map<number, number[]>();
-      offsets.set(offset, [...(offsets.get(offset) ?? []), i]);
-      byTitle.set(title, offsets);
+      const offsets = byTitle.get(title) ?? byTitle.set(title, new Map()).get(title)!;
+      const printing = offsets.get(offset);
+      if (printing) printing.push(i);
+      else offsets.set(offset, [i]);
     }
   }
   const marks = new Set<number>();
