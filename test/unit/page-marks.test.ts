@@ -31,6 +31,28 @@ describe('running heads and feet with page numbers', () => {
     ]);
   });
 
+  it('are found with a single space before the number, when the title holds a number too', () => {
+    // "2019 FORM 10-K 27" reads as title "2019 FORM 10-K" and page 27, or as page 2019 and title "FORM 10-K 27": only
+    // the first moves with the page.
+    const texts = statementsOf(
+      [
+        HEADING,
+        'Revenue grew in every segment. Our operating expenses rose as we invested in new',
+        '2024 FORM 10-Q 17',
+      ],
+      ['products and expanded our sales force.', 'Gross margin was flat against the prior year.', '18 EXAMPLE CORP.'],
+      ['Liquidity remained strong throughout the quarter.', '2024 FORM 10-Q 19'],
+      ['Capital spending was lower.', '20 EXAMPLE CORP.'],
+    ).map((s) => s.text);
+    expect(texts).toEqual([
+      'Revenue grew in every segment.',
+      'Our operating expenses rose as we invested in new products and expanded our sales force.',
+      'Gross margin was flat against the prior year.',
+      'Liquidity remained strong throughout the quarter.',
+      'Capital spending was lower.',
+    ]);
+  });
+
   it('leave a table row that repeats at the foot of two pages without its number moving with the page', () => {
     const rows = statementsOf(
       [HEADING, '(In millions)   2024   2023', 'Net revenue   120   110', 'Total   35   30'],
