@@ -1,3 +1,4 @@
+import { financialStatementTitle } from '../../index-format/financial-statements';
 import type { SectionLine } from '../segment/segment';
 
 /**
@@ -53,4 +54,94 @@ export function runningPageMarks(lines: readonly SectionLine[]): Set<number> {
     for (const at of offsets.values())
       if (new Set(at.map((i) => lines[i]!.page)).size >= 2) for (const i of at) marks.add(i);
   return marks;
+}
+
+/** A page's first lines a running head may take: a title, and the company line under it ("Financial Review" over
+ * "Pfizer Inc. and Subsidiary Companies"). Its last lines, for a running foot. */
+const RUNNING_LINES = 2;
+/** Pages of a section that must print a line at their top (foot) for it to read as a running head (foot). */
+const RUNNING_PAGES = 3;
+
+/**
+ * Whether a line may be a running head without a page number: a title in prose, not a table's line (no column gaps,
+ * no figure, no period or scale words: a continued table repeats its header at each page's top), not a financial
+ * statement's title or an item's heading (they start what follows them), not a label that runs on (":", ",").
+ */
+function headShaped(text: string): boolean {
+  return (
+    footShaped(text) &&
+    !/[:,;]$/.test(text) &&
+    !/^(?:part|item)\b/i.test(text) &&
+    !financialStatementTitle(text) &&
+    !/(?<![\p{L}\d])\d/u.test(text) &&
+    !/\b(?:ended|months?|years?|quarters?|millions?|thousands?|billions?|percent)\b/i.test(text)
+  );
+}
+
+/** Whether a line may be a running foot: short, with a letter, no column gaps. */
+function footShaped(text: string): boolean {
+  return text.length <= 80 && /\p{L}/u.test(text) && !/\s{3,}/.test(text);
+}
+
+/**
+ * Lines printed word for word, in the same place, on RUNNING_PAGES or more pages of a section: among each page's
+ * first RUNNING_LINES lines (`top`) or its last (foot), those `shaped` accepts.
+ */
+function runningLines(lines: readonly SectionLine[], top: boolean, shaped: (text: string) => boolean): Set<number> {
+  const pages = new Map<number, number[]>(); // page -> its non-blank lines
+  for (const [i, line] of lines.entries()) {
+    if (!line.text.trim()) continue;
+    const at = pages.get(line.page);
+    if (at) at.push(i);
+    else pages.set(line.page, [i]);
+  }
+  const byText = new Map<string, number[]>();
+  for (const at of pages.values())
+    for (const i of top ? at.slice(0, RUNNING_LINES) : at.slice(-RUNNING_LINES)) {
+      const text = lines[i]!.text.trim();
+      if (!shaped(text)) continue;
+      const key = text.replace(/\s+/g, ' ').toLowerCase();
+      const printing = byText.get(key);
+      if (printing) printing.push(i);
+      else byText.set(key, [i]);
+    }
+  const running = new Set<number>();
+  for (const at of byText.values())
+    if (new Set(at.map((i) => lines[i]!.page)).size >= RUNNING_PAGES) for (const i of at) running.add(i);
+  return running;
+}
+
+/**
+ * A section's running heads without a page number: lines shaped as titles (headShaped) that three or more of its
+ * pages print word for word among their first lines. Pfizer's Financial Review prints "Pfizer Inc. and Subsidiary
+ * Companies" under "Financial Review" on every page; read as prose it was a statement of its own, or glued onto the
+ * sentence the page opened with.
+ */
+export function runningHeads(lines: readonly SectionLine[]): Set<number> {
+  return runningLines(lines, true, headShaped);
+}
+
+/**
+ * A section's running feet without a page number ("© 2018 Corning Incorporated. All Rights Reserved"): lines three or
+ * more of its pages print word for word among their last lines. They are read as before; a paragraph they end does
+ * not go on past the running head of the next page.
+ */
+export function runningFeet(lines: readonly SectionLine[]): Set<number> {
+  return runningLines(lines, false, footShaped);
+}
+
+/** What a section's pages print around their text: the lines its statements are read without. */
+export interface RunningText {
+  /** Running heads and feet that carry the page number (runningPageMarks): never read. */
+  marks: Set<number>;
+  /** Running heads without one (runningHeads): read as headings that a paragraph open across them goes on past. */
+  heads: Set<number>;
+  /** Whether a paragraph whose last line is `last` goes on past line `i`: a running head, `last` no running foot. */
+  goesOnPast(i: number, last: SectionLine): boolean;
+}
+
+export function runningText(lines: readonly SectionLine[]): RunningText {
+  const heads = runningHeads(lines);
+  const feet = new Set([...runningFeet(lines)].map((i) => lines[i]!));
+  return { marks: runningPageMarks(lines), heads, goesOnPast: (i, last) => heads.has(i) && !feet.has(last) };
 }

@@ -2,7 +2,7 @@ import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
-import { runningPageMarks } from './page-marks';
+import { runningText } from './page-marks';
 import { isColumnLine, readingOrder } from './columns';
 import { sentencePieces } from './sentence-pieces';
 import { classifyStatus } from './status';
@@ -156,7 +156,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
   // The index of the first line of `pendingLabel`, however it was held.
   let labelStart = -1;
   let bareRow = -1; // the line of figures alone that a long held label is the row of (wrappedLabel's `bare`)
-  const pageMarks = runningPageMarks(section.lines);
+  const running = runningText(section.lines);
 
   const flush = () => {
     if (!paragraph) return;
@@ -170,7 +170,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
 
   for (const [i, line] of section.lines.entries()) {
     const { text } = line;
-    if (isNoise(text) || pageMarks.has(i)) continue;
+    if (isNoise(text) || running.marks.has(i)) continue;
     if (line.page !== page) [page, pageLines, printedOn] = [line.page, 0, null];
     if (text.trim() && (++pageLines <= TITLE_LINES || printedOn)) {
       const title = financialStatementTitle(text);
@@ -237,9 +237,11 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       continue;
     }
     // A page's running header between the two halves of a sentence ("... requires that we consider events or" / "ADOBE
-    // INC." / "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)" / "circumstances including ...") is skipped.
-    if (paragraph && runningHeader(section.lines, i, paragraph)) continue;
-    if (isHeading(section.lines, i)) {
+    // INC." / "NOTES TO CONSOLIDATED FINANCIAL STATEMENTS (Continued)" / "circumstances including ...") is skipped, as
+    // is a running head the paragraph goes on past (runningText); with none open, a head ends what a heading ends.
+    const pastHead = paragraph && running.goesOnPast(i, paragraph.parts.at(-1)!.line);
+    if (paragraph && (pastHead || runningHeader(section.lines, i, paragraph))) continue;
+    if (running.heads.has(i) || isHeading(section.lines, i)) {
       flush();
       continue;
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { segmentFiling } from '../../index-builder/segment/segment';
-import { runningPageMarks } from '../../index-builder/statements/page-marks';
+import { runningHeads, runningPageMarks } from '../../index-builder/statements/page-marks';
 import { extractStatements } from '../../index-builder/statements/statements';
 
 // Written for this test (invented company): an MD&A whose pages end with a running foot, the section's name and the
@@ -69,5 +69,53 @@ describe('running heads and feet with page numbers', () => {
     expect([...runningPageMarks(moving)]).toEqual([1, 3]);
     const fixed = [...alone, line(2, 'Margins held.'), line(2, '   Annual Report   7')];
     expect([...runningPageMarks(fixed)]).toEqual([]);
+  });
+});
+
+describe('running heads without a page number', () => {
+  const report = (...pages: string[][]) =>
+    statementsOf(
+      ...pages.map((lines, n) =>
+        n === 0 ? [HEADING, ...lines] : ['Financial Review', 'Example Corp. and Subsidiaries', ...lines],
+      ),
+    ).map((s) => s.text);
+
+  it('are no statements, and a sentence a page break cuts reads whole across them', () => {
+    expect(
+      report(
+        ['Revenue grew in every segment. In connection with the merger, the Company paid the seller'],
+        ['$150 million for its expenses.', 'Gross margin was flat against the prior year.'],
+        ['Liquidity remained strong through the year.'],
+        ['Capital spending was lower.'],
+      ),
+    ).toEqual([
+      'Revenue grew in every segment.',
+      'In connection with the merger, the Company paid the seller $150 million for its expenses.',
+      'Gross margin was flat against the prior year.',
+      'Liquidity remained strong through the year.',
+      'Capital spending was lower.',
+    ]);
+  });
+
+  it('do not carry a paragraph past a running foot into the next page', () => {
+    const foot = '© 2024 Example Corp. All Rights Reserved';
+    const texts = report(
+      ['Revenue grew in every segment.', foot],
+      ['Gross margin was flat against the prior year.', foot],
+      ['Liquidity remained strong through the year.', foot],
+      ['Capital spending was lower.', foot],
+    );
+    expect(texts).toContain('Gross margin was flat against the prior year.');
+    expect(texts).toContain('Liquidity remained strong through the year.');
+  });
+
+  it('need three pages printing the line at their top, and no figure or period words in it', () => {
+    const line = (page: number, text: string) => ({ page, lineNo: 0, offset: 0, text });
+    const pages = (head: string, n: number) =>
+      Array.from({ length: n }, (_, p) => [line(p, head), line(p, `Page ${p} says something else.`)]).flat();
+    expect([...runningHeads(pages('Example Corp. and Subsidiaries', 2))]).toEqual([]);
+    expect([...runningHeads(pages('Example Corp. and Subsidiaries', 3))]).toEqual([0, 2, 4]);
+    expect([...runningHeads(pages('Year Ended December 31,', 3))]).toEqual([]);
+    expect([...runningHeads(pages('(In millions)', 3))]).toEqual([]);
   });
 });
