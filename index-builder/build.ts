@@ -770,7 +770,7 @@ export const BUILD_STATE = 'build-state.json';
  * 58: a page's running head or foot that prints the page number ("MD&A   35", "2017 Financial Report   45") is no
  *    statement (statements/page-marks.ts); before, it was a row ("MD&A: 35") or joined the sentence it broke.
  */
-export const EXTRACTION_VERSION = 60;
+export const EXTRACTION_VERSION = 61;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

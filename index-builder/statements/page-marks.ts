@@ -118,7 +118,32 @@ function runningLines(lines: readonly SectionLine[], top: boolean, shaped: (text
  * sentence the page opened with.
  */
 export function runningHeads(lines: readonly SectionLine[]): Set<number> {
-  return runningLines(lines, true, headShaped);
+  const heads = runningLines(lines, true, headShaped);
+  for (const i of carriedOver(lines)) heads.add(i);
+  return heads;
+}
+
+/** A title a page carries over from the one before ("Fair Value Measurements (Continued)"). */
+const CARRIED_OVER = /\(continued\)$/i;
+
+/** A page's first lines a carried-over title may stand in: under "Table of Contents", the company, the notes' title. */
+const CARRIED_OVER_LINES = 4;
+
+/**
+ * A page's first lines that carry over a title from the page before: a running head however few pages print it (a
+ * note over two pages prints its title again on the second).
+ */
+function carriedOver(lines: readonly SectionLine[]): number[] {
+  const out: number[] = [];
+  let page = -1;
+  let seen = 0;
+  for (const [i, line] of lines.entries()) {
+    const text = line.text.trim();
+    if (!text) continue;
+    if (line.page !== page) [page, seen] = [line.page, 0];
+    if (++seen <= CARRIED_OVER_LINES && CARRIED_OVER.test(text) && footShaped(text)) out.push(i);
+  }
+  return out;
 }
 
 /**

@@ -109,6 +109,21 @@ describe('running heads without a page number', () => {
     expect(texts).toContain('Liquidity remained strong through the year.');
   });
 
+  it('include a title carried over to the next page, however few pages print it', () => {
+    const texts = statementsOf(
+      [HEADING, 'Revenue grew in every segment.', 'The purchase price was allocated to the assets acquired.'],
+      [
+        '1. Summary of Significant Accounting Policies (continued)',
+        'At the end of the year, the Company had not completed its accounting for the acquisition of the business.',
+      ],
+    ).map((s) => s.text);
+    expect(texts).toEqual([
+      'Revenue grew in every segment.',
+      'The purchase price was allocated to the assets acquired.',
+      'At the end of the year, the Company had not completed its accounting for the acquisition of the business.',
+    ]);
+  });
+
   it('need three pages printing the line at their top, and no figure or period words in it', () => {
     const line = (page: number, text: string) => ({ page, lineNo: 0, offset: 0, text });
     const pages = (head: string, n: number) =>
