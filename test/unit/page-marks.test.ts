@@ -16,41 +16,35 @@ function statementsOf(...pages: string[][]): { kind: string; text: string }[] {
     .map((s) => ({ kind: s.kind, text: s.text }));
 }
 
+/** Four pages of an MD&A whose first sentence a page break cuts, page n ending with `feet[n]`. */
+function mdaWithFeet(...feet: string[]): string[] {
+  return statementsOf(
+    [HEADING, 'Revenue grew in every segment. Our operating expenses rose as we invested in new', feet[0]!],
+    ['products and expanded our sales force.', 'Gross margin was flat against the prior year.', feet[1]!],
+    ['Liquidity remained strong throughout the quarter.', feet[2]!],
+    ['Capital spending was lower.', feet[3]!],
+  ).map((s) => s.text);
+}
+
+const MDA_SENTENCES = [
+  'Revenue grew in every segment.',
+  'Our operating expenses rose as we invested in new products and expanded our sales force.',
+  'Gross margin was flat against the prior year.',
+  'Liquidity remained strong throughout the quarter.',
+  'Capital spending was lower.',
+];
+
 describe('running heads and feet with page numbers', () => {
   it('are no statements, and a sentence they break reads whole', () => {
-    const texts = statementsOf(
-      [HEADING, 'Revenue grew in every segment. Our operating expenses rose as we invested in new', '   MD&A   34'],
-      ['products and expanded our sales force.', 'Gross margin was flat against the prior year.', '   MD&A   35'],
-      ['Liquidity remained strong throughout the quarter.', '   36   MD&A'],
-    ).map((s) => s.text);
-    expect(texts).toEqual([
-      'Revenue grew in every segment.',
-      'Our operating expenses rose as we invested in new products and expanded our sales force.',
-      'Gross margin was flat against the prior year.',
-      'Liquidity remained strong throughout the quarter.',
-    ]);
+    expect(mdaWithFeet('   MD&A   34', '   MD&A   35', '   36   MD&A', '   MD&A   37')).toEqual(MDA_SENTENCES);
   });
 
   it('are found with a single space before the number, when the title holds a number too', () => {
     // "2019 FORM 10-K 27" reads as title "2019 FORM 10-K" and page 27, or as page 2019 and title "FORM 10-K 27": only
     // the first moves with the page.
-    const texts = statementsOf(
-      [
-        HEADING,
-        'Revenue grew in every segment. Our operating expenses rose as we invested in new',
-        '2024 FORM 10-Q 17',
-      ],
-      ['products and expanded our sales force.', 'Gross margin was flat against the prior year.', '18 EXAMPLE CORP.'],
-      ['Liquidity remained strong throughout the quarter.', '2024 FORM 10-Q 19'],
-      ['Capital spending was lower.', '20 EXAMPLE CORP.'],
-    ).map((s) => s.text);
-    expect(texts).toEqual([
-      'Revenue grew in every segment.',
-      'Our operating expenses rose as we invested in new products and expanded our sales force.',
-      'Gross margin was flat against the prior year.',
-      'Liquidity remained strong throughout the quarter.',
-      'Capital spending was lower.',
-    ]);
+    expect(mdaWithFeet('2024 FORM 10-Q 17', '18 EXAMPLE CORP.', '2024 FORM 10-Q 19', '20 EXAMPLE CORP.')).toEqual(
+      MDA_SENTENCES,
+    );
   });
 
   it('leave a table row that repeats at the foot of two pages without its number moving with the page', () => {
