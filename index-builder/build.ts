@@ -769,6 +769,10 @@ export const BUILD_STATE = 'build-state.json';
  *    within a few lines is the sentence's first line; before, it was dropped as a heading.
  * 58: a page's running head or foot that prints the page number ("MD&A   35", "2017 Financial Report   45") is no
  *    statement (statements/page-marks.ts); before, it was a row ("MD&A: 35") or joined the sentence it broke.
+ * 59: the same with the title one space from the number ("2019 FORM 10-K 27", "26 NIKE, INC."); before, three.
+ * 60: a title three or more pages of a section print word for word at their top ("Pfizer Inc. and Subsidiary
+ *    Companies") is a running head: no statement, and a sentence it cuts reads whole; before, it was prose.
+ * 61: a title a page carries over ("Income Taxes (continued)") is a running head on any number of pages.
  */
 export const EXTRACTION_VERSION = 61;
 

@@ -56,8 +56,10 @@ export function runningPageMarks(lines: readonly SectionLine[]): Set<number> {
   return marks;
 }
 
-/** A page's first lines a running head may take: a title, and the company line under it ("Financial Review" over
- * "Pfizer Inc. and Subsidiary Companies"). Its last lines, for a running foot. */
+/**
+ * A page's first lines a running head may take: a title, and the company line under it ("Financial Review" over
+ * "Pfizer Inc. and Subsidiary Companies"). Its last lines, for a running foot.
+ */
 const RUNNING_LINES = 2;
 /** Pages of a section that must print a line at their top (foot) for it to read as a running head (foot). */
 const RUNNING_PAGES = 3;
@@ -124,10 +126,13 @@ export function runningHeads(lines: readonly SectionLine[]): Set<number> {
 }
 
 /** A title a page carries over from the one before ("Fair Value Measurements (Continued)"). */
-const CARRIED_OVER = /\(continued\)$/i;
+export const CARRIED_OVER = /\(continued\)\s*$/i;
 
-/** A page's first lines a carried-over title may stand in: under "Table of Contents", the company, the notes' title. */
-const CARRIED_OVER_LINES = 4;
+/**
+ * The most lines a page's running header takes before its text goes on: under "Table of Contents", the company, the
+ * notes' title, a carried-over title.
+ */
+export const HEADER_LINES = 4;
 
 /**
  * A page's first lines that carry over a title from the page before: a running head however few pages print it (a
@@ -141,7 +146,7 @@ function carriedOver(lines: readonly SectionLine[]): number[] {
     const text = line.text.trim();
     if (!text) continue;
     if (line.page !== page) [page, seen] = [line.page, 0];
-    if (++seen <= CARRIED_OVER_LINES && CARRIED_OVER.test(text) && footShaped(text)) out.push(i);
+    if (++seen <= HEADER_LINES && CARRIED_OVER.test(text) && footShaped(text)) out.push(i);
   }
   return out;
 }
@@ -165,6 +170,7 @@ export interface RunningText {
   goesOnPast(i: number, last: SectionLine): boolean;
 }
 
+/** A section's running text, read once before its lines are (statements.ts readSection). */
 export function runningText(lines: readonly SectionLine[]): RunningText {
   const heads = runningHeads(lines);
   const feet = new Set([...runningFeet(lines)].map((i) => lines[i]!));

@@ -2,7 +2,7 @@ import type { EpistemicStatus, StatementKind } from '../../index-format/types';
 import { financialStatementTitle, TITLE_LINES, type FinancialStatement } from '../../index-format/financial-statements';
 import { metricCodes } from '../../index-format/metrics';
 import type { Section, SectionLine } from '../segment/segment';
-import { runningText } from './page-marks';
+import { CARRIED_OVER, HEADER_LINES, runningText } from './page-marks';
 import { isColumnLine, readingOrder } from './columns';
 import { sentencePieces } from './sentence-pieces';
 import { classifyStatus } from './status';
@@ -285,12 +285,6 @@ function sentenceEndsBeforeTable(lines: readonly SectionLine[], i: number): bool
   }
   return false;
 }
-
-/** A title the page carries over from the one before. */
-const CARRIED_OVER = /\(continued\)\s*$/i;
-
-/** The most lines a page's running header takes before its text goes on. */
-const HEADER_LINES = 4;
 
 /**
  * Line `i` opens a page after a paragraph that stops mid-sentence, among the page's first lines of capitals, page
