@@ -1,6 +1,23 @@
 import { financialStatementTitle } from '../../index-format/financial-statements';
 import type { SectionLine } from '../segment/segment';
 
+/** Each page's non-blank lines (indexes into the section's lines, in order), by page. */
+type PageLines = Map<number, number[]>;
+
+function linesByPage(lines: readonly SectionLine[]): PageLines {
+  const pages: PageLines = new Map();
+  for (const [i, line] of lines.entries()) {
+    if (!line.text.trim()) continue;
+    const at = pages.get(line.page);
+    if (at) at.push(i);
+    else pages.set(line.page, [i]);
+  }
+  return pages;
+}
+
+/** A line's text as repeats are compared: trimmed, lower case, one space for any run of whitespace. */
+const spelled = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
+
 /**
  * A page's first or last line read as a running head or foot: a title and the printed page number, in either order
  * ("MD&A   35", "2017 Financial Report   45", "41   Verizon 2022 Annual Report on Form 10-K", "2019 FORM 10-K 27",
@@ -26,20 +43,13 @@ function pageMarkReadings(text: string): { title: string; number: number }[] {
  * as a row, such a line was a statement ("MD&A: 35"); a title that repeats without its number moving is a table's
  * line.
  */
-export function runningPageMarks(lines: readonly SectionLine[]): Set<number> {
-  const ends = new Map<number, number[]>(); // page -> indexes of its first and last non-blank lines
-  for (const [i, line] of lines.entries()) {
-    if (!line.text.trim()) continue;
-    const at = ends.get(line.page);
-    if (!at) ends.set(line.page, [i]);
-    else at[1] = i;
-  }
+export function runningPageMarks(lines: readonly SectionLine[], pages = linesByPage(lines)): Set<number> {
   // title -> page offset (printed number minus page index) -> the lines that print it
   const byTitle = new Map<string, Map<number, number[]>>();
-  for (const [page, at] of ends) {
-    for (const i of new Set(at)) {
+  for (const [page, at] of pages) {
+    for (const i of new Set([at[0]!, at.at(-1)!])) {
       for (const reading of pageMarkReadings(lines[i]!.text.trim())) {
-        const title = reading.title.replace(/\s+/g, ' ').toLowerCase();
+        const title = spelled(reading.title);
         if (!/[a-z]/.test(title)) continue;
         const offset = reading.number - page;
         const offsets = byTitle.get(title) ?? byTitle.set(title, new Map()).get(title)!;
@@ -89,20 +99,18 @@ function footShaped(text: string): boolean {
  * Lines printed word for word, in the same place, on RUNNING_PAGES or more pages of a section: among each page's
  * first RUNNING_LINES lines (`top`) or its last (foot), those `shaped` accepts.
  */
-function runningLines(lines: readonly SectionLine[], top: boolean, shaped: (text: string) => boolean): Set<number> {
-  const pages = new Map<number, number[]>(); // page -> its non-blank lines
-  for (const [i, line] of lines.entries()) {
-    if (!line.text.trim()) continue;
-    const at = pages.get(line.page);
-    if (at) at.push(i);
-    else pages.set(line.page, [i]);
-  }
+function runningLines(
+  lines: readonly SectionLine[],
+  pages: PageLines,
+  top: boolean,
+  shaped: (text: string) => boolean,
+): Set<number> {
   const byText = new Map<string, number[]>();
   for (const at of pages.values())
     for (const i of top ? at.slice(0, RUNNING_LINES) : at.slice(-RUNNING_LINES)) {
       const text = lines[i]!.text.trim();
       if (!shaped(text)) continue;
-      const key = text.replace(/\s+/g, ' ').toLowerCase();
+      const key = spelled(text);
       const printing = byText.get(key);
       if (printing) printing.push(i);
       else byText.set(key, [i]);
@@ -111,18 +119,6 @@ function runningLines(lines: readonly SectionLine[], top: boolean, shaped: (text
   for (const at of byText.values())
     if (new Set(at.map((i) => lines[i]!.page)).size >= RUNNING_PAGES) for (const i of at) running.add(i);
   return running;
-}
-
-/**
- * A section's running heads without a page number: lines shaped as titles (headShaped) that three or more of its
- * pages print word for word among their first lines. Pfizer's Financial Review prints "Pfizer Inc. and Subsidiary
- * Companies" under "Financial Review" on every page; read as prose it was a statement of its own, or glued onto the
- * sentence the page opened with.
- */
-export function runningHeads(lines: readonly SectionLine[]): Set<number> {
-  const heads = runningLines(lines, true, headShaped);
-  for (const i of carriedOver(lines)) heads.add(i);
-  return heads;
 }
 
 /** A title a page carries over from the one before ("Fair Value Measurements (Continued)"). */
@@ -135,20 +131,22 @@ export const CARRIED_OVER = /\(continued\)\s*$/i;
 export const HEADER_LINES = 4;
 
 /**
- * A page's first lines that carry over a title from the page before: a running head however few pages print it (a
- * note over two pages prints its title again on the second).
+ * A title that carries over from the page before, among a page's first lines: a running head however few pages print
+ * it (a note over two pages prints its title again on the second).
  */
-function carriedOver(lines: readonly SectionLine[]): number[] {
-  const out: number[] = [];
-  let page = -1;
-  let seen = 0;
-  for (const [i, line] of lines.entries()) {
-    const text = line.text.trim();
-    if (!text) continue;
-    if (line.page !== page) [page, seen] = [line.page, 0];
-    if (++seen <= HEADER_LINES && CARRIED_OVER.test(text) && footShaped(text)) out.push(i);
-  }
-  return out;
+const carriesOver = (text: string) => CARRIED_OVER.test(text) && footShaped(text);
+
+/**
+ * A section's running heads without a page number: lines shaped as titles (headShaped) that three or more of its
+ * pages print word for word among their first lines. Pfizer's Financial Review prints "Pfizer Inc. and Subsidiary
+ * Companies" under "Financial Review" on every page; read as prose it was a statement of its own, or glued onto the
+ * sentence the page opened with.
+ */
+export function runningHeads(lines: readonly SectionLine[], pages = linesByPage(lines)): Set<number> {
+  const heads = runningLines(lines, pages, true, headShaped);
+  for (const at of pages.values())
+    for (const i of at.slice(0, HEADER_LINES)) if (carriesOver(lines[i]!.text.trim())) heads.add(i);
+  return heads;
 }
 
 /**
@@ -156,8 +154,8 @@ function carriedOver(lines: readonly SectionLine[]): number[] {
  * more of its pages print word for word among their last lines. They are read as before; a paragraph they end does
  * not go on past the running head of the next page.
  */
-export function runningFeet(lines: readonly SectionLine[]): Set<number> {
-  return runningLines(lines, false, footShaped);
+function runningFeet(lines: readonly SectionLine[], pages: PageLines): Set<number> {
+  return runningLines(lines, pages, false, footShaped);
 }
 
 /** What a section's pages print around their text: the lines its statements are read without. */
@@ -172,7 +170,8 @@ export interface RunningText {
 
 /** A section's running text, read once before its lines are (statements.ts readSection). */
 export function runningText(lines: readonly SectionLine[]): RunningText {
-  const heads = runningHeads(lines);
-  const feet = new Set([...runningFeet(lines)].map((i) => lines[i]!));
-  return { marks: runningPageMarks(lines), heads, goesOnPast: (i, last) => heads.has(i) && !feet.has(last) };
+  const pages = linesByPage(lines);
+  const heads = runningHeads(lines, pages);
+  const feet = new Set([...runningFeet(lines, pages)].map((i) => lines[i]!));
+  return { marks: runningPageMarks(lines, pages), heads, goesOnPast: (i, last) => heads.has(i) && !feet.has(last) };
 }
