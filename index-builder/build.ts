@@ -773,8 +773,10 @@ export const BUILD_STATE = 'build-state.json';
  * 60: a title three or more pages of a section print word for word at their top ("Pfizer Inc. and Subsidiary
  *    Companies") is a running head: no statement, and a sentence it cuts reads whole; before, it was prose.
  * 61: a title a page carries over ("Income Taxes (continued)") is a running head on any number of pages.
+ * 62: a paragraph open after a table goes on through its short lines, and a line ending in a colon over prose starts
+ *    that prose; before, both were held as a row group's label and dropped when no row followed.
  */
-export const EXTRACTION_VERSION = 61;
+export const EXTRACTION_VERSION = 62;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

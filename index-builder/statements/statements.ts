@@ -206,8 +206,9 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
     let resumed = false;
     if (pendingLabel) {
       const held = pendingLabel.text.trim();
-      if (/:$/.test(held)) table.parent = held.replace(/:$/, '');
-      else if (goesOnAsProse(held, text.trim())) {
+      if (/:$/.test(held) && !proseAfterColon(section.lines, i, table.periods?.length ?? 0))
+        table.parent = held.replace(/:$/, '');
+      else if (/:$/.test(held) || goesOnAsProse(held, text.trim())) {
         paragraph = withLine(paragraph, pendingLabel);
         resumed = true;
       }
@@ -231,7 +232,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       continue;
     }
     // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
-    if (!resumed && table.periods && heldAsLabel(section.lines, i)) {
+    if (!resumed && table.periods && heldAsLabel(section.lines, i, !!paragraph && !/:$/.test(paragraph.text.trim()))) {
       flush();
       [pendingLabel, heldAt, labelStart] = [line, i, i];
       continue;
@@ -655,9 +656,25 @@ const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\b.*:$/i;
  * sentence introducing the next table ("... are as follows:" over its own caption or headings: prose, which ends this
  * table; over rows, it is this table's group label, "... consist of the following:").
  */
-function heldAsLabel(lines: readonly SectionLine[], i: number): boolean {
+function heldAsLabel(lines: readonly SectionLine[], i: number, goesOn: boolean): boolean {
   const trimmed = lines[i]!.text.trim();
-  return trimmed.length < 100 && !/[.;]$/.test(trimmed) && !introducesTable(lines, i);
+  if (trimmed.length >= 100 || /[.;]$/.test(trimmed) || introducesTable(lines, i)) return false;
+  // A paragraph begun after the table goes on through its short lines ("... Contract Services Group;" / "and"),
+  // unless the line heads rows of its own; one that ended on a colon introduced what follows.
+  const below = indexBelow(lines, i);
+  return !goesOn || (below >= 0 && !!parseRowLine(lines[below]!.text));
+}
+
+/**
+ * A held line ending in a colon opens a group of rows ("Net sales:"), unless line i, under it, is prose: a line as long
+ * as a line of running text or one ending a sentence ("... increased $25 million, or 7.4%, primarily due to a:" over
+ * "•   $7 million increase in employee-related costs ..."), and not a row's label wrapping onto its figures. The colon's
+ * line is then that paragraph's first; read as a group label it was no statement at all.
+ */
+function proseAfterColon(lines: readonly SectionLine[], i: number, columns: number): boolean {
+  const trimmed = lines[i]!.text.trim();
+  if (parseRowLine(lines[i]!.text) || wrappedLabel(lines, i, columns)) return false;
+  return trimmed.length >= 100 || /[.;]$/.test(trimmed);
 }
 
 /** Line i introduces a table of its own: it ends as INTRODUCES_TABLE and the line under it is no row. */

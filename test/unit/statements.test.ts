@@ -70,6 +70,41 @@ describe('table facts', () => {
     expect(parseRow('Net income   rose to 39,240(b) in the year')).toBeNull();
   });
 
+  it('reads the prose after a table whole: a line ending in a colon over prose, and a paragraph through its short lines', () => {
+    // Written for this test: an MD&A table, then a paragraph whose first line ends in a colon and whose bullets wrap.
+    const texts = statementsOf('10-K', [
+      'PART II',
+      "Item 7. Management's Discussion and Analysis",
+      '   For the Years Ended December 31,',
+      '(Dollars in millions)   2023   2022',
+      'Production costs   $   32   $   37',
+      'Total   $   362   $   337',
+      '',
+      '   In 2023, operating expense increased $25 million, or 7.4%, primarily due to a:',
+      '',
+      '   •   $7 million increase in employee-related costs in our services group from the acquisition of a business,',
+      '   offset by lower costs in our contract group;',
+      '   and',
+      '',
+      '   •   $5 million decrease in production costs from lower purchased water.',
+    ]).map((s) => s.text);
+    // Held as the rows' group label, the first line was dropped; the "and" was held as one too.
+    expect(texts.join(' ')).toContain('primarily due to a:');
+    expect(texts.join(' ')).toContain('contract group; and');
+    // A line ending in a colon over rows is still their group label.
+    const rows = tableRowsOf('10-K', [
+      'PART II',
+      "Item 7. Management's Discussion and Analysis",
+      '(Dollars in millions)   2023   2022',
+      'Revenue   $   900   $   800',
+      'Operating expenses:',
+      '   Cost of sales   500   450',
+    ]);
+    expect(rows.map((r) => r.text)).toContain(
+      'Operating expenses: Cost of sales: 500 for FY2023 | 450 for FY2022 (USD millions)',
+    );
+  });
+
   it('parses rows with $ tokens and parenthesised negatives', () => {
     expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
       '222',
