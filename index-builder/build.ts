@@ -775,8 +775,10 @@ export const BUILD_STATE = 'build-state.json';
  * 61: a title a page carries over ("Income Taxes (continued)") is a running head on any number of pages.
  * 62: a paragraph open after a table goes on through its short lines, and a line ending in a colon over prose starts
  *    that prose; before, both were held as a row group's label and dropped when no row followed.
+ * 63: a line ending on a word no heading ends with ("... Call of Duty: Mobile; and"), inside a sentence an open
+ *    paragraph left on such a word, goes on with it; before, a capital at its start made it a heading, dropped.
  */
-export const EXTRACTION_VERSION = 62;
+export const EXTRACTION_VERSION = 63;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

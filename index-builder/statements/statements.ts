@@ -242,7 +242,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
     // is a running head the paragraph goes on past (runningText); with none open, a head ends what a heading ends.
     const pastHead = paragraph && running.goesOnPast(i, paragraph.parts.at(-1)!.line);
     if (paragraph && (pastHead || runningHeader(section.lines, i, paragraph))) continue;
-    if (running.heads.has(i) || isHeading(section.lines, i)) {
+    if (running.heads.has(i) || isHeading(section.lines, i, paragraph?.text)) {
       flush();
       continue;
     }
@@ -259,12 +259,15 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
  * narrow column ("Lending- and deposit-related fees increased largely as a" / "result of higher ..."); nor, in any
  * line, a sentence's first line (sentenceEndsBeforeTable).
  */
-function isHeading(lines: readonly SectionLine[], i: number): boolean {
+function isHeading(lines: readonly SectionLine[], i: number, open?: string): boolean {
   const trimmed = lines[i]!.text.trim();
   if (trimmed.length >= 90 || /[.:;,]$/.test(trimmed) || !/^[A-Z]/.test(trimmed) || /[.!?]\s/.test(trimmed))
     return false;
   const nextLower = /^[a-z]/.test(lines[i + 1]?.text.trim() ?? '');
   const wrapping = WRAPPING_WORD.test(trimmed);
+  // The middle line of a sentence that an open paragraph left mid-phrase, starting with a name ("... costs for esports
+  // initiatives and the" / "Destiny franchise, partially offset by ...; and" / a bullet's blank line).
+  if (wrapping && open && WRAPPING_WORD.test(open.trim())) return false;
   if (isColumnLine(lines[i]!) && (nextLower || wrapping)) return false;
   return !(wrapping && nextLower && sentenceEndsBeforeTable(lines, i));
 }

@@ -105,6 +105,23 @@ describe('table facts', () => {
     );
   });
 
+  it("reads a sentence's middle line that starts with a name and ends on 'and' as the sentence's, not a heading", () => {
+    // Written for this test: a bullet whose second line starts with a product's name.
+    const texts = statementsOf('10-K', [
+      'PART II',
+      "Item 7. Management's Discussion and Analysis",
+      '   The decrease in marketing expenses for 2023 was primarily due to:',
+      '',
+      '   •   a decrease of $107 million in marketing spending, primarily associated with lower costs for the launch of the',
+      '   Skyline franchise, partially offset by marketing costs for Harbor Quest; and',
+      '',
+      '   •   a decrease of $44 million in amortization of an acquired intangible asset.',
+    ]).map((s) => s.text);
+    expect(texts.join(' ')).toContain(
+      'launch of the Skyline franchise, partially offset by marketing costs for Harbor Quest; and',
+    );
+  });
+
   it('parses rows with $ tokens and parenthesised negatives', () => {
     expect(parseRow('Net cash used in investing activities   $   222   $   (3,086) $   (1,403)')!.values).toEqual([
       '222',
