@@ -206,8 +206,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
     let resumed = false;
     if (pendingLabel) {
       const held = pendingLabel.text.trim();
-      if (/:$/.test(held) && !proseAfterColon(section.lines, i, table.periods?.length ?? 0))
-        table.parent = held.replace(/:$/, '');
+      if (/:$/.test(held) && !proseAfterColon(section.lines, i, table)) table.parent = held.replace(/:$/, '');
       else if (/:$/.test(held) || goesOnAsProse(held, text.trim())) {
         paragraph = withLine(paragraph, pendingLabel);
         resumed = true;
@@ -671,12 +670,12 @@ function heldAsLabel(lines: readonly SectionLine[], i: number, goesOn: boolean):
 /**
  * A held line ending in a colon opens a group of rows ("Net sales:"), unless line i, under it, is prose: a line as long
  * as a line of running text or one ending a sentence ("... increased $25 million, or 7.4%, primarily due to a:" over
- * "•   $7 million increase in employee-related costs ..."), and not a row's label wrapping onto its figures. The colon's
- * line is then that paragraph's first; read as a group label it was no statement at all.
+ * "•   $7 million increase in employee-related costs ..."), and not a row's label wrapping onto its figures. The
+ * colon's line is then that paragraph's first; read as a group label it was no statement at all.
  */
-function proseAfterColon(lines: readonly SectionLine[], i: number, columns: number): boolean {
+function proseAfterColon(lines: readonly SectionLine[], i: number, table: TableState): boolean {
   const trimmed = lines[i]!.text.trim();
-  if (parseRowLine(lines[i]!.text) || wrappedLabel(lines, i, columns)) return false;
+  if (parseRowLine(lines[i]!.text) || wrappedLabel(lines, i, table.periods?.length ?? 0)) return false;
   return trimmed.length >= 100 || /[.;]$/.test(trimmed);
 }
 

@@ -70,7 +70,7 @@ describe('table facts', () => {
     expect(parseRow('Net income   rose to 39,240(b) in the year')).toBeNull();
   });
 
-  it('reads the prose after a table whole: a line ending in a colon over prose, and a paragraph through its short lines', () => {
+  it('reads the prose after a table whole: a colon over prose, and a paragraph through its short lines', () => {
     // Written for this test: an MD&A table, then a paragraph whose first line ends in a colon and whose bullets wrap.
     const texts = statementsOf('10-K', [
       'PART II',
@@ -105,20 +105,20 @@ describe('table facts', () => {
     );
   });
 
-  it("reads a sentence's middle line that starts with a name and ends on 'and' as the sentence's, not a heading", () => {
+  it("reads a sentence's middle line starting with a name and ending on 'and' as the sentence's", () => {
     // Written for this test: a bullet whose second line starts with a product's name.
     const texts = statementsOf('10-K', [
       'PART II',
       "Item 7. Management's Discussion and Analysis",
       '   The decrease in marketing expenses for 2023 was primarily due to:',
       '',
-      '   •   a decrease of $107 million in marketing spending, primarily associated with lower costs for the launch of the',
+      '   •   a decrease of $107 million in marketing spending, primarily associated with lower costs for the',
       '   Skyline franchise, partially offset by marketing costs for Harbor Quest; and',
       '',
       '   •   a decrease of $44 million in amortization of an acquired intangible asset.',
     ]).map((s) => s.text);
     expect(texts.join(' ')).toContain(
-      'launch of the Skyline franchise, partially offset by marketing costs for Harbor Quest; and',
+      'costs for the Skyline franchise, partially offset by marketing costs for Harbor Quest; and',
     );
   });
 
