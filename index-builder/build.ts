@@ -777,8 +777,10 @@ export const BUILD_STATE = 'build-state.json';
  *    that prose; before, both were held as a row group's label and dropped when no row followed.
  * 63: a line ending on a word no heading ends with ("... Call of Duty: Mobile; and"), inside a sentence an open
  *    paragraph left on such a word, goes on with it; before, a capital at its start made it a heading, dropped.
+ * 64: the first line of a title carried over on two lines ("... (amounts in millions, except per share," over "...
+ *    data) (Continued)"), printed above the second on three or more pages, is a running head; before, it was prose.
  */
-export const EXTRACTION_VERSION = 63;
+export const EXTRACTION_VERSION = 64;
 
 /** Whether a build state was written by a builder that reads filings as this one does (tokens and extraction). */
 export function sameExtraction(state: Pick<BuildState, 'analyzer_version' | 'extraction_version'>): boolean {

@@ -144,8 +144,21 @@ const carriesOver = (text: string) => CARRIED_OVER.test(text) && footShaped(text
  */
 export function runningHeads(lines: readonly SectionLine[], pages = linesByPage(lines)): Set<number> {
   const heads = runningLines(lines, pages, true, headShaped);
-  for (const at of pages.values())
-    for (const i of at.slice(0, HEADER_LINES)) if (carriesOver(lines[i]!.text.trim())) heads.add(i);
+  // A carried-over title printed over two lines ("Item 7—Management's Discussion ... (amounts in millions, except per
+  // share," over "share, membership fee, and warehouse count data) (Continued)"): its first line, printed word for word
+  // above the second on RUNNING_PAGES or more pages, is the head's too, whatever its shape.
+  const firstLines = new Map<string, number[]>();
+  for (const at of pages.values()) {
+    const top = at.slice(0, HEADER_LINES);
+    top.forEach((i, k) => {
+      if (!carriesOver(lines[i]!.text.trim())) return;
+      heads.add(i);
+      if (k === 0) return;
+      const key = spelled(lines[top[k - 1]!]!.text.trim());
+      firstLines.set(key, [...(firstLines.get(key) ?? []), top[k - 1]!]);
+    });
+  }
+  for (const at of firstLines.values()) if (at.length >= RUNNING_PAGES) for (const i of at) heads.add(i);
   return heads;
 }
 

@@ -118,6 +118,24 @@ describe('running heads without a page number', () => {
     ]);
   });
 
+  it("include a carried-over title's first line, printed above it on three pages, whatever its shape", () => {
+    const first = 'Item 2—Discussion and Analysis (amounts in millions, except per share,';
+    const second = 'share and store count data) (Continued)';
+    const texts = statementsOf(
+      [HEADING, 'Revenue grew in every segment. Our operating expenses rose as we invested in our'],
+      [first, second, 'products. Gross margin was flat against the prior year.'],
+      [first, second, 'Liquidity remained strong throughout the quarter.'],
+      [first, second, 'Capital spending was lower.'],
+    ).map((s) => s.text);
+    expect(texts).toEqual([
+      'Revenue grew in every segment.',
+      'Our operating expenses rose as we invested in our products.',
+      'Gross margin was flat against the prior year.',
+      'Liquidity remained strong throughout the quarter.',
+      'Capital spending was lower.',
+    ]);
+  });
+
   it('need three pages printing the line at their top, and no figure or period words in it', () => {
     const line = (page: number, text: string) => ({ page, lineNo: 0, offset: 0, text });
     const pages = (head: string, n: number) =>
