@@ -367,11 +367,12 @@ class RowGroups {
 
 /**
  * A line of column headings that compare periods ("2016   2015   2014   % Change   % Change", "(Millions)   2022
- * 2021   Change"): a short caption at most, then years and at least one change heading. It reads as prose to the
+ * 2021   Change", "2018   2017   2016   2018 vs. 2017   2017 vs. 2016"): a short caption at most, then years and at
+ * least one change heading. It reads as prose to the
  * paragraph (it still ends the table before it) but states nothing.
  */
 function isChangeHeadings(sentence: string): boolean {
-  return CHANGE_HEADINGS.test(sentence) && /change|increase|decrease/i.test(sentence);
+  return CHANGE_HEADINGS.test(sentence) && /change|increase|decrease|\bvs\b/i.test(sentence);
 }
 
 /** Too short to be a claim: under MIN_CHARS characters or four words. */

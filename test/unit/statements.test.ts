@@ -965,12 +965,15 @@ describe('table facts', () => {
       'Operating Expenses: (Percent of net sales)   2024   2023   Change',
       'Selling and administrative   21.0%   22.1%   (1.1)%',
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
+      '   2024   2023   2022   2024 vs. 2023   2023 vs. 2022',
+      'Streaming revenues   1,500   1,400   1,300   7%   8%',
     ]);
     expect(out.map((s) => s.text)).toEqual([
       'Net sales rose in 2024 on higher volumes in every region we serve.',
       'Net sales: 1,210 | 1,105 | 10% (USD millions)',
       'Selling and administrative: 21.0% | 22.1% | (1.1)%',
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
+      'Streaming revenues: 1,500 | 1,400 | 1,300 | 7% | 8%',
     ]);
   });
 
