@@ -779,8 +779,9 @@ export const BUILD_STATE = 'build-state.json';
  *    paragraph left on such a word, goes on with it; before, a capital at its start made it a heading, dropped.
  * 64: the first line of a title carried over on two lines ("... (amounts in millions, except per share," over "...
  *    data) (Continued)"), printed above the second on three or more pages, is a running head; before, it was prose.
- * 65: column headings comparing years with "vs." ("2018   2017   2016   2018 vs. 2017   2017 vs. 2016") state nothing;
- *    before, only such lines with "change", "increase" or "decrease" were no statement.
+ * 65: column headings comparing years with "vs." ("2018   2017   2016   2018 vs. 2017   2017 vs. 2016"), and lines of
+ *    periods alone ("2024   2025   2026   Thereafter   Total"), state nothing; before, only comparing headings with
+ *    "change", "increase" or "decrease" were no statement.
  */
 export const EXTRACTION_VERSION = 65;
 

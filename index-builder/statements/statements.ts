@@ -372,8 +372,20 @@ class RowGroups {
  * paragraph (it still ends the table before it) but states nothing.
  */
 function isChangeHeadings(sentence: string): boolean {
-  return CHANGE_HEADINGS.test(sentence) && /change|increase|decrease|\bvs\b/i.test(sentence);
+  if (CHANGE_HEADINGS.test(sentence) && /change|increase|decrease|\bvs\b/i.test(sentence)) return true;
+  // Or a line of periods alone, two years at least: a schedule's ("2024   2025   2026   Thereafter   Total") or a
+  // span's ("Year Ended December 31,   2023   2022").
+  const words = sentence.match(/[A-Za-z]+/g) ?? [];
+  return (sentence.match(/\b(?:19|20)\d\d\b/g)?.length ?? 0) >= 2 && words.every((w) => PERIOD_HEADING_WORD.test(w));
 }
+
+/** The words a line of column headings naming periods holds besides its figures. */
+const PERIOD_HEADING_WORD = new RegExp(
+  String.raw`^(?:${MONTH_RE}|thereafter|total|and|fiscal|fy|years?|ended|ending|quarters?|q[1-4]|` +
+    String.raw`first|second|third|fourth|three|six|nine|twelve|months|weeks|v|vs|versus|change|percent|percentage|` +
+    String.raw`increase|decrease)$`,
+  'i',
+);
 
 /** Too short to be a claim: under MIN_CHARS characters or four words. */
 function tooShort(text: string): boolean {

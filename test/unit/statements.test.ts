@@ -967,6 +967,9 @@ describe('table facts', () => {
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
       '   2024   2023   2022   2024 vs. 2023   2023 vs. 2022',
       'Streaming revenues   1,500   1,400   1,300   7%   8%',
+      'Future minimum payments are as follows.',
+      '   2025   2026   2027   Thereafter   Total',
+      'Operating leases   410   380   350   1,200   2,340',
     ]);
     expect(out.map((s) => s.text)).toEqual([
       'Net sales rose in 2024 on higher volumes in every region we serve.',
@@ -974,6 +977,8 @@ describe('table facts', () => {
       'Selling and administrative: 21.0% | 22.1% | (1.1)%',
       'Results improved in 2024 compared with 2023, and the change was broad-based.',
       'Streaming revenues: 1,500 | 1,400 | 1,300 | 7% | 8%',
+      'Future minimum payments are as follows.',
+      'Operating leases: 410 | 380 | 350 | 1,200 | 2,340',
     ]);
   });
 
