@@ -6,14 +6,19 @@ type PageLines = Map<number, number[]>;
 
 function linesByPage(lines: readonly SectionLine[]): PageLines {
   const pages: PageLines = new Map();
-  for (const [i, line] of lines.entries()) {
-    if (!line.text.trim()) continue;
-    const at = pages.get(line.page);
-    if (at) at.push(i);
-    else pages.set(line.page, [i]);
-  }
+  for (const [i, line] of lines.entries()) if (line.text.trim()) pushTo(pages, line.page, i);
   return pages;
 }
+
+/** Adds `value` to the list `map` holds under `key`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+/** The pages that `at` (line indexes) are on, counted once each. */
+const pageCount = (lines: readonly SectionLine[], at: readonly number[]) => new Set(at.map((i) => lines[i]!.page)).size;
 
 /** A line's text as repeats are compared: trimmed, lower case, one space for any run of whitespace. */
 const spelled = (text: string) => text.trim().replace(/\s+/g, ' ').toLowerCase();
@@ -53,16 +58,13 @@ export function runningPageMarks(lines: readonly SectionLine[], pages = linesByP
         if (!/[a-z]/.test(title)) continue;
         const offset = reading.number - page;
         const offsets = byTitle.get(title) ?? byTitle.set(title, new Map()).get(title)!;
-        const printing = offsets.get(offset);
-        if (printing) printing.push(i);
-        else offsets.set(offset, [i]);
+        pushTo(offsets, offset, i);
       }
     }
   }
   const marks = new Set<number>();
   for (const offsets of byTitle.values())
-    for (const at of offsets.values())
-      if (new Set(at.map((i) => lines[i]!.page)).size >= 2) for (const i of at) marks.add(i);
+    for (const at of offsets.values()) if (pageCount(lines, at) >= 2) for (const i of at) marks.add(i);
   return marks;
 }
 
@@ -109,15 +111,10 @@ function runningLines(
   for (const at of pages.values())
     for (const i of top ? at.slice(0, RUNNING_LINES) : at.slice(-RUNNING_LINES)) {
       const text = lines[i]!.text.trim();
-      if (!shaped(text)) continue;
-      const key = spelled(text);
-      const printing = byText.get(key);
-      if (printing) printing.push(i);
-      else byText.set(key, [i]);
+      if (shaped(text)) pushTo(byText, spelled(text), i);
     }
   const running = new Set<number>();
-  for (const at of byText.values())
-    if (new Set(at.map((i) => lines[i]!.page)).size >= RUNNING_PAGES) for (const i of at) running.add(i);
+  for (const at of byText.values()) if (pageCount(lines, at) >= RUNNING_PAGES) for (const i of at) running.add(i);
   return running;
 }
 
@@ -154,11 +151,10 @@ export function runningHeads(lines: readonly SectionLine[], pages = linesByPage(
       if (!carriesOver(lines[i]!.text.trim())) return;
       heads.add(i);
       if (k === 0) return;
-      const key = spelled(lines[top[k - 1]!]!.text.trim());
-      firstLines.set(key, [...(firstLines.get(key) ?? []), top[k - 1]!]);
+      pushTo(firstLines, spelled(lines[top[k - 1]!]!.text), top[k - 1]!);
     });
   }
-  for (const at of firstLines.values()) if (at.length >= RUNNING_PAGES) for (const i of at) heads.add(i);
+  for (const at of firstLines.values()) if (pageCount(lines, at) >= RUNNING_PAGES) for (const i of at) heads.add(i);
   return heads;
 }
 

@@ -231,7 +231,7 @@ function readSection(section: Section, formType: string, fiscalYear: number | nu
       continue;
     }
     // Inside a table, a short line without a final period is a group label or a wrapped row label: hold it.
-    if (!resumed && table.periods && heldAsLabel(section.lines, i, !!paragraph && !/:$/.test(paragraph.text.trim()))) {
+    if (!resumed && table.periods && heldAsLabel(section.lines, i, paragraph?.text)) {
       flush();
       [pendingLabel, heldAt, labelStart] = [line, i, i];
       continue;
@@ -368,8 +368,8 @@ class RowGroups {
 /**
  * A line of column headings that compare periods ("2016   2015   2014   % Change   % Change", "(Millions)   2022
  * 2021   Change", "2018   2017   2016   2018 vs. 2017   2017 vs. 2016"): a short caption at most, then years and at
- * least one change heading. It reads as prose to the
- * paragraph (it still ends the table before it) but states nothing.
+ * least one change heading; or a line of periods alone. It reads as prose to the paragraph (it still ends the table
+ * before it) but states nothing.
  */
 function isChangeHeadings(sentence: string): boolean {
   if (CHANGE_HEADINGS.test(sentence) && /change|increase|decrease|\bvs\b/i.test(sentence)) return true;
@@ -671,25 +671,29 @@ const INTRODUCES_TABLE = /\b(?:as follows|the following|below)\b.*:$/i;
  * sentence introducing the next table ("... are as follows:" over its own caption or headings: prose, which ends this
  * table; over rows, it is this table's group label, "... consist of the following:").
  */
-function heldAsLabel(lines: readonly SectionLine[], i: number, goesOn: boolean): boolean {
-  const trimmed = lines[i]!.text.trim();
-  if (trimmed.length >= 100 || /[.;]$/.test(trimmed) || introducesTable(lines, i)) return false;
-  // A paragraph begun after the table goes on through its short lines ("... Contract Services Group;" / "and"),
-  // unless the line heads rows of its own; one that ended on a colon introduced what follows.
+function heldAsLabel(lines: readonly SectionLine[], i: number, open: string | undefined): boolean {
+  if (readsAsProse(lines[i]!.text.trim()) || introducesTable(lines, i)) return false;
+  // A paragraph begun after the table (`open`) goes on through its short lines ("... Contract Services Group;" /
+  // "and"), unless the line heads rows of its own; one that ended on a colon introduced what follows.
+  if (open === undefined || /:$/.test(open.trim())) return true;
   const below = indexBelow(lines, i);
-  return !goesOn || (below >= 0 && !!parseRowLine(lines[below]!.text));
+  return below >= 0 && !!parseRowLine(lines[below]!.text);
+}
+
+/** A line as long as a line of running text, or one ending a sentence: no row label. */
+function readsAsProse(trimmed: string): boolean {
+  return trimmed.length >= 100 || /[.;]$/.test(trimmed);
 }
 
 /**
- * A held line ending in a colon opens a group of rows ("Net sales:"), unless line i, under it, is prose: a line as long
- * as a line of running text or one ending a sentence ("... increased $25 million, or 7.4%, primarily due to a:" over
- * "•   $7 million increase in employee-related costs ..."), and not a row's label wrapping onto its figures. The
- * colon's line is then that paragraph's first; read as a group label it was no statement at all.
+ * A held line ending in a colon opens a group of rows ("Net sales:"), unless line i, under it, is prose (readsAsProse:
+ * "... increased $25 million, or 7.4%, primarily due to a:" over "•   $7 million increase in employee-related costs
+ * ..."), not a row nor a row's label wrapping onto its figures. The colon's line is then that paragraph's first; read
+ * as a group label it was no statement at all.
  */
 function proseAfterColon(lines: readonly SectionLine[], i: number, table: TableState): boolean {
-  const trimmed = lines[i]!.text.trim();
   if (parseRowLine(lines[i]!.text) || wrappedLabel(lines, i, table.periods?.length ?? 0)) return false;
-  return trimmed.length >= 100 || /[.;]$/.test(trimmed);
+  return readsAsProse(lines[i]!.text.trim());
 }
 
 /** Line i introduces a table of its own: it ends as INTRODUCES_TABLE and the line under it is no row. */
